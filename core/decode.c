@@ -1,0 +1,282 @@
+/*
+ * decode.c - the layer stack: link dispatch, the dispatch tables and the
+ * helpers every protocol decoder uses.
+ */
+#include "decode.h"
+
+#include "csum.h"
+
+#include <string.h>
+
+struct csc_layer *dec_push(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t hdr_len)
+{
+    struct csc_result *r = d->r;
+    if (r->nlayers >= CSC_MAX_LAYERS) {
+        dec_stop(d, CSC_STOP_DEPTH, proto, off);
+        return NULL;
+    }
+    struct csc_layer *l = &r->layers[r->nlayers++];
+    memset(l, 0, sizeof *l);
+    l->proto = (uint8_t)proto;
+    l->off = off;
+    l->hdr_len = hdr_len;
+    l->end = d->end;
+    l->ip = d->ip;
+    l->csum_off = CSC_NO_OFF;
+    l->cov_off = l->cov_end = CSC_NO_OFF;
+    if (d->quoted)
+        l->notes |= CSC_N_QUOTED;
+    if (d->summing) {
+        dec_break(d, off);
+        dec_break(d, (uint64_t)off + hdr_len);
+    }
+    return l;
+}
+
+void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off)
+{
+    /* The first reason wins: later decoders never run after a stop. */
+    if (d->r->stop != CSC_STOP_END || d->r->stop_proto != CSC_P_NONE)
+        return;
+    d->r->stop = (uint8_t)why;
+    d->r->stop_proto = (uint8_t)proto;
+    d->r->stop_off = off;
+}
+
+void dec_break(struct dec *d, uint64_t off)
+{
+    struct csc_sums *s = &d->r->sums;
+    if (off > d->p.wirelen)
+        off = d->p.wirelen;
+    if (s->n < CSC_MAX_BREAKS)
+        s->bp[s->n++] = (uint32_t)off;
+}
+
+void dec_csum(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t cov_off,
+              uint32_t cov_end, uint32_t pseudo)
+{
+    l->csum_off = csum_off;
+    l->cov_off = cov_off;
+    l->cov_end = cov_end;
+    l->pseudo = pseudo;
+    dec_break(d, cov_off);
+    dec_break(d, cov_end);
+    if (l->verdict != CSC_V_NA)
+        return;
+    int ip_short = d->ip != 0xff && (d->r->layers[d->ip].notes & CSC_N_LEN_EXCEEDS);
+    if (ip_short && d->quoted)
+        dec_unverifiable(l, CSC_R_ICMP_QUOTE);
+    else if (ip_short || d->len_bad)
+        dec_unverifiable(l, CSC_R_LEN_MISMATCH);
+    else if (d->fragment)
+        dec_unverifiable(l, CSC_R_FRAGMENT);
+}
+
+void dec_unverifiable(struct csc_layer *l, enum csc_reason why)
+{
+    l->verdict = CSC_V_UNVERIFIABLE;
+    l->reason = (uint8_t)why;
+}
+
+uint32_t dec_l4_pseudo(const struct dec *d, uint8_t proto, uint32_t len, int with_len)
+{
+    if (d->ip == 0xff)
+        return 0;
+    const struct csc_layer *ip = &d->r->layers[d->ip];
+    uint32_t sum = csum_add(ip->pseudo, proto);
+    if (with_len) {
+        sum = csum_add(sum, len >> 16);
+        sum = csum_add(sum, len & 0xffff);
+    }
+    if (ip->proto == CSC_P_IPV6)    /* ip6_compute_pseudo: ~csum_unfold(magic) */
+        sum = 0xffff0000u | fold16(sum);
+    return sum;
+}
+
+/* ---- dispatch tables ---------------------------------------------- */
+
+struct ethertype_entry {
+    uint16_t type;
+    dec_fn fn;
+};
+
+static const struct ethertype_entry ethertypes[] = {
+    { ETH_P_IP, dec_ipv4 },        { ETH_P_IPV6, dec_ipv6 },
+    { ETH_P_8021Q, dec_vlan },     { ETH_P_8021AD, dec_vlan },
+    { ETH_P_QINQ1, dec_vlan },     { ETH_P_MPLS_UC, dec_mpls },
+    { ETH_P_MPLS_MC, dec_mpls },   { ETH_P_PPP_SES, dec_pppoe },
+    { ETH_P_TEB, dec_eth },        { ETH_P_PPP, dec_ppp },
+    { ETH_P_ERSPAN, dec_erspan2 }, { ETH_P_ERSPAN3, dec_erspan3 },
+    { ETH_P_NSH, dec_nsh },
+};
+
+void dec_ethertype(struct dec *d, uint16_t type, uint32_t off)
+{
+    for (size_t i = 0; i < sizeof ethertypes / sizeof ethertypes[0]; i++)
+        if (ethertypes[i].type == type) {
+            ethertypes[i].fn(d, off);
+            return;
+        }
+    /* ARP, LLDP, ...: a normal end of the stack. */
+}
+
+static dec_fn ipproto_table(uint8_t proto)
+{
+    switch (proto) {
+    case IPPROTO_ICMP_: return dec_icmp;
+    case IPPROTO_IGMP_: return dec_igmp;
+    case IPPROTO_IPIP_: return dec_ipv4;
+    case IPPROTO_TCP_: return dec_tcp;
+    case IPPROTO_UDP_: return dec_udp;
+    case IPPROTO_IPV6_: return dec_ipv6;
+    case IPPROTO_GRE_: return dec_gre;
+    case IPPROTO_ICMPV6_: return dec_icmpv6;
+    case IPPROTO_L2TP_: return dec_l2tp_ip;
+    case IPPROTO_MPLS_: return dec_mpls;
+    default: return NULL;
+    }
+}
+
+void dec_ipproto(struct dec *d, uint8_t proto, uint32_t off)
+{
+    dec_fn fn = ipproto_table(proto);
+    if (fn)
+        fn(d, off);
+}
+
+void dec_ppp_proto(struct dec *d, uint16_t proto, uint32_t off)
+{
+    switch (proto) {
+    case 0x0021: dec_ipv4(d, off); break;
+    case 0x0057: dec_ipv6(d, off); break;
+    case 0x0281:
+    case 0x0283: dec_mpls(d, off); break;
+    default: break;
+    }
+}
+
+void dec_ip_by_nibble(struct dec *d, uint32_t off)
+{
+    uint8_t b;
+    if (!pkt_u8(&d->p, off, &b)) {
+        if (off < d->end)
+            dec_stop(d, CSC_STOP_TRUNCATED, CSC_P_NONE, off);
+        return;
+    }
+    if ((b >> 4) == 4)
+        dec_ipv4(d, off);
+    else if ((b >> 4) == 6)
+        dec_ipv6(d, off);
+}
+
+static const struct csc_port *port_lookup(const struct csc_config *cfg, uint16_t port)
+{
+    for (unsigned i = 0; i < cfg->nports; i++)
+        if (cfg->ports[i].port == port)
+            return &cfg->ports[i];
+    return NULL;
+}
+
+void dec_udp_payload(struct dec *d, struct csc_layer *udp, uint32_t off)
+{
+    const struct csc_port *pt = port_lookup(d->cfg, udp->dport);
+    if (!pt)
+        pt = port_lookup(d->cfg, udp->sport);
+    if (!pt || d->quoted)
+        return;
+    switch (pt->proto) {
+    case CSC_P_VXLAN: dec_vxlan(d, off); break;
+    case CSC_P_VXLAN_GPE: dec_vxlan_gpe(d, off); break;
+    case CSC_P_GENEVE: dec_geneve(d, off); break;
+    case CSC_P_GUE: dec_gue(d, off); break;
+    case CSC_P_L2TP: dec_l2tp_udp(d, off); break;
+    case CSC_P_GTP: dec_gtp(d, off); break;
+    case CSC_P_TEREDO: dec_teredo(d, off); break;
+    case CSC_P_AYIYA: dec_ayiya(d, off); break;
+    case CSC_P_MPLS: dec_mpls_udp(d, off); break;
+    case CSC_P_FOU: {
+        struct csc_layer *l = dec_push(d, CSC_P_FOU, off, 0);
+        if (!l)
+            return;
+        l->next = pt->fou_ipproto;
+        dec_ipproto(d, pt->fou_ipproto, off);
+        break;
+    }
+    default: break;
+    }
+}
+
+/* ---- entry ---------------------------------------------------------- */
+
+void csc_decode(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *out)
+{
+    struct dec d;
+    memset(&d, 0, sizeof d);
+    d.cfg = cfg;
+    d.p.data = f->data;
+    d.p.caplen = f->caplen < f->wirelen ? f->caplen : f->wirelen;
+    d.p.wirelen = f->wirelen;
+    d.r = out;
+    d.end = f->wirelen;
+    d.ip = 0xff;
+
+    out->nlayers = 0;
+    out->stop = CSC_STOP_END;
+    out->stop_proto = CSC_P_NONE;
+    out->stop_off = 0;
+    out->worst = CSC_V_NA;
+    out->direction = f->direction;
+    out->gso_segs = 0;
+    out->gso_segs_known = 0;
+    out->sums.n = 0;
+    out->sums.npieces = 0;
+    out->sums.bytes_summed = 0;
+    out->kernel.ran = 0;
+
+    switch (f->link) {
+    case CSC_LINK_ETHERNET: dec_eth(&d, 0); break;
+    case CSC_LINK_RAW: dec_ip_by_nibble(&d, 0); break;
+    case CSC_LINK_IPV4: dec_ipv4(&d, 0); break;
+    case CSC_LINK_IPV6: dec_ipv6(&d, 0); break;
+    case CSC_LINK_SLL: dec_sll(&d, 0); break;
+    case CSC_LINK_SLL2: dec_sll2(&d, 0); break;
+    case CSC_LINK_NULL: dec_null(&d, 0); break;
+    case CSC_LINK_LOOP: dec_loop(&d, 0); break;
+    case CSC_LINK_PPP: dec_ppp(&d, 0); break;
+    default: dec_stop(&d, CSC_STOP_LINK, CSC_P_NONE, 0); break;
+    }
+    if (d.summing)
+        dec_break(&d, f->wirelen);   /* COMPLETE reports cover link padding too */
+    if (out->direction == CSC_DIR_OUT && out->nlayers)
+        out->layers[0].notes |= CSC_N_OUTGOING;
+}
+
+enum csc_link csc_link_from_linktype(uint32_t lt)
+{
+    switch (lt) {
+    case 1: return CSC_LINK_ETHERNET;       /* LINKTYPE_ETHERNET / DLT_EN10MB */
+    case 12: case 14: case 101: return CSC_LINK_RAW;   /* DLT_RAW variants, LINKTYPE_RAW */
+    case 228: return CSC_LINK_IPV4;
+    case 229: return CSC_LINK_IPV6;
+    case 113: return CSC_LINK_SLL;
+    case 276: return CSC_LINK_SLL2;
+    case 0: return CSC_LINK_NULL;
+    case 108: return CSC_LINK_LOOP;
+    case 9: case 50: return CSC_LINK_PPP;   /* DLT_PPP, DLT_PPP_SERIAL */
+    default: return CSC_LINK_UNKNOWN;
+    }
+}
+
+bool dec_need(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len)
+{
+    uint64_t want = (uint64_t)off + len;
+    if (want <= d->end && pkt_has(&d->p, off, len))
+        return true;
+    if (off >= d->end)
+        return false;                       /* no payload: the stack just ends */
+    if (want > d->end)
+        dec_stop(d, CSC_STOP_MALFORMED, proto, off);
+    else
+        dec_stop(d, CSC_STOP_TRUNCATED, proto, off);
+    return false;
+}

@@ -1,0 +1,134 @@
+/*
+ * decode.h - the decoder's internal interface, shared by the protocol files in core/proto.
+ *
+ * Each protocol file decodes one header at a frame offset, pushes a layer and
+ * hands the payload to the next decoder through a dispatch table (ethertype,
+ * IP protocol, UDP port, PPP protocol), the way Wireshark's dissector tables
+ * do. Every byte is read through pkt.h. A header that does not fit ends the
+ * stack with CSC_STOP_TRUNCATED; an impossible field with CSC_STOP_MALFORMED.
+ */
+#ifndef CSC_DECODE_H
+#define CSC_DECODE_H
+
+#include "csumcheck/csumcheck.h"
+#include "pkt.h"
+
+struct dec {
+    const struct csc_config *cfg;
+    struct pkt p;
+    struct csc_result *r;
+    uint32_t end;       /* wire end of the enclosing payload */
+    uint8_t ip;         /* index of the innermost IP layer, 0xff if none */
+    uint8_t quoted;     /* inside an ICMP error quote */
+    uint8_t len_bad;    /* an enclosing length is unreliable */
+    uint8_t fragment;   /* the enclosing IP packet is a first fragment */
+    uint8_t gso;        /* the enclosing IP packet is a super-packet */
+    uint8_t summing;    /* breakpoints are being recorded (an IP layer exists) */
+};
+
+typedef void (*dec_fn)(struct dec *d, uint32_t off);
+
+/* Push a layer; NULL (and CSC_STOP_DEPTH) when the stack is full. */
+struct csc_layer *dec_push(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t hdr_len);
+/* End the stack with a reason. */
+void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off);
+/* Record a summing breakpoint (see verify.c). */
+void dec_break(struct dec *d, uint64_t off);
+/* Mark a layer as carrying a checksum over [cov_off, cov_end). */
+void dec_csum(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t cov_off,
+              uint32_t cov_end, uint32_t pseudo);
+/* Preset an unverifiable verdict (the verifier still computes "expected"). */
+void dec_unverifiable(struct csc_layer *l, enum csc_reason why);
+/* Index of a layer in the result. */
+static inline uint8_t dec_index(const struct dec *d, const struct csc_layer *l)
+{
+    return (uint8_t)(l - d->r->layers);
+}
+
+/* Dispatch tables */
+void dec_ethertype(struct dec *d, uint16_t type, uint32_t off);
+void dec_ipproto(struct dec *d, uint8_t proto, uint32_t off);
+void dec_ppp_proto(struct dec *d, uint16_t proto, uint32_t off);
+void dec_udp_payload(struct dec *d, struct csc_layer *udp, uint32_t off);
+void dec_ip_by_nibble(struct dec *d, uint32_t off);   /* 4 -> IPv4, 6 -> IPv6 */
+
+/* Pseudo-header of an L4 layer under the innermost IP layer. */
+uint32_t dec_l4_pseudo(const struct dec *d, uint8_t proto, uint32_t len, int with_len);
+
+/* Protocol decoders (core/proto/<name>.c) */
+void dec_eth(struct dec *d, uint32_t off);
+void dec_vlan(struct dec *d, uint32_t off);
+void dec_mpls(struct dec *d, uint32_t off);
+void dec_pppoe(struct dec *d, uint32_t off);
+void dec_ppp(struct dec *d, uint32_t off);
+void dec_sll(struct dec *d, uint32_t off);
+void dec_sll2(struct dec *d, uint32_t off);
+void dec_null(struct dec *d, uint32_t off);
+void dec_loop(struct dec *d, uint32_t off);
+void dec_ipv4(struct dec *d, uint32_t off);
+void dec_ipv6(struct dec *d, uint32_t off);
+void dec_udp(struct dec *d, uint32_t off);
+void dec_tcp(struct dec *d, uint32_t off);
+void dec_icmp(struct dec *d, uint32_t off);
+void dec_icmpv6(struct dec *d, uint32_t off);
+void dec_igmp(struct dec *d, uint32_t off);
+void dec_gre(struct dec *d, uint32_t off);
+void dec_vxlan(struct dec *d, uint32_t off);
+void dec_vxlan_gpe(struct dec *d, uint32_t off);
+void dec_nsh(struct dec *d, uint32_t off);
+void dec_geneve(struct dec *d, uint32_t off);
+void dec_gue(struct dec *d, uint32_t off);
+void dec_l2tp_ip(struct dec *d, uint32_t off);
+void dec_l2tp_udp(struct dec *d, uint32_t off);
+void dec_erspan2(struct dec *d, uint32_t off);
+void dec_erspan3(struct dec *d, uint32_t off);
+void dec_wccp(struct dec *d, uint32_t off);
+void dec_cmd_gre(struct dec *d, uint32_t off);
+void dec_gtp(struct dec *d, uint32_t off);
+void dec_teredo(struct dec *d, uint32_t off);
+void dec_ayiya(struct dec *d, uint32_t off);
+void dec_mpls_udp(struct dec *d, uint32_t off);
+
+/* Ethertypes */
+#define ETH_P_IP        0x0800
+#define ETH_P_ARP       0x0806
+#define ETH_P_TEB       0x6558
+#define ETH_P_8021Q     0x8100
+#define ETH_P_8021AD    0x88a8
+#define ETH_P_QINQ1     0x9100
+#define ETH_P_IPV6      0x86dd
+#define ETH_P_PPP       0x880b
+#define ETH_P_MPLS_UC   0x8847
+#define ETH_P_MPLS_MC   0x8848
+#define ETH_P_PPP_SES   0x8864
+#define ETH_P_ERSPAN    0x88be
+#define ETH_P_ERSPAN3   0x22eb
+#define ETH_P_NSH       0x894f
+#define ETH_P_WCCP      0x883e
+#define ETH_P_CMD       0x8909
+
+/* IP protocols */
+#define IPPROTO_HOPOPTS_ 0
+#define IPPROTO_ICMP_    1
+#define IPPROTO_IGMP_    2
+#define IPPROTO_IPIP_    4
+#define IPPROTO_TCP_     6
+#define IPPROTO_UDP_     17
+#define IPPROTO_IPV6_    41
+#define IPPROTO_ROUTING_ 43
+#define IPPROTO_FRAG_    44
+#define IPPROTO_GRE_     47
+#define IPPROTO_AH_      51
+#define IPPROTO_ICMPV6_  58
+#define IPPROTO_NONE_    59
+#define IPPROTO_DSTOPTS_ 60
+#define IPPROTO_L2TP_    115
+#define IPPROTO_MPLS_    137
+
+
+
+/* True when [off, off+len) is captured and inside the enclosing payload.
+ * Otherwise records why the stack ends: nothing left (normal end), the
+ * capture is cut (truncated) or the header overruns its packet (malformed). */
+bool dec_need(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len);
+#endif

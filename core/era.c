@@ -1,0 +1,91 @@
+/*
+ * era.c - kernel-era presets over the replay switches (kernel-model.md §5,
+ * §7.7). Each preset names the commits that set its switches; docs/eras.md
+ * explains them for users.
+ */
+#include "csumcheck/csumcheck.h"
+
+#include <string.h>
+
+#define E(x) CSC_E_##x
+
+/* Net-next between the csum_level series and Part VI: levels, no conversion
+ * (S3'). Kernels <= 3.17 are not modelled (skb->encapsulation rule). */
+#define SW_PRE_PART_VI (E(HAS_LEVELS) | E(UDP_GATE_BEFORE_LOOKUP) | E(SAVE_SW_COMPLETE))
+/* v3.18: Part VI c5a65680b3c2 - csum_bad, conversions 2abb7cdc0dc8. */
+#define SW_3_18 (SW_PRE_PART_VI | E(HAS_CSUM_BAD) | E(HAS_CONVERSION))
+/* v4.0: RCO (vxlan_rco 2733135329e9) and 'rco_correctness': nopartial knob,
+ * PARTIAL-start rule, GRO flushes when RCO was already done. */
+#define SW_4_0 (SW_3_18 | E(RCO) | E(RCO_NOPARTIAL_KNOB) | E(PARTIAL_START_RULE) | \
+                E(RCO_GRO_FLUSH_IF_DONE) | E(CONVERT_ALL_TUNNELS))
+/* v4.6: encap_mark fac8e0f57969, FOU/GUE stacking c3483384ee51, is_fou
+ * a0ca153f98db, normal-path RCO skip on remcsum_offload again. */
+#define SW_4_6 ((SW_4_0 & ~E(RCO_GRO_FLUSH_IF_DONE)) | E(GRE_SETS_ENCAP_MARK) | \
+                E(ENCAP_CLEARED_BY_FOU) | E(GUE_IS_FOU) | E(RCO_NORMAL_SKIPS_FLAG))
+/* v4.13: csum_bad removed (5d65a16a689a series). */
+#define SW_4_13 (SW_4_6 & ~E(HAS_CSUM_BAD))
+/* v4.20: COMPLETE unset in UDP db4f1be3ca9b; plain UDP GRO e20cf8d3f1f7 moves
+ * the socket lookup before the gate; GRO clears remcsum_offload (~v4.18). */
+#define SW_4_20 ((SW_4_13 & ~E(UDP_GATE_BEFORE_LOOKUP)) | E(UDP_COMPLETE_UNSET) | \
+                 E(REMCSUM_CLEARED_ON_EXIT))
+/* v5.12: zero-checksum tunnel GRO gate 89e5c58fc1e2; pskb_trim_rcsum keeps
+ * COMPLETE (v5.0, "...CHECKSUM_COMPLETE are friends"). */
+#define SW_5_12 (SW_4_20 | E(UDP_GATE_NONZERO_CHECK) | E(PSKB_TRIM_KEEPS_COMPLETE))
+/* modern 6.x: 2024 encapsulation flush, v6.14 VXLAN reserved bits first. */
+#define SW_MODERN (SW_5_12 | E(UDP_ENCAP_FLUSH) | E(VXLAN_RESERVED_EARLY))
+
+struct era_def {
+    struct csc_era era;
+    const char *desc;
+};
+
+static const struct era_def eras[] = {
+    { { "pre-part-vi", SW_PRE_PART_VI },
+      "net-next 2014 before Part VI: csum_level/csum_cnt (77cffe23c1f8), GRO gate "
+      "(662880f44203), no UNNECESSARY->COMPLETE conversion, no csum_bad" },
+    { { "3.18", SW_3_18 },
+      "Part VI (c5a65680b3c2): csum_bad, conversions (2abb7cdc0dc8); gate before lookup" },
+    { { "4.0", SW_4_0 },
+      "RCO (2733135329e9) + rco_correctness: PARTIAL-mode RCO, nopartial knob, "
+      "PARTIAL counts only up to csum_start" },
+    { { "4.6", SW_4_6 },
+      "encap_mark on GRE/IPIP (fac8e0f57969), FOU/GUE stacking (c3483384ee51), is_fou "
+      "(a0ca153f98db), GRO via UDP sockets (a6024562ffd7); zero-csum gate still refuses" },
+    { { "4.13", SW_4_13 }, "csum_bad removed (5d65a16a689a series)" },
+    { { "4.20", SW_4_20 },
+      "UDP COMPLETE unset (db4f1be3ca9b), plain UDP GRO (e20cf8d3f1f7): lookup before gate; "
+      "GRO clears remcsum_offload" },
+    { { "5.12", SW_5_12 },
+      "zero outer UDP checksum no longer refuses tunnel GRO (89e5c58fc1e2); pskb_trim_rcsum "
+      "keeps COMPLETE (v5.0)" },
+    { { "modern", SW_MODERN },
+      "6.x: + 2024 UDP encapsulation flush, v6.14 VXLAN reserved-bits check before RCO" },
+};
+
+size_t csc_era_count(void)
+{
+    return sizeof eras / sizeof eras[0];
+}
+
+const struct csc_era *csc_era_at(size_t i)
+{
+    return i < csc_era_count() ? &eras[i].era : NULL;
+}
+
+bool csc_era_by_name(const char *name, struct csc_era *out)
+{
+    for (size_t i = 0; i < csc_era_count(); i++)
+        if (!strcmp(eras[i].era.name, name)) {
+            *out = eras[i].era;
+            return true;
+        }
+    return false;
+}
+
+const char *csc_era_description(const char *name)
+{
+    for (size_t i = 0; i < csc_era_count(); i++)
+        if (!strcmp(eras[i].era.name, name))
+            return eras[i].desc;
+    return "";
+}

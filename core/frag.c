@@ -1,0 +1,259 @@
+/*
+ * frag.c - checksum-only IP reassembly (see include/csumcheck/frag.h).
+ * RFC 791 §3.2 (IPv4 fragments), RFC 8200 §4.5 (IPv6 fragment header).
+ */
+#include "csum.h"
+#include "pkt.h"
+
+#include "csumcheck/frag.h"
+
+#include <string.h>
+
+void csc_frag_init(struct csc_frag_table *t)
+{
+    memset(t, 0, sizeof *t);
+}
+
+static void entry_free(struct csc_frag_table *t, struct csc_frag_entry *e)
+{
+    t->bytes -= e->bytes;
+    memset(e, 0, sizeof *e);
+}
+
+static struct csc_frag_entry *lookup(struct csc_frag_table *t, const struct csc_frag_entry *k)
+{
+    for (unsigned i = 0; i < CSC_FRAG_SLOTS; i++) {
+        struct csc_frag_entry *e = &t->e[i];
+        if (e->used && e->v6 == k->v6 && e->proto == k->proto && e->id == k->id &&
+            !memcmp(e->saddr, k->saddr, 16) && !memcmp(e->daddr, k->daddr, 16))
+            return e;
+    }
+    return NULL;
+}
+
+static struct csc_frag_entry *alloc_entry(struct csc_frag_table *t)
+{
+    struct csc_frag_entry *victim = &t->e[0];
+    for (unsigned i = 0; i < CSC_FRAG_SLOTS; i++) {
+        if (!t->e[i].used)
+            return &t->e[i];
+        if (t->e[i].last_frame < victim->last_frame)
+            victim = &t->e[i];
+    }
+    t->evicted++;
+    entry_free(t, victim);
+    return victim;
+}
+
+/* Add [a, b); false on overlap. Ranges stay sorted and merged. */
+static bool add_range(struct csc_frag_entry *e, uint32_t a, uint32_t b, bool *full)
+{
+    *full = false;
+    for (unsigned i = 0; i < e->nranges; i++)
+        if (a < e->r[i].b && e->r[i].a < b)
+            return false;
+    unsigned pos = 0;
+    while (pos < e->nranges && e->r[pos].a < a)
+        pos++;
+    if (e->nranges == CSC_FRAG_RANGES) {
+        *full = true;
+        return true;
+    }
+    memmove(&e->r[pos + 1], &e->r[pos], (e->nranges - pos) * sizeof e->r[0]);
+    e->r[pos] = (struct csc_frag_range){ a, b };
+    e->nranges++;
+    unsigned w = 0;
+    for (unsigned i = 0; i < e->nranges; i++) {
+        if (w && e->r[w - 1].b == e->r[i].a)
+            e->r[w - 1].b = e->r[i].b;
+        else
+            e->r[w++] = e->r[i];
+    }
+    e->nranges = (uint8_t)w;
+    return true;
+}
+
+static uint8_t l4_of(uint8_t proto)
+{
+    switch (proto) {
+    case 17: return CSC_P_UDP;
+    case 6: return CSC_P_TCP;
+    case 1: return CSC_P_ICMP;
+    case 58: return CSC_P_ICMPV6;
+    default: return CSC_P_NONE;
+    }
+}
+
+static void complete(struct csc_frag_table *t, struct csc_frag_entry *e, struct csc_result *r,
+                     const struct csc_layer *ip, uint32_t pay)
+{
+    t->completed++;
+    if (l4_of(e->proto) == CSC_P_NONE)
+        return;
+    /* Completed by its first fragment: that frame already has the L4 layer. */
+    struct csc_layer *l = NULL;
+    for (unsigned i = (unsigned)(ip - r->layers) + 1; i < r->nlayers; i++)
+        if (r->layers[i].off == pay && r->layers[i].proto == l4_of(e->proto))
+            l = &r->layers[i];
+    if (!l && r->nlayers >= CSC_MAX_LAYERS)
+        return;
+    if (!l)
+        l = &r->layers[r->nlayers++];
+    memset(l, 0, sizeof *l);
+    l->proto = l4_of(e->proto);
+    l->off = pay;
+    l->end = ip->end;
+    l->ip = (uint8_t)(ip - r->layers);
+    l->notes = CSC_N_FRAGMENT;
+    l->csum_off = CSC_NO_OFF;
+    l->cov_off = l->cov_end = CSC_NO_OFF;
+    if (e->overlap) {                 /* which copy of the bytes counts is a policy */
+        l->verdict = CSC_V_UNVERIFIABLE;
+        l->reason = CSC_R_FRAG_OVERLAP;
+        return;
+    }
+    /* A UDP length shorter than the datagram: the kernel trims to it. */
+    uint32_t len = e->total, sum = e->sum;
+    if (l->proto == CSC_P_UDP && e->ulen && e->ulen != e->total) {
+        uint32_t trail = e->total - e->ulen;
+        if (e->ulen > e->total || trail > e->tail_len) {
+            l->verdict = CSC_V_UNVERIFIABLE;
+            l->reason = CSC_R_LEN_MISMATCH;
+            return;
+        }
+        uint32_t ts = csum_partial(e->tail + e->tail_len - trail, trail, 0);
+        sum = csum_block_sub(sum, ts, e->ulen);
+        len = e->ulen;
+    }
+    uint32_t pseudo = 0;
+    if (l->proto != CSC_P_ICMP) {
+        pseudo = csum_add(e->addrsum, e->proto);
+        pseudo = csum_add(pseudo, len >> 16);
+        pseudo = csum_add(pseudo, len & 0xffff);
+        if (e->v6)
+            pseudo = 0xffff0000u | fold16(pseudo);
+    }
+    l->pseudo = pseudo;
+    l->reason = CSC_R_FRAG_REASSEMBLED;
+    /* The first fragment told us the field and where it sits (UDP 6,
+     * TCP 16, ICMP 2: even offsets into the datagram). */
+    l->field = (uint16_t)(e->csum_at >> 16);
+    uint32_t at = e->csum_at & 0xffff;
+    uint32_t s0 = csum_sub(sum, csum_word_at(l->field, at));
+    l->expected = csum_fold(csum_add(pseudo, s0));
+    if (l->proto == CSC_P_UDP && l->expected == 0)
+        l->expected = CSUM_MANGLED_0;
+    if (l->proto == CSC_P_UDP && l->field == 0) {
+        l->verdict = e->v6 ? CSC_V_ZERO6 : CSC_V_NONE;
+    } else if (csum_valid_total(csum_add(pseudo, sum))) {
+        l->verdict = CSC_V_GOOD;
+    } else {
+        l->verdict = CSC_V_BAD;
+    }
+    if (csc_verdict_rank(l->verdict) > csc_verdict_rank(r->worst))
+        r->worst = l->verdict;
+}
+
+bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct csc_result *r,
+                   uint64_t frame_no)
+{
+    /* The innermost IP layer that is a fragment. */
+    int ipi = -1;
+    for (int i = (int)r->nlayers - 1; i >= 0; i--)
+        if ((r->layers[i].proto == CSC_P_IPV4 || r->layers[i].proto == CSC_P_IPV6) &&
+            (r->layers[i].notes & CSC_N_FRAGMENT) && !(r->layers[i].notes & CSC_N_QUOTED)) {
+            ipi = i;
+            break;
+        }
+    if (ipi < 0)
+        return false;
+    const struct csc_layer *ip = &r->layers[ipi];
+    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
+    struct csc_frag_entry k;
+    memset(&k, 0, sizeof k);
+    uint32_t foff = 0, more = 0, pay = ip->off + ip->hdr_len;
+    k.proto = (uint8_t)ip->next;
+    if (ip->proto == CSC_P_IPV4) {
+        if (!pkt_copy(&p, ip->off + 12, 4, k.saddr) || !pkt_copy(&p, ip->off + 16, 4, k.daddr))
+            return false;
+        foff = (ip->sport & 0x1fffu) * 8u;
+        more = ip->sport & 0x2000;
+    } else {
+        k.v6 = 1;
+        if (!pkt_copy(&p, ip->off + 8, 16, k.saddr) || !pkt_copy(&p, ip->off + 24, 16, k.daddr))
+            return false;
+        foff = (uint32_t)(ip->sport >> 3) * 8u;
+        more = ip->sport & 1;
+    }
+    k.id = ip->aux;
+    uint32_t len = ip->end > pay ? ip->end - pay : 0;
+    uint32_t sum;
+    if (ip->notes & CSC_N_LEN_EXCEEDS || !csc_region_sum(r, pay, ip->end, &sum)) {
+        t->dropped++;
+        return false;                 /* not captured in full: cannot account it */
+    }
+    struct csc_frag_entry *e = lookup(t, &k);
+    if (!e) {
+        e = alloc_entry(t);
+        *e = k;
+        e->used = 1;
+        e->addrsum = ip->pseudo;
+    }
+    e->last_frame = frame_no;
+    bool full;
+    if (!add_range(e, foff, foff + len, &full))
+        e->overlap = 1, t->overlaps++;
+    if (full) {
+        t->dropped++;
+        entry_free(t, e);
+        return false;
+    }
+    e->sum = csum_add(e->sum, sum);
+    e->bytes += len;
+    t->bytes += len;
+    if (foff == 0) {
+        e->have_first = 1;
+        /* L4 header facts from the first fragment's decoded layer. */
+        for (unsigned i = (unsigned)ipi + 1; i < r->nlayers; i++)
+            if (r->layers[i].csum_off != CSC_NO_OFF && r->layers[i].off == pay) {
+                uint32_t at = r->layers[i].csum_off - pay;
+                e->csum_at = ((uint32_t)r->layers[i].field << 16) | at;
+                if (r->layers[i].proto == CSC_P_UDP)
+                    e->ulen = r->layers[i].cov_end - r->layers[i].cov_off;
+                if (r->layers[i].notes & CSC_N_LEN_EXCEEDS) {
+                    uint16_t ul = 0;
+                    pkt_be16(&p, pay + 4, &ul);
+                    e->ulen = ul;
+                }
+                break;
+            }
+    }
+    if (!more) {
+        e->have_last = 1;
+        e->total = foff + len;
+        e->tail_len = (uint8_t)(len < sizeof e->tail ? len : sizeof e->tail);
+        pkt_copy(&p, ip->end - e->tail_len, e->tail_len, e->tail);
+    }
+    while (t->bytes > CSC_FRAG_MAX_BYTES) {
+        struct csc_frag_entry *old = NULL;
+        for (unsigned i = 0; i < CSC_FRAG_SLOTS; i++)
+            if (t->e[i].used && &t->e[i] != e && (!old || t->e[i].last_frame < old->last_frame))
+                old = &t->e[i];
+        if (!old)
+            break;
+        t->evicted++;
+        entry_free(t, old);
+    }
+    if (e->have_first && e->have_last && e->nranges == 1 && e->r[0].a == 0 &&
+        e->r[0].b == e->total) {
+        complete(t, e, r, ip, pay);
+        entry_free(t, e);
+        return true;
+    }
+    if (e->have_first && e->have_last && e->overlap) {
+        complete(t, e, r, ip, pay);
+        entry_free(t, e);
+        return true;
+    }
+    return false;
+}

@@ -1,0 +1,470 @@
+/*
+ * csumcheck.h - public interface of libcsumcore.
+ *
+ * One call, csc_analyze(), turns one captured frame into a csc_result:
+ *   decode  -> a stack of layers (bounds-checked, never reads past caplen)
+ *   verify  -> the raw checksum verdict of every checksummed layer
+ *   replay  -> what the Linux RX path does with the frame (kernel-model.md)
+ * The core allocates nothing and prints nothing; the caller owns every
+ * struct. Front-ends render the result; the names tables at the bottom turn
+ * enums into the stable strings of the JSON contract (docs/json.md).
+ */
+#ifndef CSUMCHECK_H
+#define CSUMCHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CSC_MAX_LAYERS   32   /* deeper stacks end with CSC_STOP_DEPTH */
+#define CSC_MAX_PORTS    16   /* configurable UDP tunnel ports */
+#define CSC_MAX_BREAKS  192   /* summing breakpoints per frame */
+#define CSC_MAX_STEPS    96   /* replay trace entries per frame */
+#define CSC_MAX_DEVS      8   /* GRO/RX entries: NIC + tunnel devices */
+#define CSC_NO_OFF   0xffffffffu
+
+/* ------------------------------------------------------------------ */
+/* Link layers (our own numbering; csc_link_from_linktype() maps pcap's) */
+enum csc_link {
+    CSC_LINK_UNKNOWN = 0,
+    CSC_LINK_ETHERNET,
+    CSC_LINK_RAW,        /* first nibble says IPv4 or IPv6 */
+    CSC_LINK_IPV4,
+    CSC_LINK_IPV6,
+    CSC_LINK_SLL,
+    CSC_LINK_SLL2,
+    CSC_LINK_NULL,       /* BSD loopback, host byte order family */
+    CSC_LINK_LOOP,       /* OpenBSD loopback, network byte order family */
+    CSC_LINK_PPP,
+};
+
+enum csc_direction { CSC_DIR_UNKNOWN = 0, CSC_DIR_IN, CSC_DIR_OUT };
+
+/* ------------------------------------------------------------------ */
+/* Layers */
+enum csc_proto {
+    CSC_P_NONE = 0,
+    CSC_P_ETH, CSC_P_VLAN, CSC_P_MPLS, CSC_P_PPPOE, CSC_P_PPP,
+    CSC_P_SLL, CSC_P_SLL2, CSC_P_NULL,
+    CSC_P_IPV4, CSC_P_IPV6,
+    CSC_P_UDP, CSC_P_TCP, CSC_P_ICMP, CSC_P_ICMPV6, CSC_P_IGMP,
+    CSC_P_GRE, CSC_P_VXLAN, CSC_P_VXLAN_GPE, CSC_P_GENEVE, CSC_P_GUE,
+    CSC_P_FOU, CSC_P_L2TP, CSC_P_ERSPAN, CSC_P_NSH, CSC_P_GTP,
+    CSC_P_TEREDO, CSC_P_AYIYA, CSC_P_CW, CSC_P_WCCP, CSC_P_CMD,
+    CSC_P__COUNT
+};
+
+/* Raw verdict of the bytes of one checksummed layer (design.md) */
+enum csc_verdict {
+    CSC_V_NA = 0,        /* the layer carries no checksum */
+    CSC_V_GOOD,
+    CSC_V_BAD,
+    CSC_V_NONE,          /* UDP/IPv4 zero, GRE without C */
+    CSC_V_ZERO6,         /* zero UDP checksum over IPv6 */
+    CSC_V_PARTIAL,       /* field holds the pseudo-header seed (TX capture) */
+    CSC_V_LCO,           /* right once inner partial fields are completed */
+    CSC_V_RCO,           /* inner field left for the receiver, resolves good */
+    CSC_V_UNVERIFIABLE,
+    CSC_V__COUNT
+};
+
+/* Machine-readable reason attached to a verdict */
+enum csc_reason {
+    CSC_R_NONE = 0,
+    CSC_R_MISMATCH,          /* bad: field differs from the computed value */
+    CSC_R_ZERO,              /* none/zero6: field is zero */
+    CSC_R_NO_C_BIT,          /* none: GRE without checksum */
+    CSC_R_SEED,              /* partial: pseudo-header sum incl. length */
+    CSC_R_SEED_NOLEN,        /* partial: pseudo-header sum without length */
+    CSC_R_GSO,               /* partial: GSO/TSO/BIG TCP super-packet */
+    CSC_R_LCO,               /* lco: matches lco_csum() prediction */
+    CSC_R_RCO,               /* rco: seed in place, remcsum resolves good */
+    CSC_R_RCO_WRONG_SEED,    /* bad: RCO field is not the pseudo seed */
+    CSC_R_RCO_BAD_TARGET,    /* bad: start/offset miss the inner checksum */
+    CSC_R_RCO_OUTER_MISSING, /* bad: RCO with a zero outer checksum */
+    CSC_R_RCO_OUTER_BAD,     /* bad: RCO with a bad outer checksum */
+    CSC_R_SNAPLEN,           /* unverifiable: covered bytes not captured */
+    CSC_R_FRAGMENT,          /* unverifiable: IP fragment */
+    CSC_R_LEN_MISMATCH,      /* unverifiable: length fields disagree */
+    CSC_R_GSO_LEN,           /* unverifiable: super-packet length 0/too big */
+    CSC_R_ICMP_QUOTE,        /* unverifiable: transport quoted in ICMP error */
+    CSC_R_FRAG_OVERLAP,      /* unverifiable: reassembly saw overlapping data */
+    CSC_R_FRAG_REASSEMBLED,  /* good/bad: verified on the completing fragment */
+    CSC_R__COUNT
+};
+
+/* Notes: findings on a layer that are not verdicts (bit set) */
+enum csc_note {
+    CSC_N_IP_OPTIONS      = 1u << 0,
+    CSC_N_FRAGMENT        = 1u << 1,   /* this IP packet is a fragment */
+    CSC_N_LEN_EXCEEDS     = 1u << 2,   /* declared length beyond the frame */
+    CSC_N_PADDING         = 1u << 3,   /* bytes after the declared end */
+    CSC_N_HOME_ADDRESS    = 1u << 4,   /* IPv6 HAO replaced the pseudo src */
+    CSC_N_ROUTING_DST     = 1u << 5,   /* IPv6 routing hdr final destination */
+    CSC_N_JUMBO           = 1u << 6,   /* IPv6 jumbo payload option */
+    CSC_N_QUOTED          = 1u << 7,   /* inside an ICMP error quote */
+    CSC_N_GSO             = 1u << 8,   /* super-packet: length 0 / > MTU */
+    CSC_N_RCO             = 1u << 9,   /* tunnel header announces RCO */
+    CSC_N_RCO_OFF_TARGET  = 1u << 10,  /* RCO start/offset miss the L4 csum */
+    CSC_N_RCO_OUT_OF_PKT  = 1u << 11,  /* RCO start/offset beyond the packet */
+    CSC_N_RESERVED_BITS   = 1u << 12,  /* reserved bits set in a tunnel hdr */
+    CSC_N_LEN_SHORT       = 1u << 13,  /* declared length shorter than hdr */
+    CSC_N_LINK_LEN_SHORT  = 1u << 14,  /* link (PPPoE) length < IP length */
+    CSC_N_OUTGOING        = 1u << 15,  /* capture says TX direction */
+    CSC_N_GRE_SEQ         = 1u << 16,
+    CSC_N_GRE_KEY         = 1u << 17,
+    CSC_N_GENEVE_OPTIONS  = 1u << 18,
+    CSC_N_TUNNEL_OAM      = 1u << 19,
+};
+
+/* Why the layer stack ended */
+enum csc_stop {
+    CSC_STOP_END = 0,        /* payload is data or a protocol we do not parse */
+    CSC_STOP_TRUNCATED,      /* header cut by caplen */
+    CSC_STOP_MALFORMED,      /* a header field is impossible */
+    CSC_STOP_DEPTH,          /* CSC_MAX_LAYERS reached */
+    CSC_STOP_UNSUPPORTED,    /* known protocol, variant we do not decode */
+    CSC_STOP_FRAGMENT,       /* non-first fragment: no L4 header here */
+    CSC_STOP_LINK,           /* unknown link type */
+    CSC_STOP__COUNT
+};
+
+struct csc_layer_kernel;
+
+/* What the replay says about one checksummed layer (summary of the trace) */
+enum csc_method {
+    CSC_M_NOT_REACHED = 0,   /* the packet was dropped/consumed before */
+    CSC_M_DEVICE,            /* a device (or earlier GRO) level consumed */
+    CSC_M_COMPLETE,          /* COMPLETE arithmetic, no pass */
+    CSC_M_SW_PASS,           /* full software pass over the bytes */
+    CSC_M_ZERO,              /* zero UDP checksum accepted */
+    CSC_M_PARTIAL,           /* covered by CHECKSUM_PARTIAL */
+    CSC_M_REMCSUM,           /* RCO: gro_remcsum_start / PARTIAL from RCO */
+    CSC_M_CSUM_BAD,          /* failed on csum_bad without computing */
+    CSC_M_IP_FAST_CSUM,      /* IPv4 header: ip_fast_csum */
+    CSC_M_UNCHECKED,         /* reached but never checked (e.g. GRE no C) */
+    CSC_M__COUNT
+};
+
+enum csc_path { CSC_PATH_NONE = 0, CSC_PATH_GRO, CSC_PATH_NORMAL };
+
+struct csc_layer_kernel {
+    uint8_t method;      /* enum csc_method: how the check finally resolved */
+    uint8_t path;        /* enum csc_path where it resolved */
+    uint8_t dev;         /* index into csc_kernel.devs */
+    uint8_t ok;          /* 1 good, 0 failed, 2 not decided */
+    uint8_t gro_conv;    /* GRO converted UNNECESSARY->NAPI csum here */
+    uint8_t normal_conv; /* normal path skb_checksum_try_convert here */
+    uint8_t passes;      /* software passes attributed to this layer */
+    uint8_t assumed;     /* result rests on an assumption (bytes missing) */
+    uint32_t pass_bytes;
+};
+
+struct csc_layer {
+    uint8_t proto;        /* enum csc_proto */
+    uint8_t verdict;      /* enum csc_verdict (CSC_V_NA: no checksum) */
+    uint8_t reason;       /* enum csc_reason */
+    uint8_t ip;           /* index of the enclosing IP layer, 0xff if none */
+    uint32_t off;         /* header offset in the frame */
+    uint32_t hdr_len;
+    uint32_t end;         /* end (wire offset) of what this layer governs */
+    uint32_t notes;       /* enum csc_note bits */
+    /* checksum; csum_off == CSC_NO_OFF when the layer has none */
+    uint32_t csum_off;
+    uint32_t cov_off, cov_end;   /* covered region [cov_off, cov_end) */
+    uint32_t pseudo;      /* L4: pseudo-header sum (canonical); IP: sum of the
+                             addresses the pseudo-header uses (HAO/RH applied) */
+    uint16_t field;       /* value in the packet */
+    uint16_t expected;    /* value that would be right over these bytes */
+    uint16_t resolved;    /* RCO: remcsum_adjust result; LCO: inner fill */
+    uint16_t rco_delta;   /* RCO: delta remcsum_adjust returns */
+    /* protocol details used by replay, GRO and the faces */
+    uint16_t next;        /* ethertype / IP protocol of the payload */
+    uint16_t sport, dport;/* UDP/TCP ports; GRE: flags; IP: fragment field */
+    uint32_t key;         /* VNI / GRE key; TCP: seq; IPv6: flow label */
+    uint32_t aux;         /* TCP: ack; IP: identification; GUE/VXLAN: flags */
+    uint16_t rco_start, rco_offset;  /* VXLAN/GUE RCO announcement */
+    uint8_t  tcp_flags;
+    uint8_t  vers;        /* GUE variant, GRE version, IP version */
+    uint16_t mss;         /* TCP MSS option if present */
+    struct csc_layer_kernel k;
+};
+
+/* ------------------------------------------------------------------ */
+/* Device report, receiver configuration and kernel era */
+enum csc_report_kind {
+    CSC_RX_NONE = 0,
+    CSC_RX_UNNECESSARY,      /* level = csum_level (0..3) */
+    CSC_RX_COMPLETE,         /* sum over the L3 packet */
+    CSC_RX_PARTIAL,          /* where: outer / inner / explicit start,offset */
+    CSC_RX_OUTER_L4,         /* profile: NIC verifies the outermost L4 only */
+    CSC_RX_TUNNEL_L4,        /* profile: NIC verifies outer and inner L4 */
+};
+
+enum csc_partial_where { CSC_PARTIAL_OUTER = 0, CSC_PARTIAL_INNER, CSC_PARTIAL_EXPLICIT };
+
+struct csc_report {
+    uint8_t kind;            /* enum csc_report_kind */
+    uint8_t level;           /* UNNECESSARY: csum_level */
+    uint8_t where;           /* PARTIAL: enum csc_partial_where */
+    uint16_t start, offset;  /* PARTIAL explicit: csum_start (from L3), csum_offset */
+};
+
+/* Kernel-era switches (kernel-model.md §7.7). Presets: csc_era_by_name(). */
+enum csc_era_switch {
+    CSC_E_HAS_LEVELS             = 1u << 0,  /* csum_level/csum_cnt exist (3.18 series) */
+    CSC_E_HAS_CSUM_BAD           = 1u << 1,  /* v3.18-v4.12 */
+    CSC_E_HAS_CONVERSION         = 1u << 2,  /* UNNECESSARY->COMPLETE, Part VI */
+    CSC_E_PARTIAL_START_RULE     = 1u << 3,  /* PARTIAL covers only up to csum_start (E2+) */
+    CSC_E_GRO_UDP_FLUSH_INVERTED = 1u << 4,  /* net-next only, never released */
+    CSC_E_GRE_SETS_ENCAP_MARK    = 1u << 5,  /* fac8e0f57969, v4.6 */
+    CSC_E_UDP_GATE_NONZERO_CHECK = 1u << 6,  /* 89e5c58fc1e2, v5.12 */
+    CSC_E_UDP_GATE_BEFORE_LOOKUP = 1u << 7,  /* before e20cf8d3f1f7, v4.20 */
+    CSC_E_UDP_COMPLETE_UNSET     = 1u << 8,  /* db4f1be3ca9b, v4.20 */
+    CSC_E_RCO                    = 1u << 9,  /* RCO exists (E1b) */
+    CSC_E_RCO_NOPARTIAL_KNOB     = 1u << 10, /* default PARTIAL RCO (E2) */
+    CSC_E_RCO_NORMAL_SKIPS_FLAG  = 1u << 11, /* normal RCO skips on remcsum_offload */
+    CSC_E_REMCSUM_CLEARED_ON_EXIT= 1u << 12, /* skb_gro_flush_final_remcsum, ~v4.18 */
+    CSC_E_RCO_GRO_FLUSH_IF_DONE  = 1u << 13, /* 2015: GRO flushes when RCO done */
+    CSC_E_VXLAN_RESERVED_EARLY   = 1u << 14, /* v6.14: reserved bits checked first */
+    CSC_E_PSKB_TRIM_KEEPS_COMPLETE = 1u << 15, /* v5.0 */
+    CSC_E_SAVE_SW_COMPLETE       = 1u << 16, /* 7e3cead51729: pass leaves COMPLETE */
+    CSC_E_UDP_ENCAP_FLUSH        = 1u << 17, /* 2024: non-tunnel UDP w/ encapsulation */
+    CSC_E_GUE_IS_FOU             = 1u << 18, /* is_fou + GRE_CSUM refusal, a0ca153f98db */
+    CSC_E_ENCAP_CLEARED_BY_FOU   = 1u << 19, /* c3483384ee51: FOU/GUE clear encap_mark */
+    CSC_E_CONVERT_ALL_TUNNELS    = 1u << 20, /* [U] setup_udp_tunnel_sock sets convert_csum
+                                                for every UDP tunnel socket (not only
+                                                VXLAN/L2TP as in Part VI) */
+};
+
+struct csc_era {
+    const char *name;
+    uint32_t sw;             /* enum csc_era_switch bits */
+};
+
+struct csc_port {
+    uint16_t port;
+    uint8_t proto;           /* CSC_P_VXLAN, _VXLAN_GPE, _GENEVE, _GUE, _FOU, _L2TP, ... */
+    uint8_t fou_ipproto;     /* FOU: protocol of the payload (4, 41, 47) */
+};
+
+struct csc_config {
+    struct csc_report rx;
+    struct csc_era era;
+    bool gro_nic;            /* GRO on the receiving device */
+    bool gro_tunnel;         /* GRO on tunnel devices (gro_cells) */
+    bool remcsum_rx;         /* VXLAN remcsumrx / GUE remcsum accepted */
+    bool remcsum_nopartial;  /* VXLAN_F_REMCSUM_NOPARTIAL / FOU_F_REMCSUM_NOPARTIAL */
+    bool udp6_zero_csum_rx;  /* udp6zerocsumrx / no_check6_rx */
+    uint8_t gre_csum;        /* tunnel i_flags: 0 = follow the packet, 1 = csum, 2 = nocsum */
+    bool inner_socket;       /* inner L4 has a listening socket */
+    bool assume_bad;         /* uncaptured checksums: assume bad (default good) */
+    bool trace_steps;        /* record csc_kernel.steps (default true) */
+    uint8_t l2tp_cookie_len; /* L2TPv3 cookie: 0, 4 or 8 bytes (default 0) */
+    uint8_t l2tp_l2spec_len; /* L2TPv3 L2-specific sublayer: 0 or 4 (default 4) */
+    uint8_t nports;
+    struct csc_port ports[CSC_MAX_PORTS];
+};
+
+/* ------------------------------------------------------------------ */
+/* Replay output */
+enum csc_ip_summed { CSC_CHECKSUM_NONE = 0, CSC_CHECKSUM_UNNECESSARY, CSC_CHECKSUM_COMPLETE, CSC_CHECKSUM_PARTIAL };
+
+enum csc_kverdict { CSC_K_ACCEPT = 0, CSC_K_DROP, CSC_K_UNKNOWN };
+
+/* nstat counter names (csc_counter_name) */
+enum csc_counter {
+    CSC_C_IP_IN_CSUM_ERRORS = 0, CSC_C_IP_IN_HDR_ERRORS, CSC_C_IP_IN_TRUNCATED,
+    CSC_C_UDP_IN_CSUM_ERRORS, CSC_C_UDP_IN_ERRORS, CSC_C_UDP_NO_PORTS,
+    CSC_C_UDP6_IN_CSUM_ERRORS, CSC_C_UDP6_IN_ERRORS, CSC_C_UDP6_NO_PORTS,
+    CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS,
+    CSC_C_ICMP_IN_CSUM_ERRORS, CSC_C_ICMP_IN_ERRORS,
+    CSC_C_ICMP6_IN_CSUM_ERRORS, CSC_C_ICMP6_IN_ERRORS,
+    CSC_C_IP6_IN_HDR_ERRORS, CSC_C_IP6_IN_TRUNCATED,
+    CSC_C_DEV_RX_ERRORS, CSC_C_DEV_RX_CRC_ERRORS, CSC_C_DEV_RX_FRAME_ERRORS,
+    CSC_C__COUNT
+};
+
+/* Why GRO did not hold a frame for merging */
+enum csc_gro_reason {
+    CSC_G_NONE = 0,          /* held: eligible to merge */
+    CSC_G_OFF,               /* GRO disabled on the device */
+    CSC_G_IP_OPTIONS,        /* inet_gro_receive: ihl != 5 */
+    CSC_G_IP_FRAGMENT,
+    CSC_G_IP_CSUM,           /* inet_gro_receive: bad header checksum */
+    CSC_G_IP_LEN,            /* tot_len != gro len */
+    CSC_G_CSUM_FAIL,         /* a GRO checksum validation failed */
+    CSC_G_UDP_GATE,          /* udp_gro_receive: tunnel GRO refused (csum gate) */
+    CSC_G_ENCAP_MARK,        /* tunnel under tunnel in one GRO pass */
+    CSC_G_NOT_TUNNEL,        /* plain UDP, no UDP GRO socket */
+    CSC_G_RCO_NO_CSUM,       /* RCO needs a NAPI csum */
+    CSC_G_GRE_FLAGS,         /* GRE version/flags not aggregatable */
+    CSC_G_GRE_CSUM_FOU,      /* GRE checksum under FOU/GUE */
+    CSC_G_NO_HANDLER,        /* protocol without a GRO handler */
+    CSC_G_CSUM_BAD,          /* skb->csum_bad set (3.18-4.12) */
+    CSC_G_TRUNCATED,         /* capture ends before GRO could decide */
+    CSC_G_VXLAN_FLAGS,
+    CSC_G_TCP_FLAGS,         /* TCP flags force a flush (tcp_gro_receive) */
+    CSC_G_UDP_ENCAP,         /* 2024: encapsulation on a non-tunnel UDP */
+    CSC_G__COUNT
+};
+
+enum csc_kstep_fn;  /* kernel function ids, see csc_fn_name() */
+
+struct csc_skb_state {
+    uint8_t ip_summed, csum_level, csum_valid, csum_bad;
+};
+
+struct csc_cb_state {
+    uint8_t csum_cnt, csum_valid, flush, encap_mark;
+};
+
+/* One step of the replay trace: a kernel function acting on one layer */
+struct csc_step {
+    uint8_t dev;             /* index into csc_kernel.devs */
+    uint8_t path;            /* enum csc_path */
+    uint8_t layer;           /* layer index, 0xff for the frame */
+    uint8_t fn;              /* kernel function id (csc_fn_name) */
+    uint8_t what;            /* enum csc_method or action id (csc_what_name) */
+    uint8_t ok;              /* 1 ok, 0 failed, 2 n/a */
+    uint16_t pad;
+    uint32_t bytes;          /* software pass bytes, 0 if none */
+    struct csc_skb_state before, after;
+    struct csc_cb_state cb;  /* GRO control block after the step */
+};
+
+/* skb state at the entry of one device (NIC first, then tunnel devices) */
+struct csc_dev {
+    uint8_t kind;            /* enum csc_proto of the tunnel; CSC_P_NONE = nic */
+    uint8_t layer;           /* first layer this device receives (inner L3/L2) */
+    uint8_t gro_ran;         /* dev_gro_receive ran */
+    uint8_t gro_reason;      /* enum csc_gro_reason (CSC_G_NONE: held) */
+    uint8_t gro_layer;       /* layer where GRO decided */
+    struct csc_skb_state entry;
+};
+
+enum csc_warning {
+    CSC_W_RCO_NOTHING_VERIFIED = 1u << 0,  /* S13d: inner accepted, nothing checked */
+    CSC_W_HW_CSUM_FAULT        = 1u << 1,  /* netdev_rx_csum_fault would log */
+    CSC_W_NOT_MODELLED         = 1u << 2,  /* stack beyond what the model covers */
+    CSC_W_ASSUMED              = 1u << 3,  /* uncaptured bytes: an assumption decided */
+    CSC_W_TRACE_FULL           = 1u << 4,  /* more steps than CSC_MAX_STEPS */
+    CSC_W_GARBAGE_ACCEPTED     = 1u << 5,  /* a bad checksum was accepted (PARTIAL/lying dev) */
+};
+
+struct csc_kernel {
+    uint8_t ran;             /* replay ran (false: no IP layer) */
+    uint8_t verdict;         /* enum csc_kverdict */
+    uint8_t drop_layer;      /* layer index of the drop, 0xff if none */
+    uint8_t drop_reason;     /* kernel drop reason id (csc_drop_name) */
+    uint32_t counters;       /* 1 << enum csc_counter */
+    uint32_t warnings;       /* enum csc_warning bits */
+    uint8_t sw_passes;
+    uint8_t ndevs;
+    uint8_t nsteps;
+    uint8_t last_layer;      /* deepest layer the replay reached */
+    uint32_t sw_bytes;
+    uint32_t hdr_bytes;      /* header-sized csum_partial work (postpulls...) */
+    struct csc_dev devs[CSC_MAX_DEVS];
+    struct csc_step steps[CSC_MAX_STEPS];
+};
+
+/* Breakpoint sums from the single pass over the bytes (verify) */
+struct csc_sums {
+    uint16_t n;              /* number of breakpoints */
+    uint16_t npieces;
+    uint32_t bp[CSC_MAX_BREAKS];
+    uint32_t piece[CSC_MAX_BREAKS];  /* sum of [bp[i], bp[i+1]) */
+    uint32_t bytes_summed;
+};
+
+struct csc_frame {
+    const uint8_t *data;
+    uint32_t caplen;         /* bytes present in data */
+    uint32_t wirelen;        /* bytes on the wire */
+    uint8_t link;            /* enum csc_link */
+    uint8_t direction;       /* enum csc_direction (SLL/pcapng flags) */
+};
+
+struct csc_result {
+    uint8_t nlayers;
+    uint8_t stop;            /* enum csc_stop */
+    uint8_t stop_proto;      /* protocol being decoded when it stopped */
+    uint8_t worst;           /* worst raw verdict (csc_verdict_rank) */
+    uint32_t stop_off;
+    uint8_t direction;
+    uint8_t gso_segs_known;
+    uint16_t gso_segs;       /* segments a NIC would cut (partial/gso) */
+    struct csc_layer layers[CSC_MAX_LAYERS];
+    struct csc_sums sums;
+    struct csc_kernel kernel;
+};
+
+/* ------------------------------------------------------------------ */
+/* API */
+
+/* Defaults: report none, GRO on everywhere, era modern, standard ports. */
+void csc_config_default(struct csc_config *cfg);
+
+/* Add or replace a UDP port mapping; false when the table is full. */
+bool csc_config_set_port(struct csc_config *cfg, uint16_t port, uint8_t proto, uint8_t fou_ipproto);
+void csc_config_clear_ports(struct csc_config *cfg, uint8_t proto);
+
+/* Parse "none", "unnecessary:L", "complete", "partial:outer|inner|S:O",
+ * "outer-l4", "tunnel-l4". Returns false on an unknown value. */
+bool csc_report_parse(const char *s, struct csc_report *out);
+/* Render a report back to the same syntax; returns buf. */
+const char *csc_report_format(const struct csc_report *r, char *buf, size_t len);
+
+/* Era presets: "3.17", "3.18", "4.0", "4.6", "4.13", "4.20", "5.12", "modern". */
+bool csc_era_by_name(const char *name, struct csc_era *out);
+size_t csc_era_count(void);
+const struct csc_era *csc_era_at(size_t i);
+const char *csc_era_description(const char *name);
+
+/* Map a pcap LINKTYPE_ or DLT_ number to enum csc_link. */
+enum csc_link csc_link_from_linktype(uint32_t linktype);
+
+/* The whole pipeline for one frame: decode, verify, replay. */
+void csc_analyze(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *out);
+
+/* Stages, for tests and tools that want only part of it. */
+void csc_decode(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *out);
+void csc_verify(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *out);
+void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *out);
+
+/* Sum of [a, b) from the breakpoint sums; false if not computable. */
+bool csc_region_sum(const struct csc_result *r, uint32_t a, uint32_t b, uint32_t *sum);
+
+/* Ranking used for the frame's worst verdict (higher is worse). */
+int csc_verdict_rank(enum csc_verdict v);
+
+/* Names: stable strings of the JSON contract. Never NULL. */
+const char *csc_proto_name(unsigned p);
+const char *csc_verdict_name(unsigned v);
+const char *csc_reason_name(unsigned r);
+const char *csc_stop_name(unsigned s);
+const char *csc_method_name(unsigned m);
+const char *csc_path_name(unsigned p);
+const char *csc_ip_summed_name(unsigned s);
+const char *csc_kverdict_name(unsigned v);
+const char *csc_counter_name(unsigned c);
+const char *csc_gro_reason_name(unsigned g);
+const char *csc_fn_name(unsigned fn);
+const char *csc_what_name(unsigned what);
+const char *csc_drop_name(unsigned d);
+const char *csc_warning_name(unsigned bit_index);
+const char *csc_note_name(unsigned bit_index);
+const char *csc_dev_name(unsigned kind);   /* "nic", "vxlan", "gre", ... */
+const char *csc_report_kind_name(unsigned k);
+
+const char *csc_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,237 @@
+/*
+ * names.c - enum -> string tables. These strings are the stable vocabulary
+ * of the JSON contract (docs/json.md); never NULL.
+ */
+#include "csumcheck/csumcheck.h"
+#include "replay/replay.h"
+
+#define NAME(tab, i) ((unsigned)(i) < sizeof(tab) / sizeof((tab)[0]) && (tab)[i] ? (tab)[i] : "?")
+
+const char *csc_proto_name(unsigned p)
+{
+    static const char *const t[CSC_P__COUNT] = {
+        [CSC_P_NONE] = "none", [CSC_P_ETH] = "eth", [CSC_P_VLAN] = "vlan", [CSC_P_MPLS] = "mpls",
+        [CSC_P_PPPOE] = "pppoe", [CSC_P_PPP] = "ppp", [CSC_P_SLL] = "sll", [CSC_P_SLL2] = "sll2",
+        [CSC_P_NULL] = "null", [CSC_P_IPV4] = "ipv4", [CSC_P_IPV6] = "ipv6", [CSC_P_UDP] = "udp",
+        [CSC_P_TCP] = "tcp", [CSC_P_ICMP] = "icmp", [CSC_P_ICMPV6] = "icmpv6", [CSC_P_IGMP] = "igmp",
+        [CSC_P_GRE] = "gre", [CSC_P_VXLAN] = "vxlan", [CSC_P_VXLAN_GPE] = "vxlan-gpe",
+        [CSC_P_GENEVE] = "geneve", [CSC_P_GUE] = "gue", [CSC_P_FOU] = "fou", [CSC_P_L2TP] = "l2tp",
+        [CSC_P_ERSPAN] = "erspan", [CSC_P_NSH] = "nsh", [CSC_P_GTP] = "gtp", [CSC_P_TEREDO] = "teredo",
+        [CSC_P_AYIYA] = "ayiya", [CSC_P_CW] = "pw-cw", [CSC_P_WCCP] = "wccp",
+        [CSC_P_CMD] = "cisco-md",
+    };
+    return NAME(t, p);
+}
+
+const char *csc_verdict_name(unsigned v)
+{
+    static const char *const t[CSC_V__COUNT] = {
+        [CSC_V_NA] = "n/a", [CSC_V_GOOD] = "good", [CSC_V_BAD] = "bad", [CSC_V_NONE] = "none",
+        [CSC_V_ZERO6] = "zero6", [CSC_V_PARTIAL] = "partial", [CSC_V_LCO] = "lco",
+        [CSC_V_RCO] = "rco", [CSC_V_UNVERIFIABLE] = "unverifiable",
+    };
+    return NAME(t, v);
+}
+
+const char *csc_reason_name(unsigned r)
+{
+    static const char *const t[CSC_R__COUNT] = {
+        [CSC_R_NONE] = "", [CSC_R_MISMATCH] = "mismatch", [CSC_R_ZERO] = "zero",
+        [CSC_R_NO_C_BIT] = "no-c-bit", [CSC_R_SEED] = "seed", [CSC_R_SEED_NOLEN] = "seed-nolen",
+        [CSC_R_GSO] = "gso", [CSC_R_LCO] = "lco", [CSC_R_RCO] = "rco",
+        [CSC_R_RCO_WRONG_SEED] = "rco-wrong-seed", [CSC_R_RCO_BAD_TARGET] = "rco-bad-target",
+        [CSC_R_RCO_OUTER_MISSING] = "rco-outer-missing", [CSC_R_RCO_OUTER_BAD] = "rco-outer-bad",
+        [CSC_R_SNAPLEN] = "snaplen", [CSC_R_FRAGMENT] = "fragment",
+        [CSC_R_LEN_MISMATCH] = "len-mismatch", [CSC_R_GSO_LEN] = "gso-len",
+        [CSC_R_ICMP_QUOTE] = "icmp-quote", [CSC_R_FRAG_OVERLAP] = "frag-overlap",
+        [CSC_R_FRAG_REASSEMBLED] = "reassembled",
+    };
+    return NAME(t, r);
+}
+
+const char *csc_stop_name(unsigned s)
+{
+    static const char *const t[CSC_STOP__COUNT] = {
+        [CSC_STOP_END] = "end", [CSC_STOP_TRUNCATED] = "truncated",
+        [CSC_STOP_MALFORMED] = "malformed", [CSC_STOP_DEPTH] = "depth",
+        [CSC_STOP_UNSUPPORTED] = "unsupported", [CSC_STOP_FRAGMENT] = "fragment",
+        [CSC_STOP_LINK] = "unknown-link",
+    };
+    return NAME(t, s);
+}
+
+const char *csc_method_name(unsigned m)
+{
+    static const char *const t[CSC_M__COUNT] = {
+        [CSC_M_NOT_REACHED] = "not-reached", [CSC_M_DEVICE] = "device-level",
+        [CSC_M_COMPLETE] = "complete-arith", [CSC_M_SW_PASS] = "sw-pass",
+        [CSC_M_ZERO] = "zero-allowed", [CSC_M_PARTIAL] = "partial-covered",
+        [CSC_M_REMCSUM] = "remcsum-start", [CSC_M_CSUM_BAD] = "csum-bad",
+        [CSC_M_IP_FAST_CSUM] = "ip-fast-csum", [CSC_M_UNCHECKED] = "unchecked",
+    };
+    return NAME(t, m);
+}
+
+const char *csc_path_name(unsigned p)
+{
+    static const char *const t[] = { "none", "gro", "normal" };
+    return NAME(t, p);
+}
+
+const char *csc_ip_summed_name(unsigned s)
+{
+    static const char *const t[] = { "NONE", "UNNECESSARY", "COMPLETE", "PARTIAL" };
+    return NAME(t, s);
+}
+
+const char *csc_kverdict_name(unsigned v)
+{
+    static const char *const t[] = { "accept", "drop", "unknown" };
+    return NAME(t, v);
+}
+
+const char *csc_counter_name(unsigned c)
+{
+    static const char *const t[CSC_C__COUNT] = {
+        [CSC_C_IP_IN_CSUM_ERRORS] = "IpExtInCsumErrors", [CSC_C_IP_IN_HDR_ERRORS] = "IpInHdrErrors",
+        [CSC_C_IP_IN_TRUNCATED] = "IpExtInTruncatedPkts",
+        [CSC_C_UDP_IN_CSUM_ERRORS] = "UdpInCsumErrors", [CSC_C_UDP_IN_ERRORS] = "UdpInErrors",
+        [CSC_C_UDP_NO_PORTS] = "UdpNoPorts", [CSC_C_UDP6_IN_CSUM_ERRORS] = "Udp6InCsumErrors",
+        [CSC_C_UDP6_IN_ERRORS] = "Udp6InErrors", [CSC_C_UDP6_NO_PORTS] = "Udp6NoPorts",
+        [CSC_C_TCP_IN_CSUM_ERRORS] = "TcpInCsumErrors", [CSC_C_TCP_IN_ERRS] = "TcpInErrs",
+        [CSC_C_ICMP_IN_CSUM_ERRORS] = "IcmpInCsumErrors", [CSC_C_ICMP_IN_ERRORS] = "IcmpInErrors",
+        [CSC_C_ICMP6_IN_CSUM_ERRORS] = "Icmp6InCsumErrors", [CSC_C_ICMP6_IN_ERRORS] = "Icmp6InErrors",
+        [CSC_C_IP6_IN_HDR_ERRORS] = "Ip6InHdrErrors", [CSC_C_IP6_IN_TRUNCATED] = "Ip6InTruncatedPkts",
+        [CSC_C_DEV_RX_ERRORS] = "dev:rx_errors", [CSC_C_DEV_RX_CRC_ERRORS] = "dev:rx_crc_errors",
+        [CSC_C_DEV_RX_FRAME_ERRORS] = "dev:rx_frame_errors",
+    };
+    return NAME(t, c);
+}
+
+const char *csc_gro_reason_name(unsigned g)
+{
+    static const char *const t[CSC_G__COUNT] = {
+        [CSC_G_NONE] = "held", [CSC_G_OFF] = "gro-off", [CSC_G_IP_OPTIONS] = "ip-options",
+        [CSC_G_IP_FRAGMENT] = "ip-fragment", [CSC_G_IP_CSUM] = "ip-csum", [CSC_G_IP_LEN] = "ip-len",
+        [CSC_G_CSUM_FAIL] = "csum-fail", [CSC_G_UDP_GATE] = "udp-tunnel-gate",
+        [CSC_G_ENCAP_MARK] = "encap-mark", [CSC_G_NOT_TUNNEL] = "not-tunnel",
+        [CSC_G_RCO_NO_CSUM] = "rco-no-csum", [CSC_G_GRE_FLAGS] = "gre-flags",
+        [CSC_G_GRE_CSUM_FOU] = "gre-csum-under-fou", [CSC_G_NO_HANDLER] = "no-gro-handler",
+        [CSC_G_CSUM_BAD] = "csum-bad", [CSC_G_TRUNCATED] = "truncated",
+        [CSC_G_VXLAN_FLAGS] = "tunnel-flags", [CSC_G_TCP_FLAGS] = "tcp-flags",
+        [CSC_G_UDP_ENCAP] = "udp-encapsulation",
+    };
+    return NAME(t, g);
+}
+
+const char *csc_fn_name(unsigned fn)
+{
+    static const char *const t[KF__COUNT] = {
+        [KF_NONE] = "-", [KF_DRIVER] = "driver", [KF_DEV_GRO_RECEIVE] = "dev_gro_receive",
+        [KF_INET_GRO_RECEIVE] = "inet_gro_receive", [KF_IPV6_GRO_RECEIVE] = "ipv6_gro_receive",
+        [KF_UDP4_GRO_RECEIVE] = "udp4_gro_receive", [KF_UDP6_GRO_RECEIVE] = "udp6_gro_receive",
+        [KF_UDP_GRO_RECEIVE] = "udp_gro_receive", [KF_VXLAN_GRO_RECEIVE] = "vxlan_gro_receive",
+        [KF_VXLAN_GPE_GRO_RECEIVE] = "vxlan_gpe_gro_receive",
+        [KF_GENEVE_GRO_RECEIVE] = "geneve_gro_receive", [KF_GUE_GRO_RECEIVE] = "gue_gro_receive",
+        [KF_FOU_GRO_RECEIVE] = "fou_gro_receive", [KF_GRE_GRO_RECEIVE] = "gre_gro_receive",
+        [KF_IPIP_GRO_RECEIVE] = "ipip_gro_receive", [KF_SIT_GRO_RECEIVE] = "sit_gro_receive",
+        [KF_ETH_GRO_RECEIVE] = "eth_gro_receive", [KF_VLAN_GRO_RECEIVE] = "vlan_gro_receive",
+        [KF_TCP4_GRO_RECEIVE] = "tcp4_gro_receive", [KF_TCP6_GRO_RECEIVE] = "tcp6_gro_receive",
+        [KF_TCP_GRO_RECEIVE] = "tcp_gro_receive",
+        [KF_SKB_GRO_REMCSUM_PROCESS] = "skb_gro_remcsum_process",
+        [KF_SKB_GRO_FLUSH_FINAL_REMCSUM] = "skb_gro_flush_final_remcsum",
+        [KF_GRO_CELLS_RECEIVE] = "gro_cells_receive", [KF_NAPI_GRO_RECEIVE_RET] = "napi_gro_receive",
+        [KF_IP_RCV_CORE] = "ip_rcv_core", [KF_IPV6_RCV] = "ipv6_rcv",
+        [KF_PSKB_TRIM_RCSUM] = "pskb_trim_rcsum",
+        [KF_IP6_PROTOCOL_DELIVER_RCU] = "ip6_protocol_deliver_rcu",
+        [KF_IP_LOCAL_DELIVER] = "ip_local_deliver", [KF_UDP4_LIB_RCV] = "__udp4_lib_rcv",
+        [KF_UDP4_CSUM_INIT] = "udp4_csum_init", [KF_UDP6_LIB_RCV] = "__udp6_lib_rcv",
+        [KF_UDP6_CSUM_INIT] = "udp6_csum_init", [KF_UDP_UNICAST_RCV_SKB] = "udp_unicast_rcv_skb",
+        [KF_UDP_QUEUE_RCV_ONE_SKB] = "udp_queue_rcv_one_skb", [KF_UDP_RECVMSG] = "udp_recvmsg",
+        [KF_VXLAN_RCV] = "vxlan_rcv", [KF_VXLAN_REMCSUM] = "vxlan_remcsum",
+        [KF_SKB_REMCSUM_PROCESS] = "skb_remcsum_process", [KF_VXLAN_SET_MAC] = "vxlan_set_mac",
+        [KF_GENEVE_UDP_ENCAP_RECV] = "geneve_udp_encap_recv", [KF_GUE_UDP_RECV] = "gue_udp_recv",
+        [KF_GUE_REMCSUM] = "gue_remcsum", [KF_FOU_UDP_RECV] = "fou_udp_recv",
+        [KF_GRE_RCV] = "gre_rcv", [KF_GRE_PARSE_HEADER] = "gre_parse_header",
+        [KF_IP_TUNNEL_RCV] = "ip_tunnel_rcv", [KF_IPIP_RCV] = "ipip_rcv",
+        [KF_TCP_V4_RCV] = "tcp_v4_rcv", [KF_TCP_V6_RCV] = "tcp_v6_rcv",
+        [KF_TCP_CHECKSUM_COMPLETE] = "tcp_checksum_complete", [KF_ICMP_RCV] = "icmp_rcv",
+        [KF_ICMPV6_RCV] = "icmpv6_rcv", [KF_IGMP_RCV] = "igmp_rcv", [KF_IP_DEFRAG] = "ip_defrag",
+        [KF_ETH_TYPE_TRANS] = "eth_type_trans", [KF_VLAN_UNTAG] = "skb_vlan_untag",
+        [KF_L2TP_UDP_ENCAP_RECV] = "l2tp_udp_encap_recv",
+    };
+    return NAME(t, fn);
+}
+
+const char *csc_what_name(unsigned what)
+{
+    static const char *const t[W__END] = {
+        [W_ENTRY] = "enter", [W_GRO_OFF] = "gro-off", [W_CONVERT] = "convert",
+        [W_GATE_REFUSED] = "tunnel-gro-refused", [W_FLUSH] = "flush", [W_HELD] = "held",
+        [W_DEFERRED] = "deferred", [W_DROP] = "drop", [W_REMCSUM_PARTIAL] = "remcsum-partial",
+        [W_REMCSUM_ADJUST] = "remcsum-adjust", [W_REMCSUM_START] = "remcsum-start",
+        [W_REMCSUM_CLEANUP] = "remcsum-cleanup", [W_COMPLETE_UNSET] = "complete-unset",
+        [W_TRIM_KEEP] = "trim-keep-complete", [W_TRIM_DOWNGRADE] = "trim-complete-to-none",
+        [W_DELIVER] = "deliver", [W_NO_SOCKET] = "no-socket", [W_ZERO_REFUSED] = "zero-refused",
+        [W_SKIP_FLUSH] = "skip-flushing", [W_NOT_MODELLED] = "not-modelled",
+        [W_QUEUED] = "queued-for-reassembly", [W_ENCAP_MARK] = "encap-mark",
+        [W_CSUM_BAD_SKIP] = "csum-bad-skip-gro", [W_PARTIAL_LOST] = "partial-pulled-past",
+        [W_REMCSUM_SKIP] = "remcsum-skip-done-in-gro", [W_VALIDATE_FAIL] = "validate-fail",
+        [W_FLAG_MISMATCH] = "csum-flag-mismatch", [W_INVALID_HDR] = "invalid-header",
+        [W_SHORT] = "short-packet",
+    };
+    if (what < CSC_M__COUNT)
+        return csc_method_name(what);
+    return NAME(t, what);
+}
+
+const char *csc_drop_name(unsigned d)
+{
+    static const char *const t[KD__COUNT] = {
+        [KD_NONE] = "NOT_SPECIFIED", [KD_IP_CSUM] = "IP_CSUM", [KD_IP_INHDR] = "IP_INHDR",
+        [KD_PKT_TOO_SMALL] = "PKT_TOO_SMALL", [KD_UDP_CSUM] = "UDP_CSUM",
+        [KD_TCP_CSUM] = "TCP_CSUM", [KD_ICMP_CSUM] = "ICMP_CSUM",
+        [KD_GRE_CSUM] = "NOT_SPECIFIED (gre checksum)", [KD_GRE_FLAGS] = "NOT_SPECIFIED (gre flags)",
+        [KD_VXLAN_INVALID_HDR] = "VXLAN_INVALID_HDR", [KD_NO_SOCKET] = "NO_SOCKET",
+        [KD_IGMP_CSUM] = "NOT_SPECIFIED (igmp checksum)", [KD_UDP6_ZERO] = "UDP_CSUM",
+        [KD_TUNNEL_CSUM_FLAGS] = "NOT_SPECIFIED (tunnel csum flags)",
+    };
+    return NAME(t, d);
+}
+
+const char *csc_warning_name(unsigned bit)
+{
+    static const char *const t[] = {
+        "rco-nothing-verified", "hw-csum-fault", "not-modelled", "assumed", "trace-full",
+        "bad-checksum-accepted",
+    };
+    return NAME(t, bit);
+}
+
+const char *csc_note_name(unsigned bit)
+{
+    static const char *const t[] = {
+        "ip-options", "fragment", "len-exceeds-frame", "padding", "home-address",
+        "routing-final-dst", "jumbo", "quoted", "gso", "rco", "rco-off-target",
+        "rco-out-of-packet", "reserved-bits", "len-short", "link-len-short", "outgoing",
+        "gre-seq", "gre-key", "geneve-options", "oam",
+    };
+    return NAME(t, bit);
+}
+
+const char *csc_dev_name(unsigned kind)
+{
+    switch (kind) {
+    case CSC_P_NONE: return "nic";
+    case CSC_P_IPV4: return "ipip";
+    case CSC_P_IPV6: return "ip6tnl";
+    default: return csc_proto_name(kind);
+    }
+}
+
+const char *csc_report_kind_name(unsigned k)
+{
+    static const char *const t[] = { "none", "unnecessary", "complete", "partial", "outer-l4",
+                                     "tunnel-l4" };
+    return NAME(t, k);
+}

@@ -1,0 +1,81 @@
+/*
+ * gue.c - Generic UDP Encapsulation (draft-ietf-intarea-gue-09; Linux
+ * include/net/gue.h) and its Remote Checksum Offload private option
+ * (draft-herbert-remotecsumoffload).
+ *
+ * Variant 0:
+ *    0                   1                   2                   3
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *   |0 0|C|   Hlen  |  Proto/ctype  |             Flags             |
+ *   |                  Extension fields (Hlen words)                |
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * Flag P (GUE_FLAG_PRIV, 0x0001): a 32-bit private-flags word starts the
+ * options; its bit 31 (GUE_PFLAG_REMCSUM) adds "start:16 offset:16",
+ * relative to the end of the GUE header including options. Linux knows no
+ * other flag and drops a packet that sets one.
+ * Variant 1 (first two bits 01): no GUE header, IPv4 or IPv6 directly.
+ */
+#include "../decode.h"
+
+#define GUE_FLAG_PRIV     0x0001
+#define GUE_PFLAG_REMCSUM 0x80000000u
+
+void dec_gue(struct dec *d, uint32_t off)
+{
+    uint8_t b0 = 0, proto = 0;
+    uint16_t flags = 0;
+    if (!dec_need(d, CSC_P_GUE, off, 1))
+        return;
+    pkt_u8(&d->p, off, &b0);
+    if ((b0 >> 6) == 1) {             /* variant 1: direct IP */
+        struct csc_layer *l = dec_push(d, CSC_P_GUE, off, 0);
+        if (!l)
+            return;
+        l->vers = 1;
+        dec_ip_by_nibble(d, off);
+        return;
+    }
+    if (!dec_need(d, CSC_P_GUE, off, 4))
+        return;
+    if ((b0 >> 6) != 0) {
+        dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GUE, off);
+        return;
+    }
+    pkt_u8(&d->p, off + 1, &proto);
+    pkt_be16(&d->p, off + 2, &flags);
+    uint32_t hdr = 4 + (uint32_t)(b0 & 0x1f) * 4;
+    if (!dec_need(d, CSC_P_GUE, off, hdr))
+        return;
+    struct csc_layer *l = dec_push(d, CSC_P_GUE, off, hdr);
+    if (!l)
+        return;
+    l->vers = 0;
+    l->next = proto;
+    l->aux = flags;
+    if (b0 & 0x20) {                  /* control message */
+        dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GUE, off);
+        return;
+    }
+    if (flags & ~GUE_FLAG_PRIV)
+        l->notes |= CSC_N_RESERVED_BITS;
+    if (flags & GUE_FLAG_PRIV) {
+        uint32_t pflags = 0;
+        if (hdr < 8 || !pkt_be32(&d->p, off + 4, &pflags)) {
+            dec_stop(d, CSC_STOP_MALFORMED, CSC_P_GUE, off);
+            return;
+        }
+        if (pflags & ~GUE_PFLAG_REMCSUM)
+            l->notes |= CSC_N_RESERVED_BITS;
+        if (pflags & GUE_PFLAG_REMCSUM) {
+            if (hdr < 12) {
+                dec_stop(d, CSC_STOP_MALFORMED, CSC_P_GUE, off);
+                return;
+            }
+            pkt_be16(&d->p, off + 8, &l->rco_start);
+            pkt_be16(&d->p, off + 10, &l->rco_offset);
+            l->notes |= CSC_N_RCO;
+            dec_break(d, (uint64_t)off + hdr + l->rco_start);
+        }
+    }
+    dec_ipproto(d, proto, off + hdr);
+}

@@ -1,0 +1,100 @@
+/*
+ * ipv4.c - IPv4 (RFC 791), header checksum (RFC 1071), fragments.
+ *
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *   |Version|  IHL  |Type of Service|          Total Length         |
+ *   |         Identification        |Flags|      Fragment Offset    |
+ *   |  Time to Live |    Protocol   |         Header Checksum       |
+ *   |                       Source Address                          |
+ *   |                    Destination Address                        |
+ *   |                    Options                    |    Padding    |
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *
+ * Total length 0 on a frame larger than a header is a GSO / BIG TCP
+ * super-packet (the kernel leaves tot_len 0 above 64 KiB): the payload runs
+ * to the end of the enclosing data. A total length beyond the frame is a
+ * lying length: the header checksum is still judged, the L4 is not.
+ */
+#include "../decode.h"
+
+#include "../csum.h"
+
+void dec_ipv4(struct dec *d, uint32_t off)
+{
+    uint8_t vihl = 0, proto = 0;
+    uint16_t tot_len = 0, id = 0, frag = 0;
+    uint32_t saddr = 0, daddr = 0;
+    if (!dec_need(d, CSC_P_IPV4, off, 20))
+        return;
+    pkt_u8(&d->p, off, &vihl);
+    if ((vihl >> 4) != 4 || (vihl & 0xf) < 5) {
+        dec_stop(d, CSC_STOP_MALFORMED, CSC_P_IPV4, off);
+        return;
+    }
+    uint32_t hdr = (uint32_t)(vihl & 0xf) * 4;
+    if (!dec_need(d, CSC_P_IPV4, off, hdr))
+        return;
+    pkt_be16(&d->p, off + 2, &tot_len);
+    pkt_be16(&d->p, off + 4, &id);
+    pkt_be16(&d->p, off + 6, &frag);
+    pkt_u8(&d->p, off + 9, &proto);
+    pkt_be32(&d->p, off + 12, &saddr);
+    pkt_be32(&d->p, off + 16, &daddr);
+
+    uint8_t quoted_before = d->quoted;
+    d->summing = 1;
+    struct csc_layer *l = dec_push(d, CSC_P_IPV4, off, hdr);
+    if (!l)
+        return;
+    l->next = proto;
+    l->aux = id;
+    l->vers = 4;
+    l->sport = frag;                  /* flags + fragment offset */
+    if (hdr > 20)
+        l->notes |= CSC_N_IP_OPTIONS;
+    l->pseudo = csum_tcpudp_nofold(saddr, daddr, 0, 0, 0);
+    /* The header checksum: no pseudo-header, always judged if captured. */
+    l->csum_off = off + 10;
+    l->cov_off = off;
+    l->cov_end = off + hdr;
+
+    uint64_t declared = (uint64_t)off + tot_len;
+    d->len_bad = 0;
+    d->fragment = 0;
+    d->gso = 0;
+    if (tot_len == 0 && d->end - off > hdr) {
+        l->notes |= CSC_N_GSO;
+        d->gso = 1;
+    } else if (tot_len < hdr) {
+        l->notes |= CSC_N_LEN_SHORT;
+        dec_stop(d, CSC_STOP_MALFORMED, CSC_P_IPV4, off);
+        return;
+    } else if (declared > d->end) {
+        l->notes |= CSC_N_LEN_EXCEEDS;
+        if (d->r->nlayers >= 2 && d->r->layers[d->r->nlayers - 2].proto == CSC_P_PPPOE)
+            l->notes |= CSC_N_LINK_LEN_SHORT;
+        /* In an ICMP quote a short datagram is the norm, not a lie. */
+        if (!quoted_before)
+            d->len_bad = 1;
+    } else {
+        if (declared < d->end && l->ip == 0xff)
+            l->notes |= CSC_N_PADDING;
+        d->end = (uint32_t)declared;
+    }
+    l->end = d->end;
+    dec_break(d, d->end);
+    d->ip = dec_index(d, l);
+
+    uint16_t frag_off = frag & 0x1fff;
+    if (frag_off || (frag & 0x2000)) {
+        l->notes |= CSC_N_FRAGMENT;
+        if (frag_off) {
+            dec_stop(d, CSC_STOP_FRAGMENT, CSC_P_IPV4, off + hdr);
+            return;
+        }
+        d->fragment = 1;
+    }
+    dec_ipproto(d, proto, off + hdr);
+}

@@ -1,0 +1,61 @@
+/*
+ * udp.c - UDP (RFC 768), over IPv4 and IPv6 (RFC 8200 §8.1; zero checksum
+ * over IPv6 only where the receiver allows it, RFC 6935/6936).
+ *
+ *    0      7 8     15 16    23 24    31
+ *   +--------+--------+--------+--------+
+ *   |   Source Port   | Destination Port|
+ *   +--------+--------+--------+--------+
+ *   |     Length      |    Checksum     |
+ *   +--------+--------+--------+--------+
+ *
+ * The checksum covers the UDP length (the kernel trims the skb to it); a
+ * length beyond the IP payload or below 8 is a lying length. Length 0 in a
+ * super-packet (jumbo / GSO) means "to the end of the IP payload".
+ * The payload is dispatched by port through the configured port table.
+ */
+#include "../decode.h"
+
+void dec_udp(struct dec *d, uint32_t off)
+{
+    uint16_t sport = 0, dport = 0, ulen = 0;
+    if (!dec_need(d, CSC_P_UDP, off, 8))
+        return;
+    pkt_be16(&d->p, off, &sport);
+    pkt_be16(&d->p, off + 2, &dport);
+    pkt_be16(&d->p, off + 4, &ulen);
+    struct csc_layer *l = dec_push(d, CSC_P_UDP, off, 8);
+    if (!l)
+        return;
+    l->sport = sport;
+    l->dport = dport;
+
+    uint32_t avail = d->end - off, len = ulen;
+    int bad_len = 0;
+    if (ulen == 0 && (d->gso || (d->ip != 0xff && (d->r->layers[d->ip].notes & CSC_N_JUMBO)))) {
+        len = avail;
+        l->notes |= CSC_N_GSO;
+    } else if (ulen < 8) {
+        l->notes |= CSC_N_LEN_SHORT;
+        len = avail;
+        bad_len = 1;
+    } else if (ulen > avail) {
+        l->notes |= CSC_N_LEN_EXCEEDS;
+        len = avail;
+        bad_len = !d->quoted;
+        if (d->quoted)
+            dec_unverifiable(l, CSC_R_ICMP_QUOTE);
+    }
+    if (bad_len)
+        dec_unverifiable(l, CSC_R_LEN_MISMATCH);
+    l->end = off + len;
+    dec_csum(d, l, off + 6, off, off + len, dec_l4_pseudo(d, IPPROTO_UDP_, len, 1));
+    if (l->notes & CSC_N_LEN_SHORT) {
+        dec_stop(d, CSC_STOP_MALFORMED, CSC_P_UDP, off);
+        return;
+    }
+    if (d->fragment)
+        return;                       /* the rest of the datagram is elsewhere */
+    d->end = off + len;
+    dec_udp_payload(d, l, off + 8);
+}

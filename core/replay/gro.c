@@ -1,0 +1,568 @@
+/*
+ * gro.c - the GRO path for one frame (kernel-rx-checksum-model.md §1.2,
+ * §3.10, §3.12 GRO half, §4.1-§4.9 "GRO" paragraphs): dev_gro_receive and
+ * the gro_receive callbacks of every protocol the model covers.
+ *
+ * GRO never moves skb->data: it walks with NAPI_GRO_CB(skb)->data_offset and
+ * keeps its own COMPLETE-style sum in the control block. What GRO leaves on
+ * the skb (ip_summed/csum_level raised by skb_gro_incr_csum_unnecessary,
+ * csum_bad, remcsum_offload) is what the normal path starts from.
+ */
+#include "replay.h"
+
+#include <string.h>
+
+#define GRE_C 0x8000
+#define GRE_K 0x2000
+#define VXLAN_HF_RCO 0x00200000u
+
+static void gro_ipproto(struct rp *rp, uint8_t i, bool v6);
+static void gro_ethertype(struct rp *rp, uint8_t i);
+
+static void gro_flush(struct rp *rp, uint8_t layer, enum kfn fn, enum csc_gro_reason why)
+{
+    if (!rp->cb.flush) {
+        rp->cb.reason = (uint8_t)why;
+        rp->cb.reason_layer = layer;
+    }
+    rp->cb.flush = 1;
+    rp_step(rp, layer, fn, W_FLUSH, 2, 0, NULL);
+}
+
+static void skb_gro_postpull_rcsum(struct rp *rp, uint32_t start, uint32_t len)
+{
+    uint32_t sum;
+    if (!rp->cb.csum_valid)
+        return;
+    bool known = rp_region(rp, start, start + len, &sum);
+    rp->cb.csum = csum_sub(rp->cb.csum, known ? sum : 0);
+    rp->cb.csum_known = rp->cb.csum_known && known;
+    rp->k->hdr_bytes += len;
+}
+
+static void skb_gro_pull(struct rp *rp, uint32_t len)
+{
+    skb_gro_postpull_rcsum(rp, rp->cb.data_offset, len);
+    rp->cb.data_offset += len;
+}
+
+/* §3.10 */
+static void skb_gro_incr_csum_unnecessary(struct rp *rp)
+{
+    if (rp->cb.csum_cnt > 0)
+        rp->cb.csum_cnt--;
+    else
+        __skb_incr_checksum_unnecessary(rp);
+}
+
+static bool __skb_gro_checksum_validate_needed(const struct rp *rp, bool zero_okay, uint16_t check)
+{
+    const struct sk_buff_model *s = &rp->skb;
+    bool partial_covers = s->ip_summed == CHECKSUM_PARTIAL &&
+                          (!era(rp, CSC_E_PARTIAL_START_RULE) ||
+                           s->csum_start >= rp->cb.data_offset);
+    return !partial_covers && rp->cb.gro_remcsum_start != rp->cb.data_offset &&
+           rp->cb.csum_cnt == 0 && (!zero_okay || check != 0);
+}
+
+static int __skb_gro_checksum_complete(struct rp *rp, uint8_t layer, enum kfn fn)
+{
+    struct csc_skb_state before = rp_snap(rp);
+    uint32_t sum = 0, bytes = rp->skb.tail - rp->cb.data_offset;
+    bool known = rp_region(rp, rp->cb.data_offset, rp->skb.tail, &sum) && rp->cb.csum_known;
+    int ok = rp_check(rp, layer, known, csum_add(rp->cb.csum, sum));
+    rp->k->sw_passes++;
+    rp->k->sw_bytes += bytes;
+    if (ok && rp->skb.ip_summed == CHECKSUM_COMPLETE && !rp->skb.csum_complete_sw)
+        rp->k->warnings |= CSC_W_HW_CSUM_FAULT;
+    rp->cb.csum = sum;
+    rp->cb.csum_known = rp_region(rp, rp->cb.data_offset, rp->skb.tail, &sum);
+    rp->cb.csum_valid = 1;            /* set even when the check failed */
+    rp_step(rp, layer, fn, CSC_M_SW_PASS, ok, bytes, &before);
+    rp_layer_result(rp, layer, CSC_M_SW_PASS, ok, bytes);
+    return !ok;
+}
+
+static int __skb_gro_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn, bool zero_okay,
+                                       uint16_t check, uint32_t psum)
+{
+    int r = 0;
+    struct csc_skb_state before = rp_snap(rp);
+    if (__skb_gro_checksum_validate_needed(rp, zero_okay, check)) {
+        if (rp->cb.csum_valid && rp_check(rp, layer, rp->cb.csum_known,
+                                          csum_add(psum, rp->cb.csum))) {
+            rp_step(rp, layer, fn, CSC_M_COMPLETE, 1, 0, &before);
+            rp_layer_result(rp, layer, CSC_M_COMPLETE, 1, 0);
+        } else {
+            if (rp->cb.csum_valid)
+                rp_step(rp, layer, fn, CSC_M_COMPLETE, 0, 0, &before);
+            rp->cb.csum = psum;
+            rp->cb.csum_known = 1;
+            r = __skb_gro_checksum_complete(rp, layer, fn);
+        }
+    } else {
+        enum csc_method m = CSC_M_DEVICE;
+        if (rp->cb.gro_remcsum_start == rp->cb.data_offset && rp->cb.gro_remcsum_start)
+            m = CSC_M_REMCSUM;
+        else if (rp->skb.ip_summed == CHECKSUM_PARTIAL && rp->cb.csum_cnt == 0)
+            m = CSC_M_PARTIAL;
+        else if (rp->cb.csum_cnt == 0)
+            m = CSC_M_ZERO;
+        rp_step(rp, layer, fn, m, 1, 0, &before);
+        rp_layer_result(rp, layer, m, 1, 0);
+    }
+    if (r)
+        __skb_mark_checksum_bad(rp);
+    else
+        skb_gro_incr_csum_unnecessary(rp);
+    return r;
+}
+
+/* §3.10 / §3.11 */
+static void skb_gro_checksum_try_convert(struct rp *rp, uint8_t layer, enum kfn fn, uint32_t psum)
+{
+    if (!era(rp, CSC_E_HAS_CONVERSION))
+        return;
+    if (rp->cb.csum_cnt != 0 || rp->cb.csum_valid)
+        return;
+    rp->cb.csum = ~psum;
+    rp->cb.csum_known = 1;
+    rp->cb.csum_valid = 1;
+    rp_step(rp, layer, fn, W_CONVERT, 1, 0, NULL);
+    L(rp, layer)->k.gro_conv = 1;
+}
+
+/* ---- L3 ---- */
+
+static void inet_gro_receive(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *ip = L(rp, i);
+    rp_step(rp, i, KF_INET_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
+    if (ip->hdr_len != 20) {
+        gro_flush(rp, i, KF_INET_GRO_RECEIVE, CSC_G_IP_OPTIONS);
+        return;
+    }
+    if (ip->notes & CSC_N_FRAGMENT) {
+        gro_flush(rp, i, KF_INET_GRO_RECEIVE, CSC_G_IP_FRAGMENT);
+        return;
+    }
+    int hdr_ok = ip->verdict == CSC_V_GOOD ||
+                 (ip->verdict != CSC_V_BAD && rp_check(rp, i, false, 0));
+    if (!hdr_ok) {                    /* ip_fast_csum(iph, 5) != 0 */
+        gro_flush(rp, i, KF_INET_GRO_RECEIVE, CSC_G_IP_CSUM);
+        return;
+    }
+    /* tot_len must equal the GRO length (link padding, lying lengths and
+     * super-packets fail this); the L4 then skips checksum work. */
+    uint32_t gro_len = rp->skb.tail - rp->cb.data_offset;
+    if ((ip->notes & (CSC_N_GSO | CSC_N_LEN_EXCEEDS)) || ip->end - ip->off != gro_len)
+        gro_flush(rp, i, KF_INET_GRO_RECEIVE, CSC_G_IP_LEN);
+    rp->cb.data_offset += 20;         /* no postpull: a valid header sums to 0 */
+    if (!has_layer(rp, i + 1u) || L(rp, i + 1)->off != rp->cb.data_offset) {
+        gro_flush(rp, i, KF_INET_GRO_RECEIVE, CSC_G_NO_HANDLER);
+        return;
+    }
+    gro_ipproto(rp, i + 1, false);
+}
+
+static void ipv6_gro_receive(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *ip = L(rp, i);
+    rp_step(rp, i, KF_IPV6_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
+    if (ip->notes & CSC_N_FRAGMENT) {
+        gro_flush(rp, i, KF_IPV6_GRO_RECEIVE, CSC_G_IP_FRAGMENT);
+        return;
+    }
+    uint32_t gro_len = rp->skb.tail - rp->cb.data_offset;
+    if ((ip->notes & (CSC_N_GSO | CSC_N_LEN_EXCEEDS | CSC_N_JUMBO)) || ip->end - ip->off != gro_len)
+        gro_flush(rp, i, KF_IPV6_GRO_RECEIVE, CSC_G_IP_LEN);
+    skb_gro_pull(rp, ip->hdr_len);    /* header and extension headers, postpulled */
+    if (!has_layer(rp, i + 1u) || L(rp, i + 1)->off != rp->cb.data_offset) {
+        gro_flush(rp, i, KF_IPV6_GRO_RECEIVE, CSC_G_NO_HANDLER);
+        return;
+    }
+    gro_ipproto(rp, i + 1, true);
+}
+
+static void gro_l3(struct rp *rp, uint8_t i)
+{
+    if (L(rp, i)->proto == CSC_P_IPV4)
+        inet_gro_receive(rp, i);
+    else if (L(rp, i)->proto == CSC_P_IPV6)
+        ipv6_gro_receive(rp, i);
+    else
+        gro_flush(rp, i, KF_DEV_GRO_RECEIVE, CSC_G_NO_HANDLER);
+}
+
+/* ipip_gro_receive / sit_gro_receive / ip4ip6 / ip6ip6 */
+static void gro_ip_in_ip(struct rp *rp, uint8_t i, enum kfn fn)
+{
+    if (era(rp, CSC_E_GRE_SETS_ENCAP_MARK)) {
+        if (rp->cb.encap_mark) {
+            gro_flush(rp, i, fn, CSC_G_ENCAP_MARK);
+            return;
+        }
+        rp->cb.encap_mark = 1;
+    }
+    gro_l3(rp, i);
+}
+
+/* ---- L4 ---- */
+
+static void tcp_gro_receive(struct rp *rp, uint8_t i, bool v6)
+{
+    const struct csc_layer *th = L(rp, i);
+    enum kfn fn = v6 ? KF_TCP6_GRO_RECEIVE : KF_TCP4_GRO_RECEIVE;
+    rp_step(rp, i, fn, W_ENTRY, 2, 0, NULL);
+    if (!rp->cb.flush) {
+        if (__skb_gro_checksum_validate(rp, i, fn, false, 0, l4_pseudo(rp, th))) {
+            gro_flush(rp, i, fn, CSC_G_CSUM_FAIL);
+            return;
+        }
+    } else {
+        rp_step(rp, i, fn, W_SKIP_FLUSH, 2, 0, NULL);
+    }
+    /* tcp_gro_receive: URG/PSH/RST/SYN/FIN (and CWR) end aggregation. */
+    if (th->tcp_flags & 0xaf)
+        gro_flush(rp, i, KF_TCP_GRO_RECEIVE, CSC_G_TCP_FLAGS);
+}
+
+bool is_udp_tunnel(const struct csc_layer *l)
+{
+    switch (l->proto) {
+    case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
+    case CSC_P_FOU: case CSC_P_L2TP:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A UDP tunnel socket with a gro_receive callback listens on this port. */
+static bool udp_tunnel_gro_sock(const struct rp *rp, uint8_t i)
+{
+    return has_layer(rp, i + 1u) && is_udp_tunnel(L(rp, i + 1)) && L(rp, i + 1)->proto != CSC_P_L2TP;
+}
+
+static void tunnel_gro(struct rp *rp, uint8_t t);
+
+static bool udp_gate_refuses(const struct rp *rp, uint16_t check)
+{
+    bool nonzero = !era(rp, CSC_E_UDP_GATE_NONZERO_CHECK) || check != 0;
+    return nonzero && rp->skb.ip_summed != CHECKSUM_PARTIAL && rp->cb.csum_cnt == 0 &&
+           !rp->cb.csum_valid;
+}
+
+/* udp_gro_receive (§4.3), placement of the gate by era */
+static void udp_gro_receive(struct rp *rp, uint8_t i)
+{
+    uint16_t check = rp_field(rp, L(rp, i));
+    bool tunnel = udp_tunnel_gro_sock(rp, i);
+    if (era(rp, CSC_E_UDP_GATE_BEFORE_LOOKUP)) {
+        if (rp->cb.encap_mark) {
+            gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_ENCAP_MARK);
+            return;
+        }
+        if (udp_gate_refuses(rp, check)) {
+            rp_step(rp, i, KF_UDP_GRO_RECEIVE, W_GATE_REFUSED, 0, 0, NULL);
+            gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_UDP_GATE);
+            return;
+        }
+        rp->cb.encap_mark = 1;
+        if (!tunnel) {
+            gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_NOT_TUNNEL);
+            return;
+        }
+    } else {
+        if (!tunnel) {
+            gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_NOT_TUNNEL);
+            return;
+        }
+        if (rp->cb.encap_mark) {
+            gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_ENCAP_MARK);
+            return;
+        }
+        if (udp_gate_refuses(rp, check)) {
+            rp_step(rp, i, KF_UDP_GRO_RECEIVE, W_GATE_REFUSED, 0, 0, NULL);
+            gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_UDP_GATE);
+            return;
+        }
+        rp->cb.encap_mark = 1;
+    }
+    rp_step(rp, i, KF_UDP_GRO_RECEIVE, W_ENCAP_MARK, 2, 0, NULL);
+    skb_gro_pull(rp, 8);
+    tunnel_gro(rp, i + 1);
+}
+
+/* udp4_gro_receive / udp6_gro_receive */
+static void udp_l4_gro_receive(struct rp *rp, uint8_t i, bool v6)
+{
+    const struct csc_layer *uh = L(rp, i);
+    enum kfn fn = v6 ? KF_UDP6_GRO_RECEIVE : KF_UDP4_GRO_RECEIVE;
+    uint16_t check = rp_field(rp, uh);
+    rp_step(rp, i, fn, W_ENTRY, 2, 0, NULL);
+    bool run = era(rp, CSC_E_GRO_UDP_FLUSH_INVERTED) ? rp->cb.flush : !rp->cb.flush;
+    if (run) {
+        if (__skb_gro_checksum_validate(rp, i, fn, true, check, l4_pseudo(rp, uh))) {
+            gro_flush(rp, i, fn, CSC_G_CSUM_FAIL);
+            return;
+        }
+        if (check != 0)
+            skb_gro_checksum_try_convert(rp, i, fn, l4_pseudo(rp, uh));
+    } else {
+        rp_step(rp, i, fn, W_SKIP_FLUSH, 2, 0, NULL);
+    }
+    rp->cb.is_ipv6 = v6;
+    udp_gro_receive(rp, i);
+}
+
+/* gre_gro_receive (§4.6) */
+static void gre_gro_receive(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *g = L(rp, i);
+    uint16_t flags = g->sport;
+    rp_step(rp, i, KF_GRE_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
+    if (era(rp, CSC_E_GRE_SETS_ENCAP_MARK)) {
+        if (rp->cb.encap_mark) {
+            gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_ENCAP_MARK);
+            return;
+        }
+        rp->cb.encap_mark = 1;
+    }
+    if ((flags & 7) != 0 || (flags & ~(GRE_C | GRE_K | 7))) {
+        gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_GRE_FLAGS);
+        return;
+    }
+    if ((flags & GRE_C) && rp->cb.is_fou && era(rp, CSC_E_GUE_IS_FOU)) {
+        gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_GRE_CSUM_FOU);
+        return;
+    }
+    if (g->next != 0x0800 && g->next != 0x86dd && g->next != 0x6558) {
+        gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_NO_HANDLER);
+        return;
+    }
+    if ((flags & GRE_C) && !rp->cb.flush) {
+        if (__skb_gro_checksum_validate(rp, i, KF_GRE_GRO_RECEIVE, false, 0, 0)) {
+            gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_CSUM_FAIL);
+            return;
+        }
+        skb_gro_checksum_try_convert(rp, i, KF_GRE_GRO_RECEIVE, 0);
+    }
+    skb_gro_pull(rp, g->hdr_len);
+    if (!has_layer(rp, i + 1u)) {
+        gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_TRUNCATED);
+        return;
+    }
+    if (g->next == 0x6558)
+        gro_ethertype(rp, i + 1);
+    else
+        gro_l3(rp, i + 1);
+}
+
+static void gro_ipproto(struct rp *rp, uint8_t i, bool v6)
+{
+    switch (L(rp, i)->proto) {
+    case CSC_P_UDP: udp_l4_gro_receive(rp, i, v6); break;
+    case CSC_P_TCP: tcp_gro_receive(rp, i, v6); break;
+    case CSC_P_GRE: gre_gro_receive(rp, i); break;
+    case CSC_P_IPV4: gro_ip_in_ip(rp, i, KF_IPIP_GRO_RECEIVE); break;
+    case CSC_P_IPV6: gro_ip_in_ip(rp, i, KF_SIT_GRO_RECEIVE); break;
+    default: gro_flush(rp, i, v6 ? KF_IPV6_GRO_RECEIVE : KF_INET_GRO_RECEIVE, CSC_G_NO_HANDLER); break;
+    }
+}
+
+/* eth_gro_receive / vlan_gro_receive: postpull the header, dispatch by type */
+static void gro_ethertype(struct rp *rp, uint8_t i)
+{
+    while (has_layer(rp, i) && (L(rp, i)->proto == CSC_P_ETH || L(rp, i)->proto == CSC_P_VLAN)) {
+        rp_step(rp, i, L(rp, i)->proto == CSC_P_ETH ? KF_ETH_GRO_RECEIVE : KF_VLAN_GRO_RECEIVE,
+                W_ENTRY, 2, 0, NULL);
+        skb_gro_pull(rp, L(rp, i)->hdr_len);
+        i++;
+    }
+    if (!has_layer(rp, i)) {
+        gro_flush(rp, i - 1, KF_ETH_GRO_RECEIVE, CSC_G_TRUNCATED);
+        return;
+    }
+    if (L(rp, i)->proto == CSC_P_IPV4 || L(rp, i)->proto == CSC_P_IPV6)
+        gro_l3(rp, i);
+    else
+        gro_flush(rp, i, KF_ETH_GRO_RECEIVE, CSC_G_NO_HANDLER);
+}
+
+/* skb_gro_remcsum_process (§3.12) for VXLAN (hdrlen 8) and GUE */
+static bool gro_remcsum(struct rp *rp, uint8_t t, enum kfn fn, struct gro_remcsum *grc)
+{
+    const struct csc_layer *tl = L(rp, t);
+    uint32_t inner = tl->off + tl->hdr_len;
+    bool nopartial = !era(rp, CSC_E_RCO_NOPARTIAL_KNOB) || rp->cfg->remcsum_nopartial;
+    if (rp->skb.remcsum_offload) {
+        if (era(rp, CSC_E_RCO_GRO_FLUSH_IF_DONE)) {
+            gro_flush(rp, t, fn, CSC_G_RCO_NO_CSUM);
+            return false;
+        }
+        return true;
+    }
+    if (!rp->cb.csum_valid) {
+        gro_flush(rp, t, fn, CSC_G_RCO_NO_CSUM);
+        return false;
+    }
+    struct csc_skb_state before = rp_snap(rp);
+    if (!nopartial) {
+        rp->cb.gro_remcsum_start = inner + tl->rco_start;
+        rp_step(rp, t, KF_SKB_GRO_REMCSUM_PROCESS, W_REMCSUM_START, 2, 0, &before);
+    } else {
+        uint32_t need = tl->rco_offset + 2u > tl->rco_start ? tl->rco_offset + 2u : tl->rco_start;
+        if ((uint64_t)inner + need > rp->skb.tail) {
+            gro_flush(rp, t, fn, CSC_G_TRUNCATED);
+            return false;
+        }
+        uint32_t delta = remcsum_adjust(rp, inner, rp->cb.csum, rp->cb.csum_known, tl->rco_start,
+                                        tl->rco_offset);
+        rp->cb.csum = csum_add(rp->cb.csum, delta);
+        grc->offset = inner + tl->rco_offset;
+        grc->delta = delta;
+        grc->active = 1;
+        rp_step(rp, t, KF_SKB_GRO_REMCSUM_PROCESS, W_REMCSUM_ADJUST, 2, 0, &before);
+    }
+    rp->skb.remcsum_offload = 1;
+    return true;
+}
+
+/* skb_gro_flush_final_remcsum: restore the field, clear remcsum_offload */
+static void gro_remcsum_final(struct rp *rp, uint8_t t, struct gro_remcsum *grc)
+{
+    if (grc->active) {
+        rp_unpatch(rp, grc->offset);
+        rp_step(rp, t, KF_SKB_GRO_FLUSH_FINAL_REMCSUM, W_REMCSUM_CLEANUP, 2, 0, NULL);
+    }
+    if (era(rp, CSC_E_REMCSUM_CLEARED_ON_EXIT))
+        rp->skb.remcsum_offload = 0;
+}
+
+static void vxlan_gro_receive(struct rp *rp, uint8_t t)
+{
+    const struct csc_layer *vx = L(rp, t);
+    struct gro_remcsum grc = { 0, 0, 0 };
+    rp_step(rp, t, KF_VXLAN_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
+    skb_gro_postpull_rcsum(rp, vx->off, 8);
+    bool ok = true;
+    if ((vx->aux & VXLAN_HF_RCO) && rp->cfg->remcsum_rx && era(rp, CSC_E_RCO))
+        ok = gro_remcsum(rp, t, KF_VXLAN_GRO_RECEIVE, &grc);
+    if (ok) {
+        rp->cb.data_offset += 8;
+        if (has_layer(rp, t + 1u))
+            gro_ethertype(rp, t + 1);
+        else
+            gro_flush(rp, t, KF_VXLAN_GRO_RECEIVE, CSC_G_TRUNCATED);
+    }
+    gro_remcsum_final(rp, t, &grc);
+}
+
+static void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t)
+{
+    rp_step(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
+    skb_gro_pull(rp, 8);
+    if (!has_layer(rp, t + 1u))
+        gro_flush(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, CSC_G_TRUNCATED);
+    else if (L(rp, t + 1)->proto == CSC_P_ETH)
+        gro_ethertype(rp, t + 1);
+    else if (L(rp, t + 1)->proto == CSC_P_IPV4 || L(rp, t + 1)->proto == CSC_P_IPV6)
+        gro_l3(rp, t + 1);
+    else
+        gro_flush(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, CSC_G_NO_HANDLER);
+}
+
+static void geneve_gro_receive(struct rp *rp, uint8_t t)
+{
+    const struct csc_layer *g = L(rp, t);
+    rp_step(rp, t, KF_GENEVE_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
+    skb_gro_pull(rp, g->hdr_len);
+    if (!has_layer(rp, t + 1u))
+        gro_flush(rp, t, KF_GENEVE_GRO_RECEIVE, CSC_G_TRUNCATED);
+    else if (g->next == 0x6558)
+        gro_ethertype(rp, t + 1);
+    else if (L(rp, t + 1)->proto == CSC_P_IPV4 || L(rp, t + 1)->proto == CSC_P_IPV6)
+        gro_l3(rp, t + 1);
+    else
+        gro_flush(rp, t, KF_GENEVE_GRO_RECEIVE, CSC_G_NO_HANDLER);
+}
+
+/* gue_gro_receive / fou_gro_receive (§4.5) */
+static void gue_gro_receive(struct rp *rp, uint8_t t)
+{
+    const struct csc_layer *g = L(rp, t);
+    enum kfn fn = g->proto == CSC_P_FOU ? KF_FOU_GRO_RECEIVE : KF_GUE_GRO_RECEIVE;
+    struct gro_remcsum grc = { 0, 0, 0 };
+    rp_step(rp, t, fn, W_ENTRY, 2, 0, NULL);
+    if (g->notes & CSC_N_RESERVED_BITS) {
+        gro_flush(rp, t, fn, CSC_G_VXLAN_FLAGS);
+        return;
+    }
+    skb_gro_postpull_rcsum(rp, g->off, g->hdr_len);
+    bool ok = true;
+    if ((g->notes & CSC_N_RCO) && era(rp, CSC_E_RCO))
+        ok = gro_remcsum(rp, t, fn, &grc);
+    if (ok) {
+        rp->cb.data_offset += g->hdr_len;
+        if (era(rp, CSC_E_ENCAP_CLEARED_BY_FOU))
+            rp->cb.encap_mark = 0;
+        if (era(rp, CSC_E_GUE_IS_FOU))
+            rp->cb.is_fou = 1;
+        if (!has_layer(rp, t + 1u))
+            gro_flush(rp, t, fn, CSC_G_TRUNCATED);
+        else
+            gro_ipproto(rp, t + 1, L(rp, L(rp, t)->ip)->proto == CSC_P_IPV6);
+    }
+    gro_remcsum_final(rp, t, &grc);
+}
+
+static void tunnel_gro(struct rp *rp, uint8_t t)
+{
+    switch (L(rp, t)->proto) {
+    case CSC_P_VXLAN: vxlan_gro_receive(rp, t); break;
+    case CSC_P_VXLAN_GPE: vxlan_gpe_gro_receive(rp, t); break;
+    case CSC_P_GENEVE: geneve_gro_receive(rp, t); break;
+    case CSC_P_GUE: case CSC_P_FOU: gue_gro_receive(rp, t); break;
+    default: gro_flush(rp, t, KF_UDP_GRO_RECEIVE, CSC_G_NO_HANDLER); break;
+    }
+}
+
+/* dev_gro_receive (§1.2): re-create the control block from the skb. */
+bool dev_gro_receive(struct rp *rp, uint8_t li)
+{
+    struct csc_dev *dev = &rp->k->devs[rp->dev];
+    bool enabled = rp->dev == 0 ? rp->cfg->gro_nic : rp->cfg->gro_tunnel;
+    rp->path = CSC_PATH_GRO;
+    if (!enabled) {
+        dev->gro_reason = CSC_G_OFF;
+        rp_step(rp, li, KF_DEV_GRO_RECEIVE, W_GRO_OFF, 2, 0, NULL);
+        rp->path = CSC_PATH_NORMAL;
+        return false;
+    }
+    memset(&rp->cb, 0, sizeof rp->cb);
+    rp->cb.data_offset = L(rp, li)->off;
+    dev->gro_ran = 1;
+    if (era(rp, CSC_E_HAS_CSUM_BAD) && rp->skb.csum_bad) {
+        dev->gro_reason = CSC_G_CSUM_BAD;
+        dev->gro_layer = li;
+        rp_step(rp, li, KF_DEV_GRO_RECEIVE, W_CSUM_BAD_SKIP, 2, 0, NULL);
+        rp->path = CSC_PATH_NORMAL;
+        return false;
+    }
+    if (rp->skb.ip_summed == CHECKSUM_COMPLETE) {
+        rp->cb.csum = rp->skb.csum;
+        rp->cb.csum_known = rp->skb.csum_known;
+        rp->cb.csum_valid = 1;
+    } else if (rp->skb.ip_summed == CHECKSUM_UNNECESSARY) {
+        rp->cb.csum_cnt = (uint8_t)(rp->skb.csum_level + 1);
+    }
+    rp_step(rp, li, KF_DEV_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
+    gro_l3(rp, li);
+    bool held = !rp->cb.flush;
+    dev->gro_reason = held ? CSC_G_NONE : rp->cb.reason;
+    dev->gro_layer = held ? li : rp->cb.reason_layer;
+    rp_step(rp, li, KF_NAPI_GRO_RECEIVE_RET, held ? W_HELD : W_FLUSH, 2, 0, NULL);
+    rp->path = CSC_PATH_NORMAL;
+    return held;
+}

@@ -1,0 +1,169 @@
+/*
+ * replay.h - the Linux RX checksum state machine (docs: kernel-model.md;
+ * spec: kernel-rx-checksum-model.md). Internal to core/.
+ *
+ * Two state blocks, kept apart as the kernel keeps them (§7.1):
+ *   struct sk_buff_model  - the skb fields of §1.1;
+ *   struct napi_gro_cb    - NAPI_GRO_CB(skb) of §1.2, re-created at every
+ *                           dev_gro_receive (NIC, then each tunnel device).
+ * Offsets are frame offsets. skb->csum is modelled literally (canonical
+ * big-endian): with COMPLETE it is the sum of [data, tail); after a deferred
+ * validation it holds the stashed pseudo-header sum, exactly as in the
+ * kernel, so later helpers compute with what the kernel would have.
+ *
+ * Functions carry the names of the kernel functions they stand for, double
+ * underscores included, so skbuff.h / gro.h / udp.c can be read beside them.
+ */
+#ifndef CSC_REPLAY_H
+#define CSC_REPLAY_H
+
+#include "../csum.h"
+#include "../pkt.h"
+#include "csumcheck/csumcheck.h"
+
+enum { CHECKSUM_NONE = 0, CHECKSUM_UNNECESSARY, CHECKSUM_COMPLETE, CHECKSUM_PARTIAL };
+#define SKB_MAX_CSUM_LEVEL 3
+#define CHECKSUM_BREAK 76
+
+struct sk_buff_model {
+    uint8_t ip_summed, csum_level, csum_valid, csum_complete_sw, csum_bad, remcsum_offload;
+    uint8_t csum_known;          /* csum computable (bytes captured) */
+    uint32_t csum;               /* COMPLETE sum, or stashed pseudo sum */
+    uint32_t csum_start;         /* PARTIAL: frame offset of the covered start */
+    uint16_t csum_offset;
+    uint32_t data, tail;         /* skb->data, end of packet (frame offsets) */
+};
+
+struct napi_gro_cb {
+    uint32_t data_offset;        /* frame offset of the GRO pointer */
+    uint32_t csum;
+    uint8_t csum_known;
+    uint8_t flush, csum_valid, csum_cnt, encap_mark, is_fou, is_ipv6;
+    uint8_t reason, reason_layer;/* first flush reason (enum csc_gro_reason) */
+    uint32_t gro_remcsum_start;  /* frame offset, 0 = none */
+};
+
+struct gro_remcsum { uint32_t offset; uint32_t delta; uint8_t active; };
+
+/* An in-place write (RCO nopartial) that later sums must see. */
+struct field_patch { uint32_t off; uint16_t old, cur; };
+
+struct rp {
+    const struct csc_config *cfg;
+    struct csc_result *r;
+    struct csc_kernel *k;
+    struct pkt p;                /* the frame, read through pkt.h only */
+    uint32_t sw;                 /* era switches */
+    uint32_t caplen, wirelen;
+    struct sk_buff_model skb;
+    struct napi_gro_cb cb;
+    uint8_t dev;                 /* current device index in k->devs */
+    uint8_t path;                /* enum csc_path */
+    uint8_t done;                /* the packet was dropped or delivered */
+    uint8_t npatch;
+    struct field_patch patch[4];
+};
+
+static inline int era(const struct rp *rp, uint32_t sw)
+{
+    return (rp->sw & sw) != 0;
+}
+
+/* Kernel function ids for the trace (names in names.c) */
+enum kfn {
+    KF_NONE = 0,
+    KF_DRIVER, KF_DEV_GRO_RECEIVE, KF_INET_GRO_RECEIVE, KF_IPV6_GRO_RECEIVE,
+    KF_UDP4_GRO_RECEIVE, KF_UDP6_GRO_RECEIVE, KF_UDP_GRO_RECEIVE, KF_VXLAN_GRO_RECEIVE,
+    KF_VXLAN_GPE_GRO_RECEIVE, KF_GENEVE_GRO_RECEIVE, KF_GUE_GRO_RECEIVE, KF_FOU_GRO_RECEIVE,
+    KF_GRE_GRO_RECEIVE, KF_IPIP_GRO_RECEIVE, KF_SIT_GRO_RECEIVE, KF_ETH_GRO_RECEIVE,
+    KF_VLAN_GRO_RECEIVE, KF_TCP4_GRO_RECEIVE, KF_TCP6_GRO_RECEIVE, KF_TCP_GRO_RECEIVE,
+    KF_SKB_GRO_REMCSUM_PROCESS, KF_SKB_GRO_FLUSH_FINAL_REMCSUM, KF_GRO_CELLS_RECEIVE,
+    KF_NAPI_GRO_RECEIVE_RET,
+    KF_IP_RCV_CORE, KF_IPV6_RCV, KF_PSKB_TRIM_RCSUM, KF_IP6_PROTOCOL_DELIVER_RCU,
+    KF_IP_LOCAL_DELIVER, KF_UDP4_LIB_RCV, KF_UDP4_CSUM_INIT, KF_UDP6_LIB_RCV,
+    KF_UDP6_CSUM_INIT, KF_UDP_UNICAST_RCV_SKB, KF_UDP_QUEUE_RCV_ONE_SKB, KF_UDP_RECVMSG,
+    KF_VXLAN_RCV, KF_VXLAN_REMCSUM, KF_SKB_REMCSUM_PROCESS, KF_VXLAN_SET_MAC,
+    KF_GENEVE_UDP_ENCAP_RECV, KF_GUE_UDP_RECV, KF_GUE_REMCSUM, KF_FOU_UDP_RECV, KF_GRE_RCV,
+    KF_GRE_PARSE_HEADER, KF_IP_TUNNEL_RCV, KF_IPIP_RCV, KF_TCP_V4_RCV, KF_TCP_V6_RCV,
+    KF_TCP_CHECKSUM_COMPLETE, KF_ICMP_RCV, KF_ICMPV6_RCV, KF_IGMP_RCV, KF_IP_DEFRAG,
+    KF_ETH_TYPE_TRANS, KF_VLAN_UNTAG, KF_L2TP_UDP_ENCAP_RECV,
+    KF__COUNT
+};
+
+/* Step actions beyond enum csc_method (names in names.c) */
+enum what {
+    W_ENTRY = 32, W_GRO_OFF, W_CONVERT, W_GATE_REFUSED, W_FLUSH, W_HELD, W_DEFERRED, W_DROP,
+    W_REMCSUM_PARTIAL, W_REMCSUM_ADJUST, W_REMCSUM_START, W_REMCSUM_CLEANUP, W_COMPLETE_UNSET,
+    W_TRIM_KEEP, W_TRIM_DOWNGRADE, W_DELIVER, W_NO_SOCKET, W_ZERO_REFUSED, W_SKIP_FLUSH,
+    W_NOT_MODELLED, W_QUEUED, W_ENCAP_MARK, W_CSUM_BAD_SKIP, W_PARTIAL_LOST, W_REMCSUM_SKIP,
+    W_VALIDATE_FAIL, W_FLAG_MISMATCH, W_INVALID_HDR, W_SHORT, W__END
+};
+
+/* Kernel drop reasons (names in names.c, after SKB_DROP_REASON_*) */
+enum kdrop {
+    KD_NONE = 0, KD_IP_CSUM, KD_IP_INHDR, KD_PKT_TOO_SMALL, KD_UDP_CSUM, KD_TCP_CSUM,
+    KD_ICMP_CSUM, KD_GRE_CSUM, KD_GRE_FLAGS, KD_VXLAN_INVALID_HDR, KD_NO_SOCKET,
+    KD_IGMP_CSUM, KD_UDP6_ZERO, KD_TUNNEL_CSUM_FLAGS,
+    KD__COUNT
+};
+
+/* ---- trace and outcome (trace.c) ---- */
+struct csc_skb_state rp_snap(const struct rp *rp);
+void rp_step(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok, uint32_t bytes,
+             const struct csc_skb_state *before);
+void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, uint32_t pass_bytes);
+void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t counters);
+void rp_count(struct rp *rp, enum csc_counter c);
+#define CNT(c) (1u << (c))
+
+/* ---- sums (sums.c) ---- */
+bool rp_region(const struct rp *rp, uint32_t a, uint32_t b, uint32_t *sum);
+int rp_check(struct rp *rp, uint8_t layer, bool known, uint32_t total);
+void rp_patch(struct rp *rp, uint32_t off, uint16_t old, uint16_t cur);
+void rp_unpatch(struct rp *rp, uint32_t off);
+uint16_t rp_field(const struct rp *rp, const struct csc_layer *l);
+
+/* ---- skb helpers (skb.c), §3.1-3.9, 3.12 ---- */
+bool skb_csum_unnecessary(const struct rp *rp);
+void __skb_decr_checksum_unnecessary(struct rp *rp);
+void __skb_incr_checksum_unnecessary(struct rp *rp);
+void __skb_mark_checksum_bad(struct rp *rp);
+int __skb_checksum_complete(struct rp *rp, uint8_t layer, enum kfn fn);
+int __skb_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn, bool complete,
+                            bool zero_okay, uint16_t check, uint32_t psum);
+int skb_checksum_complete(struct rp *rp, uint8_t layer, enum kfn fn);
+void skb_checksum_try_convert(struct rp *rp, uint8_t layer, enum kfn fn, uint32_t psum);
+void skb_checksum_complete_unset(struct rp *rp);
+void skb_postpull_rcsum(struct rp *rp, uint32_t start, uint32_t len);
+void skb_pull_rcsum(struct rp *rp, uint32_t len);
+void pskb_trim_rcsum(struct rp *rp, uint8_t layer, uint32_t new_tail);
+void skb_remcsum_process(struct rp *rp, uint8_t layer, enum kfn fn, uint32_t ptr, uint32_t start,
+                         uint32_t offset, bool nopartial);
+uint32_t remcsum_adjust(struct rp *rp, uint32_t ptr, uint32_t csum, bool known, uint32_t start,
+                        uint32_t offset);
+uint32_t l4_pseudo(const struct rp *rp, const struct csc_layer *l);
+
+/* ---- GRO (gro.c) ---- */
+/* dev_gro_receive on the current device for layer li (an L3 layer). Returns
+ * true when GRO holds the packet (count 1: flushed alone, no gro_complete). */
+bool dev_gro_receive(struct rp *rp, uint8_t li);
+
+/* ---- normal path (rx.c) ---- */
+void netif_receive_skb(struct rp *rp, uint8_t li);
+void gro_cells_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3);
+
+/* ---- device report (report.c) ---- */
+void rp_from_report(struct rp *rp, uint8_t l3);
+
+/* Layer navigation */
+static inline struct csc_layer *L(const struct rp *rp, uint8_t i)
+{
+    return &rp->r->layers[i];
+}
+static inline bool has_layer(const struct rp *rp, unsigned i)
+{
+    return i < rp->r->nlayers;
+}
+bool is_udp_tunnel(const struct csc_layer *l);
+
+#endif

@@ -1,0 +1,491 @@
+/*
+ * rx.c - the normal receive path for one frame (kernel-rx-checksum-model.md
+ * §4.1-§4.10 "normal" paragraphs): ip_rcv, ipv6_rcv, UDP with its socket
+ * rules and tunnel encap_rcv handlers, GRE, IPIP, TCP, ICMP, and the
+ * gro_cells hand-off to each tunnel device.
+ *
+ * Assumptions (documented in docs/kernel-model.md): unicast delivery; a
+ * kernel tunnel device exists for every tunnel port and VNI; the innermost
+ * transport has a listening socket unless cfg->inner_socket is false.
+ */
+#include "replay.h"
+
+#define GRE_C 0x8000
+#define VXLAN_HF_VNI 0x08000000u
+#define VXLAN_HF_RCO 0x00200000u
+
+static void deliver_l4(struct rp *rp, uint8_t i, bool v6);
+
+static void not_modelled(struct rp *rp, uint8_t i, enum kfn fn)
+{
+    rp->k->warnings |= CSC_W_NOT_MODELLED;
+    rp_step(rp, i, fn, W_NOT_MODELLED, 2, 0, NULL);
+    rp->done = 1;
+}
+
+static void deliver(struct rp *rp, uint8_t i, enum kfn fn)
+{
+    rp_step(rp, i, fn, W_DELIVER, 1, 0, NULL);
+    rp->done = 1;
+}
+
+/* The kernel layer the stack would reach next is missing from the capture. */
+static bool need_layer(struct rp *rp, unsigned i, uint8_t from, enum kfn fn)
+{
+    if (has_layer(rp, i))
+        return true;
+    if (rp->r->stop == CSC_STOP_TRUNCATED || rp->r->stop == CSC_STOP_MALFORMED) {
+        rp->k->verdict = CSC_K_UNKNOWN;
+        rp_step(rp, from, fn, W_NOT_MODELLED, 2, 0, NULL);
+        rp->done = 1;
+        return false;
+    }
+    deliver(rp, from, fn);
+    return false;
+}
+
+/* First IP layer at or after i (skipping inner Ethernet/VLAN). */
+static int next_l3(const struct rp *rp, unsigned i)
+{
+    for (; has_layer(rp, i); i++) {
+        uint8_t p = L(rp, (uint8_t)i)->proto;
+        if (p == CSC_P_IPV4 || p == CSC_P_IPV6)
+            return (int)i;
+        if (p != CSC_P_ETH && p != CSC_P_VLAN)
+            return -1;
+    }
+    return -1;
+}
+
+/* eth_type_trans + skb_vlan_untag: pull L2 headers with rcsum. */
+static void pull_l2(struct rp *rp, uint8_t from, uint8_t l3)
+{
+    for (uint8_t i = from; i < l3; i++) {
+        rp_step(rp, i, L(rp, i)->proto == CSC_P_ETH ? KF_ETH_TYPE_TRANS : KF_VLAN_UNTAG,
+                W_ENTRY, 2, 0, NULL);
+        skb_pull_rcsum(rp, L(rp, i)->hdr_len);
+    }
+}
+
+/* gro_cells_receive: the decapsulated skb enters the tunnel device, GRO runs
+ * again there (dev_gro_receive re-initialises the control block), then the
+ * device's normal receive. */
+void gro_cells_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
+{
+    struct csc_kernel *k = rp->k;
+    if (k->ndevs >= CSC_MAX_DEVS) {
+        not_modelled(rp, inner_l3, KF_GRO_CELLS_RECEIVE);
+        return;
+    }
+    struct csc_dev *dev = &k->devs[k->ndevs];
+    uint8_t kind = L(rp, tunnel_layer)->proto;
+    if (kind == CSC_P_GUE || kind == CSC_P_FOU || kind == CSC_P_IPV6 || kind == CSC_P_IPV4)
+        kind = L(rp, inner_l3)->proto == CSC_P_IPV6 && kind != CSC_P_IPV4 ? CSC_P_IPV6 : CSC_P_IPV4;
+    dev->kind = kind;
+    dev->layer = inner_l3;
+    dev->gro_ran = 0;
+    dev->gro_reason = CSC_G_OFF;
+    dev->gro_layer = inner_l3;
+    dev->entry = rp_snap(rp);
+    rp->dev = k->ndevs++;
+    rp_step(rp, inner_l3, KF_GRO_CELLS_RECEIVE, W_ENTRY, 2, 0, NULL);
+    dev_gro_receive(rp, inner_l3);
+    netif_receive_skb(rp, inner_l3);
+}
+
+/* ---- IPv4 / IPv6 ---- */
+
+static void ip_rcv(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *ip = L(rp, i);
+    struct csc_skb_state before = rp_snap(rp);
+    rp->skb.data = ip->off;
+    /* ip_fast_csum: outside the skb checksum machinery, never a level. */
+    int ok = ip->verdict == CSC_V_GOOD || (ip->verdict != CSC_V_BAD && rp_check(rp, i, false, 0));
+    rp_step(rp, i, KF_IP_RCV_CORE, CSC_M_IP_FAST_CSUM, ok, 0, &before);
+    rp_layer_result(rp, i, CSC_M_IP_FAST_CSUM, ok, 0);
+    if (!ok) {
+        rp_drop(rp, i, KF_IP_RCV_CORE, KD_IP_CSUM,
+                CNT(CSC_C_IP_IN_CSUM_ERRORS) | CNT(CSC_C_IP_IN_HDR_ERRORS));
+        return;
+    }
+    if (ip->notes & (CSC_N_GSO | CSC_N_LEN_SHORT)) {
+        rp_drop(rp, i, KF_IP_RCV_CORE, KD_IP_INHDR, CNT(CSC_C_IP_IN_HDR_ERRORS));
+        return;
+    }
+    if (ip->notes & CSC_N_LEN_EXCEEDS) {
+        rp_drop(rp, i, KF_IP_RCV_CORE, KD_PKT_TOO_SMALL, CNT(CSC_C_IP_IN_TRUNCATED));
+        return;
+    }
+    pskb_trim_rcsum(rp, i, ip->end);
+    if (ip->notes & CSC_N_FRAGMENT) {
+        rp->k->verdict = CSC_K_UNKNOWN;
+        rp_step(rp, i, KF_IP_DEFRAG, W_QUEUED, 2, 0, NULL);
+        rp->done = 1;
+        return;
+    }
+    rp->skb.data = ip->off + ip->hdr_len;   /* ip_local_deliver_finish: __skb_pull */
+    if (need_layer(rp, i + 1u, i, KF_IP_LOCAL_DELIVER))
+        deliver_l4(rp, i + 1, false);
+}
+
+static void ipv6_rcv(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *ip = L(rp, i);
+    rp->skb.data = ip->off;
+    rp_step(rp, i, KF_IPV6_RCV, W_ENTRY, 2, 0, NULL);
+    if (ip->notes & (CSC_N_GSO | CSC_N_LEN_SHORT)) {
+        rp_drop(rp, i, KF_IPV6_RCV, KD_IP_INHDR, CNT(CSC_C_IP6_IN_HDR_ERRORS));
+        return;
+    }
+    if (ip->notes & CSC_N_LEN_EXCEEDS) {
+        rp_drop(rp, i, KF_IPV6_RCV, KD_PKT_TOO_SMALL, CNT(CSC_C_IP6_IN_TRUNCATED));
+        return;
+    }
+    pskb_trim_rcsum(rp, i, ip->end);
+    if (ip->notes & CSC_N_FRAGMENT) {
+        rp->k->verdict = CSC_K_UNKNOWN;
+        rp_step(rp, i, KF_IP_DEFRAG, W_QUEUED, 2, 0, NULL);
+        rp->done = 1;
+        return;
+    }
+    /* ip6_protocol_deliver_rcu: postpull [network, transport) */
+    skb_pull_rcsum(rp, ip->hdr_len);
+    rp_step(rp, i, KF_IP6_PROTOCOL_DELIVER_RCU, W_ENTRY, 2, 0, NULL);
+    if (need_layer(rp, i + 1u, i, KF_IP6_PROTOCOL_DELIVER_RCU))
+        deliver_l4(rp, i + 1, true);
+}
+
+void netif_receive_skb(struct rp *rp, uint8_t li)
+{
+    rp->path = CSC_PATH_NORMAL;
+    if (rp->done)
+        return;
+    if (L(rp, li)->proto == CSC_P_IPV4)
+        ip_rcv(rp, li);
+    else if (L(rp, li)->proto == CSC_P_IPV6)
+        ipv6_rcv(rp, li);
+    else
+        not_modelled(rp, li, KF_NONE);
+}
+
+/* ---- UDP ---- */
+
+static bool convert_csum_sock(const struct rp *rp, const struct csc_layer *t)
+{
+    if (t->proto == CSC_P_VXLAN || t->proto == CSC_P_L2TP)
+        return true;
+    return era(rp, CSC_E_CONVERT_ALL_TUNNELS);
+}
+
+static void udp_csum_error(struct rp *rp, uint8_t i, enum kfn fn, bool v6)
+{
+    uint32_t c = v6 ? CNT(CSC_C_UDP6_IN_CSUM_ERRORS) | CNT(CSC_C_UDP6_IN_ERRORS)
+                    : CNT(CSC_C_UDP_IN_CSUM_ERRORS) | CNT(CSC_C_UDP_IN_ERRORS);
+    rp_drop(rp, i, fn, KD_UDP_CSUM, c);
+}
+
+static void tunnel_rcv(struct rp *rp, uint8_t t);
+
+static void udp_rcv(struct rp *rp, uint8_t i, bool v6)
+{
+    const struct csc_layer *uh = L(rp, i);
+    enum kfn lib = v6 ? KF_UDP6_LIB_RCV : KF_UDP4_LIB_RCV;
+    enum kfn init = v6 ? KF_UDP6_CSUM_INIT : KF_UDP4_CSUM_INIT;
+    uint16_t check = rp_field(rp, uh);
+    rp_step(rp, i, lib, W_ENTRY, 2, 0, NULL);
+    if (uh->notes & (CSC_N_LEN_SHORT | CSC_N_LEN_EXCEEDS)) {
+        rp_step(rp, i, lib, W_SHORT, 0, 0, NULL);
+        rp_drop(rp, i, lib, KD_PKT_TOO_SMALL,
+                v6 ? CNT(CSC_C_UDP6_IN_ERRORS) : CNT(CSC_C_UDP_IN_ERRORS));
+        return;
+    }
+    pskb_trim_rcsum(rp, i, uh->end);
+    if (__skb_checksum_validate(rp, i, init, false, true, check, l4_pseudo(rp, uh))) {
+        udp_csum_error(rp, i, init, v6);
+        return;
+    }
+    if (rp->skb.ip_summed == CHECKSUM_COMPLETE && !rp->skb.csum_valid &&
+        era(rp, CSC_E_UDP_COMPLETE_UNSET)) {
+        if (rp->skb.csum_complete_sw) {
+            udp_csum_error(rp, i, init, v6);
+            return;
+        }
+        struct csc_skb_state before = rp_snap(rp);
+        skb_checksum_complete_unset(rp);
+        rp_step(rp, i, init, W_COMPLETE_UNSET, 2, 0, &before);
+    }
+    bool tunnel = has_layer(rp, i + 1u) && is_udp_tunnel(L(rp, i + 1));
+    bool socket = tunnel || rp->cfg->inner_socket;
+    if (v6 && check == 0 && !(tunnel && rp->cfg->udp6_zero_csum_rx)) {
+        rp_step(rp, i, lib, W_ZERO_REFUSED, 0, 0, NULL);
+        rp_layer_result(rp, i, CSC_M_ZERO, 0, 0);
+        udp_csum_error(rp, i, lib, v6);
+        return;
+    }
+    if (!socket) {
+        if (skb_checksum_complete(rp, i, lib)) {
+            udp_csum_error(rp, i, lib, v6);
+            return;
+        }
+        rp_step(rp, i, lib, W_NO_SOCKET, 2, 0, NULL);
+        rp_drop(rp, i, lib, KD_NO_SOCKET, v6 ? CNT(CSC_C_UDP6_NO_PORTS) : CNT(CSC_C_UDP_NO_PORTS));
+        return;
+    }
+    /* udp_unicast_rcv_skb */
+    if (tunnel && convert_csum_sock(rp, L(rp, i + 1)) && check != 0)
+        skb_checksum_try_convert(rp, i, KF_UDP_UNICAST_RCV_SKB, l4_pseudo(rp, uh));
+    /* udp_queue_rcv_one_skb */
+    if (tunnel) {
+        if (skb_checksum_complete(rp, i, KF_UDP_QUEUE_RCV_ONE_SKB)) {
+            udp_csum_error(rp, i, KF_UDP_QUEUE_RCV_ONE_SKB, v6);
+            return;
+        }
+        tunnel_rcv(rp, i + 1);
+        return;
+    }
+    /* plain socket: copy-and-checksum at recvmsg */
+    if (skb_checksum_complete(rp, i, KF_UDP_RECVMSG)) {
+        udp_csum_error(rp, i, KF_UDP_RECVMSG, v6);
+        return;
+    }
+    deliver(rp, i, KF_UDP_RECVMSG);
+}
+
+/* ---- tunnels ---- */
+
+static void vxlan_rcv(struct rp *rp, uint8_t t)
+{
+    const struct csc_layer *vx = L(rp, t);
+    bool rco = (vx->aux & VXLAN_HF_RCO) != 0;
+    bool rco_ok = rco && rp->cfg->remcsum_rx && era(rp, CSC_E_RCO);
+    bool reserved = (vx->notes & CSC_N_RESERVED_BITS) || (rco && !rco_ok) ||
+                    !(vx->aux & VXLAN_HF_VNI);
+    rp_step(rp, t, KF_VXLAN_RCV, W_ENTRY, 2, 0, NULL);
+    if (reserved && era(rp, CSC_E_VXLAN_RESERVED_EARLY)) {
+        rp_step(rp, t, KF_VXLAN_RCV, W_INVALID_HDR, 0, 0, NULL);
+        rp_drop(rp, t, KF_VXLAN_RCV, KD_VXLAN_INVALID_HDR,
+                CNT(CSC_C_DEV_RX_FRAME_ERRORS) | CNT(CSC_C_DEV_RX_ERRORS));
+        return;
+    }
+    skb_pull_rcsum(rp, 16);           /* __iptunnel_pull_header: UDP + VXLAN */
+    if (rco_ok) {
+        if (era(rp, CSC_E_RCO_NORMAL_SKIPS_FLAG) && rp->skb.remcsum_offload) {
+            rp_step(rp, t, KF_VXLAN_REMCSUM, W_REMCSUM_SKIP, 2, 0, NULL);
+        } else {
+            bool nopartial = !era(rp, CSC_E_RCO_NOPARTIAL_KNOB) || rp->cfg->remcsum_nopartial;
+            uint32_t inner = vx->off + 8;
+            if ((uint64_t)inner + vx->rco_offset + 2 > rp->skb.tail) {
+                rp_drop(rp, t, KF_VXLAN_REMCSUM, KD_VXLAN_INVALID_HDR, 0);
+                return;
+            }
+            skb_remcsum_process(rp, t, KF_VXLAN_REMCSUM, inner, vx->rco_start, vx->rco_offset,
+                                nopartial);
+        }
+    }
+    if (reserved) {                   /* up to v6.13: unparsed bits, no counter */
+        rp_step(rp, t, KF_VXLAN_RCV, W_INVALID_HDR, 0, 0, NULL);
+        rp_drop(rp, t, KF_VXLAN_RCV, KD_VXLAN_INVALID_HDR, 0);
+        return;
+    }
+    int l3 = next_l3(rp, t + 1u);
+    if (l3 < 0) {
+        not_modelled(rp, t, KF_VXLAN_RCV);
+        return;
+    }
+    pull_l2(rp, t + 1, (uint8_t)l3);  /* vxlan_set_mac: eth_type_trans */
+    gro_cells_receive(rp, t, (uint8_t)l3);
+}
+
+static void geneve_rcv(struct rp *rp, uint8_t t)
+{
+    const struct csc_layer *g = L(rp, t);
+    rp_step(rp, t, KF_GENEVE_UDP_ENCAP_RECV, W_ENTRY, 2, 0, NULL);
+    skb_pull_rcsum(rp, 8 + g->hdr_len);   /* iptunnel_pull_header */
+    int l3 = next_l3(rp, t + 1u);
+    if (l3 < 0) {
+        not_modelled(rp, t, KF_GENEVE_UDP_ENCAP_RECV);
+        return;
+    }
+    pull_l2(rp, t + 1, (uint8_t)l3);
+    gro_cells_receive(rp, t, (uint8_t)l3);
+}
+
+static void vxlan_gpe_rcv(struct rp *rp, uint8_t t)
+{
+    rp_step(rp, t, KF_VXLAN_RCV, W_ENTRY, 2, 0, NULL);
+    skb_pull_rcsum(rp, 16);
+    int l3 = next_l3(rp, t + 1u);
+    if (l3 < 0) {
+        not_modelled(rp, t, KF_VXLAN_RCV);
+        return;
+    }
+    pull_l2(rp, t + 1, (uint8_t)l3);
+    gro_cells_receive(rp, t, (uint8_t)l3);
+}
+
+/* gue_udp_recv / fou_udp_recv: pull, then resubmit as an IP protocol with
+ * the outer IP header (ip_local_deliver_finish resubmit). */
+static void gue_rcv(struct rp *rp, uint8_t t)
+{
+    const struct csc_layer *g = L(rp, t);
+    const struct csc_layer *udp = L(rp, t - 1);
+    enum kfn fn = g->proto == CSC_P_FOU ? KF_FOU_UDP_RECV : KF_GUE_UDP_RECV;
+    rp_step(rp, t, fn, W_ENTRY, 2, 0, NULL);
+    if (g->notes & CSC_N_RESERVED_BITS) {
+        rp_drop(rp, t, fn, KD_NONE, 0);
+        return;
+    }
+    uint32_t ptr = g->off + g->hdr_len;
+    skb_postpull_rcsum(rp, udp->off, ptr - udp->off);
+    if ((g->notes & CSC_N_RCO) && era(rp, CSC_E_RCO)) {
+        if (era(rp, CSC_E_RCO_NORMAL_SKIPS_FLAG) && rp->skb.remcsum_offload) {
+            rp_step(rp, t, KF_GUE_REMCSUM, W_REMCSUM_SKIP, 2, 0, NULL);
+        } else {
+            bool nopartial = !era(rp, CSC_E_RCO_NOPARTIAL_KNOB) || rp->cfg->remcsum_nopartial;
+            if ((uint64_t)ptr + g->rco_offset + 2 > rp->skb.tail) {
+                rp_drop(rp, t, KF_GUE_REMCSUM, KD_NONE, 0);
+                return;
+            }
+            skb_remcsum_process(rp, t, KF_GUE_REMCSUM, ptr, g->rco_start, g->rco_offset, nopartial);
+        }
+    }
+    rp->skb.data = ptr;               /* __skb_pull: the sum was already adjusted */
+    if (need_layer(rp, t + 1u, t, fn))
+        deliver_l4(rp, t + 1, L(rp, g->ip)->proto == CSC_P_IPV6);
+}
+
+static void tunnel_rcv(struct rp *rp, uint8_t t)
+{
+    switch (L(rp, t)->proto) {
+    case CSC_P_VXLAN: vxlan_rcv(rp, t); break;
+    case CSC_P_VXLAN_GPE: vxlan_gpe_rcv(rp, t); break;
+    case CSC_P_GENEVE: geneve_rcv(rp, t); break;
+    case CSC_P_GUE: case CSC_P_FOU: gue_rcv(rp, t); break;
+    default: not_modelled(rp, t, KF_L2TP_UDP_ENCAP_RECV); break;
+    }
+}
+
+/* gre_rcv -> gre_parse_header -> ip_tunnel_rcv (§4.6) */
+static void gre_rcv(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *g = L(rp, i);
+    uint16_t flags = g->sport;
+    rp_step(rp, i, KF_GRE_RCV, W_ENTRY, 2, 0, NULL);
+    if ((flags & 7) == 1) {           /* PPTP: the pptp module, not modelled */
+        not_modelled(rp, i, KF_GRE_RCV);
+        return;
+    }
+    if ((flags & 7) != 0 || (flags & 0x4000)) {
+        rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_FLAGS, 0);
+        return;
+    }
+    if (flags & GRE_C) {
+        if (__skb_checksum_validate(rp, i, KF_GRE_PARSE_HEADER, true, false, 0, 0)) {
+            rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_CSUM, 0);   /* silent: no MIB */
+            return;
+        }
+        skb_checksum_try_convert(rp, i, KF_GRE_PARSE_HEADER, 0);
+    } else {
+        rp_layer_result(rp, i, CSC_M_UNCHECKED, 1, 0);
+    }
+    uint8_t want = rp->cfg->gre_csum;
+    if ((want == 1 && !(flags & GRE_C)) || (want == 2 && (flags & GRE_C))) {
+        rp_step(rp, i, KF_IP_TUNNEL_RCV, W_FLAG_MISMATCH, 0, 0, NULL);
+        rp_drop(rp, i, KF_IP_TUNNEL_RCV, KD_TUNNEL_CSUM_FLAGS,
+                CNT(CSC_C_DEV_RX_CRC_ERRORS) | CNT(CSC_C_DEV_RX_ERRORS));
+        return;
+    }
+    skb_pull_rcsum(rp, g->hdr_len);
+    unsigned n = i + 1u;
+    if (has_layer(rp, n) && L(rp, (uint8_t)n)->proto == CSC_P_ERSPAN) {
+        skb_pull_rcsum(rp, L(rp, (uint8_t)n)->hdr_len);
+        n++;
+    }
+    int l3 = next_l3(rp, n);
+    if (l3 < 0) {
+        if (!has_layer(rp, n))
+            need_layer(rp, n, i, KF_IP_TUNNEL_RCV);
+        else
+            not_modelled(rp, i, KF_IP_TUNNEL_RCV);
+        return;
+    }
+    pull_l2(rp, (uint8_t)n, (uint8_t)l3);
+    gro_cells_receive(rp, i, (uint8_t)l3);
+}
+
+/* ipip_rcv / ipip6_rcv / ip6_tnl_rcv: the outer header is already pulled */
+static void ipip_rcv(struct rp *rp, uint8_t i)
+{
+    rp_step(rp, i, KF_IPIP_RCV, W_ENTRY, 2, 0, NULL);
+    gro_cells_receive(rp, i, i);
+}
+
+/* ---- transport endpoints ---- */
+
+static void tcp_rcv(struct rp *rp, uint8_t i, bool v6)
+{
+    const struct csc_layer *th = L(rp, i);
+    enum kfn fn = v6 ? KF_TCP_V6_RCV : KF_TCP_V4_RCV;
+    uint32_t err = CNT(CSC_C_TCP_IN_CSUM_ERRORS) | CNT(CSC_C_TCP_IN_ERRS);
+    rp_step(rp, i, fn, W_ENTRY, 2, 0, NULL);
+    if (th->notes & CSC_N_LEN_SHORT) {
+        rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, CNT(CSC_C_TCP_IN_ERRS));
+        return;
+    }
+    if (__skb_checksum_validate(rp, i, fn, false, false, 0, l4_pseudo(rp, th))) {
+        rp_drop(rp, i, fn, KD_TCP_CSUM, err);
+        return;
+    }
+    if (skb_checksum_complete(rp, i, KF_TCP_CHECKSUM_COMPLETE)) {
+        rp_drop(rp, i, KF_TCP_CHECKSUM_COMPLETE, KD_TCP_CSUM, err);
+        return;
+    }
+    if (!rp->cfg->inner_socket) {
+        rp_step(rp, i, fn, W_NO_SOCKET, 2, 0, NULL);
+        rp_drop(rp, i, fn, KD_NO_SOCKET, 0);
+        return;
+    }
+    deliver(rp, i, fn);
+}
+
+static void icmp_rcv(struct rp *rp, uint8_t i, bool v6)
+{
+    enum kfn fn = v6 ? KF_ICMPV6_RCV : KF_ICMP_RCV;
+    rp_step(rp, i, fn, W_ENTRY, 2, 0, NULL);
+    uint32_t psum = v6 ? l4_pseudo(rp, L(rp, i)) : 0;
+    if (__skb_checksum_validate(rp, i, fn, true, false, 0, psum)) {
+        uint32_t c = v6 ? CNT(CSC_C_ICMP6_IN_CSUM_ERRORS) | CNT(CSC_C_ICMP6_IN_ERRORS)
+                        : CNT(CSC_C_ICMP_IN_CSUM_ERRORS) | CNT(CSC_C_ICMP_IN_ERRORS);
+        rp_drop(rp, i, fn, KD_ICMP_CSUM, c);
+        return;
+    }
+    deliver(rp, i, fn);
+}
+
+static void igmp_rcv(struct rp *rp, uint8_t i)
+{
+    rp_step(rp, i, KF_IGMP_RCV, W_ENTRY, 2, 0, NULL);
+    if (__skb_checksum_validate(rp, i, KF_IGMP_RCV, true, false, 0, 0)) {
+        rp_drop(rp, i, KF_IGMP_RCV, KD_IGMP_CSUM, 0);
+        return;
+    }
+    deliver(rp, i, KF_IGMP_RCV);
+}
+
+/* ip_protocol_deliver_rcu / ip6_protocol_deliver_rcu dispatch */
+static void deliver_l4(struct rp *rp, uint8_t i, bool v6)
+{
+    if (rp->done)
+        return;
+    switch (L(rp, i)->proto) {
+    case CSC_P_UDP: udp_rcv(rp, i, v6); break;
+    case CSC_P_TCP: tcp_rcv(rp, i, v6); break;
+    case CSC_P_ICMP: icmp_rcv(rp, i, false); break;
+    case CSC_P_ICMPV6: icmp_rcv(rp, i, true); break;
+    case CSC_P_IGMP: igmp_rcv(rp, i); break;
+    case CSC_P_GRE: gre_rcv(rp, i); break;
+    case CSC_P_IPV4: case CSC_P_IPV6: ipip_rcv(rp, i); break;
+    default: not_modelled(rp, i, KF_IP_LOCAL_DELIVER); break;
+    }
+}

@@ -1,0 +1,273 @@
+/*
+ * skb.c - the skb checksum helpers of include/linux/skbuff.h and
+ * net/core/skbuff.c (kernel-rx-checksum-model.md §3.1-§3.9, §3.12), with the
+ * era differences of §5 as switches.
+ */
+#include "replay.h"
+
+/* §3.1 */
+bool skb_csum_unnecessary(const struct rp *rp)
+{
+    const struct sk_buff_model *s = &rp->skb;
+    if (s->ip_summed == CHECKSUM_UNNECESSARY || s->csum_valid)
+        return true;
+    if (s->ip_summed == CHECKSUM_PARTIAL)    /* before E2: PARTIAL is always "verified" */
+        return !era(rp, CSC_E_PARTIAL_START_RULE) || s->csum_start >= s->data;
+    return false;
+}
+
+/* §3.2 */
+void __skb_decr_checksum_unnecessary(struct rp *rp)
+{
+    struct sk_buff_model *s = &rp->skb;
+    if (s->ip_summed != CHECKSUM_UNNECESSARY)
+        return;
+    if (s->csum_level == 0)
+        s->ip_summed = CHECKSUM_NONE;
+    else
+        s->csum_level--;
+}
+
+void __skb_incr_checksum_unnecessary(struct rp *rp)
+{
+    struct sk_buff_model *s = &rp->skb;
+    if (s->ip_summed == CHECKSUM_UNNECESSARY) {
+        if (s->csum_level < SKB_MAX_CSUM_LEVEL)
+            s->csum_level++;
+    } else if (s->ip_summed == CHECKSUM_NONE) {
+        s->ip_summed = CHECKSUM_UNNECESSARY;
+        s->csum_level = 0;
+    }
+}
+
+/* §3.14, v3.18-v4.12 */
+void __skb_mark_checksum_bad(struct rp *rp)
+{
+    if (!era(rp, CSC_E_HAS_CSUM_BAD))
+        return;
+    if (rp->skb.ip_summed == CHECKSUM_NONE || rp->skb.ip_summed == CHECKSUM_UNNECESSARY)
+        rp->skb.csum_bad = 1;
+}
+
+/* §3.4: a full software pass over [data, tail). Returns 0 when good. */
+int __skb_checksum_complete(struct rp *rp, uint8_t layer, enum kfn fn)
+{
+    struct sk_buff_model *s = &rp->skb;
+    struct csc_skb_state before = rp_snap(rp);
+    uint32_t sum = 0, bytes = s->tail - s->data;
+    bool known = rp_region(rp, s->data, s->tail, &sum) && s->csum_known;
+    int ok = rp_check(rp, layer, known, csum_add(s->csum, sum));
+    rp->k->sw_passes++;
+    rp->k->sw_bytes += bytes;
+    if (ok && s->ip_summed == CHECKSUM_COMPLETE && !s->csum_complete_sw)
+        rp->k->warnings |= CSC_W_HW_CSUM_FAULT;
+    if (era(rp, CSC_E_SAVE_SW_COMPLETE)) {
+        s->csum = sum;
+        s->csum_known = rp_region(rp, s->data, s->tail, &sum);
+        s->ip_summed = CHECKSUM_COMPLETE;
+        s->csum_complete_sw = 1;
+        s->csum_valid = (uint8_t)ok;
+    }
+    rp_step(rp, layer, fn, CSC_M_SW_PASS, ok, bytes, &before);
+    rp_layer_result(rp, layer, CSC_M_SW_PASS, ok, bytes);
+    return !ok;
+}
+
+/* What skb_csum_unnecessary-or-zero accepted, for the trace. */
+static enum csc_method unneeded_method(const struct rp *rp, bool zero)
+{
+    const struct sk_buff_model *s = &rp->skb;
+    if (s->ip_summed == CHECKSUM_UNNECESSARY)
+        return CSC_M_DEVICE;
+    if (s->csum_valid)
+        return CSC_M_COMPLETE;
+    if (s->ip_summed == CHECKSUM_PARTIAL && skb_csum_unnecessary(rp))
+        return CSC_M_PARTIAL;
+    return zero ? CSC_M_ZERO : CSC_M_DEVICE;
+}
+
+/* §3.3 */
+static bool __skb_checksum_validate_needed(struct rp *rp, uint8_t layer, enum kfn fn,
+                                           bool zero_okay, uint16_t check)
+{
+    bool zero = zero_okay && check == 0;
+    if (skb_csum_unnecessary(rp) || zero) {
+        struct csc_skb_state before = rp_snap(rp);
+        enum csc_method m = unneeded_method(rp, zero && !skb_csum_unnecessary(rp));
+        rp->skb.csum_valid = 1;
+        __skb_decr_checksum_unnecessary(rp);
+        rp_step(rp, layer, fn, m, 1, 0, &before);
+        rp_layer_result(rp, layer, m, 1, 0);
+        return false;
+    }
+    return true;
+}
+
+/* §3.5 */
+static int __skb_checksum_validate_complete(struct rp *rp, uint8_t layer, enum kfn fn,
+                                            bool complete, uint32_t psum)
+{
+    struct sk_buff_model *s = &rp->skb;
+    struct csc_skb_state before = rp_snap(rp);
+    if (s->ip_summed == CHECKSUM_COMPLETE) {
+        if (rp_check(rp, layer, s->csum_known, csum_add(psum, s->csum))) {
+            s->csum_valid = 1;
+            rp_step(rp, layer, fn, CSC_M_COMPLETE, 1, 0, &before);
+            rp_layer_result(rp, layer, CSC_M_COMPLETE, 1, 0);
+            return 0;
+        }
+        rp_step(rp, layer, fn, CSC_M_COMPLETE, 0, 0, &before);
+    } else if (era(rp, CSC_E_HAS_CSUM_BAD) && s->csum_bad) {
+        rp_step(rp, layer, fn, CSC_M_CSUM_BAD, 0, 0, &before);
+        rp_layer_result(rp, layer, CSC_M_CSUM_BAD, 0, 0);
+        return 1;
+    }
+    s->csum = psum;                   /* the COMPLETE value is lost here */
+    s->csum_known = 1;
+    if (complete || s->tail - s->data <= CHECKSUM_BREAK) {
+        int r = __skb_checksum_complete(rp, layer, fn);
+        s->csum_valid = !r;
+        return r;
+    }
+    rp_step(rp, layer, fn, W_DEFERRED, 2, 0, &before);
+    return 0;
+}
+
+/* §3.6: complete=false is skb_checksum_init*, true skb_checksum_validate*. */
+int __skb_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn, bool complete,
+                            bool zero_okay, uint16_t check, uint32_t psum)
+{
+    rp->skb.csum_valid = 0;
+    if (__skb_checksum_validate_needed(rp, layer, fn, zero_okay, check))
+        return __skb_checksum_validate_complete(rp, layer, fn, complete, psum);
+    return 0;
+}
+
+/* skb_checksum_complete / udp_lib_checksum_complete / tcp_checksum_complete:
+ * the deferred half (§3.8). */
+int skb_checksum_complete(struct rp *rp, uint8_t layer, enum kfn fn)
+{
+    if (skb_csum_unnecessary(rp))
+        return 0;
+    return __skb_checksum_complete(rp, layer, fn);
+}
+
+/* §3.9 */
+void skb_checksum_try_convert(struct rp *rp, uint8_t layer, enum kfn fn, uint32_t psum)
+{
+    struct sk_buff_model *s = &rp->skb;
+    if (!era(rp, CSC_E_HAS_CONVERSION))
+        return;
+    if (s->ip_summed != CHECKSUM_NONE || !s->csum_valid ||
+        (era(rp, CSC_E_HAS_CSUM_BAD) && s->csum_bad))
+        return;
+    struct csc_skb_state before = rp_snap(rp);
+    s->csum = ~psum;
+    s->csum_known = 1;
+    s->ip_summed = CHECKSUM_COMPLETE;
+    rp_step(rp, layer, fn, W_CONVERT, 1, 0, &before);
+    if (layer < rp->r->nlayers)
+        L(rp, layer)->k.normal_conv = 1;
+}
+
+/* §3.7 */
+void skb_checksum_complete_unset(struct rp *rp)
+{
+    if (rp->skb.ip_summed == CHECKSUM_COMPLETE)
+        rp->skb.ip_summed = CHECKSUM_NONE;
+}
+
+/* §2.3 */
+void skb_postpull_rcsum(struct rp *rp, uint32_t start, uint32_t len)
+{
+    struct sk_buff_model *s = &rp->skb;
+    uint32_t sum;
+    if (s->ip_summed == CHECKSUM_COMPLETE) {
+        bool known = rp_region(rp, start, start + len, &sum);
+        s->csum = csum_sub(s->csum, known ? sum : 0);
+        s->csum_known = s->csum_known && known;
+        rp->k->hdr_bytes += len;
+    } else if (s->ip_summed == CHECKSUM_PARTIAL && era(rp, CSC_E_PARTIAL_START_RULE) &&
+               s->csum_start < start + len) {
+        struct csc_skb_state before = rp_snap(rp);
+        s->ip_summed = CHECKSUM_NONE;   /* pulled past the offloaded checksum */
+        rp_step(rp, 0xff, KF_NONE, W_PARTIAL_LOST, 2, 0, &before);
+    }
+}
+
+void skb_pull_rcsum(struct rp *rp, uint32_t len)
+{
+    uint32_t start = rp->skb.data;
+    rp->skb.data += len;
+    skb_postpull_rcsum(rp, start, len);
+}
+
+/* pskb_trim_rcsum: cut link padding / bytes beyond a length field. */
+void pskb_trim_rcsum(struct rp *rp, uint8_t layer, uint32_t new_tail)
+{
+    struct sk_buff_model *s = &rp->skb;
+    if (new_tail >= s->tail)
+        return;
+    struct csc_skb_state before = rp_snap(rp);
+    if (s->ip_summed == CHECKSUM_COMPLETE) {
+        if (era(rp, CSC_E_PSKB_TRIM_KEEPS_COMPLETE)) {
+            uint32_t sum;
+            bool known = rp_region(rp, new_tail, s->tail, &sum);
+            s->csum = csum_block_sub(s->csum, known ? sum : 0, new_tail - s->data);
+            s->csum_known = s->csum_known && known;
+            s->tail = new_tail;
+            rp_step(rp, layer, KF_PSKB_TRIM_RCSUM, W_TRIM_KEEP, 2, 0, &before);
+            return;
+        }
+        s->ip_summed = CHECKSUM_NONE;
+        rp_step(rp, layer, KF_PSKB_TRIM_RCSUM, W_TRIM_DOWNGRADE, 2, 0, &before);
+    }
+    s->tail = new_tail;
+}
+
+/* §3.12 remcsum_adjust: write the value that makes [ptr+start, end) valid
+ * into ptr+offset, return the delta for the caller's sum. */
+uint32_t remcsum_adjust(struct rp *rp, uint32_t ptr, uint32_t csum, bool known, uint32_t start,
+                        uint32_t offset)
+{
+    uint32_t prefix = 0;
+    uint16_t old = 0;
+    known = rp_region(rp, ptr, ptr + start, &prefix) && known;
+    pkt_be16(&rp->p, (uint64_t)ptr + offset, &old);
+    for (unsigned i = 0; i < rp->npatch; i++)
+        if (rp->patch[i].off == ptr + offset)
+            old = rp->patch[i].cur;
+    uint16_t val = csum_fold(csum_sub(csum, prefix));
+    uint32_t delta = csum_sub(csum_unfold(val), csum_unfold(old));
+    if (known)
+        rp_patch(rp, ptr + offset, old, val);
+    return delta;
+}
+
+/* skb_remcsum_process (normal path) */
+void skb_remcsum_process(struct rp *rp, uint8_t layer, enum kfn fn, uint32_t ptr, uint32_t start,
+                         uint32_t offset, bool nopartial)
+{
+    struct sk_buff_model *s = &rp->skb;
+    struct csc_skb_state before = rp_snap(rp);
+    if (!nopartial) {                 /* skb_remcsum_adjust_partial */
+        s->ip_summed = CHECKSUM_PARTIAL;
+        s->csum_start = ptr + start;
+        s->csum_offset = (uint16_t)(offset - start);
+        rp_step(rp, layer, fn, W_REMCSUM_PARTIAL, 2, 0, &before);
+        return;
+    }
+    if (s->ip_summed != CHECKSUM_COMPLETE) {
+        __skb_checksum_complete(rp, layer, fn);
+        skb_postpull_rcsum(rp, s->data, ptr - s->data);
+    }
+    uint32_t delta = remcsum_adjust(rp, ptr, s->csum, s->csum_known, start, offset);
+    s->csum = csum_add(s->csum, delta);
+    rp_step(rp, layer, fn, W_REMCSUM_ADJUST, 2, 0, &before);
+}
+
+uint32_t l4_pseudo(const struct rp *rp, const struct csc_layer *l)
+{
+    (void)rp;
+    return l->pseudo;
+}

@@ -1,0 +1,60 @@
+/*
+ * sums.c - sums the replay needs, from the verifier's breakpoint pieces
+ * (no second pass over the bytes), with in-place RCO writes applied.
+ *
+ * When bytes were not captured a sum is unknown; a check that needs it is
+ * decided by the configured assumption and flagged (CSC_W_ASSUMED).
+ */
+#include "replay.h"
+
+bool rp_region(const struct rp *rp, uint32_t a, uint32_t b, uint32_t *sum)
+{
+    if (b < a || !csc_region_sum(rp->r, a, b, sum))
+        return false;
+    for (unsigned i = 0; i < rp->npatch; i++) {
+        const struct field_patch *fp = &rp->patch[i];
+        if (fp->off >= a && fp->off + 2 <= b) {
+            *sum = csum_sub(*sum, csum_word_at(fp->old, fp->off - a));
+            *sum = csum_add(*sum, csum_word_at(fp->cur, fp->off - a));
+        }
+    }
+    return true;
+}
+
+int rp_check(struct rp *rp, uint8_t layer, bool known, uint32_t total)
+{
+    if (known)
+        return csum_fold(total) == 0;
+    rp->k->warnings |= CSC_W_ASSUMED;
+    if (layer < rp->r->nlayers)
+        L(rp, layer)->k.assumed = 1;
+    return !rp->cfg->assume_bad;
+}
+
+void rp_patch(struct rp *rp, uint32_t off, uint16_t old, uint16_t cur)
+{
+    for (unsigned i = 0; i < rp->npatch; i++)
+        if (rp->patch[i].off == off) {
+            rp->patch[i].cur = cur;
+            return;
+        }
+    if (rp->npatch < sizeof rp->patch / sizeof rp->patch[0])
+        rp->patch[rp->npatch++] = (struct field_patch){ off, old, cur };
+}
+
+void rp_unpatch(struct rp *rp, uint32_t off)
+{
+    for (unsigned i = 0; i < rp->npatch; i++)
+        if (rp->patch[i].off == off) {
+            rp->patch[i] = rp->patch[--rp->npatch];
+            return;
+        }
+}
+
+uint16_t rp_field(const struct rp *rp, const struct csc_layer *l)
+{
+    for (unsigned i = 0; i < rp->npatch; i++)
+        if (rp->patch[i].off == l->csum_off)
+            return rp->patch[i].cur;
+    return l->field;
+}

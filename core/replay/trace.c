@@ -1,0 +1,79 @@
+/*
+ * trace.c - the replay's record: steps, per-layer results, drops, counters.
+ */
+#include "replay.h"
+
+#include <string.h>
+
+struct csc_skb_state rp_snap(const struct rp *rp)
+{
+    struct csc_skb_state s = { rp->skb.ip_summed, rp->skb.csum_level, rp->skb.csum_valid,
+                               rp->skb.csum_bad };
+    return s;
+}
+
+void rp_step(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok, uint32_t bytes,
+             const struct csc_skb_state *before)
+{
+    struct csc_kernel *k = rp->k;
+    if (layer < rp->r->nlayers && layer > k->last_layer)
+        k->last_layer = layer;
+    if (!rp->cfg->trace_steps)
+        return;
+    if (k->nsteps >= CSC_MAX_STEPS) {
+        k->warnings |= CSC_W_TRACE_FULL;
+        return;
+    }
+    struct csc_step *s = &k->steps[k->nsteps++];
+    s->dev = rp->dev;
+    s->path = rp->path;
+    s->layer = layer;
+    s->fn = (uint8_t)fn;
+    s->what = (uint8_t)what;
+    s->ok = (uint8_t)ok;
+    s->pad = 0;
+    s->bytes = bytes;
+    s->after = rp_snap(rp);
+    s->before = before ? *before : s->after;
+    s->cb = (struct csc_cb_state){ rp->cb.csum_cnt, rp->cb.csum_valid, rp->cb.flush,
+                                   rp->cb.encap_mark };
+}
+
+/* The first decisive validation of a layer wins, except that a normal-path
+ * computation or failure overrides what GRO found (GRO failures are not
+ * final: the normal path re-validates). */
+void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, uint32_t pass_bytes)
+{
+    if (layer >= rp->r->nlayers)
+        return;
+    struct csc_layer_kernel *lk = &L(rp, layer)->k;
+    if (pass_bytes) {
+        lk->passes++;
+        lk->pass_bytes += pass_bytes;
+    }
+    bool decided = lk->method != CSC_M_NOT_REACHED;
+    bool override = rp->path == CSC_PATH_NORMAL &&
+                    (m != CSC_M_DEVICE || !ok || lk->path != CSC_PATH_GRO || lk->ok != 1);
+    if (decided && !override)
+        return;
+    lk->method = (uint8_t)m;
+    lk->path = rp->path;
+    lk->dev = rp->dev;
+    lk->ok = (uint8_t)ok;
+}
+
+void rp_count(struct rp *rp, enum csc_counter c)
+{
+    rp->k->counters |= CNT(c);
+}
+
+void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t counters)
+{
+    struct csc_kernel *k = rp->k;
+    k->verdict = CSC_K_DROP;
+    k->drop_layer = layer;
+    k->drop_reason = (uint8_t)why;
+    k->counters |= counters;
+    rp->done = 1;
+    rp_step(rp, layer, fn, W_DROP, 0, 0, NULL);
+}

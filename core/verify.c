@@ -1,0 +1,307 @@
+/*
+ * verify.c - the raw verdict of every checksummed layer, in one pass.
+ *
+ * Every checksummed region is a suffix of its IP payload (bounded by the
+ * layer's own length), so the decoder records the region edges as
+ * breakpoints. One pass sums each piece between consecutive breakpoints;
+ * any region is then a ones'-complement combination of pieces
+ * (csum_block_add rotates pieces that start at an odd distance), exactly how
+ * CHECKSUM_COMPLETE lets the kernel peel headers off a device sum. The
+ * replay reuses the same pieces: no byte is summed twice.
+ *
+ * Verdicts (design.md): good, bad (+ expected), none, zero6, partial (the
+ * field holds the pseudo-header seed), lco (outer right once the inner
+ * partial fields are filled, lco_csum §3.13), rco (RCO seed that
+ * remcsum_adjust resolves to the right value, §3.12), unverifiable.
+ */
+#include "csum.h"
+#include "pkt.h"
+
+#include "csumcheck/csumcheck.h"
+
+static void sort_unique(struct csc_sums *s)
+{
+    for (unsigned i = 1; i < s->n; i++) {
+        uint32_t v = s->bp[i];
+        unsigned j = i;
+        while (j > 0 && s->bp[j - 1] > v) {
+            s->bp[j] = s->bp[j - 1];
+            j--;
+        }
+        s->bp[j] = v;
+    }
+    unsigned w = 0;
+    for (unsigned i = 0; i < s->n; i++)
+        if (w == 0 || s->bp[w - 1] != s->bp[i])
+            s->bp[w++] = s->bp[i];
+    s->n = (uint16_t)w;
+}
+
+static int find_bp(const struct csc_sums *s, uint32_t v)
+{
+    int lo = 0, hi = (int)s->n - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (s->bp[mid] == v)
+            return mid;
+        if (s->bp[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+bool csc_region_sum(const struct csc_result *r, uint32_t a, uint32_t b, uint32_t *sum)
+{
+    const struct csc_sums *s = &r->sums;
+    int ia = find_bp(s, a), ib = find_bp(s, b);
+    if (ia < 0 || ib < 0 || ib < ia || ib > s->npieces)
+        return false;
+    uint32_t acc = 0;
+    for (int k = ia; k < ib; k++)
+        acc = csum_block_add(acc, s->piece[k], s->bp[k] - a);
+    *sum = acc;
+    return true;
+}
+
+static void sum_pieces(const struct pkt *p, struct csc_sums *s)
+{
+    if (s->n < CSC_MAX_BREAKS && s->n && s->bp[s->n - 1] > p->caplen)
+        s->bp[s->n++] = p->caplen;
+    sort_unique(s);
+    s->npieces = 0;
+    s->bytes_summed = 0;
+    for (unsigned i = 0; i + 1 < s->n; i++) {
+        uint32_t a = s->bp[i], b = s->bp[i + 1];
+        const uint8_t *span = pkt_span(p, a, b - a);
+        if (!span)
+            break;
+        s->piece[i] = csum_partial(span, b - a, 0);
+        s->npieces = (uint16_t)(i + 1);
+        s->bytes_summed += b - a;
+    }
+}
+
+static bool has_pseudo(const struct csc_layer *l)
+{
+    return l->proto == CSC_P_UDP || l->proto == CSC_P_TCP || l->proto == CSC_P_ICMPV6;
+}
+
+static bool under_ipv6(const struct csc_result *r, const struct csc_layer *l)
+{
+    return l->ip != 0xff && r->layers[l->ip].proto == CSC_P_IPV6;
+}
+
+/* Sum of the covered region with the checksum field read as zero. */
+static bool sum_without_field(const struct csc_result *r, const struct csc_layer *l, uint32_t *s0,
+                              uint32_t *s)
+{
+    if (!csc_region_sum(r, l->cov_off, l->cov_end, s))
+        return false;
+    *s0 = csum_sub(*s, csum_word_at(l->field, l->csum_off - l->cov_off));
+    return true;
+}
+
+static uint16_t payload_mss(const struct csc_result *r, const struct csc_layer *tcp)
+{
+    if (tcp->mss)
+        return tcp->mss;
+    uint32_t ip_hdr = tcp->ip != 0xff ? r->layers[tcp->ip].hdr_len : 20;
+    uint32_t mtu_payload = 1500 - ip_hdr - tcp->hdr_len;
+    return (uint16_t)mtu_payload;
+}
+
+static void verify_layer(struct csc_result *r, const struct pkt *p, struct csc_layer *l)
+{
+    uint32_t s, s0;
+    if (l->csum_off == CSC_NO_OFF)
+        return;
+    bool preset = l->verdict != CSC_V_NA;
+    if (!pkt_be16(p, l->csum_off, &l->field) || !sum_without_field(r, l, &s0, &s)) {
+        if (!preset) {
+            l->verdict = CSC_V_UNVERIFIABLE;
+            l->reason = CSC_R_SNAPLEN;
+        }
+        return;
+    }
+    uint32_t pseudo = has_pseudo(l) ? l->pseudo : 0;
+    uint16_t expected = csum_fold(csum_add(pseudo, s0));
+    if (l->proto == CSC_P_UDP && expected == 0)
+        expected = CSUM_MANGLED_0;
+    l->expected = expected;
+    if (preset) {
+        if (l->proto == CSC_P_UDP && l->field == 0) {   /* zero means no checksum */
+            l->verdict = under_ipv6(r, l) ? CSC_V_ZERO6 : CSC_V_NONE;
+            l->reason = CSC_R_ZERO;
+        }
+        return;
+    }
+
+    uint32_t len = l->cov_end - l->cov_off;
+    uint32_t nolen = csum_sub(csum_sub(pseudo, len >> 16), len & 0xffff);
+    if (l->proto == CSC_P_UDP && l->field == 0) {
+        l->verdict = under_ipv6(r, l) ? CSC_V_ZERO6 : CSC_V_NONE;
+        l->reason = CSC_R_ZERO;
+    } else if (csum_valid_total(csum_add(pseudo, s))) {
+        l->verdict = CSC_V_GOOD;
+    } else if (has_pseudo(l) && l->field == fold16(pseudo)) {
+        l->verdict = CSC_V_PARTIAL;
+        l->reason = CSC_R_SEED;
+    } else if (has_pseudo(l) && l->field == fold16(nolen)) {
+        l->verdict = CSC_V_PARTIAL;
+        l->reason = CSC_R_SEED_NOLEN;
+    } else if (l->notes & CSC_N_GSO) {
+        l->verdict = CSC_V_UNVERIFIABLE;   /* length of a super-packet unknown */
+        l->reason = CSC_R_GSO_LEN;
+    } else {
+        l->verdict = CSC_V_BAD;
+        l->reason = CSC_R_MISMATCH;
+    }
+    if (l->verdict == CSC_V_PARTIAL && l->proto == CSC_P_TCP) {
+        uint32_t payload = l->cov_end - l->cov_off - l->hdr_len;
+        uint16_t mss = payload_mss(r, l);
+        if ((l->notes & CSC_N_GSO) || (mss && payload > mss)) {
+            l->reason = CSC_R_GSO;
+            if (mss) {
+                r->gso_segs = (uint16_t)((payload + mss - 1) / mss);
+                r->gso_segs_known = 1;
+            }
+        }
+    }
+}
+
+/* The UDP layer that carries tunnel layer t (the layer just before it). */
+static struct csc_layer *carrier_udp(struct csc_result *r, unsigned t)
+{
+    if (t == 0 || r->layers[t - 1].proto != CSC_P_UDP)
+        return NULL;
+    return &r->layers[t - 1];
+}
+
+/* remcsum_adjust as the receiver computes it (§3.12, V9): the sum of the
+ * inner frame comes from the outer UDP conversion (~P minus the pulled
+ * headers) when the outer checksum is set, else from a software pass. */
+static void verify_rco(struct csc_result *r, unsigned t)
+{
+    struct csc_layer *tl = &r->layers[t], *udp = carrier_udp(r, t), *in = NULL;
+    uint32_t base = tl->off + tl->hdr_len;
+    uint32_t tgt = base + tl->rco_start, fld = base + tl->rco_offset;
+    for (unsigned i = t + 1; i < r->nlayers; i++) {
+        struct csc_layer *l = &r->layers[i];
+        if (l->proto == CSC_P_TCP || l->proto == CSC_P_UDP) {
+            in = l;
+            break;
+        }
+    }
+    uint32_t pkt_end = udp ? udp->cov_end : tl->end;
+    if ((uint64_t)fld + 2 > pkt_end || tgt > fld) {
+        tl->notes |= CSC_N_RCO_OUT_OF_PKT;
+        if (in && in->verdict != CSC_V_UNVERIFIABLE) {
+            in->verdict = CSC_V_BAD;
+            in->reason = CSC_R_RCO_BAD_TARGET;
+        }
+        return;
+    }
+    if (!in || in->off != tgt || in->csum_off != fld) {
+        tl->notes |= CSC_N_RCO_OFF_TARGET;
+        if (in && in->verdict != CSC_V_UNVERIFIABLE) {
+            in->verdict = CSC_V_BAD;
+            in->reason = CSC_R_RCO_BAD_TARGET;
+        }
+        return;
+    }
+    if (in->verdict == CSC_V_UNVERIFIABLE)
+        return;
+    uint32_t inner, prefix, hdrs;
+    if (!csc_region_sum(r, base, tgt, &prefix))
+        return;
+    if (udp && udp->field != 0 && csc_region_sum(r, udp->off, base, &hdrs))
+        inner = csum_sub(~udp->pseudo, hdrs);
+    else if (!csc_region_sum(r, base, pkt_end, &inner))
+        return;
+    uint16_t resolved = csum_fold(csum_sub(inner, prefix));
+    in->resolved = resolved;
+    in->rco_delta = (uint16_t)fold16(csum_sub(resolved, in->field));
+    bool seed_ok = in->field == fold16(in->pseudo);
+    if (!udp || udp->field == 0) {
+        in->verdict = CSC_V_BAD;
+        in->reason = CSC_R_RCO_OUTER_MISSING;
+    } else if (udp->verdict == CSC_V_BAD) {
+        in->verdict = CSC_V_BAD;
+        in->reason = CSC_R_RCO_OUTER_BAD;
+    } else if (!seed_ok || resolved != in->expected) {
+        in->verdict = CSC_V_BAD;
+        in->reason = CSC_R_RCO_WRONG_SEED;
+    } else {
+        in->verdict = CSC_V_RCO;
+        in->reason = CSC_R_RCO;
+    }
+}
+
+/* lco_csum (§3.13, V10): an outer checksum computed as if the inner partial
+ * checksums were already filled in. */
+static void verify_lco(struct csc_result *r, unsigned o)
+{
+    struct csc_layer *ol = &r->layers[o];
+    uint32_t s;
+    if (!csc_region_sum(r, ol->cov_off, ol->cov_end, &s))
+        return;
+    int filled = 0;
+    uint16_t first = 0;
+    for (unsigned i = o + 1; i < r->nlayers; i++) {
+        const struct csc_layer *in = &r->layers[i];
+        if (in->verdict != CSC_V_PARTIAL || in->csum_off < ol->cov_off ||
+            in->csum_off + 2 > ol->cov_end)
+            continue;
+        uint32_t at = in->csum_off - ol->cov_off;
+        s = csum_sub(s, csum_word_at(in->field, at));
+        s = csum_add(s, csum_word_at(in->expected, at));
+        if (!filled++)
+            first = in->expected;
+    }
+    uint32_t pseudo = ol->proto == CSC_P_UDP ? ol->pseudo : 0;
+    if (filled && csum_valid_total(csum_add(pseudo, s))) {
+        ol->verdict = CSC_V_LCO;
+        ol->reason = CSC_R_LCO;
+        ol->resolved = first;
+    }
+}
+
+int csc_verdict_rank(enum csc_verdict v)
+{
+    static const int rank[CSC_V__COUNT] = {
+        [CSC_V_NA] = 0, [CSC_V_GOOD] = 1, [CSC_V_NONE] = 2, [CSC_V_RCO] = 3,
+        [CSC_V_LCO] = 4, [CSC_V_PARTIAL] = 5, [CSC_V_ZERO6] = 6,
+        [CSC_V_UNVERIFIABLE] = 7, [CSC_V_BAD] = 8,
+    };
+    return (unsigned)v < CSC_V__COUNT ? rank[v] : 0;
+}
+
+void csc_verify(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r)
+{
+    (void)cfg;
+    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
+    sum_pieces(&p, &r->sums);
+
+    /* Innermost first: GSO facts found on the inner TCP qualify the outer. */
+    for (int i = (int)r->nlayers - 1; i >= 0; i--)
+        verify_layer(r, &p, &r->layers[i]);
+    for (unsigned i = 0; i < r->nlayers; i++) {
+        struct csc_layer *l = &r->layers[i];
+        if (l->verdict == CSC_V_PARTIAL && l->proto == CSC_P_UDP && r->gso_segs_known)
+            l->reason = CSC_R_GSO;
+        if (l->notes & CSC_N_RCO)
+            verify_rco(r, i);
+    }
+    for (unsigned i = 0; i < r->nlayers; i++) {
+        struct csc_layer *l = &r->layers[i];
+        if (l->verdict == CSC_V_BAD && l->reason == CSC_R_MISMATCH &&
+            (l->proto == CSC_P_UDP || l->proto == CSC_P_GRE))
+            verify_lco(r, i);
+    }
+    r->worst = CSC_V_NA;
+    for (unsigned i = 0; i < r->nlayers; i++)
+        if (csc_verdict_rank(r->layers[i].verdict) > csc_verdict_rank(r->worst))
+            r->worst = r->layers[i].verdict;
+}

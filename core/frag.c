@@ -220,9 +220,9 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
                 e->csum_at = ((uint32_t)r->layers[i].field << 16) | at;
                 if (r->layers[i].proto == CSC_P_UDP)
                     e->ulen = r->layers[i].cov_end - r->layers[i].cov_off;
-                if (r->layers[i].notes & CSC_N_LEN_EXCEEDS) {
+                if (r->layers[i].proto == CSC_P_UDP) {
                     uint16_t ul = 0;
-                    pkt_be16(&p, pay + 4, &ul);
+                    pkt_be16(&p, pay + 4, &ul);  /* the length field, not the fragment's share */
                     e->ulen = ul;
                 }
                 break;

@@ -27,7 +27,7 @@ static void quote(struct dec *d, uint32_t off, int v6)
 void dec_icmp(struct dec *d, uint32_t off)
 {
     uint8_t type = 0;
-    if (!dec_need(d, CSC_P_ICMP, off, 4))
+    if (!dec_need(d, CSC_P_ICMP, off, 8))
         return;
     pkt_u8(&d->p, off, &type);
     struct csc_layer *l = dec_push(d, CSC_P_ICMP, off, 8);
@@ -42,7 +42,7 @@ void dec_icmp(struct dec *d, uint32_t off)
 void dec_icmpv6(struct dec *d, uint32_t off)
 {
     uint8_t type = 0;
-    if (!dec_need(d, CSC_P_ICMPV6, off, 4))
+    if (!dec_need(d, CSC_P_ICMPV6, off, 8))
         return;
     pkt_u8(&d->p, off, &type);
     struct csc_layer *l = dec_push(d, CSC_P_ICMPV6, off, 8);
@@ -57,7 +57,7 @@ void dec_icmpv6(struct dec *d, uint32_t off)
 
 void dec_igmp(struct dec *d, uint32_t off)
 {
-    if (!dec_need(d, CSC_P_IGMP, off, 4))
+    if (!dec_need(d, CSC_P_IGMP, off, 8))
         return;
     struct csc_layer *l = dec_push(d, CSC_P_IGMP, off, 8);
     if (!l)

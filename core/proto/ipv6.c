@@ -70,21 +70,14 @@ void dec_ipv6(struct dec *d, uint32_t off)
     pkt_copy(&d->p, off + 8, 16, src);
     pkt_copy(&d->p, off + 24, 16, dst);
 
-    uint8_t quoted_before = d->quoted;
-    d->summing = 1;
-    struct csc_layer *l = dec_push(d, CSC_P_IPV6, off, 40);
-    if (!l)
-        return;
-    l->vers = 6;
-    pkt_be32(&d->p, off, &l->key);    /* version, class, flow label */
-    l->key &= 0x000fffff;
-
-    uint32_t cur = off + 40, jumbo = 0;
+    /* Walk the extension headers first: the layer is pushed only once its
+     * whole header chain is captured. */
+    uint32_t cur = off + 40, jumbo = 0, notes = 0, frag_id = 0;
     uint16_t frag = 0;
     int frag_seen = 0, stop = 0;
     for (int i = 0; i < MAX_EXT_HEADERS && !stop; i++) {
         uint8_t next = 0, hl = 0;
-        uint32_t len = 0;
+        uint32_t len;
         switch (nh) {
         case IPPROTO_HOPOPTS_:
         case IPPROTO_DSTOPTS_:
@@ -103,7 +96,7 @@ void dec_ipv6(struct dec *d, uint32_t off)
                 int has = 0;
                 scan_options(d, cur + 2, cur + len, NULL, src, &has);
                 if (has)
-                    l->notes |= CSC_N_HOME_ADDRESS;
+                    notes |= CSC_N_HOME_ADDRESS;
             } else if (nh == IPPROTO_ROUTING_) {
                 uint8_t type = 0, left = 0;
                 pkt_u8(&d->p, cur + 2, &type);
@@ -118,7 +111,7 @@ void dec_ipv6(struct dec *d, uint32_t off)
                     else if (type == 4)
                         at = cur + 8;
                     if (at && pkt_copy(&d->p, at, 16, dst))
-                        l->notes |= CSC_N_ROUTING_DST;
+                        notes |= CSC_N_ROUTING_DST;
                 }
             }
             nh = next;
@@ -129,7 +122,7 @@ void dec_ipv6(struct dec *d, uint32_t off)
                 return;
             pkt_u8(&d->p, cur, &next);
             pkt_be16(&d->p, cur + 2, &frag);
-            pkt_be32(&d->p, cur + 4, &l->aux);   /* identification */
+            pkt_be32(&d->p, cur + 4, &frag_id);
             frag_seen = 1;
             nh = next;
             cur += 8;
@@ -139,9 +132,19 @@ void dec_ipv6(struct dec *d, uint32_t off)
             break;
         }
     }
-    l->hdr_len = cur - off;
+
+    uint8_t quoted_before = d->quoted;
+    d->summing = 1;
+    struct csc_layer *l = dec_push(d, CSC_P_IPV6, off, cur - off);
+    if (!l)
+        return;
+    l->vers = 6;
+    l->notes |= notes;
+    l->aux = frag_id;
+    pkt_be32(&d->p, off, &l->key);    /* version, class, flow label */
+    l->key &= 0x000fffff;
     l->next = nh;
-    dec_break(d, cur);
+    dec_break(d, off + 40);
 
     uint64_t declared = (uint64_t)off + 40 + plen;
     d->len_bad = 0;

@@ -48,7 +48,12 @@ void dec_tcp(struct dec *d, uint32_t off)
     pkt_u8(&d->p, off + 12, &doff);
     pkt_u8(&d->p, off + 13, &flags);
     uint32_t hdr = (uint32_t)(doff >> 4) * 4;
-    struct csc_layer *l = dec_push(d, CSC_P_TCP, off, hdr < 20 ? 20 : hdr);
+    bool lying = hdr < 20 || (uint64_t)off + hdr > d->end;
+    if (!lying && !pkt_has(&d->p, off, hdr)) {
+        dec_stop(d, CSC_STOP_TRUNCATED, CSC_P_TCP, off);   /* options cut by the capture */
+        return;
+    }
+    struct csc_layer *l = dec_push(d, CSC_P_TCP, off, lying ? 20 : hdr);
     if (!l)
         return;
     l->sport = sport;
@@ -60,7 +65,7 @@ void dec_tcp(struct dec *d, uint32_t off)
         l->notes |= CSC_N_GSO;
     uint32_t len = d->end - off;
     dec_csum(d, l, off + 16, off, d->end, dec_l4_pseudo(d, IPPROTO_TCP_, len, 1));
-    if (hdr < 20 || hdr > len) {
+    if (lying) {
         l->notes |= CSC_N_LEN_SHORT;
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_TCP, off);
         return;

@@ -12,6 +12,12 @@ void dec_teredo(struct dec *d, uint32_t off)
     uint32_t hdr = 0;
     for (int i = 0; i < 2; i++) {
         uint16_t ind = 0;
+        uint8_t b0 = 0;
+        if (!dec_need(d, CSC_P_TEREDO, off + hdr, 1))
+            return;
+        pkt_u8(&d->p, off + hdr, &b0);
+        if (b0 != 0)
+            break;                    /* no indicator: the IPv6 header itself */
         if (!dec_need(d, CSC_P_TEREDO, off + hdr, 2))
             return;
         pkt_be16(&d->p, off + hdr, &ind);

@@ -39,6 +39,8 @@ void dec_udp(struct dec *d, uint32_t off)
         l->notes |= CSC_N_LEN_SHORT;
         len = avail;
         bad_len = 1;
+    } else if (ulen > avail && d->fragment) {
+        len = avail;                  /* the datagram continues in later fragments */
     } else if (ulen > avail) {
         l->notes |= CSC_N_LEN_EXCEEDS;
         len = avail;

@@ -39,9 +39,9 @@ void rp_step(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok, u
                                    rp->cb.encap_mark };
 }
 
-/* The first decisive validation of a layer wins, except that a normal-path
- * computation or failure overrides what GRO found (GRO failures are not
- * final: the normal path re-validates). */
+/* The first validation of a layer is its summary, unless the normal path
+ * later had to spend work or failed (GRO failures are not final: the
+ * normal path re-validates); the full story is in the steps. */
 void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, uint32_t pass_bytes)
 {
     if (layer >= rp->r->nlayers)
@@ -53,7 +53,7 @@ void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, ui
     }
     bool decided = lk->method != CSC_M_NOT_REACHED;
     bool override = rp->path == CSC_PATH_NORMAL &&
-                    (m != CSC_M_DEVICE || !ok || lk->path != CSC_PATH_GRO || lk->ok != 1);
+                    (!ok || lk->ok != 1 || m == CSC_M_SW_PASS || m == CSC_M_CSUM_BAD);
     if (decided && !override)
         return;
     lk->method = (uint8_t)m;

@@ -1,0 +1,104 @@
+/*
+ * capw.c - pcap / pcapng writer (see capw.h).
+ */
+#include "capw.h"
+
+#include <string.h>
+
+static int put(struct capw *w, const void *p, size_t n)
+{
+    return fwrite(p, 1, n, w->f) == n ? 0 : -1;
+}
+
+static int put32(struct capw *w, uint32_t v)
+{
+    return put(w, &v, 4);            /* host order: readers check the magic */
+}
+
+static int put16(struct capw *w, uint16_t v)
+{
+    return put(w, &v, 2);
+}
+
+int capw_open(struct capw *w, const char *path, enum capw_format fmt, uint32_t linktype,
+              uint32_t snaplen)
+{
+    memset(w, 0, sizeof *w);
+    w->f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+    if (!w->f)
+        return -1;
+    w->format = fmt;
+    w->snaplen = snaplen;
+    int r = 0;
+    if (fmt == CAPW_PCAP) {
+        r |= put32(w, 0xa1b2c3d4u);
+        r |= put16(w, 2);
+        r |= put16(w, 4);
+        r |= put32(w, 0);
+        r |= put32(w, 0);
+        r |= put32(w, snaplen);
+        r |= put32(w, linktype);
+        return r;
+    }
+    /* Section Header Block */
+    r |= put32(w, 0x0a0d0d0au);
+    r |= put32(w, 28);
+    r |= put32(w, 0x1a2b3c4du);
+    r |= put16(w, 1);
+    r |= put16(w, 0);
+    r |= put32(w, 0xffffffffu);
+    r |= put32(w, 0xffffffffu);
+    r |= put32(w, 28);
+    /* Interface Description Block */
+    r |= put32(w, 1);
+    r |= put32(w, 20);
+    r |= put16(w, (uint16_t)linktype);
+    r |= put16(w, 0);
+    r |= put32(w, snaplen);
+    r |= put32(w, 20);
+    return r;
+}
+
+int capw_write(struct capw *w, uint64_t ts_usec, const uint8_t *data, uint32_t len, int dir)
+{
+    uint32_t cap = len < w->snaplen ? len : w->snaplen;
+    int r = 0;
+    if (w->format == CAPW_PCAP) {
+        r |= put32(w, (uint32_t)(ts_usec / 1000000u));
+        r |= put32(w, (uint32_t)(ts_usec % 1000000u));
+        r |= put32(w, cap);
+        r |= put32(w, len);
+        r |= put(w, data, cap);
+        return r;
+    }
+    uint32_t pad = (4 - cap % 4) % 4;
+    uint32_t opts = dir ? 12 : 0;              /* epb_flags (8) + opt_endofopt (4) */
+    uint32_t blen = 32 + cap + pad + opts;
+    static const uint8_t zero[4];
+    r |= put32(w, 6);
+    r |= put32(w, blen);
+    r |= put32(w, 0);
+    r |= put32(w, (uint32_t)(ts_usec >> 32));
+    r |= put32(w, (uint32_t)ts_usec);
+    r |= put32(w, cap);
+    r |= put32(w, len);
+    r |= put(w, data, cap);
+    r |= put(w, zero, pad);
+    if (dir) {
+        r |= put16(w, 2);                      /* epb_flags */
+        r |= put16(w, 4);
+        r |= put32(w, (uint32_t)dir);          /* bits 0-1: 01 inbound, 10 outbound */
+        r |= put32(w, 0);                      /* opt_endofopt */
+    }
+    r |= put32(w, blen);
+    return r;
+}
+
+int capw_close(struct capw *w)
+{
+    int r = fflush(w->f);
+    if (w->f != stdout)
+        r |= fclose(w->f);
+    w->f = NULL;
+    return r;
+}

@@ -1,0 +1,29 @@
+/*
+ * capw.h - write pcap and pcapng files (pcap-savefile, draft-ietf-opsawg-
+ * pcapng: SHB, IDB, EPB with the epb_flags direction option).
+ * libpcap 1.10 can write pcap but not pcapng, and the generator needs
+ * pcapng for per-packet direction; both formats are written here.
+ */
+#ifndef CSC_CAPW_H
+#define CSC_CAPW_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum capw_format { CAPW_PCAP, CAPW_PCAPNG };
+enum capw_dir { CAPW_DIR_NONE = 0, CAPW_DIR_IN = 1, CAPW_DIR_OUT = 2 };
+
+struct capw {
+    FILE *f;
+    int format;
+    uint32_t snaplen;
+};
+
+/* Open path ("-" = stdout) for writing; returns 0 on success. */
+int capw_open(struct capw *w, const char *path, enum capw_format fmt, uint32_t linktype,
+              uint32_t snaplen);
+/* Write one frame; caplen is cut to the snaplen. 0 on success. */
+int capw_write(struct capw *w, uint64_t ts_usec, const uint8_t *data, uint32_t len, int dir);
+int capw_close(struct capw *w);
+
+#endif

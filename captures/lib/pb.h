@@ -1,0 +1,109 @@
+/*
+ * pb.h - build frames layer by layer, with the intended state of every
+ * checksum: the project's own packet generator (no scapy). Used by the
+ * capture generator (csc-gen), the unit tests (scenarios S1-S18 built in
+ * the test) and the live-kernel differential test.
+ *
+ *   struct pb_frame f;
+ *   pb_init(&f);
+ *   pb_push(&f, PB_ETH);
+ *   pb_push(&f, PB_IPV4);
+ *   pb_push(&f, PB_UDP)->csum = PB_ZERO;
+ *   pb_push(&f, PB_VXLAN);
+ *   pb_push(&f, PB_ETH);
+ *   pb_push(&f, PB_IPV4);
+ *   pb_push(&f, PB_TCP)->csum = PB_BAD;
+ *   pb_push(&f, PB_PAYLOAD)->len = 100;
+ *   size_t n = pb_build(&f, buf, sizeof buf);
+ *
+ * Next-protocol fields (EtherType, IP protocol, UDP port, GRE/GENEVE
+ * protocol, GUE proto/ctype) follow from the next layer unless set.
+ * Checksums are computed innermost first, so an outer checksum covers the
+ * inner fields as they end up in the frame; PB_LCO gives the value lco_csum()
+ * computes: right once the inner partial fields are filled in.
+ */
+#ifndef CSC_PB_H
+#define CSC_PB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PB_MAX_LAYERS 24
+
+enum pb_kind {
+    PB_ETH, PB_VLAN, PB_QINQ, PB_MPLS, PB_SLL2, PB_IPV4, PB_IPV6, PB_UDP, PB_TCP, PB_ICMP,
+    PB_ICMPV6, PB_GRE, PB_VXLAN, PB_VXLAN_GPE, PB_GENEVE, PB_GUE, PB_L2TPV3, PB_PAYLOAD,
+    PB_RAW,           /* raw[0..len) verbatim: headers the builder does not know */
+};
+
+enum pb_state {
+    PB_OK = 0,        /* right over the bytes as they end up in the frame */
+    PB_BAD,           /* wrong (the right value xor 0x5a5a) */
+    PB_ZERO,          /* zero (UDP: no checksum) */
+    PB_SEED,          /* pseudo-header sum, as CHECKSUM_PARTIAL leaves it */
+    PB_SEED_NOLEN,    /* pseudo-header sum without the length */
+    PB_LCO,           /* lco_csum(): right once inner partial fields are filled */
+    PB_GARBAGE,       /* a fixed unrelated value (0x1234) */
+};
+
+/* IPv6 extension headers (bit set) */
+enum { PB_X_HBH = 1, PB_X_DST = 2, PB_X_RH0 = 4, PB_X_FRAG = 8, PB_X_HAO = 16 };
+
+struct pb_layer {
+    uint8_t kind;
+    uint8_t csum;            /* enum pb_state; IPv4: header checksum */
+    uint8_t src[16], dst[16];/* IPv4 uses the first 4 bytes */
+    uint16_t sport, dport;   /* 0: from the next layer / defaults */
+    uint32_t seq, ack;
+    uint8_t tcp_flags;       /* default ACK (0x10) */
+    uint16_t mss;            /* TCP: add an MSS option */
+    uint8_t ip_opts;         /* IPv4 option bytes (multiple of 4, <= 40) */
+    uint16_t ip_id;
+    uint16_t frag;           /* IPv4 flags+offset (default DF); IPv6 frag field */
+    uint8_t tot_len_zero;    /* IPv4 tot_len / IPv6 payload length 0 (BIG TCP) */
+    uint8_t v6_ext;          /* PB_X_* */
+    uint8_t hao[16];         /* home address for PB_X_HAO */
+    uint16_t gre_flags;      /* C 0x8000, K 0x2000, S 0x1000 */
+    uint32_t key, gre_seq;
+    uint16_t proto;          /* override the next-protocol field */
+    uint32_t vni;
+    uint8_t rco;             /* VXLAN/GUE: announce RCO for the next L4 */
+    int16_t rco_shift;       /* move the RCO start off target by this many bytes */
+    uint8_t gue_variant;     /* 0 or 1 */
+    uint8_t opt_words;       /* GENEVE option length (4-byte words) */
+    uint16_t vlan;
+    uint32_t label;
+    uint8_t pkttype;         /* SLL2 packet type (4 = outgoing) */
+    uint16_t len;            /* PAYLOAD / RAW length */
+    uint8_t raw[32];         /* RAW bytes */
+    uint8_t fill;            /* PAYLOAD first byte (pattern fill + i) */
+};
+
+struct pb_frame {
+    struct pb_layer l[PB_MAX_LAYERS];
+    int n;
+    uint8_t no_pad;          /* do not pad Ethernet to 60 bytes */
+    /* filled by pb_build */
+    size_t off[PB_MAX_LAYERS];   /* offset of every layer */
+    size_t hlen[PB_MAX_LAYERS];  /* header length of every layer */
+    size_t len;                  /* frame length without padding */
+};
+
+void pb_init(struct pb_frame *f);
+/* Append a layer with defaults for its kind (addresses, ports, ...). */
+struct pb_layer *pb_push(struct pb_frame *f, enum pb_kind kind);
+/* Write the frame; returns its length, 0 if it does not fit in cap.
+ * Fills f->off[], f->hlen[] and f->len. */
+size_t pb_build(struct pb_frame *f, uint8_t *out, size_t cap);
+
+/* Link type of the frame (LINKTYPE_ETHERNET, LINKTYPE_LINUX_SLL2, or
+ * LINKTYPE_RAW when the first layer is IP). */
+uint32_t pb_linktype(const struct pb_frame *f);
+
+/* Cut an IPv4 datagram that starts at l3 into fragments of at most mtu
+ * payload bytes (multiple of 8), each with a copy of the link header.
+ * Calls emit() for each fragment; returns the number of fragments. */
+int pb_fragment_ipv4(const uint8_t *frame, size_t len, size_t l3, size_t mtu,
+                     void (*emit)(void *ctx, const uint8_t *frag, size_t len), void *ctx);
+
+#endif

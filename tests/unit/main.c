@@ -1,0 +1,24 @@
+/* main.c - runs every unit suite (Check, under CTest). */
+#include <check.h>
+#include <stdlib.h>
+
+Suite *csum_suite(void);
+
+
+Suite *decode_suite(void);
+Suite *verify_suite(void);
+Suite *scenarios_suite(void);
+
+int main(void)
+{
+    SRunner *sr = srunner_create(csum_suite());
+
+
+    srunner_add_suite(sr, decode_suite());
+    srunner_add_suite(sr, verify_suite());
+    srunner_add_suite(sr, scenarios_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

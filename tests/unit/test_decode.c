@@ -1,0 +1,438 @@
+/*
+ * test_decode.c - every decoder: a good frame, every truncation point, and
+ * lying lengths. The truncation property: cutting a frame at any byte c
+ * keeps every decoded header inside [0, c), ends the stack with
+ * "truncated" naming the header that was cut, and turns every checksum whose
+ * bytes are missing into unverifiable/snaplen (ASan checks the reads).
+ */
+#include "helpers.h"
+
+typedef void (*recipe)(struct pb_frame *f);
+
+static void r_udp4(struct pb_frame *f) { pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 30; }
+static void r_qinq_tcp(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_QINQ)->vlan = 100; pb_push(f, PB_VLAN)->vlan = 200;
+    pb_push(f, PB_IPV4)->ip_opts = 8; pb_push(f, PB_TCP)->mss = 1460; pb_push(f, PB_PAYLOAD)->len = 21;
+}
+static void r_mpls_icmp(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_MPLS)->label = 16; pb_push(f, PB_MPLS)->label = 17;
+    pb_push(f, PB_IPV4); pb_push(f, PB_ICMP); pb_push(f, PB_PAYLOAD)->len = 16;
+}
+static void r_sll2_v6ext(struct pb_frame *f)
+{
+    pb_push(f, PB_SLL2)->pkttype = 4; pb_push(f, PB_IPV6)->v6_ext = PB_X_HBH | PB_X_DST | PB_X_RH0;
+    pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 9;
+}
+static void r_raw_icmp6(struct pb_frame *f) { pb_push(f, PB_IPV6); pb_push(f, PB_ICMPV6); pb_push(f, PB_PAYLOAD)->len = 12; }
+static void r_gre_cks(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4);
+    struct pb_layer *g = pb_push(f, PB_GRE); g->gre_flags = 0xb000; g->key = 5;
+    pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 20;
+}
+static void r_gretap(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_GRE)->gre_flags = 0x2000;
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_TCP); pb_push(f, PB_PAYLOAD)->len = 20;
+}
+static void r_vxlan(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_VXLAN);
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_TCP); pb_push(f, PB_PAYLOAD)->len = 20;
+}
+static void r_geneve6(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV6); pb_push(f, PB_UDP); pb_push(f, PB_GENEVE)->opt_words = 3;
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV6); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 20;
+}
+static void r_gpe(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_VXLAN_GPE);
+    pb_push(f, PB_IPV4); pb_push(f, PB_ICMP); pb_push(f, PB_PAYLOAD)->len = 20;
+}
+static void r_gue_rco(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_GUE)->rco = 1;
+    pb_push(f, PB_IPV4); pb_push(f, PB_TCP)->csum = PB_SEED; pb_push(f, PB_PAYLOAD)->len = 20;
+}
+static void r_gue_v1(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_GUE)->gue_variant = 1;
+    pb_push(f, PB_IPV6); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 20;
+}
+static void r_l2tpv3(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_L2TPV3);
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 20;
+}
+static void r_4in6(struct pb_frame *f) { pb_push(f, PB_ETH); pb_push(f, PB_IPV6); pb_push(f, PB_IPV4); pb_push(f, PB_TCP); pb_push(f, PB_PAYLOAD)->len = 20; }
+static void r_6in4(struct pb_frame *f) { pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_IPV6); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 20; }
+
+static void raw(struct pb_frame *f, const char *bytes, size_t n)
+{
+    struct pb_layer *l = pb_push(f, PB_RAW);
+    memcpy(l->raw, bytes, n);
+    l->len = (uint16_t)n;
+}
+
+static void r_pppoe(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH)->proto = 0x8864;
+    raw(f, "\x11\x00\x00\x01\x00\x2e\x00\x21", 8);    /* length 46 = 2 + 20 + 8 + 16 */
+    pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 16;
+}
+static void r_erspan2(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4);
+    struct pb_layer *g = pb_push(f, PB_GRE); g->gre_flags = 0x1000; g->proto = 0x88be;
+    raw(f, "\x10\x64\x00\x07\x00\x00\x00\x01", 8);
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_ICMP); pb_push(f, PB_PAYLOAD)->len = 8;
+}
+static void r_erspan3(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4);
+    struct pb_layer *g = pb_push(f, PB_GRE); g->gre_flags = 0x1000; g->proto = 0x22eb;
+    raw(f, "\x20\x64\x00\x07\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00", 20);
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_ICMP); pb_push(f, PB_PAYLOAD)->len = 8;
+}
+static void r_gtp(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP)->dport = 2152;
+    raw(f, "\x34\xff\x00\x30\x00\x00\x00\x01\x00\x00\x00\x85\x01\x00\x01\x00", 16);  /* E: PDU session ext */
+    pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 12;
+}
+static void r_teredo(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP)->dport = 3544;
+    raw(f, "\x00\x00\x0d\x96\x3f\xff\xff\xfe", 8);           /* origin indication */
+    pb_push(f, PB_IPV6); pb_push(f, PB_ICMPV6); pb_push(f, PB_PAYLOAD)->len = 8;
+}
+static void r_nsh(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_VXLAN_GPE)->proto = 4;   /* next protocol: NSH */
+    raw(f, "\x00\x06\x01\x01\x00\x00\x01\xff\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 24);
+    pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 8;
+}
+static void r_ayiya(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP)->dport = 5072;
+    raw(f, "\x41\x22\x11\x29\x00\x00\x00\x00" "0123456789abcdef" "\x00\x00\x00\x00\x00\x00\x00\x00", 32);
+    pb_push(f, PB_IPV6); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 8;
+}
+
+struct recipe_case {
+    const char *name;
+    recipe fn;
+    int nlayers;            /* layers of the full decode */
+};
+
+static const struct recipe_case cases[] = {
+    { "udp4", r_udp4, 3 }, { "qinq-tcp", r_qinq_tcp, 5 }, { "mpls-icmp", r_mpls_icmp, 4 },
+    { "sll2-ipv6-ext", r_sll2_v6ext, 3 }, { "raw-icmp6", r_raw_icmp6, 2 },
+    { "gre-cks", r_gre_cks, 5 }, { "gretap", r_gretap, 6 }, { "vxlan", r_vxlan, 7 },
+    { "geneve6", r_geneve6, 7 }, { "vxlan-gpe", r_gpe, 6 }, { "gue-rco", r_gue_rco, 6 },
+    { "gue-v1", r_gue_v1, 6 }, { "l2tpv3", r_l2tpv3, 6 }, { "4in6", r_4in6, 4 },
+    { "6in4", r_6in4, 4 }, { "pppoe", r_pppoe, 4 }, { "erspan2", r_erspan2, 7 },
+    { "erspan3", r_erspan3, 7 }, { "gtp", r_gtp, 6 }, { "teredo", r_teredo, 6 },
+    { "nsh", r_nsh, 7 }, { "ayiya", r_ayiya, 6 },
+};
+
+static struct csc_result full;
+
+START_TEST(good_frames)
+{
+    const struct recipe_case *c = &cases[_i];
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    c->fn(&f);
+    cfg_set("none", "modern");
+    run(&f);
+    if (R.nlayers != c->nlayers || R.stop != CSC_STOP_END)
+        dump_result();
+    ck_assert_msg(R.nlayers == c->nlayers, "%s: %d layers, want %d", c->name, R.nlayers, c->nlayers);
+    ck_assert_msg(R.stop == CSC_STOP_END, "%s: stop %s", c->name, csc_stop_name(R.stop));
+    for (int i = 0; i < R.nlayers; i++) {
+        const struct csc_layer *l = &R.layers[i];
+        if (l->verdict != CSC_V_NA)
+            ck_assert_msg(l->verdict == CSC_V_GOOD || l->verdict == CSC_V_RCO ||
+                          l->verdict == CSC_V_NONE,
+                          "%s: layer %d %s is %s", c->name, i, csc_proto_name(l->proto),
+                          csc_verdict_name(l->verdict));
+    }
+    ck_assert_int_eq(R.worst == CSC_V_BAD, 0);
+}
+END_TEST
+
+START_TEST(every_truncation_point)
+{
+    const struct recipe_case *c = &cases[_i];
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    c->fn(&f);
+    cfg_set("none", "modern");
+    run(&f);
+    full = R;
+    static uint8_t copy[2048];
+    for (size_t cut = 0; cut < FRAME_LEN; cut++) {
+        /* copy only the captured bytes to a tight buffer: ASan flags any read past it */
+        uint8_t *buf = copy + sizeof copy - cut;
+        memcpy(buf, FRAME, cut);
+        run_bytes(buf, cut, FRAME_LEN, csc_link_from_linktype(pb_linktype(&f)));
+        /* the header the cut falls into (a zero-length header: cut at its start) */
+        int cut_layer = -1;
+        for (int i = 0; i < full.nlayers; i++) {
+            const struct csc_layer *l = &full.layers[i];
+            if ((l->hdr_len && l->off <= cut && cut < l->off + l->hdr_len) ||
+                (!l->hdr_len && l->off == cut)) {
+                cut_layer = i;
+                break;
+            }
+        }
+        for (int i = 0; i < R.nlayers; i++) {
+            const struct csc_layer *l = &R.layers[i];
+            ck_assert_msg(l->off + l->hdr_len <= cut, "%s cut %zu: layer %d past caplen", c->name, cut, i);
+            if (l->csum_off != CSC_NO_OFF && l->cov_end > cut && l->verdict != CSC_V_NONE &&
+                l->verdict != CSC_V_ZERO6)
+                ck_assert_msg(l->verdict == CSC_V_UNVERIFIABLE,
+                              "%s cut %zu: layer %d %s should be unverifiable", c->name, cut, i,
+                              csc_verdict_name(l->verdict));
+        }
+        if (cut_layer >= 0) {
+            /* Teredo confirms its payload is IPv6 before it claims the bytes. */
+            int peek = cut_layer > 0 && full.layers[cut_layer - 1].proto == CSC_P_TEREDO &&
+                       cut == full.layers[cut_layer].off;
+            ck_assert_msg(R.nlayers == cut_layer - peek, "%s cut %zu: %d layers, want %d", c->name,
+                          cut, R.nlayers, cut_layer - peek);
+            ck_assert_msg(R.stop == CSC_STOP_TRUNCATED, "%s cut %zu: stop %s", c->name, cut,
+                          csc_stop_name(R.stop));
+        }
+        /* the replay never reads past caplen either, and decides on assumptions */
+        if (R.kernel.ran && R.nlayers > 2)
+            ck_assert(R.kernel.verdict <= CSC_K_UNKNOWN);
+    }
+}
+END_TEST
+
+/* Patch a 16-bit field of the last built frame and re-run. */
+static void patch16(size_t off, uint16_t v)
+{
+    FRAME[off] = (uint8_t)(v >> 8);
+    FRAME[off + 1] = (uint8_t)v;
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+}
+
+START_TEST(lying_lengths)
+{
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    pb_init(&f);
+    r_vxlan(&f);
+    run(&f);
+    size_t ip = f.off[1], udp = f.off[2], iip = f.off[5], tcp = f.off[6];
+    /* outer IPv4 total length below the header */
+    patch16(ip + 2, 12);
+    ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+    ck_assert_int_eq(R.stop_proto, CSC_P_IPV4);
+    ck_assert(R.layers[1].notes & CSC_N_LEN_SHORT);
+    run(&f);
+    /* UDP length below 8, and beyond the IP payload */
+    patch16(udp + 4, 7);
+    ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+    ck_assert_int_eq(R.layers[2].reason, CSC_R_LEN_MISMATCH);
+    patch16(udp + 4, 2000);
+    ck_assert(R.layers[2].notes & CSC_N_LEN_EXCEEDS);
+    ck_assert_int_eq(R.layers[2].reason, CSC_R_LEN_MISMATCH);
+    run(&f);
+    /* UDP length shorter than the IP payload: legal (trimmed), inner cut */
+    patch16(udp + 4, 20);
+    ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);        /* VXLAN+Eth do not fit in 12 bytes */
+    run(&f);
+    /* inner TCP data offset below 5 and beyond the segment */
+    FRAME[tcp + 12] = 0x30;
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+    ck_assert(R.layers[6].notes & CSC_N_LEN_SHORT);
+    FRAME[tcp + 12] = 0xf0;
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+    run(&f);
+    /* inner IPv4 claims more than the outer carries */
+    patch16(iip + 2, 1400);
+    ck_assert(R.layers[5].notes & CSC_N_LEN_EXCEEDS);
+    ck_assert_int_eq(R.layers[6].reason, CSC_R_LEN_MISMATCH);
+
+    /* GENEVE options beyond the packet */
+    pb_init(&f);
+    r_geneve6(&f);
+    run(&f);
+    FRAME[f.off[3]] = 0x3f;
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+    ck_assert_int_eq(R.stop_proto, CSC_P_GENEVE);
+    /* IPv6 payload length beyond the frame */
+    run(&f);
+    patch16(f.off[1] + 4, 9000);
+    ck_assert(R.layers[1].notes & CSC_N_LEN_EXCEEDS);
+    ck_assert_int_eq(R.layers[2].reason, CSC_R_LEN_MISMATCH);
+
+    /* GUE header length beyond the packet */
+    pb_init(&f);
+    r_gue_rco(&f);
+    run(&f);
+    FRAME[f.off[3]] = 0x1f;
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+    ck_assert_int_eq(R.stop_proto, CSC_P_GUE);
+
+    /* IPv6 extension header longer than the packet */
+    pb_init(&f);
+    r_sll2_v6ext(&f);
+    run(&f);
+    FRAME[f.off[1] + 41] = 0xff;
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_SLL2);
+    ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+    ck_assert_int_eq(R.stop_proto, CSC_P_IPV6);
+    ck_assert_int_eq(R.direction, CSC_DIR_OUT);
+
+    /* PPPoE length shorter than the IP packet */
+    pb_init(&f);
+    r_pppoe(&f);
+    run(&f);
+    patch16(f.off[1] + 4, 30);
+    ck_assert(R.layers[2].notes & CSC_N_LINK_LEN_SHORT);
+    ck_assert_int_eq(R.layers[3].reason, CSC_R_LEN_MISMATCH);
+
+    /* MPLS stack without bottom of stack: ends truncated at the frame end */
+    static uint8_t mpls[14 + 64];
+    memset(mpls, 0, sizeof mpls);
+    mpls[12] = 0x88;
+    mpls[13] = 0x47;
+    run_bytes(mpls, sizeof mpls, sizeof mpls + 100, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.stop, CSC_STOP_TRUNCATED);
+    ck_assert_int_eq(R.stop_proto, CSC_P_MPLS);
+}
+END_TEST
+
+START_TEST(depth_limit_is_a_finding)
+{
+    /* 40 stacked VLAN tags: the stack stops at CSC_MAX_LAYERS with "depth" */
+    static uint8_t b[14 + 40 * 4 + 20];
+    memset(b, 0, sizeof b);
+    b[12] = 0x81;
+    for (int i = 0; i < 40; i++) {
+        b[14 + 4 * i + 2] = 0x81;
+        b[14 + 4 * i + 3] = 0x00;
+    }
+    cfg_set("none", "modern");
+    run_bytes(b, sizeof b, sizeof b, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.nlayers, CSC_MAX_LAYERS);
+    ck_assert_int_eq(R.stop, CSC_STOP_DEPTH);
+    /* 40 nested IPIP headers */
+    static uint8_t ip[40 * 20 + 8];
+    for (int i = 0; i < 40; i++) {
+        uint8_t *h = ip + 20 * i;
+        memset(h, 0, 20);
+        h[0] = 0x45;
+        h[2] = (uint8_t)((sizeof ip - 20 * i) >> 8);
+        h[3] = (uint8_t)(sizeof ip - 20 * i);
+        h[9] = 4;
+    }
+    run_bytes(ip, sizeof ip, sizeof ip, CSC_LINK_RAW);
+    ck_assert_int_eq(R.stop, CSC_STOP_DEPTH);
+    ck_assert_int_eq(R.nlayers, CSC_MAX_LAYERS);
+}
+END_TEST
+
+START_TEST(link_types)
+{
+    cfg_set("none", "modern");
+    ck_assert_int_eq(csc_link_from_linktype(1), CSC_LINK_ETHERNET);
+    ck_assert_int_eq(csc_link_from_linktype(101), CSC_LINK_RAW);
+    ck_assert_int_eq(csc_link_from_linktype(12), CSC_LINK_RAW);
+    ck_assert_int_eq(csc_link_from_linktype(113), CSC_LINK_SLL);
+    ck_assert_int_eq(csc_link_from_linktype(276), CSC_LINK_SLL2);
+    ck_assert_int_eq(csc_link_from_linktype(0), CSC_LINK_NULL);
+    ck_assert_int_eq(csc_link_from_linktype(147), CSC_LINK_UNKNOWN);
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    run(&f);
+    static uint8_t b[4 + 64];
+    /* BSD loopback (host order) and OpenBSD loop (network order) */
+    memcpy(b + 4, FRAME, FRAME_LEN);
+    b[0] = 2;
+    run_bytes(b, FRAME_LEN + 4, FRAME_LEN + 4, CSC_LINK_NULL);
+    ck_assert_int_eq(R.layers[1].proto, CSC_P_IPV4);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_GOOD);
+    b[0] = 0;
+    b[3] = 2;
+    run_bytes(b, FRAME_LEN + 4, FRAME_LEN + 4, CSC_LINK_LOOP);
+    ck_assert_int_eq(R.layers[1].proto, CSC_P_IPV4);
+    /* Linux SLL, outgoing */
+    static uint8_t s[16 + 64];
+    memset(s, 0, 16);
+    s[1] = 4;
+    s[14] = 0x08;
+    memcpy(s + 16, FRAME, FRAME_LEN);
+    run_bytes(s, FRAME_LEN + 16, FRAME_LEN + 16, CSC_LINK_SLL);
+    ck_assert_int_eq(R.direction, CSC_DIR_OUT);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_GOOD);
+    /* unknown link */
+    run_bytes(b, 10, 10, CSC_LINK_UNKNOWN);
+    ck_assert_int_eq(R.stop, CSC_STOP_LINK);
+    ck_assert_int_eq(R.nlayers, 0);
+}
+END_TEST
+
+START_TEST(ports_are_configurable)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    r_vxlan(&f);
+    f.l[2].dport = 8472;
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_int_eq(R.nlayers, 3);                     /* 8472 is not VXLAN by default */
+    ck_assert(csc_config_set_port(&CFG, 8472, CSC_P_VXLAN, 0));
+    run(&f);
+    ck_assert_int_eq(R.layers[3].proto, CSC_P_VXLAN);
+    csc_config_clear_ports(&CFG, CSC_P_VXLAN);
+    f.l[2].dport = 4789;
+    run(&f);
+    ck_assert_int_eq(R.nlayers, 3);
+    /* FOU: IPIP directly in UDP on a configured port */
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP)->dport = 5555;
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP);
+    cfg_set("none", "modern");
+    ck_assert(csc_config_set_port(&CFG, 5555, CSC_P_FOU, 4));
+    run(&f);
+    ck_assert_int_eq(R.layers[3].proto, CSC_P_FOU);
+    ck_assert_int_eq(R.layers[4].proto, CSC_P_IPV4);
+    ck_assert_int_eq(R.layers[5].verdict, CSC_V_GOOD);
+}
+END_TEST
+
+Suite *decode_suite(void);
+Suite *decode_suite(void)
+{
+    int n = (int)(sizeof cases / sizeof cases[0]);
+    Suite *s = suite_create("decode");
+    TCase *t = tcase_create("decoders");
+    tcase_add_loop_test(t, good_frames, 0, n);
+    tcase_add_loop_test(t, every_truncation_point, 0, n);
+    tcase_add_test(t, lying_lengths);
+    tcase_add_test(t, depth_limit_is_a_finding);
+    tcase_add_test(t, link_types);
+    tcase_add_test(t, ports_are_configurable);
+    suite_add_tcase(s, t);
+    return s;
+}

@@ -1,0 +1,702 @@
+/*
+ * test_scenarios.c - kernel-rx-checksum-model.md §6: every worked scenario
+ * S1-S18 (and variants) as a test. The frame is built here, analysed under
+ * the scenario's era, report and configuration, and the per-layer methods,
+ * software passes, GRO outcome and verdict are asserted.
+ */
+#include "helpers.h"
+
+#define GRO CSC_PATH_GRO
+#define NORMAL CSC_PATH_NORMAL
+
+/* outer IPv4|IPv6 / UDP[u] / VXLAN / Eth / IPv4 / TCP[t] or UDP[t] / payload */
+static void vxlan(struct pb_frame *f, int outer6, enum pb_state u, int inner_udp, enum pb_state t,
+                  int payload)
+{
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, outer6 ? PB_IPV6 : PB_IPV4);
+    pb_push(f, PB_UDP)->csum = (uint8_t)u;
+    pb_push(f, PB_VXLAN);
+    pb_push(f, PB_ETH);
+    pb_push(f, PB_IPV4);
+    pb_push(f, inner_udp ? PB_UDP : PB_TCP)->csum = (uint8_t)t;
+    pb_push(f, PB_PAYLOAD)->len = (uint16_t)payload;
+}
+
+static uint32_t bytes_from(int layer)
+{
+    return (uint32_t)(FRAME_LEN - R.layers[layer].off);
+}
+
+START_TEST(s1_none_gro_on_nic)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_OK, 0, PB_OK, 100);
+    cfg_set("none", "modern");
+    run(&f);
+    int ou = lay(CSC_P_UDP, 0), it = lay(CSC_P_TCP, 0);
+    ASSERT_METHOD(ou, CSC_M_SW_PASS, GRO);
+    ASSERT_METHOD(it, CSC_M_COMPLETE, GRO);
+    ck_assert_int_eq(R.layers[ou].k.gro_conv, 0);   /* cb already valid: no conversion */
+    ASSERT_PASSES(1);
+    ck_assert_uint_eq(R.kernel.sw_bytes, bytes_from(ou));
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);      /* held */
+    const struct csc_dev *vx = dev_of_kind(CSC_P_VXLAN);
+    ck_assert_int_eq(vx->entry.ip_summed, CSC_CHECKSUM_UNNECESSARY);  /* O: vx0 sees U */
+    ck_assert_int_eq(vx->entry.csum_level, 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+START_TEST(s2_none_no_gro_on_nic)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_OK, 0, PB_OK, 100);
+    cfg_set("none", "modern");
+    CFG.gro_nic = false;
+    run(&f);
+    int ou = lay(CSC_P_UDP, 0), it = lay(CSC_P_TCP, 0);
+    ASSERT_METHOD(ou, CSC_M_SW_PASS, NORMAL);   /* encap check: udp_lib_checksum_complete */
+    ASSERT_METHOD(it, CSC_M_COMPLETE, GRO);     /* vx0 GRO on the software COMPLETE */
+    ck_assert_int_eq(R.layers[ou].k.normal_conv, 0);   /* deferred: csum_valid 0 */
+    ASSERT_PASSES(1);
+    ck_assert_int_eq(dev_of_kind(CSC_P_VXLAN)->entry.ip_summed, CSC_CHECKSUM_COMPLETE);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+static void s3_for(const char *era)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_OK, 0, PB_OK, 100);
+    cfg_set("unnecessary:0", era);
+    run(&f);
+    int ou = lay(CSC_P_UDP, 0), it = lay(CSC_P_TCP, 0);
+    ASSERT_METHOD(ou, CSC_M_DEVICE, GRO);
+    ck_assert_int_eq(R.layers[ou].k.gro_conv, 1);   /* Part VI: conversion allows GRO */
+    ASSERT_METHOD(it, CSC_M_COMPLETE, GRO);
+    ASSERT_PASSES(0);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+
+START_TEST(s3_u0_conversion_allows_gro)
+{
+    s3_for("3.18");
+    s3_for("modern");
+}
+END_TEST
+
+START_TEST(s3prime_u0_before_part_vi)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_OK, 0, PB_OK, 100);
+    cfg_set("unnecessary:0", "pre-part-vi");
+    CFG.gro_tunnel = false;          /* the spec's row: the pass in tcp_checksum_complete */
+    run(&f);
+    int ou = lay(CSC_P_UDP, 0), it = lay(CSC_P_TCP, 0);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_UDP_GATE);
+    ck_assert_int_eq(R.layers[ou].k.gro_conv, 0);
+    ASSERT_METHOD(ou, CSC_M_DEVICE, GRO);
+    ASSERT_METHOD(it, CSC_M_SW_PASS, NORMAL);
+    ASSERT_PASSES(1);
+    ck_assert_uint_eq(R.kernel.sw_bytes, bytes_from(it));
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+
+    /* With GRO on the VXLAN device the same pass moves into vx0's GRO. */
+    cfg_set("unnecessary:0", "pre-part-vi");
+    run(&f);
+    ASSERT_METHOD(it, CSC_M_SW_PASS, GRO);
+    ck_assert_int_eq(R.layers[it].k.dev, 1);
+    ASSERT_PASSES(1);
+}
+END_TEST
+
+START_TEST(s4_u1_nic_parses_vxlan)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_OK, 0, PB_OK, 100);
+    cfg_set("unnecessary:1", "modern");
+    run(&f);
+    ASSERT_METHOD(lay(CSC_P_UDP, 0), CSC_M_DEVICE, GRO);
+    ASSERT_METHOD(lay(CSC_P_TCP, 0), CSC_M_DEVICE, GRO);
+    ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].k.gro_conv, 0);
+    ASSERT_PASSES(0);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    /* GRO consumed csum_cnt only: the skb still carries level 1 into the normal path */
+    const struct csc_dev *vx = dev_of_kind(CSC_P_VXLAN);
+    ck_assert_int_eq(vx->entry.ip_summed, CSC_CHECKSUM_UNNECESSARY);
+    ck_assert_int_eq(vx->entry.csum_level, 0);
+}
+END_TEST
+
+START_TEST(s5_complete)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_OK, 0, PB_OK, 100);
+    cfg_set("complete", "modern");
+    run(&f);
+    ASSERT_METHOD(lay(CSC_P_UDP, 0), CSC_M_COMPLETE, GRO);
+    ASSERT_METHOD(lay(CSC_P_TCP, 0), CSC_M_COMPLETE, GRO);
+    ASSERT_PASSES(0);
+    ck_assert_int_eq(dev_of_kind(CSC_P_VXLAN)->entry.ip_summed, CSC_CHECKSUM_COMPLETE);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+START_TEST(s6a_82599_zero_csum_no_gro)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_ZERO, 0, PB_OK, 100);
+    cfg_set("none", "4.6");
+    run(&f);
+    int ou = lay(CSC_P_UDP, 0), it = lay(CSC_P_TCP, 0);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_UDP_GATE);   /* ~3 vs 8.6 Gbit/s */
+    ASSERT_METHOD(ou, CSC_M_ZERO, GRO);
+    ASSERT_METHOD(it, CSC_M_SW_PASS, GRO);
+    ck_assert_int_eq(R.layers[it].k.dev, 1);                          /* in vx0's GRO */
+    ASSERT_PASSES(1);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+
+    /* The outer-l4 profile (82599) derives the same NONE report from the bytes. */
+    cfg_set("outer-l4", "4.6");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].entry.ip_summed, CSC_CHECKSUM_NONE);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_UDP_GATE);
+}
+END_TEST
+
+START_TEST(s6b_zero_csum_gro_after_fix)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_ZERO, 0, PB_OK, 100);
+    cfg_set("none", "modern");
+    run(&f);
+    int it = lay(CSC_P_TCP, 0);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);       /* aggregated on the NIC */
+    ASSERT_METHOD(it, CSC_M_SW_PASS, GRO);
+    ck_assert_int_eq(R.layers[it].k.dev, 0);
+    ASSERT_PASSES(1);
+    ck_assert_uint_eq(R.kernel.sw_bytes, bytes_from(it));
+    const struct csc_dev *vx = dev_of_kind(CSC_P_VXLAN);
+    ck_assert_int_eq(vx->entry.ip_summed, CSC_CHECKSUM_UNNECESSARY); /* O: single frame: U */
+    /* 5.12 is the first preset with 89e5c58fc1e2 */
+    cfg_set("none", "5.12");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    cfg_set("none", "4.20");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_UDP_GATE);
+}
+END_TEST
+
+START_TEST(s7_u0_zero_csum)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_ZERO, 0, PB_OK, 100);
+    cfg_set("unnecessary:0", "4.6");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_UDP_GATE);
+    ASSERT_METHOD(lay(CSC_P_UDP, 0), CSC_M_DEVICE, GRO);
+    ASSERT_PASSES(1);
+    cfg_set("unnecessary:0", "modern");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    ASSERT_METHOD(lay(CSC_P_TCP, 0), CSC_M_SW_PASS, GRO);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].k.dev, 0);
+    ASSERT_PASSES(1);
+    /* tunnel-l4 NICs (ice/i40e) count the zero checksum as verified */
+    cfg_set("tunnel-l4", "modern");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].entry.ip_summed, CSC_CHECKSUM_UNNECESSARY);
+    ck_assert_int_eq(R.kernel.devs[0].entry.csum_level, 1);
+    ASSERT_PASSES(0);
+}
+END_TEST
+
+/* Seed 000: IP > GRE(csum) > IP > UDP(zero) > VXLAN > IP > UDP(csum) */
+static void double_encap(struct pb_frame *f, enum pb_state mid, int inner_ip_opts)
+{
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, PB_IPV4);
+    pb_push(f, PB_GRE)->gre_flags = 0x8000;
+    pb_push(f, PB_IPV4);
+    pb_push(f, PB_UDP)->csum = (uint8_t)mid;
+    pb_push(f, PB_VXLAN);
+    pb_push(f, PB_ETH);
+    pb_push(f, PB_IPV4)->ip_opts = (uint8_t)inner_ip_opts;
+    pb_push(f, PB_UDP);
+    pb_push(f, PB_PAYLOAD)->len = 100;
+}
+
+START_TEST(s8a_double_encap_part_vi)
+{
+    struct pb_frame f;
+    double_encap(&f, PB_ZERO, 0);
+    cfg_set("none", "3.18");
+    run(&f);
+    ASSERT_METHOD(lay(CSC_P_GRE, 0), CSC_M_SW_PASS, GRO);
+    ASSERT_METHOD(lay(CSC_P_UDP, 0), CSC_M_ZERO, GRO);
+    ASSERT_METHOD(lay(CSC_P_UDP, 1), CSC_M_COMPLETE, GRO);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_ENCAP_MARK);   /* udp_mark */
+    ck_assert_int_eq(R.kernel.devs[0].gro_layer, lay(CSC_P_UDP, 1));
+    ASSERT_PASSES(1);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+START_TEST(s8b_double_encap_inner_options)
+{
+    struct pb_frame f;
+    double_encap(&f, PB_ZERO, 4);
+    cfg_set("none", "3.18");
+    run(&f);
+    ASSERT_METHOD(lay(CSC_P_GRE, 0), CSC_M_SW_PASS, GRO);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_IP_OPTIONS);
+    ck_assert_int_eq(dev_of_kind(CSC_P_GRE)->gro_reason, CSC_G_UDP_GATE);
+    ASSERT_METHOD(lay(CSC_P_UDP, 1), CSC_M_SW_PASS, NORMAL);         /* at recvmsg */
+    ASSERT_PASSES(2);                 /* seed 000: "skb_checksum in GRO and normal path" */
+}
+END_TEST
+
+START_TEST(s8c_double_encap_modern)
+{
+    struct pb_frame f;
+    double_encap(&f, PB_ZERO, 0);
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_ENCAP_MARK);  /* GRE set encap_mark */
+    ck_assert_int_eq(R.kernel.devs[0].gro_layer, lay(CSC_P_UDP, 0));
+    ASSERT_METHOD(lay(CSC_P_GRE, 0), CSC_M_SW_PASS, GRO);
+    const struct csc_dev *gre = dev_of_kind(CSC_P_GRE);
+    ck_assert_int_eq(gre->gro_reason, CSC_G_NOT_TUNNEL);               /* gate ok, inner flush */
+    int in = lay(CSC_P_UDP, 1);
+    ASSERT_METHOD(in, CSC_M_SW_PASS, GRO);
+    ck_assert_int_eq(R.layers[in].k.dev, 1);
+    ASSERT_PASSES(2);
+}
+END_TEST
+
+START_TEST(s8cprime_double_encap_4_6)
+{
+    struct pb_frame f;
+    double_encap(&f, PB_ZERO, 0);
+    cfg_set("none", "4.6");
+    run(&f);
+    ck_assert_int_eq(dev_of_kind(CSC_P_GRE)->gro_reason, CSC_G_UDP_GATE);
+    int in = lay(CSC_P_UDP, 1);
+    ASSERT_METHOD(in, CSC_M_SW_PASS, GRO);
+    ck_assert_int_eq(R.kernel.devs[R.layers[in].k.dev].kind, CSC_P_VXLAN);
+    ASSERT_PASSES(2);
+}
+END_TEST
+
+START_TEST(s8d_double_encap_mid_csum)
+{
+    struct pb_frame f;
+    double_encap(&f, PB_OK, 0);
+    cfg_set("none", "modern");
+    run(&f);
+    ASSERT_METHOD(lay(CSC_P_UDP, 0), CSC_M_COMPLETE, GRO);
+    int in = lay(CSC_P_UDP, 1);
+    ASSERT_METHOD(in, CSC_M_COMPLETE, GRO);
+    ck_assert_int_eq(R.kernel.devs[R.layers[in].k.dev].kind, CSC_P_GRE);
+    ASSERT_PASSES(1);                 /* the "right combination" of seed 000 */
+    /* the GRO conversion at the mid UDP happens in gre0's GRO pass */
+    int conv = 0;
+    for (int i = 0; i < R.kernel.nsteps; i++)
+        if (!strcmp(csc_what_name(R.kernel.steps[i].what), "convert") &&
+            R.kernel.steps[i].layer == lay(CSC_P_UDP, 0))
+            conv = R.kernel.steps[i].dev;
+    ck_assert_int_eq(R.kernel.devs[conv].kind, CSC_P_GRE);
+}
+END_TEST
+
+static void gre_tcp(struct pb_frame *f, enum pb_state g)
+{
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, PB_IPV4);
+    struct pb_layer *gl = pb_push(f, PB_GRE);
+    gl->gre_flags = 0x8000;
+    gl->csum = (uint8_t)g;
+    pb_push(f, PB_IPV4);
+    pb_push(f, PB_TCP);
+    pb_push(f, PB_PAYLOAD)->len = 100;
+}
+
+START_TEST(s9_bad_gre_two_passes)
+{
+    struct pb_frame f;
+    gre_tcp(&f, PB_BAD);
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_GRE, 0));
+    ck_assert_uint_eq(R.kernel.counters, 0);                /* silent kfree_skb */
+    ASSERT_PASSES(2);
+    ASSERT_METHOD(lay(CSC_P_GRE, 0), CSC_M_SW_PASS, NORMAL);
+}
+END_TEST
+
+START_TEST(s9prime_bad_gre_csum_bad)
+{
+    struct pb_frame f;
+    gre_tcp(&f, PB_BAD);
+    cfg_set("none", "3.18");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+    ASSERT_PASSES(1);
+    ASSERT_METHOD(lay(CSC_P_GRE, 0), CSC_M_CSUM_BAD, NORMAL);
+}
+END_TEST
+
+START_TEST(s10_bad_inner_tcp_three_passes)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_OK, 0, PB_BAD, 100);
+    cfg_set("unnecessary:0", "modern");
+    run(&f);
+    int it = lay(CSC_P_TCP, 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, it);
+    ck_assert_uint_eq(R.kernel.counters,
+                      counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+    ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].k.normal_conv, 1);
+    ck_assert_int_eq(dev_of_kind(CSC_P_VXLAN)->entry.ip_summed, CSC_CHECKSUM_COMPLETE);
+    ASSERT_PASSES(3);
+    ck_assert_int_eq(R.layers[it].k.passes, 3);
+}
+END_TEST
+
+START_TEST(s10prime_bad_inner_tcp_csum_bad)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_OK, 0, PB_BAD, 100);
+    cfg_set("unnecessary:0", "3.18");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters,
+                      counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+    ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].k.normal_conv, 0);   /* refused: csum_bad */
+    ck_assert_int_eq(dev_of_kind(CSC_P_VXLAN)->gro_reason, CSC_G_CSUM_BAD);
+    ASSERT_METHOD(lay(CSC_P_TCP, 0), CSC_M_CSUM_BAD, NORMAL);
+    ASSERT_PASSES(1);
+}
+END_TEST
+
+START_TEST(s11_bad_outer_udp_complete)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_BAD, 1, PB_OK, 100);
+    cfg_set("complete", "modern");
+    run(&f);
+    int ou = lay(CSC_P_UDP, 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, ou);
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_UDP_IN_CSUM_ERRORS, CSC_C_UDP_IN_ERRORS));
+    ASSERT_PASSES(2);
+    /* db4f1be3ca9b: the COMPLETE value was unset in udp4_csum_init */
+    int unset = 0;
+    for (int i = 0; i < R.kernel.nsteps; i++)
+        unset |= !strcmp(csc_what_name(R.kernel.steps[i].what), "complete-unset");
+    ck_assert_int_eq(unset, 1);
+}
+END_TEST
+
+START_TEST(s11prime_bad_outer_udp_complete_old)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_BAD, 1, PB_OK, 100);
+    cfg_set("complete", "4.13");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_UDP_IN_CSUM_ERRORS, CSC_C_UDP_IN_ERRORS));
+    ASSERT_PASSES(2);
+    for (int i = 0; i < R.kernel.nsteps; i++)
+        ck_assert_str_ne(csc_what_name(R.kernel.steps[i].what), "complete-unset");
+}
+END_TEST
+
+START_TEST(s12_ipv6_zero_csum_refused)
+{
+    struct pb_frame f;
+    vxlan(&f, 1, PB_ZERO, 1, PB_OK, 100);
+    cfg_set("none", "modern");
+    run(&f);
+    int ou = lay(CSC_P_UDP, 0);
+    ck_assert_int_eq(R.layers[ou].verdict, CSC_V_ZERO6);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, ou);
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_UDP6_IN_CSUM_ERRORS, CSC_C_UDP6_IN_ERRORS));
+    ASSERT_PASSES(1);                 /* the inner pass in GRO, wasted */
+    ASSERT_METHOD(lay(CSC_P_UDP, 1), CSC_M_SW_PASS, GRO);
+}
+END_TEST
+
+START_TEST(s12prime_ipv6_zero_csum_allowed)
+{
+    struct pb_frame f;
+    vxlan(&f, 1, PB_ZERO, 1, PB_OK, 100);
+    cfg_set("none", "modern");
+    CFG.udp6_zero_csum_rx = true;
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ASSERT_PASSES(1);
+}
+END_TEST
+
+/* IPv4 / UDP[u] / VXLAN+RCO / Eth / IPv4 / TCP[t] */
+static void rco(struct pb_frame *f, enum pb_state u, enum pb_state t)
+{
+    vxlan(f, 0, u, 0, t, 100);
+    f->l[3].rco = 1;
+}
+
+START_TEST(s13_rco_partial_default)
+{
+    struct pb_frame f;
+    rco(&f, PB_OK, PB_SEED);
+    cfg_set("unnecessary:0", "modern");
+    CFG.remcsum_rx = true;
+    run(&f);
+    int it = lay(CSC_P_TCP, 0);
+    ck_assert_int_eq(R.layers[it].verdict, CSC_V_RCO);
+    ASSERT_METHOD(it, CSC_M_REMCSUM, GRO);
+    ASSERT_PASSES(0);
+    ck_assert_int_eq(dev_of_kind(CSC_P_VXLAN)->entry.ip_summed, CSC_CHECKSUM_PARTIAL);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+START_TEST(s13b_rco_garbage_accepted)
+{
+    struct pb_frame f;
+    rco(&f, PB_OK, PB_GARBAGE);
+    cfg_set("unnecessary:0", "modern");
+    CFG.remcsum_rx = true;
+    run(&f);
+    int it = lay(CSC_P_TCP, 0);
+    ck_assert_int_eq(R.layers[it].verdict, CSC_V_BAD);           /* flagged by us */
+    ck_assert_int_eq(R.layers[it].reason, CSC_R_RCO_WRONG_SEED);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);            /* accepted by the kernel */
+    ASSERT_PASSES(0);
+    ck_assert(R.kernel.warnings & CSC_W_GARBAGE_ACCEPTED);
+}
+END_TEST
+
+START_TEST(s13c_rco_without_remcsumrx)
+{
+    struct pb_frame f;
+    rco(&f, PB_OK, PB_SEED);
+    cfg_set("none", "modern");
+    run(&f);
+    int vx = lay(CSC_P_VXLAN, 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, vx);
+    ck_assert_uint_eq(R.kernel.counters,
+                      counters_of(CSC_C_DEV_RX_FRAME_ERRORS, CSC_C_DEV_RX_ERRORS));   /* v6.14+ */
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_CSUM_FAIL);   /* TCP vs the seed */
+    cfg_set("none", "5.12");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 0);                           /* no counter before */
+}
+END_TEST
+
+START_TEST(s13d_rco_zero_outer_nothing_verified)
+{
+    struct pb_frame f;
+    rco(&f, PB_ZERO, PB_GARBAGE);
+    cfg_set("none", "modern");
+    CFG.remcsum_rx = true;
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_RCO_NO_CSUM);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert(R.kernel.warnings & CSC_W_RCO_NOTHING_VERIFIED);
+    ASSERT_PASSES(0);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].reason, CSC_R_RCO_OUTER_MISSING);
+}
+END_TEST
+
+START_TEST(s14_rco_nopartial)
+{
+    struct pb_frame f;
+    rco(&f, PB_OK, PB_SEED);
+    cfg_set("none", "modern");
+    CFG.remcsum_rx = true;
+    CFG.remcsum_nopartial = true;
+    run(&f);
+    ASSERT_METHOD(lay(CSC_P_UDP, 0), CSC_M_SW_PASS, GRO);
+    ASSERT_METHOD(lay(CSC_P_TCP, 0), CSC_M_COMPLETE, GRO);
+    ASSERT_PASSES(2);                 /* seed 002: "csum_partial potentially twice" */
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    /* a wrong seed now fails the inner validation */
+    rco(&f, PB_OK, PB_GARBAGE);
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_TCP, 0));
+}
+END_TEST
+
+START_TEST(s14prime_rco_nopartial_complete)
+{
+    struct pb_frame f;
+    rco(&f, PB_OK, PB_SEED);
+    cfg_set("complete", "modern");
+    CFG.remcsum_rx = true;
+    CFG.remcsum_nopartial = true;
+    run(&f);
+    ASSERT_PASSES(0);
+    ASSERT_METHOD(lay(CSC_P_TCP, 0), CSC_M_COMPLETE, GRO);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+START_TEST(s15_gue_rco_ipip)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_GUE)->rco = 1;
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP)->csum = PB_SEED;
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("complete", "modern");
+    run(&f);
+    int g = lay(CSC_P_GUE, 0), it = lay(CSC_P_TCP, 0);
+    ck_assert_uint_eq(R.layers[g].rco_start, 20);
+    ck_assert_uint_eq(R.layers[g].rco_offset, 36);
+    ck_assert_int_eq(R.layers[it].verdict, CSC_V_RCO);
+    ASSERT_METHOD(lay(CSC_P_UDP, 0), CSC_M_COMPLETE, GRO);
+    ASSERT_METHOD(it, CSC_M_REMCSUM, GRO);
+    ASSERT_PASSES(0);
+    ck_assert_int_eq(dev_of_kind(CSC_P_IPV4)->entry.ip_summed, CSC_CHECKSUM_PARTIAL);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+START_TEST(s16_lying_nic_level1)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_BAD, 0, PB_BAD, 100);
+    cfg_set("unnecessary:1", "modern");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+    ASSERT_PASSES(0);
+    ck_assert(R.kernel.warnings & CSC_W_GARBAGE_ACCEPTED);
+}
+END_TEST
+
+START_TEST(s16p_lying_nic_level0_with_gro)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_BAD, 1, PB_OK, 44);   /* inner UDP datagram of 52 bytes (<= 76) */
+    cfg_set("unnecessary:0", "modern");
+    run(&f);
+    int in = lay(CSC_P_UDP, 1);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ASSERT_METHOD(in, CSC_M_SW_PASS, GRO);     /* the converted sum is off by the error */
+    ASSERT_PASSES(1);
+    ck_assert(!(R.kernel.warnings & CSC_W_HW_CSUM_FAULT));   /* skb is U: no fault report */
+}
+END_TEST
+
+START_TEST(s16pp_level0_after_gro_hw_fault)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_BAD, 1, PB_OK, 44);
+    cfg_set("unnecessary:0", "modern");
+    CFG.gro_nic = false;                       /* BPF bpf_csum_level() after the TAP's GRO */
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_eq(dev_of_kind(CSC_P_VXLAN)->entry.ip_summed, CSC_CHECKSUM_COMPLETE);
+    ASSERT_PASSES(2);
+    ck_assert(R.kernel.warnings & CSC_W_HW_CSUM_FAULT);
+}
+END_TEST
+
+START_TEST(s17_partial_inner_lco)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_LCO, 0, PB_SEED, 100);
+    cfg_set("partial:inner", "modern");
+    run(&f);
+    int ou = lay(CSC_P_UDP, 0), it = lay(CSC_P_TCP, 0);
+    ck_assert_int_eq(R.layers[ou].verdict, CSC_V_LCO);
+    ck_assert_int_eq(R.layers[it].verdict, CSC_V_PARTIAL);
+    ASSERT_METHOD(ou, CSC_M_PARTIAL, GRO);
+    ASSERT_METHOD(it, CSC_M_PARTIAL, GRO);
+    ASSERT_PASSES(0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+}
+END_TEST
+
+START_TEST(s18_bad_ip_header)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_OK, 0, PB_OK, 100);
+    f.l[1].csum = PB_BAD;
+    const char *reports[] = { "none", "unnecessary:1", "complete", "partial:inner" };
+    for (int i = 0; i < 4; i++) {
+        cfg_set(reports[i], "modern");
+        run(&f);
+        ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_IP_CSUM);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_IPV4, 0));
+        ck_assert_uint_eq(R.kernel.counters,
+                          counters_of(CSC_C_IP_IN_CSUM_ERRORS, CSC_C_IP_IN_HDR_ERRORS));
+        ASSERT_PASSES(0);
+    }
+}
+END_TEST
+
+Suite *scenarios_suite(void);
+Suite *scenarios_suite(void)
+{
+    Suite *s = suite_create("scenarios S1-S18");
+    TCase *t = tcase_create("S");
+    tcase_add_test(t, s1_none_gro_on_nic);
+    tcase_add_test(t, s2_none_no_gro_on_nic);
+    tcase_add_test(t, s3_u0_conversion_allows_gro);
+    tcase_add_test(t, s3prime_u0_before_part_vi);
+    tcase_add_test(t, s4_u1_nic_parses_vxlan);
+    tcase_add_test(t, s5_complete);
+    tcase_add_test(t, s6a_82599_zero_csum_no_gro);
+    tcase_add_test(t, s6b_zero_csum_gro_after_fix);
+    tcase_add_test(t, s7_u0_zero_csum);
+    tcase_add_test(t, s8a_double_encap_part_vi);
+    tcase_add_test(t, s8b_double_encap_inner_options);
+    tcase_add_test(t, s8c_double_encap_modern);
+    tcase_add_test(t, s8cprime_double_encap_4_6);
+    tcase_add_test(t, s8d_double_encap_mid_csum);
+    tcase_add_test(t, s9_bad_gre_two_passes);
+    tcase_add_test(t, s9prime_bad_gre_csum_bad);
+    tcase_add_test(t, s10_bad_inner_tcp_three_passes);
+    tcase_add_test(t, s10prime_bad_inner_tcp_csum_bad);
+    tcase_add_test(t, s11_bad_outer_udp_complete);
+    tcase_add_test(t, s11prime_bad_outer_udp_complete_old);
+    tcase_add_test(t, s12_ipv6_zero_csum_refused);
+    tcase_add_test(t, s12prime_ipv6_zero_csum_allowed);
+    tcase_add_test(t, s13_rco_partial_default);
+    tcase_add_test(t, s13b_rco_garbage_accepted);
+    tcase_add_test(t, s13c_rco_without_remcsumrx);
+    tcase_add_test(t, s13d_rco_zero_outer_nothing_verified);
+    tcase_add_test(t, s14_rco_nopartial);
+    tcase_add_test(t, s14prime_rco_nopartial_complete);
+    tcase_add_test(t, s15_gue_rco_ipip);
+    tcase_add_test(t, s16_lying_nic_level1);
+    tcase_add_test(t, s16p_lying_nic_level0_with_gro);
+    tcase_add_test(t, s16pp_level0_after_gro_hw_fault);
+    tcase_add_test(t, s17_partial_inner_lco);
+    tcase_add_test(t, s18_bad_ip_header);
+    suite_add_tcase(s, t);
+    return s;
+}

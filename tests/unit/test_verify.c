@@ -1,0 +1,420 @@
+/*
+ * test_verify.c - every raw verdict and reason, and the RCO/LCO math on the
+ * worked vectors V9 (remcsum_adjust) and V10 (lco_csum) of the model.
+ */
+#include "helpers.h"
+
+#include "csumcheck/frag.h"
+
+static void eth_ip(struct pb_frame *f, int v6)
+{
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, v6 ? PB_IPV6 : PB_IPV4);
+}
+
+/* V9/V10 frame: outer 10.0.0.1:40000 -> 10.0.0.2:4789, VXLAN VNI 42 (+RCO),
+ * inner 192.168.1.1:5001 -> 192.168.1.2:80 TCP seq 1 PSH|ACK, 40 bytes. */
+static void v9_frame(struct pb_frame *f, enum pb_state outer, int rco, enum pb_state inner)
+{
+    eth_ip(f, 0);
+    pb_push(f, PB_UDP)->csum = (uint8_t)outer;
+    pb_push(f, PB_VXLAN)->rco = (uint8_t)rco;
+    pb_push(f, PB_ETH);
+    struct pb_layer *ip = pb_push(f, PB_IPV4);
+    memcpy(ip->src, "\xc0\xa8\x01\x01", 4);
+    memcpy(ip->dst, "\xc0\xa8\x01\x02", 4);
+    struct pb_layer *t = pb_push(f, PB_TCP);
+    t->sport = 5001;
+    t->dport = 80;
+    t->seq = 1;
+    t->ack = 0;
+    t->tcp_flags = 0x18;
+    t->csum = (uint8_t)inner;
+    struct pb_layer *p = pb_push(f, PB_PAYLOAD);
+    p->len = 40;
+    p->fill = 1;
+}
+
+START_TEST(v9_rco_vxlan_tcp)
+{
+    struct pb_frame f;
+    v9_frame(&f, PB_OK, 1, PB_SEED);
+    cfg_set("none", "modern");
+    run(&f);
+    int ou = lay(CSC_P_UDP, 0), vx = lay(CSC_P_VXLAN, 0), it = lay(CSC_P_TCP, 0);
+    ck_assert_uint_eq(R.layers[ou].field, 0x84b7);           /* V9 outer check */
+    ck_assert_uint_eq(R.layers[ou].pseudo, 0x00001482);
+    ck_assert_uint_eq(R.layers[vx].rco_start, 34);
+    ck_assert_uint_eq(R.layers[vx].rco_offset, 50);
+    ck_assert_uint_eq(FRAME[R.layers[vx].off + 1], 0x20);    /* header 08 20 00 00 00 00 2a 11 */
+    ck_assert_uint_eq(FRAME[R.layers[vx].off + 7], 0x11);
+    ck_assert_uint_eq(R.layers[it].field, 0x8396);            /* the seed */
+    ck_assert_uint_eq(R.layers[it].verdict, CSC_V_RCO);
+    ck_assert_uint_eq(R.layers[it].resolved, 0x86d1);         /* what remcsum_adjust writes */
+    ck_assert_uint_eq(R.layers[it].rco_delta, 0x033b);
+    ck_assert_uint_eq(R.layers[it].expected, 0x86d1);
+    /* remcsum_unadjust round trip: field = csum_fold(delta - field) */
+    uint32_t d = R.layers[it].rco_delta, fld = R.layers[it].resolved;
+    ck_assert_uint_eq((uint16_t)~((((d + (0xffffu & ~fld)) & 0xffff) + ((d + (0xffffu & ~fld)) >> 16))), 0x8396);
+    /* In the replay (nopartial, COMPLETE): GRO adjusts then restores the field. */
+    cfg_set("complete", "modern");
+    CFG.remcsum_rx = true;
+    CFG.remcsum_nopartial = true;
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    int adjust = 0, cleanup = 0;
+    for (int i = 0; i < R.kernel.nsteps; i++) {
+        adjust += !strcmp(csc_what_name(R.kernel.steps[i].what), "remcsum-adjust");
+        cleanup += !strcmp(csc_what_name(R.kernel.steps[i].what), "remcsum-cleanup");
+    }
+    ck_assert_int_eq(adjust, 2);          /* GRO, then the normal path */
+    ck_assert_int_eq(cleanup, 1);         /* skb_gro_flush_final_remcsum */
+    ASSERT_PASSES(0);
+}
+END_TEST
+
+START_TEST(v10_lco)
+{
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    /* V10 is "LCO on the same packet": the VXLAN header keeps its RCO bits. */
+    v9_frame(&f, PB_LCO, 1, PB_SEED);
+    run(&f);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_UDP, 0)].field, 0x817c);
+    /* Classified without RCO: the outer is lco, the inner partial. */
+    v9_frame(&f, PB_LCO, 0, PB_SEED);
+    run(&f);
+    int ou = lay(CSC_P_UDP, 0), it = lay(CSC_P_TCP, 0);
+    ck_assert_int_eq(R.layers[ou].verdict, CSC_V_LCO);
+    ck_assert_int_eq(R.layers[ou].reason, CSC_R_LCO);
+    ck_assert_uint_eq(R.layers[ou].resolved, 0x86d1);         /* the NIC fills this in */
+    ck_assert_uint_ne(R.layers[ou].field, R.layers[ou].expected);
+    ck_assert_int_eq(R.layers[it].verdict, CSC_V_PARTIAL);
+    ck_assert_int_eq(R.layers[it].reason, CSC_R_SEED);
+    ck_assert_uint_eq(R.layers[it].expected, 0x86d1);
+    /* An outer checksum that matches neither the bytes nor LCO is bad. */
+    v9_frame(&f, PB_BAD, 0, PB_SEED);
+    run(&f);
+    ck_assert_int_eq(R.layers[ou].verdict, CSC_V_BAD);
+    ck_assert_int_eq(R.layers[ou].reason, CSC_R_MISMATCH);
+    /* GRE LCO (gre_build_header) */
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *g = pb_push(&f, PB_GRE);
+    g->gre_flags = 0x8000;
+    g->csum = PB_LCO;
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP)->csum = PB_SEED;
+    pb_push(&f, PB_PAYLOAD)->len = 50;
+    run(&f);
+    ck_assert_int_eq(R.layers[lay(CSC_P_GRE, 0)].verdict, CSC_V_LCO);
+}
+END_TEST
+
+START_TEST(rco_findings)
+{
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    v9_frame(&f, PB_OK, 1, PB_GARBAGE);                       /* wrong seed */
+    run(&f);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].verdict, CSC_V_BAD);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].reason, CSC_R_RCO_WRONG_SEED);
+    v9_frame(&f, PB_OK, 1, PB_OK);                            /* completed, not a seed */
+    run(&f);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].reason, CSC_R_RCO_WRONG_SEED);
+    v9_frame(&f, PB_ZERO, 1, PB_SEED);                        /* nothing protects it */
+    run(&f);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].reason, CSC_R_RCO_OUTER_MISSING);
+    v9_frame(&f, PB_BAD, 1, PB_SEED);
+    run(&f);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].reason, CSC_R_RCO_OUTER_BAD);
+    v9_frame(&f, PB_OK, 1, PB_SEED);
+    f.l[3].rco_shift = -2;                                    /* start lands 2 bytes early */
+    run(&f);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].reason, CSC_R_RCO_BAD_TARGET);
+    ck_assert(R.layers[lay(CSC_P_VXLAN, 0)].notes & CSC_N_RCO_OFF_TARGET);
+    v9_frame(&f, PB_OK, 1, PB_SEED);
+    f.l[3].rco_shift = 200;                                   /* beyond the packet */
+    run(&f);
+    ck_assert(R.layers[lay(CSC_P_VXLAN, 0)].notes & CSC_N_RCO_OUT_OF_PKT);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].reason, CSC_R_RCO_BAD_TARGET);
+}
+END_TEST
+
+START_TEST(good_bad_expected)
+{
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    for (int v6 = 0; v6 < 2; v6++) {
+        enum pb_kind l4s[] = { PB_UDP, PB_TCP, v6 ? PB_ICMPV6 : PB_ICMP };
+        enum csc_proto ps[] = { CSC_P_UDP, CSC_P_TCP, v6 ? CSC_P_ICMPV6 : CSC_P_ICMP };
+        for (int k = 0; k < 3; k++) {
+            eth_ip(&f, v6);
+            pb_push(&f, l4s[k]);
+            pb_push(&f, PB_PAYLOAD)->len = 33;               /* odd length */
+            run(&f);
+            int i = lay(ps[k], 0);
+            ck_assert_int_eq(R.layers[i].verdict, CSC_V_GOOD);
+            uint16_t good = R.layers[i].field;
+            f.l[2].csum = PB_BAD;
+            run(&f);
+            ck_assert_int_eq(R.layers[i].verdict, CSC_V_BAD);
+            ck_assert_int_eq(R.layers[i].reason, CSC_R_MISMATCH);
+            ck_assert_uint_eq(R.layers[i].expected, good);
+            ck_assert_uint_eq(R.layers[i].field, good ^ 0x5a5a);
+            ck_assert_int_eq(R.worst, CSC_V_BAD);
+        }
+    }
+    /* IPv4 header */
+    eth_ip(&f, 0);
+    pb_push(&f, PB_PAYLOAD)->len = 10;
+    f.l[1].csum = PB_BAD;
+    run(&f);
+    ck_assert_int_eq(R.layers[1].verdict, CSC_V_BAD);
+    ck_assert_uint_eq(R.layers[1].expected ^ 0x5a5a, R.layers[1].field);
+}
+END_TEST
+
+START_TEST(none_zero6_gre)
+{
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    eth_ip(&f, 0);
+    pb_push(&f, PB_UDP)->csum = PB_ZERO;
+    run(&f);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_NONE);
+    ck_assert_int_eq(R.layers[2].reason, CSC_R_ZERO);
+    ck_assert_uint_ne(R.layers[2].expected, 0);
+    eth_ip(&f, 1);
+    pb_push(&f, PB_UDP)->csum = PB_ZERO;
+    run(&f);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_ZERO6);
+    eth_ip(&f, 0);
+    pb_push(&f, PB_GRE);
+    pb_push(&f, PB_IPV4);
+    run(&f);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_NONE);
+    ck_assert_int_eq(R.layers[2].reason, CSC_R_NO_C_BIT);
+    f.l[2].gre_flags = 0x8000 | 0x2000 | 0x1000;
+    f.l[2].key = 7;
+    run(&f);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_GOOD);
+    ck_assert_uint_eq(R.layers[2].key, 7);
+    f.l[2].csum = PB_BAD;
+    run(&f);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_BAD);
+}
+END_TEST
+
+START_TEST(partial_and_gso)
+{
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    eth_ip(&f, 0);
+    pb_push(&f, PB_TCP)->csum = PB_SEED;
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    run(&f);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_PARTIAL);
+    ck_assert_int_eq(R.layers[2].reason, CSC_R_SEED);
+    f.l[2].csum = PB_SEED_NOLEN;
+    run(&f);
+    ck_assert_int_eq(R.layers[2].reason, CSC_R_SEED_NOLEN);
+    /* a TSO super-packet: payload larger than the MSS */
+    f.l[2].csum = PB_SEED;
+    f.l[2].mss = 1000;
+    f.l[3].len = 4500;
+    run(&f);
+    ck_assert_int_eq(R.layers[2].reason, CSC_R_GSO);
+    ck_assert_int_eq(R.gso_segs, 5);
+    /* BIG TCP: IPv4 total length 0 */
+    f.l[1].tot_len_zero = 1;
+    f.l[2].mss = 0;
+    f.l[3].len = 9000;
+    run(&f);
+    ck_assert(R.layers[1].notes & CSC_N_GSO);
+    ck_assert_int_eq(R.layers[2].reason, CSC_R_GSO);
+    f.l[2].csum = PB_GARBAGE;                                 /* a length we cannot trust */
+    run(&f);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_UNVERIFIABLE);
+    ck_assert_int_eq(R.layers[2].reason, CSC_R_GSO_LEN);
+    /* GSO tunnel: outer UDP seed + inner TCP seed */
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP)->csum = PB_SEED;
+    pb_push(&f, PB_VXLAN);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP)->csum = PB_SEED;
+    pb_push(&f, PB_PAYLOAD)->len = 3000;
+    run(&f);
+    ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].verdict, CSC_V_PARTIAL);
+    ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].reason, CSC_R_GSO);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].reason, CSC_R_GSO);
+    ck_assert_int_eq(R.gso_segs, 3);
+}
+END_TEST
+
+START_TEST(unverifiable_reasons)
+{
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    eth_ip(&f, 0);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    run(&f);
+    run_bytes(FRAME, FRAME_LEN - 10, FRAME_LEN, CSC_LINK_ETHERNET);   /* snaplen */
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_UNVERIFIABLE);
+    ck_assert_int_eq(R.layers[2].reason, CSC_R_SNAPLEN);
+    ck_assert_int_eq(R.layers[1].verdict, CSC_V_GOOD);               /* header still judged */
+    f.l[1].frag = 0x2000;                                             /* first fragment */
+    run(&f);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_UNVERIFIABLE);
+    ck_assert_int_eq(R.layers[2].reason, CSC_R_FRAGMENT);
+    f.l[1].frag = 0x2001;                                             /* later fragment */
+    run(&f);
+    ck_assert_int_eq(R.nlayers, 2);
+    ck_assert_int_eq(R.stop, CSC_STOP_FRAGMENT);
+    /* lying IP total length: the header is judged, the L4 is not */
+    f.l[1].frag = 0x4000;
+    run(&f);
+    FRAME[17] += 40;                                                  /* tot_len += 40 */
+    FRAME[24] = FRAME[25] = 0;
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert(R.layers[1].notes & CSC_N_LEN_EXCEEDS);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_UNVERIFIABLE);
+    ck_assert_int_eq(R.layers[2].reason, CSC_R_LEN_MISMATCH);
+    /* ICMP error quoting a cut datagram */
+    uint8_t icmp[14 + 20 + 8 + 20 + 8] = { 0 };
+    static const uint8_t hdr[] = { 0x45, 0, 0, 56, 0, 0, 0x40, 0, 64, 1, 0, 0, 10, 0, 0, 2, 10, 0, 0, 1 };
+    static const uint8_t qip[] = { 0x45, 0, 0x05, 0xdc, 0, 0, 0x40, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2 };
+    icmp[12] = 0x08;
+    memcpy(icmp + 14, hdr, 20);
+    icmp[34] = 3;                                                     /* dest unreachable */
+    memcpy(icmp + 42, qip, 20);
+    icmp[62] = 0x9c;
+    icmp[63] = 0x40;
+    icmp[66] = 0x05;                                                  /* UDP len 1480 */
+    icmp[67] = 0xc8;
+    icmp[68] = 0x12;                                                  /* some checksum */
+    run_bytes(icmp, sizeof icmp, sizeof icmp, CSC_LINK_ETHERNET);
+    int q = lay(CSC_P_UDP, 0);
+    ck_assert(R.layers[q].notes & CSC_N_QUOTED);
+    ck_assert_int_eq(R.layers[q].verdict, CSC_V_UNVERIFIABLE);
+    ck_assert_int_eq(R.layers[q].reason, CSC_R_ICMP_QUOTE);
+    ck_assert_int_eq(R.layers[lay(CSC_P_IPV4, 1)].verdict, CSC_V_BAD);   /* quoted header judged */
+}
+END_TEST
+
+START_TEST(ipv6_home_address_and_routing)
+{
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    eth_ip(&f, 1);
+    f.l[1].v6_ext = PB_X_HAO;
+    memcpy(f.l[1].hao, "\x20\x01\x0d\xb8\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xaa\xaa", 16);
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 20;
+    run(&f);
+    ck_assert(R.layers[1].notes & CSC_N_HOME_ADDRESS);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_GOOD);   /* pseudo-header uses the HoA */
+    f.l[1].v6_ext = PB_X_RH0 | PB_X_HBH | PB_X_DST;
+    run(&f);
+    ck_assert(R.layers[1].notes & CSC_N_ROUTING_DST);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_GOOD);   /* ...the final destination */
+    ck_assert_uint_eq(R.layers[1].hdr_len, 40 + 8 + 8 + 24);
+}
+END_TEST
+
+static uint8_t frag_buf[8][2000];
+static size_t frag_len[8];
+static int frag_n;
+
+static void collect(void *ctx, const uint8_t *b, size_t len)
+{
+    (void)ctx;
+    if (frag_n < 8) {
+        memcpy(frag_buf[frag_n], b, len);
+        frag_len[frag_n++] = len;
+    }
+}
+
+static void feed(struct csc_frag_table *t, int i, int frame_no)
+{
+    run_bytes(frag_buf[i], frag_len[i], frag_len[i], CSC_LINK_ETHERNET);
+    struct csc_frame fr = { frag_buf[i], (uint32_t)frag_len[i], (uint32_t)frag_len[i],
+                            CSC_LINK_ETHERNET, 0 };
+    csc_frag_feed(t, &fr, &R, (uint64_t)frame_no);
+}
+
+START_TEST(reassembly)
+{
+    static struct csc_frag_table t;
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    for (int bad = 0; bad < 2; bad++) {
+        eth_ip(&f, 0);
+        f.l[1].frag = 0;
+        f.l[1].ip_id = 77;
+        pb_push(&f, PB_UDP)->csum = bad ? PB_BAD : PB_OK;
+        pb_push(&f, PB_PAYLOAD)->len = 1001;
+        run(&f);
+        frag_n = 0;
+        ck_assert_int_eq(pb_fragment_ipv4(FRAME, FRAME_LEN, 14, 400, collect, NULL), 3);
+        /* in order */
+        csc_frag_init(&t);
+        feed(&t, 0, 1);
+        ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].reason, CSC_R_FRAGMENT);
+        feed(&t, 1, 2);
+        ck_assert_int_eq(R.nlayers, 2);
+        feed(&t, 2, 3);
+        int u = lay(CSC_P_UDP, 0);
+        ck_assert_int_eq(R.layers[u].reason, CSC_R_FRAG_REASSEMBLED);
+        ck_assert_int_eq(R.layers[u].verdict, bad ? CSC_V_BAD : CSC_V_GOOD);
+        ck_assert_uint_eq(t.completed, 1);
+        /* first fragment last: the verdict lands on its own UDP layer */
+        csc_frag_init(&t);
+        feed(&t, 2, 1);
+        feed(&t, 1, 2);
+        feed(&t, 0, 3);
+        ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].verdict, bad ? CSC_V_BAD : CSC_V_GOOD);
+        ck_assert_int_eq(R.nlayers, 3);
+    }
+    /* overlap: unverifiable */
+    csc_frag_init(&t);
+    feed(&t, 0, 1);
+    feed(&t, 0, 2);
+    feed(&t, 1, 3);
+    feed(&t, 2, 4);
+    ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].reason, CSC_R_FRAG_OVERLAP);
+    ck_assert_uint_eq(t.overlaps, 1);
+    /* a flood of distinct datagrams is bounded: entries are evicted */
+    csc_frag_init(&t);
+    for (int i = 0; i < 1000; i++) {
+        frag_buf[0][14 + 4] = (uint8_t)(i >> 8);              /* new IP id each time */
+        frag_buf[0][14 + 5] = (uint8_t)i;
+        feed(&t, 0, i + 1);
+    }
+    ck_assert_uint_eq(t.evicted, 1000 - CSC_FRAG_SLOTS);
+}
+END_TEST
+
+Suite *verify_suite(void);
+Suite *verify_suite(void)
+{
+    Suite *s = suite_create("verify");
+    TCase *t = tcase_create("verdicts");
+    tcase_add_test(t, v9_rco_vxlan_tcp);
+    tcase_add_test(t, v10_lco);
+    tcase_add_test(t, rco_findings);
+    tcase_add_test(t, good_bad_expected);
+    tcase_add_test(t, none_zero6_gre);
+    tcase_add_test(t, partial_and_gso);
+    tcase_add_test(t, unverifiable_reasons);
+    tcase_add_test(t, ipv6_home_address_and_routing);
+    tcase_add_test(t, reassembly);
+    suite_add_tcase(s, t);
+    return s;
+}

@@ -119,7 +119,7 @@ const char *csc_gro_reason_name(unsigned g)
         [CSC_G_GRE_CSUM_FOU] = "gre-csum-under-fou", [CSC_G_NO_HANDLER] = "no-gro-handler",
         [CSC_G_CSUM_BAD] = "csum-bad", [CSC_G_TRUNCATED] = "truncated",
         [CSC_G_VXLAN_FLAGS] = "tunnel-flags", [CSC_G_TCP_FLAGS] = "tcp-flags",
-        [CSC_G_UDP_ENCAP] = "udp-encapsulation",
+        [CSC_G_UDP_ENCAP] = "udp-encapsulation", [CSC_G_TCP_NO_PAYLOAD] = "tcp-no-payload",
     };
     return NAME(t, g);
 }

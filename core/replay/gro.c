@@ -71,8 +71,7 @@ static int __skb_gro_checksum_complete(struct rp *rp, uint8_t layer, enum kfn fn
     uint32_t sum = 0, bytes = rp->skb.tail - rp->cb.data_offset;
     bool known = rp_region(rp, rp->cb.data_offset, rp->skb.tail, &sum) && rp->cb.csum_known;
     int ok = rp_check(rp, layer, known, csum_add(rp->cb.csum, sum));
-    rp->k->sw_passes++;
-    rp->k->sw_bytes += bytes;
+    rp_count_pass(rp, bytes);
     if (ok && rp->skb.ip_summed == CHECKSUM_COMPLETE && !rp->skb.csum_complete_sw)
         rp->k->warnings |= CSC_W_HW_CSUM_FAULT;
     rp->cb.csum = sum;
@@ -222,9 +221,13 @@ static void tcp_gro_receive(struct rp *rp, uint8_t i, bool v6)
     } else {
         rp_step(rp, i, fn, W_SKIP_FLUSH, 2, 0, NULL);
     }
-    /* tcp_gro_receive: URG/PSH/RST/SYN/FIN (and CWR) end aggregation. */
-    if (th->tcp_flags & 0xaf)
+    /* tcp_gro_receive, out_check_final for a segment with no held flow:
+     * flush = len < mss (mss 1: a segment without payload), and
+     * URG|PSH|RST|SYN|FIN push the packet up at once. */
+    if (th->tcp_flags & 0x2f)
         gro_flush(rp, i, KF_TCP_GRO_RECEIVE, CSC_G_TCP_FLAGS);
+    else if (th->end <= th->off + th->hdr_len)
+        gro_flush(rp, i, KF_TCP_GRO_RECEIVE, CSC_G_TCP_NO_PAYLOAD);
 }
 
 bool is_udp_tunnel(const struct csc_layer *l)

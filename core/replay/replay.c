@@ -79,7 +79,8 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
 
     rp_from_report(&rp, (uint8_t)l0);
     k->ndevs = 1;
-    k->devs[0] = (struct csc_dev){ CSC_P_NONE, (uint8_t)l0, 0, CSC_G_OFF, (uint8_t)l0, rp_snap(&rp) };
+    k->devs[0] = (struct csc_dev){ CSC_P_NONE, (uint8_t)l0, 0, CSC_G_OFF, (uint8_t)l0, rp_snap(&rp),
+                                   0, 0, 0, 0 };
     rp_step(&rp, (uint8_t)l0, KF_DRIVER, W_ENTRY, 2, 0, NULL);
     dev_gro_receive(&rp, (uint8_t)l0);
     netif_receive_skb(&rp, (uint8_t)l0);

@@ -113,7 +113,8 @@ void rp_step(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok, u
              const struct csc_skb_state *before);
 void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, uint32_t pass_bytes);
 void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t counters);
-void rp_count(struct rp *rp, enum csc_counter c);
+/* One full software pass of `bytes`, charged to the frame and the device. */
+void rp_count_pass(struct rp *rp, uint32_t bytes);
 #define CNT(c) (1u << (c))
 
 /* ---- sums (sums.c) ---- */

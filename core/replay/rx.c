@@ -87,6 +87,8 @@ void gro_cells_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
     dev->gro_reason = CSC_G_OFF;
     dev->gro_layer = inner_l3;
     dev->entry = rp_snap(rp);
+    dev->gro_passes = dev->passes = 0;
+    dev->gro_pass_bytes = dev->pass_bytes = 0;
     rp->dev = k->ndevs++;
     rp_step(rp, inner_l3, KF_GRO_CELLS_RECEIVE, W_ENTRY, 2, 0, NULL);
     dev_gro_receive(rp, inner_l3);

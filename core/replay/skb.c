@@ -57,8 +57,7 @@ int __skb_checksum_complete(struct rp *rp, uint8_t layer, enum kfn fn)
     uint32_t sum = 0, bytes = s->tail - s->data;
     bool known = rp_region(rp, s->data, s->tail, &sum) && s->csum_known;
     int ok = rp_check(rp, layer, known, csum_add(s->csum, sum));
-    rp->k->sw_passes++;
-    rp->k->sw_bytes += bytes;
+    rp_count_pass(rp, bytes);
     if (ok && s->ip_summed == CHECKSUM_COMPLETE && !s->csum_complete_sw)
         rp->k->warnings |= CSC_W_HW_CSUM_FAULT;
     if (era(rp, CSC_E_SAVE_SW_COMPLETE)) {

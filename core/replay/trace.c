@@ -62,9 +62,18 @@ void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, ui
     lk->ok = (uint8_t)ok;
 }
 
-void rp_count(struct rp *rp, enum csc_counter c)
+void rp_count_pass(struct rp *rp, uint32_t bytes)
 {
-    rp->k->counters |= CNT(c);
+    struct csc_kernel *k = rp->k;
+    struct csc_dev *d = &k->devs[rp->dev];
+    k->sw_passes++;
+    k->sw_bytes += bytes;
+    d->passes++;
+    d->pass_bytes += bytes;
+    if (rp->path == CSC_PATH_GRO) {
+        d->gro_passes++;
+        d->gro_pass_bytes += bytes;
+    }
 }
 
 void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t counters)

@@ -8,6 +8,7 @@ Suite *csum_suite(void);
 Suite *decode_suite(void);
 Suite *verify_suite(void);
 Suite *scenarios_suite(void);
+Suite *gro_suite(void);
 
 int main(void)
 {
@@ -17,6 +18,7 @@ int main(void)
     srunner_add_suite(sr, decode_suite());
     srunner_add_suite(sr, verify_suite());
     srunner_add_suite(sr, scenarios_suite());
+    srunner_add_suite(sr, gro_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -310,6 +310,7 @@ enum csc_gro_reason {
     CSC_G_VXLAN_FLAGS,
     CSC_G_TCP_FLAGS,         /* TCP flags force a flush (tcp_gro_receive) */
     CSC_G_UDP_ENCAP,         /* 2024: encapsulation on a non-tunnel UDP */
+    CSC_G_TCP_NO_PAYLOAD,    /* tcp_gro_receive: len < mss (a bare ACK) */
     CSC_G__COUNT
 };
 
@@ -345,6 +346,9 @@ struct csc_dev {
     uint8_t gro_reason;      /* enum csc_gro_reason (CSC_G_NONE: held) */
     uint8_t gro_layer;       /* layer where GRO decided */
     struct csc_skb_state entry;
+    uint8_t gro_passes;      /* software passes in this device's GRO pass */
+    uint8_t passes;          /* software passes while this device held the skb */
+    uint32_t gro_pass_bytes, pass_bytes;
 };
 
 enum csc_warning {

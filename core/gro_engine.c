@@ -1,0 +1,397 @@
+/*
+ * gro_engine.c - GRO coalescing across frames (see include/csumcheck/gro.h).
+ *
+ * Per device: 8 hash buckets of at most 8 held packets (GRO_HASH_BUCKETS,
+ * MAX_GRO_SKBS). A frame the per-frame replay found eligible is matched to
+ * a held packet of its flow and merged or refused as tcp_gro_receive does:
+ *   flush the held packet if ack/flags/options/tos/ttl differ, CWR is set,
+ *   the segment is larger than the flow's mss ((len - 1) >= mss), the
+ *   sequence is not the next one, or gro_max_size would be exceeded;
+ *   after a merge, a segment smaller than mss or carrying PSH/FIN/URG/RST/SYN
+ *   pushes the merged packet up (out_check_final).
+ * Flow identity is the headers the gro_receive callbacks compare: addresses
+ * and protocols (inet/ipv6_gro_receive), UDP ports with "both checksums zero
+ * or both non-zero" (udp_gro_receive), the VXLAN/GENEVE/GUE header, the
+ * inner Ethernet header, TCP ports.
+ */
+#include "csum.h"
+#include "pkt.h"
+
+#include "csumcheck/gro.h"
+
+#include <string.h>
+
+#define TCP_FIN 0x01
+#define TCP_SYN 0x02
+#define TCP_RST 0x04
+#define TCP_PSH 0x08
+#define TCP_URG 0x20
+#define TCP_CWR 0x80
+#define JIFFY_US 1000
+
+void csc_gro_cfg_default(struct csc_gro_cfg *cfg)
+{
+    cfg->budget = 64;
+    cfg->max_size = 65536;
+    cfg->poll_gap_us = 100;
+    cfg->flush_timeout_us = 0;
+}
+
+void csc_gro_init(struct csc_gro *g, const struct csc_gro_cfg *cfg)
+{
+    memset(g, 0, sizeof *g);
+    if (cfg)
+        g->cfg = *cfg;
+    else
+        csc_gro_cfg_default(&g->cfg);
+    if (!g->cfg.budget)
+        g->cfg.budget = 64;
+    if (!g->cfg.max_size)
+        g->cfg.max_size = 65536;
+}
+
+const char *csc_gro_flush_name(unsigned f)
+{
+    static const char *const t[CSC_GF__COUNT] = {
+        [CSC_GF_ALONE] = "not-eligible", [CSC_GF_POLL_END] = "poll-end",
+        [CSC_GF_TIMEOUT] = "flush-timeout", [CSC_GF_AGE] = "older-than-jiffy",
+        [CSC_GF_BUCKET_FULL] = "bucket-full", [CSC_GF_SIZE] = "gro-max-size",
+        [CSC_GF_SEQ] = "seq-gap", [CSC_GF_HEADER] = "header-differs", [CSC_GF_MSS] = "above-mss",
+        [CSC_GF_SMALL] = "below-mss", [CSC_GF_TCP_FLAGS] = "tcp-flags", [CSC_GF_END] = "end-of-capture",
+    };
+    return f < CSC_GF__COUNT && t[f] ? t[f] : "?";
+}
+
+/* ---- hashing of header bytes (FNV-1a over checked spans) ---- */
+
+static uint64_t fnv(uint64_t h, const struct pkt *p, uint32_t off, uint32_t len)
+{
+    const uint8_t *b = pkt_span(p, off, len);
+    if (!b)
+        return h ^ 0x9e3779b97f4a7c15ull;
+    for (uint32_t i = 0; i < len; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static uint64_t fnv_u32(uint64_t h, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) {
+        h ^= (v >> (8 * i)) & 0xff;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+struct seg {
+    int ok;
+    uint64_t key, hdr;
+    uint32_t seq, ack, payload, len;
+    uint8_t flags;
+};
+
+/* Flow key and merge-relevant header words of the frame as seen by the
+ * device whose first layer is l0. */
+static struct seg segment_of(const struct csc_frame *f, const struct csc_result *r, unsigned l0)
+{
+    struct seg s = { 0 };
+    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
+    uint64_t key = 0xcbf29ce484222325ull, hdr = key;
+    for (unsigned i = l0; i < r->nlayers; i++) {
+        const struct csc_layer *l = &r->layers[i];
+        switch (l->proto) {
+        case CSC_P_IPV4:
+            key = fnv(key, &p, l->off + 12, 8);        /* addresses */
+            key = fnv(key, &p, l->off + 9, 1);         /* protocol */
+            hdr = fnv(hdr, &p, l->off + 1, 1);         /* tos */
+            hdr = fnv(hdr, &p, l->off + 8, 1);         /* ttl */
+            hdr = fnv_u32(hdr, l->sport & 0x4000);     /* DF */
+            break;
+        case CSC_P_IPV6:
+            key = fnv(key, &p, l->off + 8, 32);
+            key = fnv_u32(key, l->next);
+            hdr = fnv(hdr, &p, l->off, 4);             /* class, flow label */
+            hdr = fnv(hdr, &p, l->off + 7, 1);         /* hop limit */
+            break;
+        case CSC_P_UDP:
+            key = fnv(key, &p, l->off, 4);
+            key = fnv_u32(key, l->field == 0);         /* both zero or both non-zero */
+            break;
+        case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
+        case CSC_P_ETH: case CSC_P_VLAN: case CSC_P_GRE:
+            key = fnv(key, &p, l->off, l->hdr_len);
+            break;
+        case CSC_P_TCP:
+            key = fnv(key, &p, l->off, 4);
+            hdr = fnv_u32(hdr, l->aux);                /* ack */
+            hdr = fnv_u32(hdr, l->tcp_flags & ~(TCP_CWR | TCP_FIN | TCP_PSH));
+            if (l->hdr_len > 20)
+                hdr = fnv(hdr, &p, l->off + 20, l->hdr_len - 20);
+            s.ok = 1;
+            s.key = key;
+            s.hdr = hdr;
+            s.seq = l->key;
+            s.ack = l->aux;
+            s.flags = l->tcp_flags;
+            s.payload = l->end > l->off + l->hdr_len ? l->end - l->off - l->hdr_len : 0;
+            s.len = l->end - r->layers[l0].off;
+            return s;
+        default:
+            key = fnv_u32(key, l->proto);
+            break;
+        }
+    }
+    return s;
+}
+
+/* ---- statistics ---- */
+
+static struct csc_gro_flow_stats *flow_stats(struct csc_gro *g, uint8_t dev, uint64_t key,
+                                             uint64_t frame)
+{
+    struct csc_gro_flow_stats *victim = &g->flow[0];
+    for (unsigned i = 0; i < CSC_GRO_FLOWS; i++) {
+        struct csc_gro_flow_stats *fs = &g->flow[i];
+        if (fs->used && fs->dev == dev && fs->key == key) {
+            fs->last_frame = frame;
+            return fs;
+        }
+        if (!fs->used || (victim->used && fs->last_frame < victim->last_frame))
+            victim = fs;
+    }
+    if (victim->used)
+        g->flows_evicted++;
+    memset(victim, 0, sizeof *victim);
+    victim->used = 1;
+    victim->dev = dev;
+    victim->key = key;
+    victim->last_frame = frame;
+    return victim;
+}
+
+static uint8_t dev_index(struct csc_gro *g, uint8_t kind, uint8_t depth)
+{
+    for (uint8_t i = 0; i < CSC_GRO_DEVS; i++) {
+        struct csc_gro_dev_stats *d = &g->dev[i];
+        if (d->used && d->kind == kind && d->depth == depth)
+            return i;
+        if (!d->used) {
+            d->used = 1;
+            d->kind = kind;
+            d->depth = depth;
+            return i;
+        }
+    }
+    return 0xff;
+}
+
+/* A held packet leaves the list: one packet up, counted by reason. */
+static void deliver(struct csc_gro *g, uint8_t dev, struct csc_gro_held *h, enum csc_gro_flush why)
+{
+    struct csc_gro_dev_stats *d = &g->dev[dev];
+    d->packets_out++;
+    d->flushes[why]++;
+    if (h->count > 1)
+        d->merged_frames += h->count;
+    struct csc_gro_flow_stats *fs = &g->flow[h->flow];
+    if (fs->used && fs->dev == dev) {
+        fs->packets_out++;
+        fs->flushes[why]++;
+        if (h->count > 1)
+            fs->merged_frames += h->count;
+    }
+    /* A packet flushed alone keeps the passes the per-frame replay charged
+     * after GRO; a merged one is CHECKSUM_PARTIAL from tcp_gro_complete on. */
+    if (dev == 0 && h->count == 1) {
+        g->passes_merged += h->later_passes;
+        g->bytes_merged += h->later_bytes;
+    }
+    h->used = 0;
+}
+
+static void flush_held(struct csc_gro *g, uint8_t dev, enum csc_gro_flush why, uint64_t now,
+                       uint32_t min_age)
+{
+    struct csc_gro_dev_stats *d = &g->dev[dev];
+    for (unsigned b = 0; b < CSC_GRO_BUCKETS; b++)
+        for (unsigned i = 0; i < CSC_GRO_PER_BUCKET; i++) {
+            struct csc_gro_held *h = &d->held[b][i];
+            if (h->used && (!min_age || now - h->first_us >= min_age))
+                deliver(g, dev, h, why);
+        }
+}
+
+static void poll_boundary(struct csc_gro *g, uint8_t dev, uint64_t now)
+{
+    struct csc_gro_dev_stats *d = &g->dev[dev];
+    const struct csc_gro_cfg *c = &g->cfg;
+    bool gap = d->in_poll && now - d->last_us > c->poll_gap_us;
+    bool full = d->in_poll >= c->budget;
+    if (gap || full) {
+        if (full)                       /* net_rx_action: budget used up */
+            flush_held(g, dev, CSC_GF_AGE, now, JIFFY_US);
+        if (gap && !c->flush_timeout_us)  /* napi_complete_done */
+            flush_held(g, dev, CSC_GF_POLL_END, now, 0);
+        d->in_poll = 0;
+    }
+    if (c->flush_timeout_us)
+        flush_held(g, dev, CSC_GF_TIMEOUT, now, c->flush_timeout_us);
+}
+
+static struct csc_gro_held *find_held(struct csc_gro_dev_stats *d, uint64_t key)
+{
+    struct csc_gro_held *bk = d->held[key % CSC_GRO_BUCKETS];
+    for (unsigned i = 0; i < CSC_GRO_PER_BUCKET; i++)
+        if (bk[i].used && bk[i].key == key)
+            return &bk[i];
+    return NULL;
+}
+
+static struct csc_gro_held *new_held(struct csc_gro *g, uint8_t dev, uint64_t key)
+{
+    struct csc_gro_dev_stats *d = &g->dev[dev];
+    struct csc_gro_held *bk = d->held[key % CSC_GRO_BUCKETS], *oldest = NULL;
+    for (unsigned i = 0; i < CSC_GRO_PER_BUCKET; i++) {
+        if (!bk[i].used)
+            return &bk[i];
+        if (!oldest || bk[i].first_frame < oldest->first_frame)
+            oldest = &bk[i];
+    }
+    deliver(g, dev, oldest, CSC_GF_BUCKET_FULL);   /* gro_flush_oldest */
+    return oldest;
+}
+
+/* One frame at one device. Returns the fate. */
+static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct csc_dev *kd,
+                                    const struct csc_frame *f, const struct csc_result *r,
+                                    uint64_t frame_no, uint64_t now, const struct csc_kernel *k)
+{
+    struct csc_gro_dev_stats *d = &g->dev[dev];
+    struct csc_gro_fate fate = { dev, kd->kind, 0, 0, kd->gro_reason, 0, 0 };
+    uint32_t later_passes = k->sw_passes - k->devs[0].gro_passes;
+    uint32_t later_bytes = k->sw_bytes - k->devs[0].gro_pass_bytes;
+    poll_boundary(g, dev, now);
+    d->in_poll++;
+    d->last_us = now;
+    d->frames_in++;
+    struct seg s = segment_of(f, r, kd->layer);
+    struct csc_gro_flow_stats *fs = flow_stats(g, dev, s.ok ? s.key : frame_no, frame_no);
+    fs->frames_in++;
+    struct csc_gro_held *h = s.ok && kd->gro_ran ? find_held(d, s.key) : NULL;
+
+    bool eligible = kd->gro_ran && kd->gro_reason == CSC_G_NONE && s.ok;
+    /* A segment that only tcp_gro_receive's out_check_final stops still
+     * merges into a held packet of its flow, then pushes it up. */
+    bool ends_flow = kd->gro_ran && s.ok && h &&
+                     (kd->gro_reason == CSC_G_TCP_FLAGS || kd->gro_reason == CSC_G_TCP_NO_PAYLOAD);
+    if (!eligible && !ends_flow) {
+        d->alone++;
+        d->packets_out++;
+        d->flushes[CSC_GF_ALONE]++;
+        d->refused[kd->gro_reason < CSC_G__COUNT ? kd->gro_reason : 0]++;
+        fs->packets_out++;
+        fs->flushes[CSC_GF_ALONE]++;
+        if (dev == 0) {
+            g->passes_merged += later_passes;
+            g->bytes_merged += later_bytes;
+        }
+        return fate;
+    }
+
+    if (h) {
+        enum csc_gro_flush why = CSC_GF__COUNT;
+        if (h->hdr != s.hdr || (s.flags & TCP_CWR))
+            why = CSC_GF_HEADER;
+        else if (s.payload == 0 || s.payload > h->mss)     /* (len - 1) >= mss */
+            why = s.payload == 0 ? CSC_GF_SMALL : CSC_GF_MSS;
+        else if (s.seq != h->next_seq)
+            why = CSC_GF_SEQ;
+        else if (h->len + s.payload > g->cfg.max_size)
+            why = CSC_GF_SIZE;
+        if (why == CSC_GF__COUNT) {                         /* skb_gro_receive */
+            h->count++;
+            h->len += s.payload;
+            h->next_seq += s.payload;
+            h->later_passes = h->later_bytes = 0;   /* merged: PARTIAL from here on */
+            fate.held = fate.merged = 1;
+            fate.super = h->first_frame;
+            if (s.payload < h->mss)
+                deliver(g, dev, h, CSC_GF_SMALL);
+            else if (s.flags & (TCP_FIN | TCP_SYN | TCP_RST | TCP_PSH | TCP_URG))
+                deliver(g, dev, h, CSC_GF_TCP_FLAGS);
+            return fate;
+        }
+        fate.flushed_other = (uint8_t)why;
+        deliver(g, dev, h, why);
+        if (!eligible) {                                    /* the ACK/FIN itself goes up */
+            d->alone++;
+            d->packets_out++;
+            d->flushes[CSC_GF_ALONE]++;
+            fs->packets_out++;
+            if (dev == 0) {
+                g->passes_merged += later_passes;
+                g->bytes_merged += later_bytes;
+            }
+            return fate;
+        }
+    }
+    h = new_held(g, dev, s.key);
+    memset(h, 0, sizeof *h);
+    h->used = 1;
+    h->count = 1;
+    h->mss = (uint16_t)(s.payload > 0xffff ? 0xffff : s.payload);
+    h->flags = s.flags;
+    h->flow = (uint16_t)(fs - g->flow);
+    h->next_seq = s.seq + s.payload;
+    h->ack = s.ack;
+    h->len = s.len;
+    h->key = s.key;
+    h->hdr = s.hdr;
+    h->first_frame = frame_no;
+    h->first_us = now;
+    h->later_passes = later_passes;
+    h->later_bytes = later_bytes;
+    fate.held = 1;
+    fate.super = frame_no;
+    return fate;
+}
+
+void csc_gro_feed(struct csc_gro *g, const struct csc_frame *f, const struct csc_result *r,
+                  uint64_t frame_no, uint64_t ts_us, struct csc_gro_decision *d)
+{
+    const struct csc_kernel *k = &r->kernel;
+    if (d)
+        d->n = 0;
+    g->frames++;
+    if (!k->ran)
+        return;
+    g->passes_single += k->sw_passes;
+    g->bytes_single += k->sw_bytes;
+    /* At the NIC, GRO passes are spent per segment whatever happens. */
+    g->passes_merged += k->devs[0].gro_passes;
+    g->bytes_merged += k->devs[0].gro_pass_bytes;
+    bool merged_at_nic = false;
+    for (unsigned i = 0; i < k->ndevs && i < CSC_MAX_DEVS; i++) {
+        uint8_t dev = dev_index(g, k->devs[i].kind, (uint8_t)i);
+        if (dev == 0xff)
+            break;
+        /* A frame merged into a NIC super-packet reaches the tunnel device
+         * inside it, not on its own (see gro.h). */
+        if (i > 0 && merged_at_nic)
+            break;
+        struct csc_gro_fate fate = feed_dev(g, dev, &k->devs[i], f, r, frame_no, ts_us, k);
+        if (i == 0)
+            merged_at_nic = fate.merged;
+        if (d)
+            d->fate[d->n++] = fate;
+    }
+}
+
+void csc_gro_finish(struct csc_gro *g)
+{
+    for (uint8_t i = 0; i < CSC_GRO_DEVS; i++)
+        if (g->dev[i].used)
+            flush_held(g, i, CSC_GF_END, 0, 0);
+}

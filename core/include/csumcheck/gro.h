@@ -1,0 +1,120 @@
+/*
+ * gro.h - GRO coalescing across frames (issue "GRO coalescing across frames").
+ *
+ * csc_analyze() says, per frame and per receiving device (the NIC, then each
+ * tunnel device through gro_cells), whether dev_gro_receive would hold the
+ * frame (eligible to merge) or pass it up at once, and why. This engine
+ * follows frames in capture order through each device's GRO list the way
+ * net/core/gro.c and tcp_gro_receive() do (kernel-rx-checksum-model.md §1.2,
+ * §7.6): flows matched on the headers GRO compares, TCP sequence continuity,
+ * the segment-size rule (mss of the first segment), flags that end a
+ * super-packet, gro_max_size, the held-packet limit per hash bucket, and
+ * flushes at the end of each NAPI poll or on gro_flush_timeout. A segment
+ * that is not eligible goes up at once and overtakes the held segments of
+ * its flow.
+ *
+ * Caller-owned fixed tables; nothing allocated. Simplification (documented
+ * in docs/gro.md): a super-packet built at the NIC reaches a tunnel device
+ * as one packet that is not merged again there.
+ */
+#ifndef CSUMCHECK_GRO_H
+#define CSUMCHECK_GRO_H
+
+#include "csumcheck.h"
+
+#define CSC_GRO_BUCKETS 8        /* GRO_HASH_BUCKETS */
+#define CSC_GRO_PER_BUCKET 8     /* MAX_GRO_SKBS */
+#define CSC_GRO_FLOWS 512        /* per-flow statistics kept (LRU beyond) */
+#define CSC_GRO_DEVS 8
+
+/* Why a held (possibly merged) packet left the GRO list */
+enum csc_gro_flush {
+    CSC_GF_ALONE = 0,        /* not eligible: passed up at once (csc_dev.gro_reason) */
+    CSC_GF_POLL_END,         /* napi_complete_done at the end of a poll */
+    CSC_GF_TIMEOUT,          /* gro_flush_timeout expired */
+    CSC_GF_AGE,              /* budget exhausted: older than a jiffy */
+    CSC_GF_BUCKET_FULL,      /* MAX_GRO_SKBS reached: the oldest goes */
+    CSC_GF_SIZE,             /* would exceed gro_max_size */
+    CSC_GF_SEQ,              /* sequence not consecutive */
+    CSC_GF_HEADER,           /* ack / flags / options / tos / ttl differ */
+    CSC_GF_MSS,              /* segment larger than the flow's mss */
+    CSC_GF_SMALL,            /* segment smaller than mss: end of a burst */
+    CSC_GF_TCP_FLAGS,        /* PSH/FIN/URG/RST/SYN end the super-packet */
+    CSC_GF_END,              /* end of the capture */
+    CSC_GF__COUNT
+};
+
+struct csc_gro_cfg {
+    uint16_t budget;         /* frames per NAPI poll (64) */
+    uint32_t max_size;       /* gro_max_size (65536) */
+    uint32_t poll_gap_us;    /* a gap longer than this ends a poll (100) */
+    uint32_t flush_timeout_us; /* gro_flush_timeout; 0: flush at every poll end */
+};
+
+struct csc_gro_held {
+    uint8_t used;
+    uint16_t count;          /* segments merged */
+    uint16_t mss;
+    uint8_t flags;
+    uint16_t flow;           /* index in the flow table */
+    uint32_t next_seq, ack, len;
+    uint64_t key, hdr;       /* flow key; header words that must match */
+    uint64_t first_frame, first_us;
+    uint32_t later_passes, later_bytes;  /* passes after NIC GRO, if it goes up alone */
+};
+
+struct csc_gro_flow_stats {
+    uint8_t used;
+    uint8_t dev;
+    uint64_t key, last_frame;
+    uint64_t frames_in, packets_out, merged_frames;
+    uint64_t flushes[CSC_GF__COUNT];
+};
+
+struct csc_gro_dev_stats {
+    uint8_t used, kind, depth;
+    uint64_t frames_in, packets_out, merged_frames, alone;
+    uint64_t refused[CSC_G__COUNT];   /* not eligible, by csc_gro_reason */
+    uint64_t flushes[CSC_GF__COUNT];
+    struct csc_gro_held held[CSC_GRO_BUCKETS][CSC_GRO_PER_BUCKET];
+    uint16_t in_poll;
+    uint64_t last_us;
+};
+
+/* What happened to one frame at one device */
+struct csc_gro_fate {
+    uint8_t dev;             /* engine device index, 0xff if unused */
+    uint8_t kind;            /* csc_dev kind */
+    uint8_t held;            /* 1: entered the GRO list (new or merged) */
+    uint8_t merged;          /* 1: merged into an existing super-packet */
+    uint8_t alone_reason;    /* csc_gro_reason when not held */
+    uint8_t flushed_other;   /* enum csc_gro_flush of a held packet this frame pushed out */
+    uint64_t super;          /* frame number of the super-packet's first segment */
+};
+
+struct csc_gro_decision {
+    uint8_t n;
+    struct csc_gro_fate fate[CSC_MAX_DEVS];
+};
+
+struct csc_gro {
+    struct csc_gro_cfg cfg;
+    struct csc_gro_dev_stats dev[CSC_GRO_DEVS];
+    struct csc_gro_flow_stats flow[CSC_GRO_FLOWS];
+    uint64_t frames;
+    uint64_t passes_single, bytes_single;  /* per-frame replay, nothing merged */
+    uint64_t passes_merged, bytes_merged;  /* after merging at the NIC */
+    uint64_t flows_evicted;
+};
+
+void csc_gro_cfg_default(struct csc_gro_cfg *cfg);
+void csc_gro_init(struct csc_gro *g, const struct csc_gro_cfg *cfg);
+/* Feed one analysed frame (capture order); d may be NULL. */
+void csc_gro_feed(struct csc_gro *g, const struct csc_frame *f, const struct csc_result *r,
+                  uint64_t frame_no, uint64_t ts_us, struct csc_gro_decision *d);
+/* Flush everything still held (end of the capture). */
+void csc_gro_finish(struct csc_gro *g);
+
+const char *csc_gro_flush_name(unsigned f);
+
+#endif

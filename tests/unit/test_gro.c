@@ -1,0 +1,263 @@
+/*
+ * test_gro.c - the multi-frame GRO engine: flow rules, every flush reason,
+ * and the seeds' claims on one TCP flow over VXLAN:
+ *   seed 004: zero outer checksum, NONE report: era 4.6 does no tunnel GRO
+ *             at the NIC (ratio 1.0 there), modern merges;
+ *   seed 000: outer checksum, UNNECESSARY level 0: 3.18 merges, the switch
+ *             set before Part VI does not (S3 vs S3').
+ */
+#include "helpers.h"
+
+#include "csumcheck/gro.h"
+
+static struct csc_gro G;
+static struct csc_gro_decision D;
+
+struct flow_opts {
+    enum pb_state outer;      /* outer UDP checksum state */
+    int payload;
+    uint32_t seq;
+    uint32_t ack;
+    uint8_t flags;
+    enum pb_state inner;
+    uint16_t sport;
+};
+
+static void seg(const struct flow_opts *o, uint64_t frame, uint64_t ts)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP)->csum = (uint8_t)o->outer;
+    pb_push(&f, PB_VXLAN);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *t = pb_push(&f, PB_TCP);
+    t->seq = o->seq;
+    t->ack = o->ack ? o->ack : 1;
+    t->tcp_flags = o->flags ? o->flags : 0x10;
+    t->csum = (uint8_t)o->inner;
+    if (o->sport)
+        t->sport = o->sport;
+    pb_push(&f, PB_PAYLOAD)->len = (uint16_t)o->payload;
+    run(&f);
+    struct csc_frame fr = { FRAME, (uint32_t)FRAME_LEN, (uint32_t)FRAME_LEN, CSC_LINK_ETHERNET, 0 };
+    csc_gro_feed(&G, &fr, &R, frame, ts, &D);
+}
+
+/* n back-to-back segments of one flow */
+static void flow(int n, enum pb_state outer, int payload)
+{
+    struct flow_opts o = { outer, payload, 1000, 0, 0, PB_OK, 0 };
+    for (int i = 0; i < n; i++) {
+        seg(&o, (uint64_t)i + 1, (uint64_t)i);
+        o.seq += (uint32_t)payload;
+    }
+    csc_gro_finish(&G);
+}
+
+static const struct csc_gro_dev_stats *nic(void)
+{
+    ck_assert(G.dev[0].used);
+    ck_assert_int_eq(G.dev[0].kind, CSC_P_NONE);
+    return &G.dev[0];
+}
+
+START_TEST(merges_one_flow)
+{
+    cfg_set("none", "modern");
+    csc_gro_init(&G, NULL);
+    flow(10, PB_OK, 1000);
+    ck_assert_uint_eq(nic()->frames_in, 10);
+    ck_assert_uint_eq(nic()->packets_out, 1);
+    ck_assert_uint_eq(nic()->merged_frames, 10);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_END], 1);
+    /* one GRO pass per segment at the NIC (outer UDP, S1); nothing after */
+    ck_assert_uint_eq(G.passes_merged, 10);
+    ck_assert_uint_gt(G.passes_single, 0);
+    /* the merged frames do not reach the VXLAN device on their own */
+    ck_assert_uint_eq(G.dev[1].frames_in, 1);
+}
+END_TEST
+
+START_TEST(flush_reasons)
+{
+    cfg_set("unnecessary:1", "modern");
+    struct flow_opts o = { PB_OK, 1000, 1, 0, 0, PB_OK, 0 };
+    /* sequence gap */
+    csc_gro_init(&G, NULL);
+    seg(&o, 1, 0);
+    o.seq += 2000;
+    seg(&o, 2, 1);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_SEQ], 1);
+    ck_assert_int_eq(D.fate[0].flushed_other, CSC_GF_SEQ);
+    /* ack changes: header differs */
+    o.seq += 1000;
+    o.ack = 99;
+    seg(&o, 3, 2);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_HEADER], 1);
+    /* a larger segment than the flow's mss */
+    o.seq += 1000;
+    o.payload = 1200;
+    seg(&o, 4, 3);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_MSS], 1);
+    /* a smaller one merges and ends the super-packet */
+    o.seq += 1200;
+    o.payload = 500;
+    seg(&o, 5, 4);
+    ck_assert_int_eq(D.fate[0].merged, 1);
+    ck_assert_uint_eq(D.fate[0].super, 4);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_SMALL], 1);
+    /* PSH merges then pushes up */
+    o.seq += 500;
+    o.payload = 1000;
+    seg(&o, 6, 5);
+    o.seq += 1000;
+    o.flags = 0x18;
+    seg(&o, 7, 6);
+    ck_assert_int_eq(D.fate[0].merged, 1);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_TCP_FLAGS], 1);
+    /* a PSH segment with no held flow goes up alone */
+    o.seq += 1000;
+    seg(&o, 8, 7);
+    ck_assert_int_eq(D.fate[0].held, 0);
+    ck_assert_int_eq(D.fate[0].alone_reason, CSC_G_TCP_FLAGS);
+    /* a poll gap flushes what is held */
+    o.flags = 0x10;
+    o.seq += 1000;
+    seg(&o, 9, 8);
+    o.seq += 1000;
+    seg(&o, 10, 1000);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_POLL_END], 1);
+}
+END_TEST
+
+START_TEST(bad_segment_overtakes)
+{
+    /* O (Appendix B): 2 segments, zero outer checksum, 2nd inner TCP bad:
+     * not coalesced, the bad one goes up first. */
+    cfg_set("none", "modern");
+    csc_gro_init(&G, NULL);
+    struct flow_opts o = { PB_ZERO, 100, 1, 0, 0, PB_OK, 0 };
+    seg(&o, 1, 0);
+    ck_assert_int_eq(D.fate[0].held, 1);
+    o.seq += 100;
+    o.inner = PB_BAD;
+    seg(&o, 2, 1);
+    ck_assert_int_eq(D.fate[0].held, 0);
+    ck_assert_int_eq(D.fate[0].alone_reason, CSC_G_CSUM_FAIL);
+    ck_assert_uint_eq(nic()->packets_out, 1);          /* the bad one, first */
+    csc_gro_finish(&G);
+    ck_assert_uint_eq(nic()->packets_out, 2);
+    ck_assert_uint_eq(nic()->merged_frames, 0);
+    /* two good ones coalesce 2 -> 1 (O: 490 bytes at vx0) */
+    csc_gro_init(&G, NULL);
+    o.inner = PB_OK;
+    o.seq = 1;
+    seg(&o, 1, 0);
+    o.seq += 100;
+    seg(&o, 2, 1);
+    ck_assert_int_eq(D.fate[0].merged, 1);
+    csc_gro_finish(&G);
+    ck_assert_uint_eq(nic()->packets_out, 1);
+}
+END_TEST
+
+START_TEST(limits)
+{
+    cfg_set("unnecessary:1", "modern");
+    /* gro_max_size: 64 KiB of 1400-byte segments per super-packet */
+    csc_gro_init(&G, NULL);
+    flow(60, PB_OK, 1400);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_SIZE], 1);
+    ck_assert_uint_eq(nic()->packets_out, 2);
+    /* more flows than a bucket holds: the oldest goes */
+    csc_gro_init(&G, NULL);
+    struct flow_opts o = { PB_OK, 100, 1, 0, 0, PB_OK, 0 };
+    for (int i = 0; i < 80; i++) {
+        o.sport = (uint16_t)(2000 + i);
+        seg(&o, (uint64_t)i + 1, (uint64_t)i);
+    }
+    ck_assert_uint_gt(nic()->flushes[CSC_GF_BUCKET_FULL], 0);
+    csc_gro_finish(&G);
+    ck_assert_uint_eq(nic()->packets_out, 80);
+    /* gro_flush_timeout keeps packets across polls, then the timer fires */
+    struct csc_gro_cfg c;
+    csc_gro_cfg_default(&c);
+    c.flush_timeout_us = 2000;
+    csc_gro_init(&G, &c);
+    o.sport = 0;
+    o.seq = 1;
+    for (int i = 0; i < 6; i++) {
+        seg(&o, (uint64_t)i + 1, (uint64_t)i * 500);      /* a poll each */
+        o.seq += 100;
+    }
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_POLL_END], 0);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_TIMEOUT], 1);   /* frames 1-4 (0..1500 us) */
+    ck_assert_uint_eq(nic()->merged_frames, 4);
+    csc_gro_finish(&G);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_END], 1);
+    ck_assert_uint_eq(nic()->merged_frames, 6);
+    /* a full budget flushes packets older than a jiffy */
+    csc_gro_cfg_default(&c);
+    c.poll_gap_us = 100000;
+    csc_gro_init(&G, &c);
+    o.seq = 1;
+    for (int i = 0; i < 70; i++) {
+        o.sport = (uint16_t)(i < 5 ? 3000 : 4000 + i);    /* 5 of one flow, then others */
+        seg(&o, (uint64_t)i + 1, (uint64_t)i * 100);
+        if (i < 5)
+            o.seq += 100;
+    }
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_AGE], nic()->packets_out - nic()->flushes[CSC_GF_BUCKET_FULL]);
+    ck_assert_uint_gt(nic()->flushes[CSC_GF_AGE], 0);
+}
+END_TEST
+
+START_TEST(seed004_zero_outer_csum)
+{
+    cfg_set("none", "4.6");
+    csc_gro_init(&G, NULL);
+    flow(20, PB_ZERO, 1400);
+    ck_assert_uint_eq(nic()->frames_in, 20);
+    ck_assert_uint_eq(nic()->packets_out, 20);                 /* ratio 1.0 at the NIC */
+    ck_assert_uint_eq(nic()->refused[CSC_G_UDP_GATE], 20);
+    cfg_set("none", "modern");
+    csc_gro_init(&G, NULL);
+    flow(20, PB_ZERO, 1400);
+    ck_assert_uint_eq(nic()->packets_out, 1);                  /* merged */
+    ck_assert_uint_eq(nic()->refused[CSC_G_UDP_GATE], 0);
+}
+END_TEST
+
+START_TEST(seed000_conversion_allows_gro)
+{
+    cfg_set("unnecessary:0", "3.18");
+    csc_gro_init(&G, NULL);
+    flow(20, PB_OK, 1400);
+    ck_assert_uint_eq(nic()->packets_out, 1);
+    ck_assert_uint_eq(G.passes_merged, 0);
+    cfg_set("unnecessary:0", "pre-part-vi");
+    csc_gro_init(&G, NULL);
+    flow(20, PB_OK, 1400);
+    ck_assert_uint_eq(nic()->packets_out, 20);
+    ck_assert_uint_eq(nic()->refused[CSC_G_UDP_GATE], 20);
+    ck_assert_uint_eq(G.passes_merged, 20);                    /* one inner pass per segment */
+}
+END_TEST
+
+Suite *gro_suite(void);
+Suite *gro_suite(void)
+{
+    Suite *s = suite_create("gro engine");
+    TCase *t = tcase_create("gro");
+    tcase_add_test(t, merges_one_flow);
+    tcase_add_test(t, flush_reasons);
+    tcase_add_test(t, bad_segment_overtakes);
+    tcase_add_test(t, limits);
+    tcase_add_test(t, seed004_zero_outer_csum);
+    tcase_add_test(t, seed000_conversion_allows_gro);
+    suite_add_tcase(s, t);
+    return s;
+}

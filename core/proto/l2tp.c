@@ -52,6 +52,8 @@ void dec_l2tp_udp(struct dec *d, uint32_t off)
     uint8_t ver = flags & 0xf;
     if (ver == 3) {
         if (flags & 0x8000) {
+            if (!dec_need(d, CSC_P_L2TP, off, 4))
+                return;
             struct csc_layer *l = dec_push(d, CSC_P_L2TP, off, 4);
             if (l)
                 l->vers = 3;

@@ -1,0 +1,111 @@
+/*
+ * fuzz_frame.c - libFuzzer target 1: decode + verify + replay (+ reassembly
+ * and the GRO engine) of one frame under a fuzzed link type, device report,
+ * era and receiver configuration.
+ *
+ * Input: 8 header bytes, then the frame.
+ *   [0] link (mod 10)  [1] report kind (mod 6)  [2] level / partial where
+ *   [3] era index      [4] option bits          [5..6] caplen cut
+ *   [7] explicit partial start
+ * Besides "no crash, no sanitizer report", the target asserts the core's
+ * invariants: every layer inside the captured bytes, enums in range, the
+ * stop reason consistent, the trace bounded.
+ */
+#include "csumcheck/csumcheck.h"
+#include "csumcheck/frag.h"
+#include "csumcheck/gro.h"
+#include "csumcheck/rewrite.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct csc_result res;
+static struct csc_frag_table frag;
+static struct csc_gro gro;
+static uint8_t copy[70000];
+
+#define CHECK(c) do { if (!(c)) abort(); } while (0)
+
+static void invariants(const struct csc_frame *f, const struct csc_result *r)
+{
+    uint32_t cap = f->caplen < f->wirelen ? f->caplen : f->wirelen;
+    CHECK(r->nlayers <= CSC_MAX_LAYERS);
+    CHECK(r->stop < CSC_STOP__COUNT);
+    for (unsigned i = 0; i < r->nlayers; i++) {
+        const struct csc_layer *l = &r->layers[i];
+        CHECK(l->proto < CSC_P__COUNT);
+        CHECK(l->verdict < CSC_V__COUNT);
+        CHECK(l->reason < CSC_R__COUNT);
+        CHECK((uint64_t)l->off + l->hdr_len <= cap || l->notes & CSC_N_FRAGMENT);
+        if (l->csum_off != CSC_NO_OFF && l->verdict != CSC_V_UNVERIFIABLE &&
+            l->verdict != CSC_V_NA && l->reason != CSC_R_FRAG_REASSEMBLED)
+            CHECK((uint64_t)l->cov_end <= cap);
+        CHECK(csc_proto_name(l->proto)[0] != '?');
+    }
+    const struct csc_kernel *k = &r->kernel;
+    if (k->ran) {
+        CHECK(k->verdict <= CSC_K_UNKNOWN);
+        CHECK(k->ndevs >= 1 && k->ndevs <= CSC_MAX_DEVS);
+        CHECK(k->nsteps <= CSC_MAX_STEPS);
+        CHECK(k->verdict != CSC_K_DROP || k->drop_layer < r->nlayers);
+        for (unsigned i = 0; i < k->ndevs; i++)
+            CHECK(k->devs[i].gro_reason < CSC_G__COUNT);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 8)
+        return 0;
+    struct csc_config cfg;
+    csc_config_default(&cfg);
+    static const uint8_t links[] = { CSC_LINK_ETHERNET, CSC_LINK_RAW, CSC_LINK_IPV4, CSC_LINK_IPV6,
+                                     CSC_LINK_SLL, CSC_LINK_SLL2, CSC_LINK_NULL, CSC_LINK_LOOP,
+                                     CSC_LINK_PPP, CSC_LINK_UNKNOWN };
+    cfg.rx.kind = (uint8_t)(data[1] % 6);
+    cfg.rx.level = data[2] & 3;
+    cfg.rx.where = (uint8_t)((data[2] >> 2) % 3);
+    cfg.rx.start = data[7];
+    cfg.rx.offset = (uint16_t)(data[2] >> 4);
+    cfg.era = *csc_era_at(data[3] % csc_era_count());
+    cfg.gro_nic = data[4] & 1;
+    cfg.gro_tunnel = data[4] & 2;
+    cfg.remcsum_rx = data[4] & 4;
+    cfg.remcsum_nopartial = data[4] & 8;
+    cfg.udp6_zero_csum_rx = data[4] & 16;
+    cfg.inner_socket = data[4] & 32;
+    cfg.assume_bad = data[4] & 64;
+    cfg.trace_steps = data[4] & 128;
+    cfg.gre_csum = (uint8_t)(data[3] >> 6);
+    if (data[3] & 0x20)
+        csc_config_set_port(&cfg, 8472, CSC_P_VXLAN, 0);
+    if (data[3] & 0x10)
+        csc_config_set_port(&cfg, 5555, CSC_P_FOU, data[7] & 1 ? 4 : 47);
+
+    size_t len = size - 8;
+    size_t cut = ((size_t)data[5] << 8) | data[6];
+    size_t caplen = cut && cut < len ? cut : len;
+    /* The frame lives at the end of a heap buffer: ASan sees any overread. */
+    uint8_t *buf = malloc(caplen ? caplen : 1);
+    memcpy(buf, data + 8, caplen);
+    struct csc_frame f = { buf, (uint32_t)caplen, (uint32_t)len, links[data[0] % 10],
+                           (uint8_t)(data[0] >> 6) % 3 };
+    csc_analyze(&cfg, &f, &res);
+    invariants(&f, &res);
+
+    csc_frag_init(&frag);
+    csc_frag_feed(&frag, &f, &res, 1);
+    invariants(&f, &res);
+
+    csc_gro_init(&gro, NULL);
+    csc_gro_feed(&gro, &f, &res, 1, 0, NULL);
+    csc_gro_feed(&gro, &f, &res, 2, 1, NULL);
+    csc_gro_finish(&gro);
+
+    size_t n = csc_rewrite(&f, &res, data[7] & 7, copy, sizeof copy);
+    CHECK(n == caplen || n == sizeof copy);
+    free(buf);
+    return 0;
+}

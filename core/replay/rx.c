@@ -261,7 +261,11 @@ static void vxlan_rcv(struct rp *rp, uint8_t t)
     const struct csc_layer *vx = L(rp, t);
     bool rco = (vx->aux & VXLAN_HF_RCO) != 0;
     bool rco_ok = rco && rp->cfg->remcsum_rx && era(rp, CSC_E_RCO);
-    bool reserved = (vx->notes & CSC_N_RESERVED_BITS) || (rco && !rco_ok) ||
+    /* v6.14+ (vxlan_nl2conf): the RCO bits count as used once the device was
+     * configured with the remcsumrx attribute, whatever its value; RCO
+     * processing itself still needs remcsumrx on. */
+    bool rco_bits_used = rco_ok || (era(rp, CSC_E_VXLAN_RESERVED_EARLY) && rp->cfg->remcsum_rx_given);
+    bool reserved = (vx->notes & CSC_N_RESERVED_BITS) || (rco && !rco_bits_used) ||
                     !(vx->aux & VXLAN_HF_VNI);
     rp_step(rp, t, KF_VXLAN_RCV, W_ENTRY, 2, 0, NULL);
     if (reserved && era(rp, CSC_E_VXLAN_RESERVED_EARLY)) {
@@ -285,7 +289,7 @@ static void vxlan_rcv(struct rp *rp, uint8_t t)
                                 nopartial);
         }
     }
-    if (reserved) {                   /* up to v6.13: unparsed bits, no counter */
+    if (reserved) {                   /* up to v6.13: bits no parser consumed; no counter */
         rp_step(rp, t, KF_VXLAN_RCV, W_INVALID_HDR, 0, 0, NULL);
         rp_drop(rp, t, KF_VXLAN_RCV, KD_VXLAN_INVALID_HDR, 0);
         return;

@@ -258,6 +258,9 @@ struct csc_config {
     bool gro_nic;            /* GRO on the receiving device */
     bool gro_tunnel;         /* GRO on tunnel devices (gro_cells) */
     bool remcsum_rx;         /* VXLAN remcsumrx / GUE remcsum accepted */
+    bool remcsum_rx_given;   /* the VXLAN device was created with remcsumrx or
+                                noremcsumrx given explicitly: from v6.14 the RCO
+                                bits are then configured, not reserved */
     bool remcsum_nopartial;  /* VXLAN_F_REMCSUM_NOPARTIAL / FOU_F_REMCSUM_NOPARTIAL */
     bool udp6_zero_csum_rx;  /* udp6zerocsumrx / no_check6_rx */
     uint8_t gre_csum;        /* tunnel i_flags: 0 = follow the packet, 1 = csum, 2 = nocsum */

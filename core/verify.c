@@ -118,8 +118,22 @@ static void verify_layer(struct csc_result *r, const struct pkt *p, struct csc_l
     if (l->csum_off == CSC_NO_OFF)
         return;
     bool preset = l->verdict != CSC_V_NA;
-    if (!pkt_be16(p, l->csum_off, &l->field) || !sum_without_field(r, l, &s0, &s)) {
+    if (!pkt_be16(p, l->csum_off, &l->field)) {
         if (!preset) {
+            l->verdict = CSC_V_UNVERIFIABLE;
+            l->reason = CSC_R_SNAPLEN;
+        }
+        return;
+    }
+    /* A zero UDP checksum was never computed (RFC 768): nothing to verify,
+     * whatever else is missing. */
+    bool zero_udp = l->proto == CSC_P_UDP && l->field == 0;
+    if (zero_udp && (!preset || l->verdict == CSC_V_UNVERIFIABLE)) {
+        l->verdict = under_ipv6(r, l) ? CSC_V_ZERO6 : CSC_V_NONE;
+        l->reason = CSC_R_ZERO;
+    }
+    if (!sum_without_field(r, l, &s0, &s)) {
+        if (!preset && !zero_udp) {
             l->verdict = CSC_V_UNVERIFIABLE;
             l->reason = CSC_R_SNAPLEN;
         }
@@ -130,20 +144,12 @@ static void verify_layer(struct csc_result *r, const struct pkt *p, struct csc_l
     if (l->proto == CSC_P_UDP && expected == 0)
         expected = CSUM_MANGLED_0;
     l->expected = expected;
-    if (preset) {
-        if (l->proto == CSC_P_UDP && l->field == 0) {   /* zero means no checksum */
-            l->verdict = under_ipv6(r, l) ? CSC_V_ZERO6 : CSC_V_NONE;
-            l->reason = CSC_R_ZERO;
-        }
+    if (preset || zero_udp)
         return;
-    }
 
     uint32_t len = l->cov_end - l->cov_off;
     uint32_t nolen = csum_sub(csum_sub(pseudo, len >> 16), len & 0xffff);
-    if (l->proto == CSC_P_UDP && l->field == 0) {
-        l->verdict = under_ipv6(r, l) ? CSC_V_ZERO6 : CSC_V_NONE;
-        l->reason = CSC_R_ZERO;
-    } else if (csum_valid_total(csum_add(pseudo, s))) {
+    if (csum_valid_total(csum_add(pseudo, s))) {
         l->verdict = CSC_V_GOOD;
     } else if (has_pseudo(l) && l->field == fold16(pseudo)) {
         l->verdict = CSC_V_PARTIAL;

@@ -187,9 +187,17 @@ START_TEST(none_zero6_gre)
     ck_assert_int_eq(R.layers[2].verdict, CSC_V_NONE);
     ck_assert_int_eq(R.layers[2].reason, CSC_R_ZERO);
     ck_assert_uint_ne(R.layers[2].expected, 0);
+    /* zero means "no checksum" even when the datagram is cut by the snaplen */
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    run(&f);
+    run_bytes(FRAME, FRAME_LEN - 50, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_NONE);
     eth_ip(&f, 1);
     pb_push(&f, PB_UDP)->csum = PB_ZERO;
+    pb_push(&f, PB_PAYLOAD)->len = 100;
     run(&f);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_ZERO6);
+    run_bytes(FRAME, FRAME_LEN - 50, FRAME_LEN, CSC_LINK_ETHERNET);
     ck_assert_int_eq(R.layers[2].verdict, CSC_V_ZERO6);
     eth_ip(&f, 0);
     pb_push(&f, PB_GRE);

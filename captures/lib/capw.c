@@ -20,6 +20,8 @@ static int put16(struct capw *w, uint16_t v)
     return put(w, &v, 2);
 }
 
+static int write_header(struct capw *w, enum capw_format fmt, uint32_t linktype, uint32_t snaplen);
+
 int capw_open(struct capw *w, const char *path, enum capw_format fmt, uint32_t linktype,
               uint32_t snaplen)
 {
@@ -27,6 +29,20 @@ int capw_open(struct capw *w, const char *path, enum capw_format fmt, uint32_t l
     w->f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
     if (!w->f)
         return -1;
+    return write_header(w, fmt, linktype, snaplen);
+}
+
+int capw_open_stream(struct capw *w, FILE *f, enum capw_format fmt, uint32_t linktype,
+                     uint32_t snaplen)
+{
+    memset(w, 0, sizeof *w);
+    w->f = f;
+    w->borrowed = 1;
+    return write_header(w, fmt, linktype, snaplen);
+}
+
+static int write_header(struct capw *w, enum capw_format fmt, uint32_t linktype, uint32_t snaplen)
+{
     w->format = fmt;
     w->snaplen = snaplen;
     int r = 0;
@@ -97,7 +113,7 @@ int capw_write(struct capw *w, uint64_t ts_usec, const uint8_t *data, uint32_t l
 int capw_close(struct capw *w)
 {
     int r = fflush(w->f);
-    if (w->f != stdout)
+    if (w->f != stdout && !w->borrowed)
         r |= fclose(w->f);
     w->f = NULL;
     return r;

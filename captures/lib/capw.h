@@ -17,11 +17,16 @@ struct capw {
     FILE *f;
     int format;
     uint32_t snaplen;
+    int borrowed;            /* stream from capw_open_stream: not closed */
 };
 
 /* Open path ("-" = stdout) for writing; returns 0 on success. */
 int capw_open(struct capw *w, const char *path, enum capw_format fmt, uint32_t linktype,
               uint32_t snaplen);
+/* The same on a stream the caller opened (and may have given a large
+ * buffer with setvbuf); capw_close() flushes it but does not close it. */
+int capw_open_stream(struct capw *w, FILE *f, enum capw_format fmt, uint32_t linktype,
+                     uint32_t snaplen);
 /* Write one frame; caplen is cut to the snaplen. 0 on success. */
 int capw_write(struct capw *w, uint64_t ts_usec, const uint8_t *data, uint32_t len, int dir);
 int capw_close(struct capw *w);

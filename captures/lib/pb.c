@@ -87,6 +87,7 @@ static uint8_t ipproto_of(const struct pb_frame *f, int i)
     case PB_ICMPV6: return 58;
     case PB_GRE: return 47;
     case PB_L2TPV3: return 115;
+    case PB_IGMP: return 2;
     default: return 253;             /* experimental */
     }
 }
@@ -100,6 +101,7 @@ static uint16_t udp_port_of(const struct pb_frame *f, int i)
     case PB_VXLAN_GPE: return 4790;
     case PB_GENEVE: return 6081;
     case PB_GUE: return 6080;
+    case PB_L2TPV3: return 1701;
     default: return 5000;
     }
 }
@@ -118,8 +120,9 @@ static size_t ext_len(const struct pb_layer *l)
     return n;
 }
 
-static size_t header_len(const struct pb_layer *l)
+static size_t header_len(const struct pb_frame *f, int i)
 {
+    const struct pb_layer *l = &f->l[i];
     switch (l->kind) {
     case PB_ETH: return 14;
     case PB_VLAN: case PB_QINQ: case PB_MPLS: return 4;
@@ -128,14 +131,14 @@ static size_t header_len(const struct pb_layer *l)
     case PB_IPV6: return 40 + ext_len(l);
     case PB_UDP: return 8;
     case PB_TCP: return l->mss ? 24 : 20;
-    case PB_ICMP: case PB_ICMPV6: return 8;
+    case PB_ICMP: case PB_ICMPV6: case PB_IGMP: return 8;
     case PB_GRE:
         return 4u + ((l->gre_flags & 0x8000) ? 4 : 0) + ((l->gre_flags & 0x2000) ? 4 : 0) +
                ((l->gre_flags & 0x1000) ? 4 : 0);
     case PB_VXLAN: case PB_VXLAN_GPE: return 8;
     case PB_GENEVE: return 8u + 4u * l->opt_words;
     case PB_GUE: return l->gue_variant == 1 ? 0 : (l->rco ? 12 : 4);
-    case PB_L2TPV3: return 8;
+    case PB_L2TPV3: return (i > 0 && f->l[i - 1].kind == PB_UDP) ? 12 : 8;
     case PB_PAYLOAD: return l->len;
     case PB_RAW: return l->len <= sizeof l->raw ? l->len : sizeof l->raw;
     default: return 0;
@@ -172,7 +175,7 @@ static void write_ipv6(struct pb_frame *f, int i, uint8_t *p, size_t tot)
     uint8_t code[4] = { 0, 60, 43, 44 };
     uint8_t last = ipproto_of(f, i + 1);
     be32(p, 0x60000000u);
-    be16(p + 4, l->tot_len_zero ? 0 : (uint16_t)(tot - 40));
+    be16(p + 4, l->tot_len_zero ? 0 : l->len_override ? l->len_override : (uint16_t)(tot - 40));
     p[7] = 64;
     memcpy(p + 8, l->src, 16);
     memcpy(p + 24, (l->v6_ext & PB_X_RH0) ? v6_mid : l->dst, 16);
@@ -228,7 +231,7 @@ static void write_headers(struct pb_frame *f, uint8_t *b, size_t *tot)
             break;
         case PB_IPV4:
             p[0] = (uint8_t)(0x40 | (f->hlen[i] / 4));
-            be16(p + 2, l->tot_len_zero ? 0 : (uint16_t)tot[i]);
+            be16(p + 2, l->tot_len_zero ? 0 : l->len_override ? l->len_override : (uint16_t)tot[i]);
             be16(p + 4, l->ip_id);
             be16(p + 6, l->frag);
             p[8] = 64;
@@ -243,7 +246,7 @@ static void write_headers(struct pb_frame *f, uint8_t *b, size_t *tot)
         case PB_UDP:
             be16(p, l->sport ? l->sport : 40000);
             be16(p + 2, l->dport ? l->dport : udp_port_of(f, i + 1));
-            be16(p + 4, (uint16_t)tot[i]);
+            be16(p + 4, l->len_override ? l->len_override : (uint16_t)tot[i]);
             break;
         case PB_TCP:
             be16(p, l->sport ? l->sport : 40001);
@@ -260,14 +263,24 @@ static void write_headers(struct pb_frame *f, uint8_t *b, size_t *tot)
             }
             break;
         case PB_ICMP:
-            p[0] = 8;
-            be16(p + 4, 1);
-            be16(p + 6, 1);
+            p[0] = l->icmp_type ? l->icmp_type : 8;
+            p[1] = l->icmp_code;
+            if (p[0] == 8) {
+                be16(p + 4, 1);
+                be16(p + 6, 1);
+            } else if (p[0] == 3 && p[1] == 4) {
+                be16(p + 6, 1400);             /* fragmentation needed: next-hop MTU */
+            }
             break;
         case PB_ICMPV6:
-            p[0] = 128;
-            be16(p + 4, 1);
-            be16(p + 6, 1);
+            p[0] = l->icmp_type ? l->icmp_type : 128;
+            p[1] = l->icmp_code;
+            if (p[0] == 128) {
+                be16(p + 4, 1);
+                be16(p + 6, 1);
+            } else if (p[0] == 2) {
+                be32(p + 4, 1280);             /* packet too big: MTU */
+            }
             break;
         case PB_GRE: {
             be16(p, l->gre_flags);
@@ -334,7 +347,15 @@ static void write_headers(struct pb_frame *f, uint8_t *b, size_t *tot)
             }
             break;
         case PB_L2TPV3:
-            be32(p, 1);
+            if (f->hlen[i] == 12) {            /* over UDP: T=0, ver 3, reserved */
+                be32(p, 0x00030000u);
+                p += 4;
+            }
+            be32(p, 1);                        /* session ID; L2-specific sublayer 0 */
+            break;
+        case PB_IGMP:
+            p[0] = 0x16;                       /* v2 membership report */
+            memcpy(p + 4, "\xef\x01\x01\x01", 4);
             break;
         case PB_PAYLOAD:
             for (size_t k = 0; k < l->len; k++)
@@ -394,7 +415,7 @@ static int site_of(const struct pb_frame *f, int i, const size_t *tot, struct cs
     case PB_IPV4: cs->field = o + 10; cs->end = o + f->hlen[i]; return 1;
     case PB_UDP: cs->field = o + 6; cs->udp = 1; break;
     case PB_TCP: cs->field = o + 16; break;
-    case PB_ICMP: cs->field = o + 2; return 1;
+    case PB_ICMP: case PB_IGMP: cs->field = o + 2; return 1;
     case PB_ICMPV6: cs->field = o + 2; break;
     case PB_GRE:
         if (!(l->gre_flags & 0x8000))
@@ -425,7 +446,7 @@ size_t pb_build(struct pb_frame *f, uint8_t *out, size_t cap)
         return 0;
     size_t o = 0;
     for (int i = 0; i < f->n; i++) {
-        f->hlen[i] = header_len(&f->l[i]);
+        f->hlen[i] = header_len(f, i);
         f->off[i] = o;
         o += f->hlen[i];
     }
@@ -473,6 +494,36 @@ size_t pb_build(struct pb_frame *f, uint8_t *out, size_t cap)
         be16(out + cs[i].field, v);
     }
     return frame;
+}
+
+int pb_fragment_ipv6(const uint8_t *frame, size_t len, size_t l3, size_t mtu, uint32_t id,
+                     void (*emit)(void *ctx, const uint8_t *frag, size_t len), void *ctx)
+{
+    uint8_t buf[65600];
+    if (l3 + 40 > len || mtu < 8 || (frame[l3] >> 4) != 6)
+        return 0;
+    size_t plen = ((size_t)frame[l3 + 4] << 8) | frame[l3 + 5];
+    uint8_t nh = frame[l3 + 6];
+    if (plen == 0 || l3 + 40 + plen > len)
+        return 0;
+    size_t step = mtu & ~(size_t)7, n = 0;
+    for (size_t at = 0; at < plen; at += step, n++) {
+        size_t chunk = plen - at < step ? plen - at : step;
+        size_t flen = l3 + 48 + chunk;
+        if (flen > sizeof buf)
+            return (int)n;
+        memcpy(buf, frame, l3 + 40);
+        uint8_t *fh = buf + l3 + 40;
+        fh[0] = nh;
+        fh[1] = 0;
+        be16(fh + 2, (uint16_t)(at | (at + chunk < plen ? 1 : 0)));   /* offset is at/8 << 3 */
+        be32(fh + 4, id);
+        memcpy(fh + 8, frame + l3 + 40 + at, chunk);
+        buf[l3 + 6] = 44;
+        be16(buf + l3 + 4, (uint16_t)(8 + chunk));
+        emit(ctx, buf, flen);
+    }
+    return (int)n;
 }
 
 uint32_t pb_linktype(const struct pb_frame *f)

@@ -18,6 +18,10 @@
  *
  * Next-protocol fields (EtherType, IP protocol, UDP port, GRE/GENEVE
  * protocol, GUE proto/ctype) follow from the next layer unless set.
+ * PB_L2TPV3 after PB_UDP is L2TPv3 over UDP (port 1701, RFC 3931 §4.1.2.1:
+ * a 4-byte T/ver header before the session ID); after IP it is over IP.
+ * PB_ICMP/PB_ICMPV6 with an error type (3, 11 / 1, 2, 3) quote the layers
+ * pushed after them.
  * Checksums are computed innermost first, so an outer checksum covers the
  * inner fields as they end up in the frame; PB_LCO gives the value lco_csum()
  * computes: right once the inner partial fields are filled in.
@@ -34,6 +38,7 @@ enum pb_kind {
     PB_ETH, PB_VLAN, PB_QINQ, PB_MPLS, PB_SLL2, PB_IPV4, PB_IPV6, PB_UDP, PB_TCP, PB_ICMP,
     PB_ICMPV6, PB_GRE, PB_VXLAN, PB_VXLAN_GPE, PB_GENEVE, PB_GUE, PB_L2TPV3, PB_PAYLOAD,
     PB_RAW,           /* raw[0..len) verbatim: headers the builder does not know */
+    PB_IGMP,          /* IGMPv2 membership report for 239.1.1.1 */
 };
 
 enum pb_state {
@@ -77,6 +82,11 @@ struct pb_layer {
     uint16_t len;            /* PAYLOAD / RAW length */
     uint8_t raw[32];         /* RAW bytes */
     uint8_t fill;            /* PAYLOAD first byte (pattern fill + i) */
+    /* added for the capture corpus (csc-gen); zero keeps the defaults */
+    uint8_t icmp_type;       /* ICMP/ICMPv6 type (0: echo request); errors quote the next layers */
+    uint8_t icmp_code;
+    uint16_t len_override;   /* IPv4 tot_len / IPv6 payload length / UDP length written
+                                instead of the real one (an ICMP error quoting a cut datagram) */
 };
 
 struct pb_frame {
@@ -104,6 +114,13 @@ uint32_t pb_linktype(const struct pb_frame *f);
  * payload bytes (multiple of 8), each with a copy of the link header.
  * Calls emit() for each fragment; returns the number of fragments. */
 int pb_fragment_ipv4(const uint8_t *frame, size_t len, size_t l3, size_t mtu,
+                     void (*emit)(void *ctx, const uint8_t *frag, size_t len), void *ctx);
+
+/* The same for an IPv6 packet at l3 without extension headers: each
+ * fragment gets the base header, a Fragment header (identification id) and
+ * at most mtu payload bytes (multiple of 8). Returns the number of fragments,
+ * 0 when the packet cannot be cut that way. */
+int pb_fragment_ipv6(const uint8_t *frame, size_t len, size_t l3, size_t mtu, uint32_t id,
                      void (*emit)(void *ctx, const uint8_t *frag, size_t len), void *ctx);
 
 #endif

@@ -207,6 +207,10 @@ static void json_kernel(struct wbuf *w, const struct frame_view *v, bool steps)
     json_bits(w, k->warnings, csc_warning_name);
     if (steps) {
         unsigned ns = k->nsteps < CSC_MAX_STEPS ? k->nsteps : CSC_MAX_STEPS;
+        if (k->trace_truncated)
+            LIT(w, ",\"trace_truncated\":true");
+        else
+            LIT(w, ",\"trace_truncated\":false");
         LIT(w, ",\"steps\":[");
         for (unsigned i = 0; i < ns; i++) {
             const struct csc_step *s = &k->steps[i];

@@ -135,6 +135,7 @@ static void complete(struct csc_frag_table *t, struct csc_frag_entry *e, struct 
     }
     l->pseudo = pseudo;
     l->reason = CSC_R_FRAG_REASSEMBLED;
+    l->k.ok = 2;                      /* the replay did not decide this one */
     /* The first fragment told us the field and where it sits (UDP 6,
      * TCP 16, ICMP 2: even offsets into the datagram). */
     l->field = (uint16_t)(e->csum_at >> 16);

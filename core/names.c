@@ -193,16 +193,21 @@ const char *csc_drop_name(unsigned d)
         [KD_TCP_CSUM] = "TCP_CSUM", [KD_ICMP_CSUM] = "ICMP_CSUM",
         [KD_GRE_CSUM] = "NOT_SPECIFIED (gre checksum)", [KD_GRE_FLAGS] = "NOT_SPECIFIED (gre flags)",
         [KD_VXLAN_INVALID_HDR] = "VXLAN_INVALID_HDR", [KD_NO_SOCKET] = "NO_SOCKET",
-        [KD_IGMP_CSUM] = "NOT_SPECIFIED (igmp checksum)", [KD_UDP6_ZERO] = "UDP_CSUM",
+        [KD_IGMP_CSUM] = "NOT_SPECIFIED (igmp checksum)",
         [KD_TUNNEL_CSUM_FLAGS] = "NOT_SPECIFIED (tunnel csum flags)",
     };
     return NAME(t, d);
 }
 
+unsigned csc_drop_count(void)
+{
+    return KD__COUNT;
+}
+
 const char *csc_warning_name(unsigned bit)
 {
     static const char *const t[] = {
-        "rco-nothing-verified", "hw-csum-fault", "not-modelled", "assumed", "trace-full",
+        "rco-nothing-verified", "hw-csum-fault", "not-modelled", "assumed",
         "bad-checksum-accepted",
     };
     return NAME(t, bit);

@@ -47,6 +47,7 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
     k->ndevs = 0;
     k->nsteps = 0;
     k->last_layer = 0;
+    k->trace_truncated = 0;
     k->sw_bytes = 0;
     k->hdr_bytes = 0;
     for (unsigned i = 0; i < r->nlayers; i++)
@@ -74,6 +75,7 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
     rp.p.wirelen = f->wirelen;
     rp.skb.data = r->layers[l0].off;
     rp.skb.tail = f->wirelen;
+    rp.skb.csum_known = 1;            /* a fresh skb: csum 0 */
     rp.path = CSC_PATH_NORMAL;
     k->ran = 1;
 

@@ -21,7 +21,7 @@ void rp_step(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok, u
     if (!rp->cfg->trace_steps)
         return;
     if (k->nsteps >= CSC_MAX_STEPS) {
-        k->warnings |= CSC_W_TRACE_FULL;
+        k->trace_truncated = 1;
         return;
     }
     struct csc_step *s = &k->steps[k->nsteps++];

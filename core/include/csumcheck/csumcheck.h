@@ -359,9 +359,9 @@ enum csc_warning {
     CSC_W_HW_CSUM_FAULT        = 1u << 1,  /* netdev_rx_csum_fault would log */
     CSC_W_NOT_MODELLED         = 1u << 2,  /* stack beyond what the model covers */
     CSC_W_ASSUMED              = 1u << 3,  /* uncaptured bytes: an assumption decided */
-    CSC_W_TRACE_FULL           = 1u << 4,  /* more steps than CSC_MAX_STEPS */
-    CSC_W_GARBAGE_ACCEPTED     = 1u << 5,  /* a bad checksum was accepted (PARTIAL/lying dev) */
+    CSC_W_GARBAGE_ACCEPTED     = 1u << 4,  /* a bad checksum was accepted (PARTIAL/lying dev) */
 };
+#define CSC_W_TRACE_FULL 0u   /* retired: see csc_kernel.trace_truncated (remove with the plugin update) */
 
 struct csc_kernel {
     uint8_t ran;             /* replay ran (false: no IP layer) */
@@ -374,6 +374,7 @@ struct csc_kernel {
     uint8_t ndevs;
     uint8_t nsteps;
     uint8_t last_layer;      /* deepest layer the replay reached */
+    uint8_t trace_truncated; /* more steps happened than CSC_MAX_STEPS hold */
     uint32_t sw_bytes;
     uint32_t hdr_bytes;      /* header-sized csum_partial work (postpulls...) */
     struct csc_dev devs[CSC_MAX_DEVS];
@@ -427,7 +428,8 @@ bool csc_report_parse(const char *s, struct csc_report *out);
 /* Render a report back to the same syntax; returns buf. */
 const char *csc_report_format(const struct csc_report *r, char *buf, size_t len);
 
-/* Era presets: "3.17", "3.18", "4.0", "4.6", "4.13", "4.20", "5.12", "modern". */
+/* Era presets: "pre-part-vi", "3.18", "4.0", "4.6", "4.13", "4.20", "5.12", "modern"
+ * (docs/eras.md). */
 bool csc_era_by_name(const char *name, struct csc_era *out);
 size_t csc_era_count(void);
 const struct csc_era *csc_era_at(size_t i);
@@ -464,6 +466,7 @@ const char *csc_gro_reason_name(unsigned g);
 const char *csc_fn_name(unsigned fn);
 const char *csc_what_name(unsigned what);
 const char *csc_drop_name(unsigned d);
+unsigned csc_drop_count(void);            /* drop reason ids are 0 .. count-1 */
 const char *csc_warning_name(unsigned bit_index);
 const char *csc_note_name(unsigned bit_index);
 const char *csc_dev_name(unsigned kind);   /* "nic", "vxlan", "gre", ... */

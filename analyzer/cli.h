@@ -25,6 +25,7 @@
 
 #include "csumcheck/csumcheck.h"
 #include "csumcheck/frag.h"
+#include "csumcheck/rcache.h"
 
 #include <glib.h>
 #include <pcap/pcap.h>

@@ -19,6 +19,7 @@
 struct run_file {
     const struct cli_run *run;
     struct csc_frag_table frag;
+    struct csc_rcache rcache;     /* memoised replay of all-good frames */
     struct csc_result r;
     struct cli_stats st;
 };
@@ -156,7 +157,7 @@ static const char *open_problem(const char *pcap_err, bool empty)
  * Returns the frame's findings. */
 static uint32_t analyse_frame(struct run_file *rf, const struct csc_frame *f, uint64_t n)
 {
-    csc_analyze(&rf->run->cfg, f, &rf->r);
+    csc_analyze_cached(&rf->run->cfg, f, &rf->r, &rf->rcache);
     csc_frag_feed(&rf->frag, f, &rf->r, n);
     uint32_t m = account(&rf->st, &rf->r);
     rf->st.frames++;
@@ -249,6 +250,7 @@ void run_job(struct run_shared *rs, struct job *j)
     c->csv_file = escaped(wb_csv_field, j->path);
     c->text_file = escaped(wb_text_name, j->path);
     csc_frag_init(&c->a.frag);
+    csc_rcache_init(&c->a.rcache);
 
     fp = is_stdin ? stdin : fopen(j->path, "rb");
     if (!fp) {

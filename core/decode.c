@@ -43,15 +43,6 @@ void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t o
     d->r->stop_off = off;
 }
 
-void dec_break(struct dec *d, uint64_t off)
-{
-    struct csc_sums *s = &d->r->sums;
-    if (off > d->p.wirelen)
-        off = d->p.wirelen;
-    if (s->n < CSC_MAX_BREAKS)
-        s->bp[s->n++] = (uint32_t)off;
-}
-
 void dec_csum(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t cov_off,
               uint32_t cov_end, uint32_t pseudo)
 {
@@ -60,7 +51,7 @@ void dec_csum(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t co
     l->cov_end = cov_end;
     l->pseudo = pseudo;
     dec_break(d, cov_off);
-    dec_break(d, cov_end);
+    dec_break_end(d, cov_end);
     if (l->verdict != CSC_V_NA)
         return;
     int ip_short = d->ip != 0xff && (d->r->layers[d->ip].notes & CSC_N_LEN_EXCEEDS);
@@ -229,6 +220,7 @@ void csc_decode(const struct csc_config *cfg, const struct csc_frame *f, struct 
     out->gso_segs = 0;
     out->gso_segs_known = 0;
     out->sums.n = 0;
+    out->sums.nends = 0;
     out->sums.npieces = 0;
     out->sums.bytes_summed = 0;
     out->kernel.ran = 0;
@@ -246,7 +238,7 @@ void csc_decode(const struct csc_config *cfg, const struct csc_frame *f, struct 
     default: dec_stop(&d, CSC_STOP_LINK, CSC_P_NONE, 0); break;
     }
     if (d.summing)
-        dec_break(&d, f->wirelen);   /* COMPLETE reports cover link padding too */
+        dec_break_end(&d, f->wirelen);   /* COMPLETE reports cover link padding too */
     if (out->direction == CSC_DIR_OUT && out->nlayers)
         out->layers[0].notes |= CSC_N_OUTGOING;
 }

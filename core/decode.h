@@ -32,8 +32,34 @@ typedef void (*dec_fn)(struct dec *d, uint32_t off);
 struct csc_layer *dec_push(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t hdr_len);
 /* End the stack with a reason. */
 void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off);
-/* Record a summing breakpoint (see verify.c). */
-void dec_break(struct dec *d, uint64_t off);
+/* Record a summing breakpoint (see verify.c). Header edges arrive in
+ * ascending order and are appended; anything else (region ends, RCO start)
+ * goes to a short side list that verify sorts and merges. */
+static inline void dec_break(struct dec *d, uint64_t off)
+{
+    struct csc_sums *s = &d->r->sums;
+    if (off > d->p.wirelen)
+        off = d->p.wirelen;
+    uint32_t v = (uint32_t)off;
+    if (s->n && s->bp[s->n - 1] == v)
+        return;
+    if ((!s->n || s->bp[s->n - 1] < v) && s->n < CSC_MAX_BREAKS)
+        s->bp[s->n++] = v;
+    else if (s->nends < CSC_MAX_ENDS)
+        s->ends[s->nends++] = v;
+}
+
+/* A region end: usually far ahead of the header edges still to come. */
+static inline void dec_break_end(struct dec *d, uint64_t off)
+{
+    struct csc_sums *s = &d->r->sums;
+    if (off > d->p.wirelen)
+        off = d->p.wirelen;
+    if (s->nends && s->ends[s->nends - 1] == (uint32_t)off)
+        return;                       /* nested layers end together */
+    if (s->nends < CSC_MAX_ENDS)
+        s->ends[s->nends++] = (uint32_t)off;
+}
 /* Mark a layer as carrying a checksum over [cov_off, cov_end). */
 void dec_csum(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t cov_off,
               uint32_t cov_end, uint32_t pseudo);

@@ -19,35 +19,49 @@
 
 #include "csumcheck/csumcheck.h"
 
-static void sort_unique(struct csc_sums *s)
+#include <string.h>
+
+/* Merge the ascending header edges with the (few) region ends into one
+ * sorted, duplicate-free list of breakpoints, in place. */
+static void merge_breaks(struct csc_sums *s)
 {
-    for (unsigned i = 1; i < s->n; i++) {
-        uint32_t v = s->bp[i];
+    uint32_t *e = s->ends;
+    unsigned ne = s->nends;
+    for (unsigned i = 1; i < ne; i++) {           /* a handful: insertion sort */
+        uint32_t v = e[i];
         unsigned j = i;
-        while (j > 0 && s->bp[j - 1] > v) {
-            s->bp[j] = s->bp[j - 1];
+        while (j > 0 && e[j - 1] > v) {
+            e[j] = e[j - 1];
             j--;
         }
-        s->bp[j] = v;
+        e[j] = v;
     }
-    unsigned w = 0;
-    for (unsigned i = 0; i < s->n; i++)
-        if (w == 0 || s->bp[w - 1] != s->bp[i])
-            s->bp[w++] = s->bp[i];
-    s->n = (uint16_t)w;
+    if (s->n + ne > CSC_MAX_BREAKS)
+        ne = CSC_MAX_BREAKS - s->n;
+    /* backwards, like merging into the larger array */
+    int i = (int)s->n - 1, j = (int)ne - 1, w = (int)(s->n + ne) - 1;
+    while (j >= 0) {
+        if (i >= 0 && s->bp[i] > e[j])
+            s->bp[w--] = s->bp[i--];
+        else
+            s->bp[w--] = e[j--];
+    }
+    unsigned n = 0, total = s->n + ne;
+    for (unsigned k = 0; k < total; k++)
+        if (!n || s->bp[n - 1] != s->bp[k])
+            s->bp[n++] = s->bp[k];
+    s->n = (uint16_t)n;
+    s->nends = 0;
 }
 
+/* Index of breakpoint v; the lists are short, a linear scan wins. */
 static int find_bp(const struct csc_sums *s, uint32_t v)
 {
-    int lo = 0, hi = (int)s->n - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (s->bp[mid] == v)
-            return mid;
-        if (s->bp[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
+    for (int i = 0; i < (int)s->n; i++) {
+        if (s->bp[i] == v)
+            return i;
+        if (s->bp[i] > v)
+            break;
     }
     return -1;
 }
@@ -58,29 +72,66 @@ bool csc_region_sum(const struct csc_result *r, uint32_t a, uint32_t b, uint32_t
     int ia = find_bp(s, a), ib = find_bp(s, b);
     if (ia < 0 || ib < 0 || ib < ia || ib > s->npieces)
         return false;
-    uint32_t acc = 0;
-    for (int k = ia; k < ib; k++)
-        acc = csum_block_add(acc, s->piece[k], s->bp[k] - a);
-    *sum = acc;
+    /* Prefix sums are aligned to bp[0]: a region that starts an odd
+     * distance away is byte-rotated, as csum_block_add does. */
+    uint32_t d = ia == ib ? 0 : csum_sub(s->prefix[ib], s->prefix[ia]);
+    *sum = ((a - s->bp[0]) & 1) ? ror32(d, 8) : d;
     return true;
 }
 
+/* A short span (a header): native 32-bit words, folded and swapped once,
+ * as csum_partial does, but inline. */
+static inline uint32_t sum_short(const uint8_t *p, uint32_t n)
+{
+    uint64_t acc = 0;
+    uint32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint32_t w;
+        memcpy(&w, p + i, 4);
+        acc += w;
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    for (; i + 2 <= n; i += 2)
+        acc += (uint32_t)p[i] << 8 | p[i + 1];
+    if (i < n)
+        acc += (uint32_t)p[i] << 8;
+    acc = (acc & 0xffffffffu) + (acc >> 32);
+    return fold16(csum_add((uint32_t)acc, (uint32_t)(acc >> 32)));
+#else
+    for (; i + 2 <= n; i += 2)
+        acc += (uint32_t)p[i + 1] << 8 | p[i];
+    if (i < n)
+        acc += p[i];
+    acc = (acc & 0xffffffffu) + (acc >> 32);
+    uint16_t f = fold16(csum_add((uint32_t)acc, (uint32_t)(acc >> 32)));
+    return (uint16_t)(f >> 8 | f << 8);
+#endif
+}
+
+/* The single pass: each piece between consecutive breakpoints is summed
+ * once and accumulated into prefix sums (csc_region_sum subtracts them). */
 static void sum_pieces(const struct pkt *p, struct csc_sums *s)
 {
-    if (s->n < CSC_MAX_BREAKS && s->n && s->bp[s->n - 1] > p->caplen)
-        s->bp[s->n++] = p->caplen;
-    sort_unique(s);
+    if (s->nends < CSC_MAX_ENDS)
+        s->ends[s->nends++] = p->caplen;   /* pieces stop where the capture does */
+    merge_breaks(s);
     s->npieces = 0;
     s->bytes_summed = 0;
+    if (!s->n)
+        return;
+    uint32_t acc = 0;
+    s->prefix[0] = 0;
     for (unsigned i = 0; i + 1 < s->n; i++) {
         uint32_t a = s->bp[i], b = s->bp[i + 1];
         const uint8_t *span = pkt_span(p, a, b - a);
         if (!span)
             break;
-        s->piece[i] = csum_partial(span, b - a, 0);
+        uint32_t piece = b - a < 64 ? sum_short(span, b - a) : csum_partial(span, b - a, 0);
+        acc = csum_block_add(acc, piece, a - s->bp[0]);
+        s->prefix[i + 1] = acc;
         s->npieces = (uint16_t)(i + 1);
-        s->bytes_summed += b - a;
     }
+    s->bytes_summed = s->bp[s->npieces] - s->bp[0];
 }
 
 static bool has_pseudo(const struct csc_layer *l)
@@ -307,7 +358,12 @@ void csc_verify(const struct csc_config *cfg, const struct csc_frame *f, struct 
             verify_lco(r, i);
     }
     r->worst = CSC_V_NA;
-    for (unsigned i = 0; i < r->nlayers; i++)
-        if (csc_verdict_rank(r->layers[i].verdict) > csc_verdict_rank(r->worst))
+    int worst = 0;
+    for (unsigned i = 0; i < r->nlayers; i++) {
+        int rank = csc_verdict_rank(r->layers[i].verdict);
+        if (rank > worst) {
+            worst = rank;
             r->worst = r->layers[i].verdict;
+        }
+    }
 }

@@ -74,7 +74,7 @@ void dec_gue(struct dec *d, uint32_t off)
             pkt_be16(&d->p, off + 8, &l->rco_start);
             pkt_be16(&d->p, off + 10, &l->rco_offset);
             l->notes |= CSC_N_RCO;
-            dec_break(d, (uint64_t)off + hdr + l->rco_start);
+            dec_break_end(d, (uint64_t)off + hdr + l->rco_start);
         }
     }
     dec_ipproto(d, proto, off + hdr);

@@ -84,7 +84,7 @@ void dec_ipv4(struct dec *d, uint32_t off)
         d->end = (uint32_t)declared;
     }
     l->end = d->end;
-    dec_break(d, d->end);
+    dec_break_end(d, d->end);
     d->ip = dec_index(d, l);
 
     uint16_t frag_off = frag & 0x1fff;

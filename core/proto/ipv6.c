@@ -173,7 +173,7 @@ void dec_ipv6(struct dec *d, uint32_t off)
         d->end = (uint32_t)declared;
     }
     l->end = d->end;
-    dec_break(d, d->end);
+    dec_break_end(d, d->end);
     l->pseudo = csum_add(addr_sum(src), addr_sum(dst));
     d->ip = dec_index(d, l);
 

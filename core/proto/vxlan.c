@@ -44,7 +44,7 @@ void dec_vxlan(struct dec *d, uint32_t off)
         l->rco_start = (uint16_t)((lo & 0x7f) << 1);
         l->rco_offset = (uint16_t)(l->rco_start + ((lo & 0x80) ? 6 : 16));
         /* remcsum_adjust sums the prefix [inner, inner+start) */
-        dec_break(d, (uint64_t)off + 8 + l->rco_start);
+        dec_break_end(d, (uint64_t)off + 8 + l->rco_start);
     } else if (vni & 0xff) {
         l->notes |= CSC_N_RESERVED_BITS;
     }

@@ -108,9 +108,23 @@ enum kdrop {
 };
 
 /* ---- trace and outcome (trace.c) ---- */
-struct csc_skb_state rp_snap(const struct rp *rp);
-void rp_step(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok, uint32_t bytes,
-             const struct csc_skb_state *before);
+static inline struct csc_skb_state rp_snap(const struct rp *rp)
+{
+    struct csc_skb_state s = { rp->skb.ip_summed, rp->skb.csum_level, rp->skb.csum_valid,
+                               rp->skb.csum_bad };
+    return s;
+}
+void rp_record(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok, uint32_t bytes,
+               const struct csc_skb_state *before);
+/* One step of the trace; recorded only when the caller asked for steps. */
+static inline void rp_step(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok,
+                           uint32_t bytes, const struct csc_skb_state *before)
+{
+    if (layer < rp->r->nlayers && layer > rp->k->last_layer)
+        rp->k->last_layer = layer;
+    if (rp->cfg->trace_steps)
+        rp_record(rp, layer, fn, what, ok, bytes, before);
+}
 void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, uint32_t pass_bytes);
 void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t counters);
 /* One full software pass of `bytes`, charged to the frame and the device. */

@@ -5,21 +5,10 @@
 
 #include <string.h>
 
-struct csc_skb_state rp_snap(const struct rp *rp)
-{
-    struct csc_skb_state s = { rp->skb.ip_summed, rp->skb.csum_level, rp->skb.csum_valid,
-                               rp->skb.csum_bad };
-    return s;
-}
-
-void rp_step(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok, uint32_t bytes,
-             const struct csc_skb_state *before)
+void rp_record(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok, uint32_t bytes,
+               const struct csc_skb_state *before)
 {
     struct csc_kernel *k = rp->k;
-    if (layer < rp->r->nlayers && layer > k->last_layer)
-        k->last_layer = layer;
-    if (!rp->cfg->trace_steps)
-        return;
     if (k->nsteps >= CSC_MAX_STEPS) {
         k->trace_truncated = 1;
         return;

@@ -382,11 +382,14 @@ struct csc_kernel {
 };
 
 /* Breakpoint sums from the single pass over the bytes (verify) */
+#define CSC_MAX_ENDS 32
 struct csc_sums {
     uint16_t n;              /* number of breakpoints */
-    uint16_t npieces;
-    uint32_t bp[CSC_MAX_BREAKS];
-    uint32_t piece[CSC_MAX_BREAKS];  /* sum of [bp[i], bp[i+1]) */
+    uint16_t npieces;        /* pieces summed: [bp[0], bp[npieces]) was captured */
+    uint16_t nends;          /* decode: region ends and other out-of-order points */
+    uint32_t bp[CSC_MAX_BREAKS];  /* decode: header edges, ascending; verify: all, sorted */
+    uint32_t ends[CSC_MAX_ENDS];
+    uint32_t prefix[CSC_MAX_BREAKS]; /* sum of [bp[0], bp[i]), aligned to bp[0] */
     uint32_t bytes_summed;
 };
 

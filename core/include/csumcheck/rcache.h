@@ -1,0 +1,46 @@
+/*
+ * rcache.h - memoised replay for frames whose every checksum is right.
+ *
+ * When every checksummed layer of a frame is good (or none / zero6), every
+ * validation the replay makes succeeds, so its outcome (methods, passes,
+ * GRO results, verdict, counters) depends only on the frame's shape: the
+ * protocols, offsets, lengths, notes and the few header fields the kernel
+ * functions branch on (TCP flags, GRE flags, tunnel flags, zero UDP
+ * checksums, RCO announcements). A bulk capture repeats a handful of shapes,
+ * so csc_analyze_cached() serialises exactly those fields into a key and
+ * reuses the replay of an earlier frame with a byte-identical key (compared
+ * in full, not by hash). Any other frame, a cut frame, or a run that asks for
+ * the step trace, is replayed from scratch. tests/unit/test_rcache.c and the
+ * fuzz target check that both paths give the same result.
+ */
+#ifndef CSUMCHECK_RCACHE_H
+#define CSUMCHECK_RCACHE_H
+
+#include <stddef.h>
+
+#include "csumcheck.h"
+
+#define CSC_RCACHE_SLOTS 32
+#define CSC_RCACHE_KEY 768
+
+struct csc_rcache_entry {
+    uint16_t keylen;
+    uint8_t used;
+    uint8_t key[CSC_RCACHE_KEY];
+    uint8_t kernel[offsetof(struct csc_kernel, steps)];   /* the kernel result without steps */
+    struct csc_layer_kernel lk[CSC_MAX_LAYERS];
+};
+
+struct csc_rcache {
+    struct csc_config cfg;       /* the configuration the entries were made under */
+    uint8_t have_cfg;
+    uint64_t hits, misses, bypass;
+    struct csc_rcache_entry e[CSC_RCACHE_SLOTS];
+};
+
+void csc_rcache_init(struct csc_rcache *c);
+/* csc_analyze() with memoised replay; c may be NULL (plain csc_analyze). */
+void csc_analyze_cached(const struct csc_config *cfg, const struct csc_frame *f,
+                        struct csc_result *out, struct csc_rcache *c);
+
+#endif

@@ -228,6 +228,13 @@ static void verify_layer(struct csc_result *r, const struct pkt *p, struct csc_l
     }
 }
 
+/* A verdict the bytes gave (RCO re-judges only those: a zero or an
+ * uncaptured inner checksum has nothing RCO could resolve). */
+static bool judged(const struct csc_layer *l)
+{
+    return l->verdict == CSC_V_GOOD || l->verdict == CSC_V_BAD || l->verdict == CSC_V_PARTIAL;
+}
+
 /* The UDP layer that carries tunnel layer t (the layer just before it). */
 static struct csc_layer *carrier_udp(struct csc_result *r, unsigned t)
 {
@@ -254,7 +261,7 @@ static void verify_rco(struct csc_result *r, unsigned t)
     uint32_t pkt_end = udp ? udp->cov_end : tl->end;
     if ((uint64_t)fld + 2 > pkt_end || tgt > fld) {
         tl->notes |= CSC_N_RCO_OUT_OF_PKT;
-        if (in && in->verdict != CSC_V_UNVERIFIABLE) {
+        if (in && judged(in)) {
             in->verdict = CSC_V_BAD;
             in->reason = CSC_R_RCO_BAD_TARGET;
         }
@@ -262,13 +269,13 @@ static void verify_rco(struct csc_result *r, unsigned t)
     }
     if (!in || in->off != tgt || in->csum_off != fld) {
         tl->notes |= CSC_N_RCO_OFF_TARGET;
-        if (in && in->verdict != CSC_V_UNVERIFIABLE) {
+        if (in && judged(in)) {
             in->verdict = CSC_V_BAD;
             in->reason = CSC_R_RCO_BAD_TARGET;
         }
         return;
     }
-    if (in->verdict == CSC_V_UNVERIFIABLE)
+    if (!judged(in))
         return;
     uint32_t inner, prefix, hdrs;
     if (!csc_region_sum(r, base, tgt, &prefix))

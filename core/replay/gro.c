@@ -114,6 +114,7 @@ static int __skb_gro_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn
         __skb_mark_checksum_bad(rp);
     else
         skb_gro_incr_csum_unnecessary(rp);
+    rp_amend_last(rp);
     return r;
 }
 

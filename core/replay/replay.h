@@ -125,6 +125,9 @@ static inline void rp_step(struct rp *rp, uint8_t layer, enum kfn fn, unsigned w
     if (rp->cfg->trace_steps)
         rp_record(rp, layer, fn, what, ok, bytes, before);
 }
+/* Fold a state change that completes the last step into it (e.g. the level
+ * skb_gro_incr_csum_unnecessary hands down after a validation). */
+void rp_amend_last(struct rp *rp);
 void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, uint32_t pass_bytes);
 void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t counters);
 /* One full software pass of `bytes`, charged to the frame and the device. */

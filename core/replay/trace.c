@@ -28,6 +28,17 @@ void rp_record(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok,
                                    rp->cb.encap_mark };
 }
 
+void rp_amend_last(struct rp *rp)
+{
+    struct csc_kernel *k = rp->k;
+    if (!rp->cfg->trace_steps || !k->nsteps || k->trace_truncated)
+        return;
+    struct csc_step *s = &k->steps[k->nsteps - 1];
+    s->after = rp_snap(rp);
+    s->cb = (struct csc_cb_state){ rp->cb.csum_cnt, rp->cb.csum_valid, rp->cb.flush,
+                                   rp->cb.encap_mark };
+}
+
 /* The first validation of a layer is its summary, unless the normal path
  * later had to spend work or failed (GRO failures are not final: the
  * normal path re-validates); the full story is in the steps. */

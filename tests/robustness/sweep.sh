@@ -1,0 +1,117 @@
+#!/bin/sh
+# sweep.sh - the corruption sweep: every capture of captures/ and of the real
+# corpus, mutated with `editcap -E` (random byte errors at several rates,
+# fixed seeds) and cut at random offsets, through csumcheck (built with
+# ASan+UBSan) and, when a plugin directory is given, through tshark with the
+# csumcheck plugin loaded. Every run is bounded by a timeout. A run fails on:
+# a crash or signal, a hang, any sanitizer report, an exit status other than
+# 0/1/2, or an exit status 2 whose stderr does not name the file.
+#
+#   tests/robustness/sweep.sh -c CSUMCHECK [-p PLUGIN_DIR] [-n MUTATIONS] [-s SEED] [-o WORKDIR]
+#     -n  mutations per input capture and per kind (default 30: 30 byte-error
+#         files + 30 truncations per input)
+#     -p  a directory laid out DIR/4.0/epan/csumcheck.so (tshark runs as uid
+#         65534 with WIRESHARK_PLUGIN_DIR=DIR, see docs/wireshark.md)
+# Prints one summary line; exits 1 on any failure (the failing inputs are
+# kept in WORKDIR/failures).
+set -u
+csc=""; plugdir=""; n=30; seed=1; work=""
+while getopts c:p:n:s:o: opt; do
+    case $opt in
+    c) csc=$OPTARG ;; p) plugdir=$OPTARG ;; n) n=$OPTARG ;; s) seed=$OPTARG ;; o) work=$OPTARG ;;
+    *) echo "usage: $0 -c CSUMCHECK [-p PLUGIN_DIR] [-n N] [-s SEED] [-o WORKDIR]" >&2; exit 2 ;;
+    esac
+done
+root=$(cd "$(dirname "$0")/../.." && pwd)
+[ -x "$csc" ] || { echo "sweep: csumcheck binary missing: '$csc'" >&2; exit 2; }
+command -v editcap >/dev/null || { echo "sweep: SKIP: editcap not installed (tshark package)"; exit 77; }
+[ -n "$work" ] || work=$(mktemp -d /tmp/csc-sweep.XXXXXX)
+mkdir -p "$work/mut" "$work/failures"
+chmod 755 "$work" "$work/mut"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:exitcode=99
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=99
+
+inputs=$(ls "$root"/captures/*.pcap "$root"/captures/*.pcapng 2>/dev/null)
+shared="$root/../shared/corpus/real"
+[ -d "$shared" ] && inputs="$inputs $(ls "$shared"/*.pcap "$shared"/*.pcapng "$shared"/*.cap 2>/dev/null)"
+
+files=0 runs=0 fails=0 cli_rc0=0 cli_rc1=0 cli_rc2=0 ts_runs=0
+rates="0.001 0.01 0.05 0.2"
+
+fail() {
+    fails=$((fails + 1))
+    cp "$1" "$work/failures/" 2>/dev/null
+    echo "FAIL: $2: $(basename "$1")" >&2
+    [ -f "$work/err" ] && head -5 "$work/err" >&2
+}
+
+check_cli() {
+    f=$1
+    timeout 30 "$csc" -q -F json "$f" >/dev/null 2>"$work/err"
+    rc=$?
+    runs=$((runs + 1))
+    case $rc in
+    0) cli_rc0=$((cli_rc0 + 1)) ;;
+    1) cli_rc1=$((cli_rc1 + 1)) ;;
+    2) cli_rc2=$((cli_rc2 + 1))
+       grep -qF "$f" "$work/err" || fail "$f" "exit 2 without naming the file" ;;
+    124) fail "$f" "csumcheck hung (timeout)" ;;
+    *) fail "$f" "csumcheck exit $rc" ;;
+    esac
+    if grep -qE "AddressSanitizer|runtime error|LeakSanitizer|UndefinedBehaviorSanitizer" "$work/err"; then
+        fail "$f" "sanitizer report"
+    fi
+}
+
+check_tshark() {
+    f=$1
+    [ -n "$plugdir" ] || return 0
+    ts_runs=$((ts_runs + 1))
+    timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups \
+        env HOME=/nonexistent WIRESHARK_PLUGIN_DIR="$plugdir" ${TSHARK_PRELOAD:+LD_PRELOAD=$TSHARK_PRELOAD} \
+        ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:exitcode=99 \
+        tshark -n -r "$f" -T fields -e csumcheck.verdict -e csumcheck.kernel.verdict >/dev/null 2>"$work/err"
+    rc=$?
+    case $rc in
+    0|1|2) ;;          # tshark: 0 ok, 1/2 file errors it reports itself
+    124) fail "$f" "tshark+plugin hung (timeout)" ;;
+    *) fail "$f" "tshark+plugin exit $rc" ;;
+    esac
+    if grep -qE "AddressSanitizer|runtime error|Segmentation|csumcheck.*(assert|abort)" "$work/err"; then
+        fail "$f" "tshark+plugin: crash or sanitizer report"
+    fi
+}
+
+i=0
+for in in $inputs; do
+    i=$((i + 1))
+    base=$(basename "$in")
+    size=$(stat -c %s "$in")
+    k=0
+    while [ $k -lt "$n" ]; do
+        s=$((seed * 100000 + i * 1000 + k))
+        rate=$(echo $rates | cut -d' ' -f$((k % 4 + 1)))
+        out="$work/mut/e$k-$base"
+        if editcap -E "$rate" --seed "$s" "$in" "$out" >/dev/null 2>&1; then
+            chmod 644 "$out"
+            files=$((files + 1))
+            check_cli "$out"
+            [ $((k % 5)) -eq 0 ] && check_tshark "$out"
+        fi
+        rm -f "$out"
+        # truncation at a pseudo-random offset (LCG on the seed)
+        cut=$(( (s * 1103515245 + 12345) % 2147483648 % (size > 1 ? size : 1) ))
+        out="$work/mut/t$k-$base"
+        head -c "$cut" "$in" >"$out"
+        chmod 644 "$out"
+        files=$((files + 1))
+        check_cli "$out"
+        [ $((k % 5)) -eq 0 ] && check_tshark "$out"
+        rm -f "$out"
+        k=$((k + 1))
+    done
+done
+echo "corruption sweep: $files mutated files, $runs csumcheck runs (exit 0: $cli_rc0, 1: $cli_rc1, 2: $cli_rc2), $ts_runs tshark+plugin runs, $fails failures"
+[ "$fails" -eq 0 ] || { echo "failing inputs kept in $work/failures" >&2; exit 1; }
+rm -rf "$work/mut"
+exit 0

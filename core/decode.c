@@ -69,6 +69,35 @@ void dec_unverifiable(struct csc_layer *l, enum csc_reason why)
     l->reason = (uint8_t)why;
 }
 
+bool dec_ip_extent(struct dec *d, struct csc_layer *l, uint64_t declared, uint32_t hdr_end,
+                   bool gso, bool quoted_before)
+{
+    d->len_bad = 0;
+    d->fragment = 0;
+    d->gso = 0;
+    if (gso && d->end > hdr_end) {
+        l->notes |= CSC_N_GSO;
+        d->gso = 1;
+    } else if (declared < hdr_end) {
+        l->notes |= CSC_N_LEN_SHORT;
+        dec_stop(d, CSC_STOP_MALFORMED, (enum csc_proto)l->proto, l->off);
+        return false;
+    } else if (declared > d->end) {
+        l->notes |= CSC_N_LEN_EXCEEDS;
+        if (d->r->nlayers >= 2 && d->r->layers[d->r->nlayers - 2].proto == CSC_P_PPPOE)
+            l->notes |= CSC_N_LINK_LEN_SHORT;
+        if (!quoted_before)
+            d->len_bad = 1;
+    } else {
+        if (declared < d->end && l->ip == 0xff)
+            l->notes |= CSC_N_PADDING;
+        d->end = (uint32_t)declared;
+    }
+    l->end = d->end;
+    dec_break_end(d, d->end);
+    return true;
+}
+
 uint32_t dec_l4_pseudo(const struct dec *d, uint8_t proto, uint32_t len, int with_len)
 {
     if (d->ip == 0xff)

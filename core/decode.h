@@ -78,6 +78,14 @@ void dec_ppp_proto(struct dec *d, uint16_t proto, uint32_t off);
 void dec_udp_payload(struct dec *d, struct csc_layer *udp, uint32_t off);
 void dec_ip_by_nibble(struct dec *d, uint32_t off);   /* 4 -> IPv4, 6 -> IPv6 */
 
+/* The IP packet's declared end against the enclosing data: a super-packet
+ * (gso) runs to the end; a length below hdr_end is malformed (returns false,
+ * the stack ends); beyond the enclosing data it is a lie (an ICMP quote is
+ * short by nature); a shorter one leaves padding. Sets the notes, l->end,
+ * d->end and the decoder's len_bad/gso/fragment state. */
+bool dec_ip_extent(struct dec *d, struct csc_layer *l, uint64_t declared, uint32_t hdr_end,
+                   bool gso, bool quoted_before);
+
 /* Pseudo-header of an L4 layer under the innermost IP layer. */
 uint32_t dec_l4_pseudo(const struct dec *d, uint8_t proto, uint32_t len, int with_len);
 

@@ -60,31 +60,9 @@ void dec_ipv4(struct dec *d, uint32_t off)
     l->cov_off = off;
     l->cov_end = off + hdr;
 
-    uint64_t declared = (uint64_t)off + tot_len;
-    d->len_bad = 0;
-    d->fragment = 0;
-    d->gso = 0;
-    if (tot_len == 0 && d->end - off > hdr) {
-        l->notes |= CSC_N_GSO;
-        d->gso = 1;
-    } else if (tot_len < hdr) {
-        l->notes |= CSC_N_LEN_SHORT;
-        dec_stop(d, CSC_STOP_MALFORMED, CSC_P_IPV4, off);
+    /* tot_len 0 on a frame longer than the header: a GSO / BIG TCP packet */
+    if (!dec_ip_extent(d, l, (uint64_t)off + tot_len, off + hdr, tot_len == 0, quoted_before))
         return;
-    } else if (declared > d->end) {
-        l->notes |= CSC_N_LEN_EXCEEDS;
-        if (d->r->nlayers >= 2 && d->r->layers[d->r->nlayers - 2].proto == CSC_P_PPPOE)
-            l->notes |= CSC_N_LINK_LEN_SHORT;
-        /* In an ICMP quote a short datagram is the norm, not a lie. */
-        if (!quoted_before)
-            d->len_bad = 1;
-    } else {
-        if (declared < d->end && l->ip == 0xff)
-            l->notes |= CSC_N_PADDING;
-        d->end = (uint32_t)declared;
-    }
-    l->end = d->end;
-    dec_break_end(d, d->end);
     d->ip = dec_index(d, l);
 
     uint16_t frag_off = frag & 0x1fff;

@@ -147,33 +147,13 @@ void dec_ipv6(struct dec *d, uint32_t off)
     dec_break(d, off + 40);
 
     uint64_t declared = (uint64_t)off + 40 + plen;
-    d->len_bad = 0;
-    d->fragment = 0;
-    d->gso = 0;
     if (plen == 0 && jumbo) {
         l->notes |= CSC_N_JUMBO;
         declared = (uint64_t)off + 40 + jumbo;
     }
-    if (plen == 0 && !jumbo && d->end - off > l->hdr_len) {
-        l->notes |= CSC_N_GSO;
-        d->gso = 1;
-    } else if (declared < cur) {
-        l->notes |= CSC_N_LEN_SHORT;
-        dec_stop(d, CSC_STOP_MALFORMED, CSC_P_IPV6, off);
+    /* payload length 0 without a jumbo option: a BIG TCP packet */
+    if (!dec_ip_extent(d, l, declared, cur, plen == 0 && !jumbo, quoted_before))
         return;
-    } else if (declared > d->end) {
-        l->notes |= CSC_N_LEN_EXCEEDS;
-        if (d->r->nlayers >= 2 && d->r->layers[d->r->nlayers - 2].proto == CSC_P_PPPOE)
-            l->notes |= CSC_N_LINK_LEN_SHORT;
-        if (!quoted_before)
-            d->len_bad = 1;
-    } else {
-        if (declared < d->end && l->ip == 0xff)
-            l->notes |= CSC_N_PADDING;
-        d->end = (uint32_t)declared;
-    }
-    l->end = d->end;
-    dec_break_end(d, d->end);
     l->pseudo = csum_add(addr_sum(src), addr_sum(dst));
     d->ip = dec_index(d, l);
 

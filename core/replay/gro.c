@@ -257,41 +257,30 @@ static bool udp_gate_refuses(const struct rp *rp, uint16_t check)
            !rp->cb.csum_valid;
 }
 
-/* udp_gro_receive (§4.3), placement of the gate by era */
+/* udp_gro_receive (§4.3). Before v4.20 the gate and encap_mark came before
+ * the tunnel lookup; since then a non-tunnel socket is sorted out first. */
 static void udp_gro_receive(struct rp *rp, uint8_t i)
 {
     uint16_t check = rp_field(rp, L(rp, i));
     bool tunnel = udp_tunnel_gro_sock(rp, i);
-    if (era(rp, CSC_E_UDP_GATE_BEFORE_LOOKUP)) {
-        if (rp->cb.encap_mark) {
-            gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_ENCAP_MARK);
-            return;
-        }
-        if (udp_gate_refuses(rp, check)) {
-            rp_step(rp, i, KF_UDP_GRO_RECEIVE, W_GATE_REFUSED, 0, 0, NULL);
-            gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_UDP_GATE);
-            return;
-        }
-        rp->cb.encap_mark = 1;
-        if (!tunnel) {
-            gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_NOT_TUNNEL);
-            return;
-        }
-    } else {
-        if (!tunnel) {
-            gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_NOT_TUNNEL);
-            return;
-        }
-        if (rp->cb.encap_mark) {
-            gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_ENCAP_MARK);
-            return;
-        }
-        if (udp_gate_refuses(rp, check)) {
-            rp_step(rp, i, KF_UDP_GRO_RECEIVE, W_GATE_REFUSED, 0, 0, NULL);
-            gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_UDP_GATE);
-            return;
-        }
-        rp->cb.encap_mark = 1;
+    bool lookup_first = !era(rp, CSC_E_UDP_GATE_BEFORE_LOOKUP);
+    if (lookup_first && !tunnel) {
+        gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_NOT_TUNNEL);
+        return;
+    }
+    if (rp->cb.encap_mark) {
+        gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_ENCAP_MARK);
+        return;
+    }
+    if (udp_gate_refuses(rp, check)) {
+        rp_step(rp, i, KF_UDP_GRO_RECEIVE, W_GATE_REFUSED, 0, 0, NULL);
+        gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_UDP_GATE);
+        return;
+    }
+    rp->cb.encap_mark = 1;
+    if (!tunnel) {
+        gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_NOT_TUNNEL);
+        return;
     }
     rp_step(rp, i, KF_UDP_GRO_RECEIVE, W_ENCAP_MARK, 2, 0, NULL);
     skb_gro_pull(rp, 8);

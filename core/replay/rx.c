@@ -97,6 +97,29 @@ void gro_cells_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
 
 /* ---- IPv4 / IPv6 ---- */
 
+/* The length checks of ip_rcv_core / ipv6_rcv, the trim to the IP length,
+ * and ip_defrag's queue for a fragment. False when the packet went no further. */
+static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_err, uint32_t trunc)
+{
+    const struct csc_layer *ip = L(rp, i);
+    if (ip->notes & (CSC_N_GSO | CSC_N_LEN_SHORT)) {
+        rp_drop(rp, i, fn, KD_IP_INHDR, hdr_err);      /* length below the header / 0 */
+        return false;
+    }
+    if (ip->notes & CSC_N_LEN_EXCEEDS) {
+        rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, trunc);   /* skb->len < the IP length */
+        return false;
+    }
+    pskb_trim_rcsum(rp, i, ip->end);
+    if (ip->notes & CSC_N_FRAGMENT) {
+        rp->k->verdict = CSC_K_UNKNOWN;
+        rp_step(rp, i, KF_IP_DEFRAG, W_QUEUED, 2, 0, NULL);
+        rp->done = 1;
+        return false;
+    }
+    return true;
+}
+
 static void ip_rcv(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *ip = L(rp, i);
@@ -111,21 +134,9 @@ static void ip_rcv(struct rp *rp, uint8_t i)
                 CNT(CSC_C_IP_IN_CSUM_ERRORS) | CNT(CSC_C_IP_IN_HDR_ERRORS));
         return;
     }
-    if (ip->notes & (CSC_N_GSO | CSC_N_LEN_SHORT)) {
-        rp_drop(rp, i, KF_IP_RCV_CORE, KD_IP_INHDR, CNT(CSC_C_IP_IN_HDR_ERRORS));
+    if (!ip_len_checks(rp, i, KF_IP_RCV_CORE, CNT(CSC_C_IP_IN_HDR_ERRORS),
+                       CNT(CSC_C_IP_IN_TRUNCATED)))
         return;
-    }
-    if (ip->notes & CSC_N_LEN_EXCEEDS) {
-        rp_drop(rp, i, KF_IP_RCV_CORE, KD_PKT_TOO_SMALL, CNT(CSC_C_IP_IN_TRUNCATED));
-        return;
-    }
-    pskb_trim_rcsum(rp, i, ip->end);
-    if (ip->notes & CSC_N_FRAGMENT) {
-        rp->k->verdict = CSC_K_UNKNOWN;
-        rp_step(rp, i, KF_IP_DEFRAG, W_QUEUED, 2, 0, NULL);
-        rp->done = 1;
-        return;
-    }
     rp->skb.data = ip->off + ip->hdr_len;   /* ip_local_deliver_finish: __skb_pull */
     if (need_layer(rp, i + 1u, i, KF_IP_LOCAL_DELIVER))
         deliver_l4(rp, i + 1, false);
@@ -136,21 +147,9 @@ static void ipv6_rcv(struct rp *rp, uint8_t i)
     const struct csc_layer *ip = L(rp, i);
     rp->skb.data = ip->off;
     rp_step(rp, i, KF_IPV6_RCV, W_ENTRY, 2, 0, NULL);
-    if (ip->notes & (CSC_N_GSO | CSC_N_LEN_SHORT)) {
-        rp_drop(rp, i, KF_IPV6_RCV, KD_IP_INHDR, CNT(CSC_C_IP6_IN_HDR_ERRORS));
+    if (!ip_len_checks(rp, i, KF_IPV6_RCV, CNT(CSC_C_IP6_IN_HDR_ERRORS),
+                       CNT(CSC_C_IP6_IN_TRUNCATED)))
         return;
-    }
-    if (ip->notes & CSC_N_LEN_EXCEEDS) {
-        rp_drop(rp, i, KF_IPV6_RCV, KD_PKT_TOO_SMALL, CNT(CSC_C_IP6_IN_TRUNCATED));
-        return;
-    }
-    pskb_trim_rcsum(rp, i, ip->end);
-    if (ip->notes & CSC_N_FRAGMENT) {
-        rp->k->verdict = CSC_K_UNKNOWN;
-        rp_step(rp, i, KF_IP_DEFRAG, W_QUEUED, 2, 0, NULL);
-        rp->done = 1;
-        return;
-    }
     /* ip6_protocol_deliver_rcu: postpull [network, transport) */
     skb_pull_rcsum(rp, ip->hdr_len);
     rp_step(rp, i, KF_IP6_PROTOCOL_DELIVER_RCU, W_ENTRY, 2, 0, NULL);

@@ -361,7 +361,6 @@ enum csc_warning {
     CSC_W_ASSUMED              = 1u << 3,  /* uncaptured bytes: an assumption decided */
     CSC_W_GARBAGE_ACCEPTED     = 1u << 4,  /* a bad checksum was accepted (PARTIAL/lying dev) */
 };
-#define CSC_W_TRACE_FULL 0u   /* retired: see csc_kernel.trace_truncated (remove with the plugin update) */
 
 struct csc_kernel {
     uint8_t ran;             /* replay ran (false: no IP layer) */

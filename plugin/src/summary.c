@@ -1,0 +1,138 @@
+/*
+ * summary.c - csc_result -> struct pl_frame (see summary.h).
+ */
+#include "summary.h"
+
+#include <string.h>
+
+#define ALIGN4(x) (((x) + 3u) & ~(size_t)3u)
+
+static unsigned count_ck(const struct csc_result *r)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < r->nlayers; i++)
+        if (r->layers[i].verdict != CSC_V_NA)
+            n++;
+    return n;
+}
+
+static unsigned count_devs(const struct csc_result *r)
+{
+    if (!r->kernel.ran)
+        return 0;
+    return r->kernel.ndevs < CSC_MAX_DEVS ? r->kernel.ndevs : CSC_MAX_DEVS;
+}
+
+static void layout(const struct csc_result *r, size_t *ck_at, size_t *dev_at, size_t *total)
+{
+    size_t a = ALIGN4(sizeof(struct pl_frame) + r->nlayers);
+    size_t b = a + count_ck(r) * sizeof(struct pl_layer);
+    *ck_at = a;
+    *dev_at = b;
+    *total = b + count_devs(r) * sizeof(struct pl_dev);
+}
+
+size_t pl_summary_size(const struct csc_result *r)
+{
+    size_t a, b, t;
+    layout(r, &a, &b, &t);
+    return t;
+}
+
+void pl_summarize(const struct csc_result *r, struct pl_frame *s)
+{
+    size_t ck_at, dev_at, total;
+    layout(r, &ck_at, &dev_at, &total);
+    memset(s, 0, total);
+    const struct csc_kernel *k = &r->kernel;
+
+    s->nlayers = r->nlayers;
+    s->worst = r->worst;
+    s->stop = r->stop;
+    s->stop_proto = r->stop_proto;
+    s->stop_off = r->stop_off;
+    s->gso_segs = r->gso_segs;
+    s->gso_segs_known = r->gso_segs_known;
+    s->ran = k->ran;
+    s->kverdict = k->verdict;
+    s->drop_layer = k->drop_layer;
+    s->drop_reason = k->drop_reason;
+    s->counters = k->counters;
+    s->warnings = k->warnings;
+    s->sw_passes = k->sw_passes;
+    s->sw_bytes = k->sw_bytes;
+    s->hdr_bytes = k->hdr_bytes;
+    s->ck_at = (uint32_t)ck_at;
+    s->dev_at = (uint32_t)dev_at;
+
+    for (unsigned i = 0; i < r->nlayers; i++)
+        s->tail[i] = r->layers[i].proto;
+
+    struct pl_layer *ck = (struct pl_layer *)(void *)((uint8_t *)s + ck_at);
+    unsigned n = 0;
+    for (unsigned i = 0; i < r->nlayers; i++) {
+        const struct csc_layer *l = &r->layers[i];
+        if (l->verdict == CSC_V_NA)
+            continue;
+        struct pl_layer *p = &ck[n++];
+        p->off = l->off;
+        p->csum_off = l->csum_off;
+        p->notes = l->notes;
+        p->pass_bytes = l->k.pass_bytes;
+        p->field = l->field;
+        p->expected = l->expected;
+        p->resolved = l->resolved;
+        p->index = (uint8_t)i;
+        p->proto = l->proto;
+        p->verdict = l->verdict;
+        p->reason = l->reason;
+        p->method = l->k.method;
+        p->path = l->k.path;
+        p->dev = l->k.dev;
+        p->ok = l->k.ok;
+        p->passes = l->k.passes;
+        p->flags = (uint8_t)((l->k.gro_conv ? PL_F_GRO_CONV : 0) |
+                             (l->k.normal_conv ? PL_F_NORMAL_CONV : 0) |
+                             (l->k.assumed ? PL_F_ASSUMED : 0));
+    }
+    s->nck = (uint8_t)n;
+
+    struct pl_dev *dv = (struct pl_dev *)(void *)((uint8_t *)s + dev_at);
+    unsigned nd = count_devs(r);
+    for (unsigned i = 0; i < nd; i++) {
+        const struct csc_dev *d = &k->devs[i];
+        dv[i] = (struct pl_dev){ .gro_pass_bytes = d->gro_pass_bytes, .pass_bytes = d->pass_bytes,
+                                 .kind = d->kind, .layer = d->layer, .gro_ran = d->gro_ran,
+                                 .gro_reason = d->gro_reason, .gro_layer = d->gro_layer,
+                                 .ip_summed = d->entry.ip_summed, .csum_level = d->entry.csum_level,
+                                 .csum_valid = d->entry.csum_valid, .csum_bad = d->entry.csum_bad,
+                                 .gro_passes = d->gro_passes, .passes = d->passes };
+    }
+    s->ndevs = (uint8_t)nd;
+}
+
+uint8_t pl_frame_gro(const struct pl_frame *s, uint8_t *dev)
+{
+    const struct pl_dev *d = pl_devs(s);
+    int held = -1;
+    for (unsigned i = 0; i < s->ndevs; i++) {
+        if (!d[i].gro_ran)
+            continue;
+        if (d[i].gro_reason != CSC_G_NONE) {
+            *dev = (uint8_t)i;
+            return d[i].gro_reason;
+        }
+        if (held < 0)
+            held = (int)i;
+    }
+    if (held >= 0) {
+        *dev = (uint8_t)held;
+        return CSC_G_NONE;
+    }
+    if (s->ndevs) {
+        *dev = 0;
+        return d[0].gro_reason;
+    }
+    *dev = 0xff;
+    return CSC_G_OFF;
+}

@@ -94,7 +94,7 @@ struct seg {
 
 /* Flow key and merge-relevant header words of the frame as seen by the
  * device whose first layer is l0. */
-static struct seg segment_of(const struct csc_frame *f, const struct csc_result *r, unsigned l0)
+static struct seg segment_slow(const struct csc_frame *f, const struct csc_result *r, unsigned l0)
 {
     struct seg s = { 0 };
     struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
@@ -146,28 +146,341 @@ static struct seg segment_of(const struct csc_frame *f, const struct csc_result 
     return s;
 }
 
+/* The same, faster: the bytes segment_slow() feeds to the two hashes are
+ * gathered into two streams (FNV-1a is byte-sequential, so hashing a stream
+ * equals hashing its pieces in turn), and a stream equal to the one last
+ * hashed at this device reuses its hash. A span that is not captured, or a
+ * stream longer than the memo, takes segment_slow(). */
+struct stream {
+    uint32_t n;
+    int bad;
+    uint8_t b[CSC_GRO_MEMO];
+};
+
+static inline void st_bytes(struct stream *s, const struct pkt *p, uint32_t off, uint32_t len)
+{
+    if (!pkt_has(p, off, len) || len > CSC_GRO_MEMO - s->n) {
+        s->bad = 1;
+        return;
+    }
+    memcpy(s->b + s->n, p->data + off, len);
+    s->n += len;
+}
+
+/* the four bytes fnv_u32() hashes: least significant first */
+static inline void st_u32(struct stream *s, uint32_t v)
+{
+    if (4 > CSC_GRO_MEMO - s->n) {
+        s->bad = 1;
+        return;
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(s->b + s->n, &v, 4);
+    s->n += 4;
+#else
+    for (int i = 0; i < 4; i++)
+        s->b[s->n++] = (uint8_t)(v >> (8 * i));
+#endif
+}
+
+static uint64_t fnv_buf(const uint8_t *b, uint32_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint32_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* key and hdr of the two streams, from the memo when they are the last
+ * ones; returns true when both were */
+static bool memo_hash(struct csc_gro_memo *m, const uint8_t *kb, uint32_t kn, const uint8_t *hb,
+                      uint32_t hn, struct seg *s)
+{
+    bool hit = true;
+    if (kn == m->klen && !memcmp(kb, m->kb, kn)) {
+        s->key = m->key;
+    } else {
+        s->key = m->key = fnv_buf(kb, kn);
+        m->klen = (uint16_t)kn;
+        memcpy(m->kb, kb, kn);
+        hit = false;
+    }
+    if (hn == m->hlen && !memcmp(hb, m->hb, hn)) {
+        s->hdr = m->hdr;
+    } else {
+        s->hdr = m->hdr = fnv_buf(hb, hn);
+        m->hlen = (uint16_t)hn;
+        memcpy(m->hb, hb, hn);
+        hit = false;
+    }
+    if (!hit)
+        m->gen++;
+    return hit;
+}
+
+static struct seg segment_of(struct csc_gro_memo *m, const struct csc_frame *f,
+                             const struct csc_result *r, unsigned l0)
+{
+    struct seg s = { 0 };
+    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
+    struct stream ks, hs;
+    ks.n = hs.n = 0;
+    ks.bad = hs.bad = 0;
+    for (unsigned i = l0; i < r->nlayers; i++) {
+        const struct csc_layer *l = &r->layers[i];
+        switch (l->proto) {
+        case CSC_P_IPV4:
+            st_bytes(&ks, &p, l->off + 12, 8);
+            st_bytes(&ks, &p, l->off + 9, 1);
+            st_bytes(&hs, &p, l->off + 1, 1);
+            st_bytes(&hs, &p, l->off + 8, 1);
+            st_u32(&hs, l->sport & 0x4000);
+            break;
+        case CSC_P_IPV6:
+            st_bytes(&ks, &p, l->off + 8, 32);
+            st_u32(&ks, l->next);
+            st_bytes(&hs, &p, l->off, 4);
+            st_bytes(&hs, &p, l->off + 7, 1);
+            break;
+        case CSC_P_UDP:
+            st_bytes(&ks, &p, l->off, 4);
+            st_u32(&ks, l->field == 0);
+            break;
+        case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
+        case CSC_P_ETH: case CSC_P_VLAN: case CSC_P_GRE:
+            st_bytes(&ks, &p, l->off, l->hdr_len);
+            break;
+        case CSC_P_TCP:
+            st_bytes(&ks, &p, l->off, 4);
+            st_u32(&hs, l->aux);
+            st_u32(&hs, l->tcp_flags & ~(TCP_CWR | TCP_FIN | TCP_PSH));
+            if (l->hdr_len > 20)
+                st_bytes(&hs, &p, l->off + 20, l->hdr_len - 20);
+            if (ks.bad || hs.bad)
+                return segment_slow(f, r, l0);
+            memo_hash(m, ks.b, ks.n, hs.b, hs.n, &s);
+            s.ok = 1;
+            s.seq = l->key;
+            s.ack = l->aux;
+            s.flags = l->tcp_flags;
+            s.payload = l->end > l->off + l->hdr_len ? l->end - l->off - l->hdr_len : 0;
+            s.len = l->end - r->layers[l0].off;
+            return s;
+        default:
+            st_u32(&ks, l->proto);
+            break;
+        }
+    }
+    return s;   /* no TCP: no key (the caller uses the frame number) */
+}
+
+/* Every device at once. A device deeper in the frame sees a subset of the
+ * layers the NIC sees (from its first layer on), so its streams are a
+ * suffix of the NIC's: built once, with the stream offset of each layer.
+ * Any other case takes segment_of() device by device. */
+static void seg_out(struct csc_gro_seg *o, const struct seg *s)
+{
+    o->tcp = (uint8_t)s->ok;
+    o->flags = s->flags;
+    o->seq = s->seq;
+    o->ack = s->ack;
+    o->payload = s->payload;
+    o->len = s->len;
+    o->key = s->key;
+    o->hdr = s->hdr;
+}
+
+static void segments_all(struct csc_gro_memo *memo, const struct csc_frame *f,
+                         const struct csc_result *r, const uint8_t *l0s, unsigned nd,
+                         struct csc_gro_seg *out)
+{
+    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
+    struct stream ks, hs;
+    uint16_t koff[CSC_MAX_LAYERS], hoff[CSC_MAX_LAYERS];
+    unsigned l0 = l0s[0], tcp = r->nlayers;
+    ks.n = hs.n = 0;
+    ks.bad = hs.bad = 0;
+    for (unsigned i = l0; i < r->nlayers && i < CSC_MAX_LAYERS && tcp == r->nlayers; i++) {
+        const struct csc_layer *l = &r->layers[i];
+        koff[i] = (uint16_t)ks.n;
+        hoff[i] = (uint16_t)hs.n;
+        switch (l->proto) {
+        case CSC_P_IPV4:
+            if (pkt_has(&p, l->off, 20) && ks.n <= CSC_GRO_MEMO - 9 && hs.n <= CSC_GRO_MEMO - 6) {
+                const uint8_t *h = p.data + l->off;   /* the same bytes, one bounds check */
+                memcpy(ks.b + ks.n, h + 12, 8);
+                ks.b[ks.n + 8] = h[9];
+                ks.n += 9;
+                hs.b[hs.n] = h[1];
+                hs.b[hs.n + 1] = h[8];
+                hs.n += 2;
+                st_u32(&hs, l->sport & 0x4000);
+                break;
+            }
+            st_bytes(&ks, &p, l->off + 12, 8);
+            st_bytes(&ks, &p, l->off + 9, 1);
+            st_bytes(&hs, &p, l->off + 1, 1);
+            st_bytes(&hs, &p, l->off + 8, 1);
+            st_u32(&hs, l->sport & 0x4000);
+            break;
+        case CSC_P_IPV6:
+            st_bytes(&ks, &p, l->off + 8, 32);
+            st_u32(&ks, l->next);
+            st_bytes(&hs, &p, l->off, 4);
+            st_bytes(&hs, &p, l->off + 7, 1);
+            break;
+        case CSC_P_UDP:
+            st_bytes(&ks, &p, l->off, 4);
+            st_u32(&ks, l->field == 0);
+            break;
+        case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
+        case CSC_P_ETH: case CSC_P_VLAN: case CSC_P_GRE:
+            st_bytes(&ks, &p, l->off, l->hdr_len);
+            break;
+        case CSC_P_TCP:
+            st_bytes(&ks, &p, l->off, 4);
+            st_u32(&hs, l->aux);
+            st_u32(&hs, l->tcp_flags & ~(TCP_CWR | TCP_FIN | TCP_PSH));
+            if (l->hdr_len > 20)
+                st_bytes(&hs, &p, l->off + 20, l->hdr_len - 20);
+            tcp = i;
+            break;
+        default:
+            st_u32(&ks, l->proto);
+            break;
+        }
+    }
+    bool nic_hit = false;
+    for (unsigned d = 0; d < nd; d++) {
+        unsigned ld = l0s[d];
+        struct csc_gro_seg *o = &out[d];
+        if (ks.bad || hs.bad || tcp == r->nlayers || ld < l0 || ld > tcp) {
+            struct seg s1 = segment_of(&memo[d], f, r, ld);
+            seg_out(o, &s1);
+            memo[d].src_gen = memo[0].gen - 1;   /* not derived from the NIC's */
+            if (d == 0)
+                nic_hit = false;
+            continue;
+        }
+        const struct csc_layer *l = &r->layers[tcp];
+        struct csc_gro_memo *m = &memo[d];
+        if (d == 0) {
+            struct seg h;
+            nic_hit = memo_hash(m, ks.b, ks.n, hs.b, hs.n, &h);
+            o->key = h.key;
+            o->hdr = h.hdr;
+        } else if (nic_hit && m->src_gen == memo[0].gen && m->src_koff == koff[ld] &&
+                   m->src_hoff == hoff[ld] && m->klen == ks.n - koff[ld] &&
+                   m->hlen == hs.n - hoff[ld]) {
+            /* the NIC's streams are the last ones and this device's are the
+             * same suffix of them as last time: its memo holds exactly them */
+            o->key = m->key;
+            o->hdr = m->hdr;
+        } else {
+            struct seg h;
+            memo_hash(m, ks.b + koff[ld], ks.n - koff[ld], hs.b + hoff[ld], hs.n - hoff[ld], &h);
+            o->key = h.key;
+            o->hdr = h.hdr;
+            m->src_gen = memo[0].gen;
+            m->src_koff = koff[ld];
+            m->src_hoff = hoff[ld];
+        }
+        o->tcp = 1;
+        o->flags = l->tcp_flags;
+        o->seq = l->key;
+        o->ack = l->aux;
+        o->payload = l->end > l->off + l->hdr_len ? l->end - l->off - l->hdr_len : 0;
+        o->len = l->end - r->layers[ld].off;
+    }
+}
+
+_Static_assert(CSC_GRO_DEVS >= CSC_MAX_DEVS, "one memo per device");
+
 /* ---- statistics ---- */
 
+/* flow[] index by (dev, key): linear probing, backward-shift deletion */
+static unsigned index_home(uint8_t dev, uint64_t key)
+{
+    uint64_t h = (key ^ ((uint64_t)dev * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+    return (unsigned)(h >> 32) & (CSC_GRO_INDEX - 1);
+}
+
+static struct csc_gro_flow_stats *index_find(struct csc_gro *g, uint8_t dev, uint64_t key)
+{
+    for (unsigned i = index_home(dev, key);; i = (i + 1) & (CSC_GRO_INDEX - 1)) {
+        uint16_t v = g->flow_index[i];
+        if (!v)
+            return NULL;
+        struct csc_gro_flow_stats *fs = &g->flow[v - 1];
+        if (fs->dev == dev && fs->key == key)
+            return fs;
+    }
+}
+
+static void index_add(struct csc_gro *g, const struct csc_gro_flow_stats *fs)
+{
+    unsigned i = index_home(fs->dev, fs->key);
+    while (g->flow_index[i])
+        i = (i + 1) & (CSC_GRO_INDEX - 1);
+    g->flow_index[i] = (uint16_t)(fs - g->flow + 1);
+}
+
+static void index_del(struct csc_gro *g, const struct csc_gro_flow_stats *fs)
+{
+    uint16_t want = (uint16_t)(fs - g->flow + 1);
+    unsigned i = index_home(fs->dev, fs->key);
+    while (g->flow_index[i] != want) {
+        if (!g->flow_index[i])
+            return;
+        i = (i + 1) & (CSC_GRO_INDEX - 1);
+    }
+    /* backward shift: move later entries of the cluster into the hole */
+    for (unsigned j = (i + 1) & (CSC_GRO_INDEX - 1);; j = (j + 1) & (CSC_GRO_INDEX - 1)) {
+        uint16_t v = g->flow_index[j];
+        if (!v)
+            break;
+        const struct csc_gro_flow_stats *o = &g->flow[v - 1];
+        unsigned home = index_home(o->dev, o->key);
+        /* v may move to i unless its home lies cyclically in (i, j] */
+        bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (!stays) {
+            g->flow_index[i] = v;
+            i = j;
+        }
+    }
+    g->flow_index[i] = 0;
+}
+
+/* The flow's statistics entry. A new flow takes the last unused entry
+ * (entries are never freed, so that is flow[CSC_GRO_FLOWS - 1 - used]);
+ * once all are used, the least recently seen one (the lowest index among
+ * equals) is evicted. */
 static struct csc_gro_flow_stats *flow_stats(struct csc_gro *g, uint8_t dev, uint64_t key,
                                              uint64_t frame)
 {
-    struct csc_gro_flow_stats *victim = &g->flow[0];
-    for (unsigned i = 0; i < CSC_GRO_FLOWS; i++) {
-        struct csc_gro_flow_stats *fs = &g->flow[i];
-        if (fs->used && fs->dev == dev && fs->key == key) {
-            fs->last_frame = frame;
-            return fs;
-        }
-        if (!fs->used || (victim->used && fs->last_frame < victim->last_frame))
-            victim = fs;
+    struct csc_gro_flow_stats *victim = index_find(g, dev, key);
+    if (victim) {
+        victim->last_frame = frame;
+        return victim;
     }
-    if (victim->used)
+    if (g->flows_used < CSC_GRO_FLOWS) {
+        victim = &g->flow[CSC_GRO_FLOWS - 1 - g->flows_used++];
+    } else {
+        victim = &g->flow[0];
+        for (unsigned i = 1; i < CSC_GRO_FLOWS; i++)
+            if (g->flow[i].last_frame < victim->last_frame)
+                victim = &g->flow[i];
         g->flows_evicted++;
+        index_del(g, victim);
+    }
     memset(victim, 0, sizeof *victim);
     victim->used = 1;
     victim->dev = dev;
     victim->key = key;
     victim->last_frame = frame;
+    index_add(g, victim);
     return victim;
 }
 
@@ -264,21 +577,22 @@ static struct csc_gro_held *new_held(struct csc_gro *g, uint8_t dev, uint64_t ke
 }
 
 /* One frame at one device. Returns the fate. */
-static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct csc_dev *kd,
-                                    const struct csc_frame *f, const struct csc_result *r,
-                                    uint64_t frame_no, uint64_t now, const struct csc_kernel *k)
+static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct csc_gro_seg *kd,
+                                    const struct csc_gro_input *in, uint64_t frame_no,
+                                    uint64_t now)
 {
     struct csc_gro_dev_stats *d = &g->dev[dev];
-    struct csc_gro_fate fate = { dev, kd->kind, 0, 0, kd->gro_reason, 0, 0 };
-    uint32_t later_passes = k->sw_passes - k->devs[0].gro_passes;
-    uint32_t later_bytes = k->sw_bytes - k->devs[0].gro_pass_bytes;
+    struct csc_gro_fate fate = { dev, kd->kind, 0, 0, kd->gro_reason, 0, 0, 0 };
+    uint32_t later_passes = in->later_passes;
+    uint32_t later_bytes = in->later_bytes;
     poll_boundary(g, dev, now);
     d->in_poll++;
     d->last_us = now;
     d->frames_in++;
-    struct seg s = segment_of(f, r, kd->layer);
+    struct seg s = { kd->tcp, kd->key, kd->hdr, kd->seq, kd->ack, kd->payload, kd->len, kd->flags };
     struct csc_gro_flow_stats *fs = flow_stats(g, dev, s.ok ? s.key : frame_no, frame_no);
     fs->frames_in++;
+    fate.flow = (uint16_t)(fs - g->flow);
     struct csc_gro_held *h = s.ok && kd->gro_ran ? find_held(d, s.key) : NULL;
 
     bool eligible = kd->gro_ran && kd->gro_reason == CSC_G_NONE && s.ok;
@@ -358,35 +672,72 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
     return fate;
 }
 
-void csc_gro_feed(struct csc_gro *g, const struct csc_frame *f, const struct csc_result *r,
-                  uint64_t frame_no, uint64_t ts_us, struct csc_gro_decision *d)
+void csc_gro_prepare(const struct csc_frame *f, const struct csc_result *r,
+                     struct csc_gro_memo *memo, struct csc_gro_input *in)
 {
     const struct csc_kernel *k = &r->kernel;
+    in->ran = k->ran;
+    in->ndevs = 0;
+    if (!k->ran)
+        return;
+    in->sw_passes = k->sw_passes;
+    in->sw_bytes = k->sw_bytes;
+    in->nic_passes = k->devs[0].gro_passes;
+    in->nic_bytes = k->devs[0].gro_pass_bytes;
+    in->later_passes = k->sw_passes - k->devs[0].gro_passes;
+    in->later_bytes = k->sw_bytes - k->devs[0].gro_pass_bytes;
+    unsigned n = k->ndevs < CSC_MAX_DEVS ? k->ndevs : CSC_MAX_DEVS;
+    uint8_t l0s[CSC_MAX_DEVS];
+    for (unsigned i = 0; i < n; i++) {
+        const struct csc_dev *kd = &k->devs[i];
+        struct csc_gro_seg *sg = &in->dev[i];
+        l0s[i] = kd->layer;
+        sg->kind = kd->kind;
+        sg->gro_ran = kd->gro_ran;
+        sg->gro_reason = kd->gro_reason;
+        sg->layer = kd->layer;
+    }
+    if (n)
+        segments_all(memo, f, r, l0s, n, in->dev);
+    in->ndevs = (uint8_t)n;
+}
+
+void csc_gro_feed_input(struct csc_gro *g, const struct csc_gro_input *in, uint64_t frame_no,
+                        uint64_t ts_us, struct csc_gro_decision *d)
+{
     if (d)
         d->n = 0;
     g->frames++;
-    if (!k->ran)
+    if (!in->ran)
         return;
-    g->passes_single += k->sw_passes;
-    g->bytes_single += k->sw_bytes;
+    g->passes_single += in->sw_passes;
+    g->bytes_single += in->sw_bytes;
     /* At the NIC, GRO passes are spent per segment whatever happens. */
-    g->passes_merged += k->devs[0].gro_passes;
-    g->bytes_merged += k->devs[0].gro_pass_bytes;
+    g->passes_merged += in->nic_passes;
+    g->bytes_merged += in->nic_bytes;
     bool merged_at_nic = false;
-    for (unsigned i = 0; i < k->ndevs && i < CSC_MAX_DEVS; i++) {
-        uint8_t dev = dev_index(g, k->devs[i].kind, (uint8_t)i);
+    for (unsigned i = 0; i < in->ndevs; i++) {
+        uint8_t dev = dev_index(g, in->dev[i].kind, (uint8_t)i);
         if (dev == 0xff)
             break;
         /* A frame merged into a NIC super-packet reaches the tunnel device
          * inside it, not on its own (see gro.h). */
         if (i > 0 && merged_at_nic)
             break;
-        struct csc_gro_fate fate = feed_dev(g, dev, &k->devs[i], f, r, frame_no, ts_us, k);
+        struct csc_gro_fate fate = feed_dev(g, dev, &in->dev[i], in, frame_no, ts_us);
         if (i == 0)
             merged_at_nic = fate.merged;
         if (d)
             d->fate[d->n++] = fate;
     }
+}
+
+void csc_gro_feed(struct csc_gro *g, const struct csc_frame *f, const struct csc_result *r,
+                  uint64_t frame_no, uint64_t ts_us, struct csc_gro_decision *d)
+{
+    struct csc_gro_input in;
+    csc_gro_prepare(f, r, g->memo, &in);
+    csc_gro_feed_input(g, &in, frame_no, ts_us, d);
 }
 
 void csc_gro_finish(struct csc_gro *g)

@@ -54,16 +54,21 @@ static void merge_breaks(struct csc_sums *s)
     s->nends = 0;
 }
 
-/* Index of breakpoint v; the lists are short, a linear scan wins. */
+/* Index of breakpoint v, -1 if it is not one. The list is sorted and
+ * duplicate-free (merge_breaks): a branchless binary search for the last
+ * breakpoint <= v (a linear scan's early exits mispredict). */
 static int find_bp(const struct csc_sums *s, uint32_t v)
 {
-    for (int i = 0; i < (int)s->n; i++) {
-        if (s->bp[i] == v)
-            return i;
-        if (s->bp[i] > v)
-            break;
+    unsigned n = s->n;
+    if (!n)
+        return -1;
+    const uint32_t *base = s->bp;
+    while (n > 1) {
+        unsigned half = n / 2;
+        base = base[half] <= v ? base + half : base;
+        n -= half;
     }
-    return -1;
+    return *base == v ? (int)(base - s->bp) : -1;
 }
 
 bool csc_region_sum(const struct csc_result *r, uint32_t a, uint32_t b, uint32_t *sum)
@@ -200,22 +205,28 @@ static void verify_layer(struct csc_result *r, const struct pkt *p, struct csc_l
 
     uint32_t len = l->cov_end - l->cov_off;
     uint32_t nolen = csum_sub(csum_sub(pseudo, len >> 16), len & 0xffff);
+    /* decided in locals, stored once: reading l->verdict back right after a
+     * byte store stalls the store forwarding (the compiler merges the test
+     * below with l->proto into one 16-bit load) */
+    uint8_t verdict, reason = l->reason;
     if (csum_valid_total(csum_add(pseudo, s))) {
-        l->verdict = CSC_V_GOOD;
+        verdict = CSC_V_GOOD;
     } else if (has_pseudo(l) && l->field == fold16(pseudo)) {
-        l->verdict = CSC_V_PARTIAL;
-        l->reason = CSC_R_SEED;
+        verdict = CSC_V_PARTIAL;
+        reason = CSC_R_SEED;
     } else if (has_pseudo(l) && l->field == fold16(nolen)) {
-        l->verdict = CSC_V_PARTIAL;
-        l->reason = CSC_R_SEED_NOLEN;
+        verdict = CSC_V_PARTIAL;
+        reason = CSC_R_SEED_NOLEN;
     } else if (l->notes & CSC_N_GSO) {
-        l->verdict = CSC_V_UNVERIFIABLE;   /* length of a super-packet unknown */
-        l->reason = CSC_R_GSO_LEN;
+        verdict = CSC_V_UNVERIFIABLE;   /* length of a super-packet unknown */
+        reason = CSC_R_GSO_LEN;
     } else {
-        l->verdict = CSC_V_BAD;
-        l->reason = CSC_R_MISMATCH;
+        verdict = CSC_V_BAD;
+        reason = CSC_R_MISMATCH;
     }
-    if (l->verdict == CSC_V_PARTIAL && l->proto == CSC_P_TCP) {
+    l->verdict = verdict;
+    l->reason = reason;
+    if (verdict == CSC_V_PARTIAL && l->proto == CSC_P_TCP) {
         uint32_t payload = l->cov_end - l->cov_off - l->hdr_len;
         uint16_t mss = payload_mss(r, l);
         if ((l->notes & CSC_N_GSO) || (mss && payload > mss)) {

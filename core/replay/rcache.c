@@ -43,47 +43,52 @@ struct key_head {
     uint8_t link, stop, nlayers, pad;
 };
 
-static size_t make_key(const struct csc_frame *f, const struct csc_result *r, uint8_t *buf)
+_Static_assert(sizeof(struct key_layer) == 36 && sizeof(struct key_head) == 8, "no padding in keys");
+
+/* The key, built in place (the stored key is its first n bytes). */
+struct rkey {
+    struct key_head h;
+    struct key_layer l[CSC_MAX_LAYERS];
+};
+
+static size_t make_key(const struct csc_frame *f, const struct csc_result *r, struct rkey *key)
 {
     size_t n = sizeof(struct key_head) + r->nlayers * sizeof(struct key_layer);
     if (n > CSC_RCACHE_KEY)
         return 0;
-    struct key_head h = { f->wirelen, f->link, r->stop, r->nlayers, 0 };
-    memcpy(buf, &h, sizeof h);
+    key->h = (struct key_head){ f->wirelen, f->link, r->stop, r->nlayers, 0 };
     for (unsigned i = 0; i < r->nlayers; i++) {
         const struct csc_layer *l = &r->layers[i];
-        struct key_layer k;
-        memset(&k, 0, sizeof k);
-        k.proto = l->proto;
-        k.verdict = l->verdict;
-        k.ip = l->ip;
-        k.off = l->off;
-        k.hdr_len = l->hdr_len;
-        k.end = l->end;
-        k.notes = l->notes;
-        k.csum_off = l->csum_off;
+        uint16_t sport = 0, next = 0, rco_start = 0, rco_offset = 0;
+        uint32_t aux = 0;
+        uint8_t bits = 0;
         switch (l->proto) {
         case CSC_P_UDP:
-            k.bits = l->field == 0;
+            bits = l->field == 0;
             break;
         case CSC_P_TCP:
-            k.bits = l->tcp_flags;
+            bits = l->tcp_flags;
             break;
         case CSC_P_IPV4: case CSC_P_IPV6: case CSC_P_GRE:
-            k.sport = l->sport;         /* fragment field / GRE flags */
-            k.next = l->next;
+            sport = l->sport;           /* fragment field / GRE flags */
+            next = l->next;
             break;
         case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
         case CSC_P_FOU:
-            k.aux = l->aux;             /* tunnel flags */
-            k.next = l->next;
-            k.rco_start = l->rco_start;
-            k.rco_offset = l->rco_offset;
+            aux = l->aux;               /* tunnel flags */
+            next = l->next;
+            rco_start = l->rco_start;
+            rco_offset = l->rco_offset;
             break;
         default:
             break;
         }
-        memcpy(buf + sizeof h + i * sizeof k, &k, sizeof k);
+        key->l[i] = (struct key_layer){
+            .off = l->off, .end = l->end, .notes = l->notes, .csum_off = l->csum_off, .aux = aux,
+            .hdr_len = l->hdr_len, .sport = sport, .next = next, .rco_start = rco_start,
+            .rco_offset = rco_offset, .proto = l->proto, .verdict = l->verdict, .ip = l->ip,
+            .bits = bits,
+        };
     }
     return n;
 }
@@ -120,15 +125,24 @@ void csc_analyze_cached(const struct csc_config *cfg, const struct csc_frame *f,
         memcpy(&c->cfg, cfg, sizeof *cfg);
         c->have_cfg = 1;
     }
-    uint8_t key[CSC_RCACHE_KEY];
-    size_t n = make_key(f, out, key);
+    struct rkey rk;
+    const uint8_t *key = (const uint8_t *)&rk;
+    size_t n = make_key(f, out, &rk);
     if (!n) {
         c->bypass++;
         csc_replay(cfg, f, out);
         return;
     }
-    struct csc_rcache_entry *e = &c->e[slot_of(key, n)];
-    if (e->used && e->keylen == n && !memcmp(e->key, key, n)) {
+    /* a capture repeats a shape many times in a row: the entry hit last
+     * first, before hashing the key */
+    struct csc_rcache_entry *e = &c->e[c->mru % CSC_RCACHE_SLOTS];
+    bool hit = e->used && e->keylen == n && !memcmp(e->key, key, n);
+    if (!hit) {
+        e = &c->e[slot_of(key, n)];
+        hit = e->used && e->keylen == n && !memcmp(e->key, key, n);
+    }
+    if (hit) {
+        c->mru = (uint8_t)(e - c->e);
         c->hits++;
         memcpy(&out->kernel, e->kernel, sizeof e->kernel);
         out->kernel.nsteps = 0;

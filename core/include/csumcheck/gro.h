@@ -90,11 +90,26 @@ struct csc_gro_fate {
     uint8_t alone_reason;    /* csc_gro_reason when not held */
     uint8_t flushed_other;   /* enum csc_gro_flush of a held packet this frame pushed out */
     uint64_t super;          /* frame number of the super-packet's first segment */
+    uint16_t flow;           /* index of the frame's entry in csc_gro.flow */
 };
 
 struct csc_gro_decision {
     uint8_t n;
     struct csc_gro_fate fate[CSC_MAX_DEVS];
+};
+
+/* Speed only, no effect on the results: an index of csc_gro.flow by
+ * (device, key), and per device the header bytes last hashed with their
+ * hashes (a flow's segments repeat them). */
+#define CSC_GRO_INDEX (2 * CSC_GRO_FLOWS)
+#define CSC_GRO_MEMO 192
+struct csc_gro_memo {
+    uint16_t klen, hlen;     /* 0: empty */
+    uint64_t key, hdr;
+    uint32_t gen;            /* bumped when kb or hb change */
+    uint32_t src_gen;        /* a deeper device: the NIC memo's gen its streams came from */
+    uint16_t src_koff, src_hoff;
+    uint8_t kb[CSC_GRO_MEMO], hb[CSC_GRO_MEMO];
 };
 
 struct csc_gro {
@@ -105,6 +120,31 @@ struct csc_gro {
     uint64_t passes_single, bytes_single;  /* per-frame replay, nothing merged */
     uint64_t passes_merged, bytes_merged;  /* after merging at the NIC */
     uint64_t flows_evicted;
+    /* private */
+    uint16_t flows_used;
+    uint16_t flow_index[CSC_GRO_INDEX];    /* slot + 1; 0 empty (linear probing) */
+    struct csc_gro_memo memo[CSC_GRO_DEVS];
+};
+
+/* What the engine needs of one frame: its segment as each device sees it
+ * (flow key and header hashes, sequence, sizes) and the replay's GRO result
+ * there. csc_gro_prepare() makes it from the analysis alone, without engine
+ * state, so it may run in any thread; csc_gro_feed_input() then feeds it in
+ * capture order. csc_gro_feed() is the two in one. */
+struct csc_gro_seg {
+    uint8_t kind, gro_ran, gro_reason, layer;
+    uint8_t tcp;             /* a TCP segment: the fields below are set */
+    uint8_t flags;
+    uint32_t seq, ack, payload, len;
+    uint64_t key, hdr;
+};
+
+struct csc_gro_input {
+    uint8_t ran, ndevs;
+    uint32_t sw_passes, sw_bytes;        /* the frame-by-frame replay */
+    uint32_t nic_passes, nic_bytes;      /* spent in the NIC's GRO pass */
+    uint32_t later_passes, later_bytes;  /* spent after it */
+    struct csc_gro_seg dev[CSC_MAX_DEVS];
 };
 
 void csc_gro_cfg_default(struct csc_gro_cfg *cfg);
@@ -112,6 +152,11 @@ void csc_gro_init(struct csc_gro *g, const struct csc_gro_cfg *cfg);
 /* Feed one analysed frame (capture order); d may be NULL. */
 void csc_gro_feed(struct csc_gro *g, const struct csc_frame *f, const struct csc_result *r,
                   uint64_t frame_no, uint64_t ts_us, struct csc_gro_decision *d);
+/* memo: CSC_MAX_DEVS entries owned by the caller (zeroed once; speed only) */
+void csc_gro_prepare(const struct csc_frame *f, const struct csc_result *r,
+                     struct csc_gro_memo *memo, struct csc_gro_input *in);
+void csc_gro_feed_input(struct csc_gro *g, const struct csc_gro_input *in, uint64_t frame_no,
+                        uint64_t ts_us, struct csc_gro_decision *d);
 /* Flush everything still held (end of the capture). */
 void csc_gro_finish(struct csc_gro *g);
 

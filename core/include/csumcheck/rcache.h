@@ -34,6 +34,7 @@ struct csc_rcache_entry {
 struct csc_rcache {
     struct csc_config cfg;       /* the configuration the entries were made under */
     uint8_t have_cfg;
+    uint8_t mru;                 /* the entry hit last (tried first: speed only) */
     uint64_t hits, misses, bypass;
     struct csc_rcache_entry e[CSC_RCACHE_SLOTS];
 };

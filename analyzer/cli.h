@@ -1,31 +1,29 @@
 /*
- * cli.h - the csumcheck batch front-end (issue #5): shared types.
+ * cli.h - the csumcheck batch front-end (issues #5, #9): shared types.
  *
- * Shape: options.c builds one struct cli_opts (the receiver configuration is
- * a plain struct csc_config inside it); inputs.c expands FILE|DIR|- into a
+ * Shape: options.c builds one struct cli_opts and one struct cli_run per
+ * configuration (two with --compare); inputs.c expands FILE|DIR|- into a
  * list of jobs; run.c analyses one job (one capture file) in a worker
- * thread: libpcap -> csc_analyze() -> csc_frag_feed() -> counters +
- * renderers; sink.c puts every job's output on stdout (and the selected
- * frames in -w OUT) in the order of the inputs; render_*.c turn a
- * csc_result into text / JSON Lines / CSV with the core's names tables.
+ * thread: libpcap -> per run: [csc_rewrite()] csc_analyze_cached() ->
+ * csc_frag_feed() -> csc_gro_feed() -> counters + renderers; sink.c puts
+ * every job's output on stdout (and the selected frames in -w OUT) in the
+ * order of the inputs; render.c turns a csc_result into text / JSON Lines /
+ * CSV with the core's names tables; summary.c renders the totals (and the
+ * side-by-side comparison of two runs).
  *
- * Seams for later work (issues #7 and #9):
- *  - a run is "one configuration over the inputs": struct cli_run holds the
- *    csc_config and its merged struct cli_stats. --compare A B makes two
- *    runs over the same frames: run.c's analyse_frame() takes the run's
- *    per-file state (struct run_file: frag table, result, counters), so
- *    the frame loop calls it once per run and the summaries are rendered
- *    side by side from the two cli_stats.
- *  - per-file, capture-order state lives in struct run_file; the GRO
- *    coalescing engine (csumcheck/gro.h) is one more member fed from
- *    analyse_frame() and merged into cli_stats at the end of the file.
+ * A run is "one configuration over the inputs": struct cli_run holds the
+ * csc_config, the what-if rewrite, the GRO engine's parameters and the
+ * merged totals. Per file and per run, struct run_file (run.c) holds the
+ * capture-order state: frag table, GRO engine, result, counters.
  */
 #ifndef CSUMCHECK_CLI_H
 #define CSUMCHECK_CLI_H
 
 #include "csumcheck/csumcheck.h"
 #include "csumcheck/frag.h"
+#include "csumcheck/gro.h"
 #include "csumcheck/rcache.h"
+#include "csumcheck/rewrite.h"
 
 #include <glib.h>
 #include <pcap/pcap.h>
@@ -41,6 +39,9 @@
 #define CLI_REC_BUF (256u * 1024u)    /* per-job -w record buffer */
 #define CLI_DROP_NAMES 64             /* drop reason ids we count (csc_drop_name) */
 #define CLI_BITS 32
+#define CLI_MAX_RUNS 2                /* --compare A B */
+#define CLI_TOP_FLOWS_MAX 1000        /* --gro-flows N */
+#define CLI_LABEL 48                  /* a run's short name in tables */
 
 enum cli_format { FMT_TEXT = 0, FMT_JSON, FMT_CSV };
 enum cli_progress { PROG_AUTO = 0, PROG_ALWAYS, PROG_NEVER };
@@ -87,6 +88,49 @@ struct cli_stats {
 
 void cli_stats_merge(struct cli_stats *into, const struct cli_stats *s);
 
+/* GRO engine totals of a run (csumcheck/gro.h), merged over files. Devices
+ * are keyed by (kind, depth): the NIC is depth 0, tunnel devices follow in
+ * the order the frame reaches them. */
+struct cli_gro_dev {
+    uint8_t used, kind, depth;
+    uint64_t frames_in, packets_out, merged_frames, alone;
+    uint64_t refused[CSC_G__COUNT];
+    uint64_t flushes[CSC_GF__COUNT];
+};
+
+/* What names a flow: the outermost and innermost IP/L4 the device sees,
+ * and the first tunnel id (copied from the frame that opened the flow). */
+struct cli_endpoint {
+    uint8_t family;            /* 0 none, 4, 6 */
+    uint8_t l4;                /* enum csc_proto of the transport, 0 none */
+    uint16_t sport, dport;
+    uint8_t src[16], dst[16];
+};
+struct cli_flow_id {
+    uint8_t tunnel;            /* enum csc_proto of the first tunnel layer, 0 none */
+    uint8_t tcp;               /* the device saw a TCP segment (a real GRO flow) */
+    uint32_t tunnel_id;        /* VNI / GRE key */
+    uint64_t first_frame;
+    struct cli_endpoint outer, inner;
+};
+
+struct cli_gro_flow {
+    unsigned file;             /* job index */
+    uint8_t kind, depth;
+    struct cli_flow_id id;
+    uint64_t frames_in, packets_out, merged_frames;
+    uint64_t flushes[CSC_GF__COUNT];
+};
+
+struct cli_gro_totals {
+    struct cli_gro_dev dev[CSC_GRO_DEVS];
+    uint64_t frames;
+    uint64_t passes_single, bytes_single, passes_merged, bytes_merged;
+    uint64_t tcp_flows, other_frames, flows_evicted;
+    unsigned ntop;
+    struct cli_gro_flow *top;  /* CLI_TOP_FLOWS_MAX, best first */
+};
+
 /* The options, parsed once, read-only while jobs run. */
 struct cli_opts {
     enum cli_format format;
@@ -98,15 +142,26 @@ struct cli_opts {
     bool select_given;
     const char *write_path;    /* -w */
     int jobs;
+    unsigned threads;          /* --threads: analysis workers (1: no pipeline) */
+    unsigned top_flows;        /* --gro-flows N (default 10) */
+    unsigned nruns;            /* 1, or 2 with --compare */
     char **inputs;             /* NULL-terminated (G_OPTION_REMAINING) */
+    const struct job *jobv;    /* the expanded inputs (for the summaries) */
+    unsigned njobv;
 };
 
-/* One configuration over the inputs (two of them for --compare, later). */
+/* One configuration over the inputs (two of them for --compare). */
 struct cli_run {
+    unsigned index;            /* 0 = A, 1 = B */
     struct csc_config cfg;
+    unsigned rewrite;          /* csc_rewrite ops applied to every frame first */
+    struct csc_gro_cfg gro_cfg;
     char rx_name[48];          /* csc_report_format(cfg.rx) */
+    char label[CLI_LABEL];     /* "A" / "B" */
+    char *spec;                /* the --compare SPEC as given (NULL: none) */
     char *json_kernel_prefix;  /* "kernel":{"rx":"..","era":".." */
     struct cli_stats st;       /* merged totals, guarded by the sink lock */
+    struct cli_gro_totals gro; /* guarded by run_shared.merge_lock */
 };
 
 /* Buffered writer: nothing per frame touches stdio. */
@@ -189,11 +244,15 @@ struct job *inputs_expand(char **args, unsigned *njobs, unsigned *nerrors);
 /* run.c */
 struct run_shared {
     const struct cli_opts *o;
-    struct cli_run *run;
+    struct cli_run *run;       /* o->nruns of them */
     struct cli_sink *sink;
+    GMutex merge_lock;         /* run[i].gro and run[1].st */
     atomic_bool fail_hit;      /* a --fail-on finding was seen */
 };
 void run_job(struct run_shared *rs, struct job *j);
+/* the pipeline's worker threads, shared by all files (none below 2) */
+void pipeline_start(unsigned threads);
+void pipeline_stop(void);
 
 /* per-frame renderers (render.c) */
 struct frame_view {
@@ -204,12 +263,28 @@ struct frame_view {
     uint64_t frame;            /* 1-based */
     const struct pcap_pkthdr *h;
     const struct csc_result *r;
+    const struct csc_gro_decision *gd;   /* the GRO engine's fates */
     uint32_t findings;
 };
-void render_json_frame(struct wbuf *w, const struct frame_view *v, bool steps);
+/* The packet object without its closing brace; render_json_frame_end()
+ * adds "gro_fate" and closes it. */
+void render_json_frame_start(struct wbuf *w, const struct frame_view *v, bool steps);
+void render_json_frame_end(struct wbuf *w, const struct csc_gro_decision *gd);
+void render_json_gro_fate(struct wbuf *w, const struct csc_gro_decision *gd);
+void render_text_gro_fate(struct wbuf *w, const struct csc_gro_decision *gd);
+/* --compare: one line for a frame whose outcome differs between the runs */
+void render_json_frame_diff(struct wbuf *w, const struct frame_view *v, const struct cli_run *runs,
+                            const struct csc_result *const *r,
+                            const struct csc_gro_decision *const *gd, unsigned nruns);
+void render_text_frame_diff(struct wbuf *w, const struct frame_view *v, const struct cli_run *runs,
+                            const struct csc_result *const *r,
+                            const struct csc_gro_decision *const *gd, unsigned nruns);
 void render_csv_header(struct wbuf *w);
 void render_csv_frame(struct wbuf *w, const struct frame_view *v);
-void render_text_frame(struct wbuf *w, const struct frame_view *v, int verbose);
+/* a -v line: start, the GRO fate ("; gro: ..."), end (newline, -vv trace) */
+void render_text_frame_start(struct wbuf *w, const struct frame_view *v);
+void render_text_frame_fate(struct wbuf *w, const struct csc_gro_decision *gd);
+void render_text_frame_end(struct wbuf *w, const struct frame_view *v, int verbose);
 void render_json_error(struct wbuf *w, const char *json_file, uint64_t frame, const char *msg);
 
 /* summary.c */
@@ -217,8 +292,21 @@ void summary_text(struct wbuf *w, const struct cli_run *run, const struct cli_op
                   unsigned nerrors, unsigned njobs);
 void summary_json(struct wbuf *w, const struct cli_run *run, const struct cli_opts *o,
                   unsigned nerrors, unsigned njobs, int exit_status);
+void summary_compare_text(struct wbuf *w, const struct cli_run *runs, const struct cli_opts *o,
+                          unsigned nerrors);
+void summary_compare_json(struct wbuf *w, const struct cli_run *runs, const struct cli_opts *o,
+                          unsigned nerrors, int exit_status);
+void summary_compare_csv(struct wbuf *w, const struct cli_run *runs, const struct cli_opts *o);
+/* GRO totals */
+void gro_totals_init(struct cli_gro_totals *t);
+void gro_totals_free(struct cli_gro_totals *t);
+void gro_totals_merge(struct cli_gro_totals *into, const struct cli_gro_totals *t, unsigned top);
+void gro_flow_label(struct wbuf *w, const struct cli_flow_id *id);
+/* A run's configuration in words ("rx none, era modern, gro on, ...") */
+void run_config_words(struct wbuf *w, const struct cli_run *run);
 
 /* options.c */
-int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *run);
+int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *runs);
+void options_free_runs(struct cli_run *runs, unsigned n);
 
 #endif

@@ -52,21 +52,28 @@ static bool write_path_is_input(const char *out, const struct job *jobs, unsigne
 int main(int argc, char **argv)
 {
     static struct cli_opts o;
-    static struct cli_run run;
+    static struct cli_run runs[CLI_MAX_RUNS];
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");   /* numbers in the output are never localised */
 
-    int rc = options_parse(&argc, &argv, &o, &run);
-    if (rc >= 0)
+    int rc = options_parse(&argc, &argv, &o, runs);
+    if (rc >= 0) {
+        options_free_runs(runs, CLI_MAX_RUNS);
         return rc;
-    run.cfg.trace_steps = o.verbose > 0 && (o.format == FMT_JSON ||
-                                            (o.format == FMT_TEXT && o.verbose > 1));
-    run.json_kernel_prefix = kernel_prefix(&run);
+    }
+    for (unsigned i = 0; i < o.nruns; i++) {
+        /* --compare prints no per-frame trace: the replay runs without it */
+        runs[i].cfg.trace_steps = o.nruns == 1 && o.verbose > 0 &&
+                                  (o.format == FMT_JSON || (o.format == FMT_TEXT && o.verbose > 1));
+        runs[i].json_kernel_prefix = kernel_prefix(&runs[i]);
+    }
 
     unsigned njobs = 0, nerrors = 0;
     int status = 2;
     struct cli_sink *sink = NULL;
     struct job *jobs = inputs_expand(o.inputs, &njobs, &nerrors);
+    o.jobv = jobs;
+    o.njobv = njobs;
     if (o.write_path && write_path_is_input(o.write_path, jobs, njobs)) {
         fprintf(stderr, CLI_NAME ": %s: -w would overwrite an input; choose another file\n",
                 o.write_path);
@@ -81,12 +88,18 @@ int main(int argc, char **argv)
 
     char hdr_tmp[512];
     struct wbuf w = { hdr_tmp, 0, sizeof hdr_tmp, stdout_flush, NULL };
-    if (o.format == FMT_CSV) {
+    if (o.format == FMT_CSV && o.nruns == 1) {
         render_csv_header(&w);
         wb_flush(&w);
     }
 
-    struct run_shared rs = { &o, &run, sink, false };
+    struct run_shared rs;
+    memset(&rs, 0, sizeof rs);
+    rs.o = &o;
+    rs.run = runs;
+    rs.sink = sink;
+    g_mutex_init(&rs.merge_lock);
+    pipeline_start(o.threads);
     if (njobs) {
         GError *err = NULL;
         unsigned nthreads = (unsigned)o.jobs < njobs ? (unsigned)o.jobs : njobs;
@@ -95,6 +108,8 @@ int main(int argc, char **argv)
             fprintf(stderr, CLI_NAME ": cannot start worker threads: %s\n", err->message);
             g_error_free(err);
             sink_close(sink, -1);
+            pipeline_stop();
+            g_mutex_clear(&rs.merge_lock);
             goto out;
         }
         for (unsigned i = 0; i < njobs; i++)
@@ -108,10 +123,22 @@ int main(int argc, char **argv)
         fallback_link = jobs[i].linktype;
     unsigned errors = nerrors + sink_errors(sink);
     status = errors ? 2 : atomic_load(&rs.fail_hit) ? 1 : 0;
-    if (o.format == FMT_JSON)
-        summary_json(&w, &run, &o, errors, njobs, status);
-    else if (o.format == FMT_TEXT)
-        summary_text(&w, &run, &o, errors, njobs);
+    pipeline_stop();
+    g_mutex_clear(&rs.merge_lock);
+    if (o.nruns > 1) {
+        runs[1].st.selected = runs[0].st.selected;
+        runs[1].st.select_lost = runs[0].st.select_lost;
+        if (o.format == FMT_JSON)
+            summary_compare_json(&w, runs, &o, errors, status);
+        else if (o.format == FMT_CSV)
+            summary_compare_csv(&w, runs, &o);
+        else
+            summary_compare_text(&w, runs, &o, errors);
+    } else if (o.format == FMT_JSON) {
+        summary_json(&w, &runs[0], &o, errors, njobs, status);
+    } else if (o.format == FMT_TEXT) {
+        summary_text(&w, &runs[0], &o, errors, njobs);
+    }
     wb_flush(&w);
     if (!sink_close(sink, fallback_link))
         status = 2;
@@ -121,7 +148,7 @@ out:
     for (unsigned i = 0; i < njobs; i++)
         g_free(jobs[i].path);
     g_free(jobs);
-    g_free(run.json_kernel_prefix);
+    options_free_runs(runs, CLI_MAX_RUNS);
     g_strfreev(o.inputs);
     g_free((char *)o.write_path);
     return status;

@@ -1,8 +1,14 @@
 /*
- * options.c - command line -> struct cli_opts + the run's csc_config
+ * options.c - command line -> struct cli_opts + the runs' csc_config
  * (GOptionContext). Receiver options map one to one onto csc_config fields,
- * parsed by the core's own parsers (csc_report_parse, csc_era_by_name) so
- * the CLI and the plugin accept the same syntax.
+ * parsed by the core's own parsers (csc_report_parse, csc_era_by_name,
+ * csc_rewrite_parse) so the CLI and the plugin accept the same syntax.
+ *
+ * --compare SPEC (issue #9): the options make the base configuration; one
+ * --compare SPEC compares the base (A) with the base changed by SPEC (B);
+ * two --compare give A = base + SPEC1 and B = base + SPEC2. SPEC is a comma
+ * list of the receiver options without their dashes ("era=4.6,remcsum-rx",
+ * "rx=unnecessary:0", "outer-zero", "gro=off", "gro-flush-timeout=2000").
  */
 #include "cli.h"
 
@@ -20,8 +26,12 @@ struct parse_state {
     struct cli_run *run;
     GArray *ports;               /* struct port_spec, applied after parsing */
     gboolean no_default_ports;
-    gboolean remcsum_rx, remcsum_nopartial, udp6_zero, no_socket, assume_bad, quiet, version;
+    gboolean remcsum_rx, no_remcsum_rx, remcsum_nopartial, udp6_zero, no_socket, assume_bad,
+        quiet, version;
     gint jobs;
+    gint threads;
+    gint top_flows;
+    GPtrArray *compare;          /* the --compare SPECs, in order */
     gchar *write_path;
     gchar **inputs;
     bool list_eras;
@@ -102,10 +112,8 @@ static gboolean opt_era(const gchar *name, const gchar *value, gpointer data, GE
     return TRUE;
 }
 
-static gboolean opt_gro(const gchar *name, const gchar *value, gpointer data, GError **error)
+static bool set_gro(struct csc_config *c, const char *value)
 {
-    struct parse_state *ps = data;
-    struct csc_config *c = &ps->run->cfg;
     if (!strcmp(value, "on"))
         c->gro_nic = c->gro_tunnel = true;
     else if (!strcmp(value, "off"))
@@ -115,20 +123,35 @@ static gboolean opt_gro(const gchar *name, const gchar *value, gpointer data, GE
     else if (!strcmp(value, "tunnel"))
         c->gro_nic = false, c->gro_tunnel = true;
     else
+        return false;
+    return true;
+}
+
+static gboolean opt_gro(const gchar *name, const gchar *value, gpointer data, GError **error)
+{
+    struct parse_state *ps = data;
+    if (!set_gro(&ps->run->cfg, value))
         FAIL("%s: expected on, off, nic or tunnel, not '%s'", name, value);
     return TRUE;
+}
+
+static bool set_gre_csum(struct csc_config *c, const char *value)
+{
+    if (!strcmp(value, "packet"))
+        c->gre_csum = 0;
+    else if (!strcmp(value, "on"))
+        c->gre_csum = 1;
+    else if (!strcmp(value, "off"))
+        c->gre_csum = 2;
+    else
+        return false;
+    return true;
 }
 
 static gboolean opt_gre_csum(const gchar *name, const gchar *value, gpointer data, GError **error)
 {
     struct parse_state *ps = data;
-    if (!strcmp(value, "packet"))
-        ps->run->cfg.gre_csum = 0;
-    else if (!strcmp(value, "on"))
-        ps->run->cfg.gre_csum = 1;
-    else if (!strcmp(value, "off"))
-        ps->run->cfg.gre_csum = 2;
-    else
+    if (!set_gre_csum(&ps->run->cfg, value))
         FAIL("%s: expected packet, on or off, not '%s'", name, value);
     return TRUE;
 }
@@ -202,6 +225,155 @@ static gboolean opt_port(const gchar *name, const gchar *value, gpointer data, G
     p.ipproto = (uint8_t)ipp;
     g_array_append_val(ps->ports, p);
     return TRUE;
+}
+
+/* GRO engine parameters: --gro-budget, --gro-flush-timeout, --gro-max-size,
+ * --poll-gap (and the same keys in a --compare SPEC). */
+static bool set_gro_param(struct csc_gro_cfg *g, const char *key, const char *value,
+                          const char **expect)
+{
+    unsigned long v;
+    if (!strcmp(key, "gro-budget")) {
+        *expect = "a frame count 1-65535";
+        if (!parse_uint(value, 65535, &v) || v == 0)
+            return false;
+        g->budget = (uint16_t)v;
+    } else if (!strcmp(key, "gro-max-size")) {
+        *expect = "a size in bytes 1-4294967295";
+        if (!parse_uint(value, 0xffffffffu, &v) || v == 0)
+            return false;
+        g->max_size = (uint32_t)v;
+    } else if (!strcmp(key, "gro-flush-timeout")) {
+        *expect = "microseconds 0-4294967295";
+        if (!parse_uint(value, 0xffffffffu, &v))
+            return false;
+        g->flush_timeout_us = (uint32_t)v;
+    } else {   /* poll-gap */
+        *expect = "microseconds 0-4294967295";
+        if (!parse_uint(value, 0xffffffffu, &v))
+            return false;
+        g->poll_gap_us = (uint32_t)v;
+    }
+    return true;
+}
+
+static gboolean opt_gro_param(const gchar *name, const gchar *value, gpointer data,
+                              GError **error)
+{
+    struct parse_state *ps = data;
+    const char *expect = "";
+    if (!set_gro_param(&ps->run->gro_cfg, name + 2, value, &expect))
+        FAIL("%s: expected %s, not '%s'", name, expect, value);
+    return TRUE;
+}
+
+static gboolean opt_rewrite(const gchar *name, const gchar *value, gpointer data, GError **error)
+{
+    struct parse_state *ps = data;
+    bool ok;
+    unsigned ops = csc_rewrite_parse(value, &ok);
+    if (!ok || !*value)
+        FAIL("%s: expected a comma list of outer-csum, outer-zero, inner-good (outer-csum and "
+             "outer-zero exclude each other), not '%s'", name, value);
+    ps->run->rewrite = ops;
+    return TRUE;
+}
+
+static gboolean opt_compare(const gchar *name, const gchar *value, gpointer data,
+                            GError **error)
+{
+    struct parse_state *ps = data;
+    if (ps->compare->len == CLI_MAX_RUNS)
+        FAIL("%s: at most two (--compare A --compare B, or --compare B against the other "
+             "options)", name);
+    g_ptr_array_add(ps->compare, g_strdup(value));
+    return TRUE;
+}
+
+/* Apply one --compare SPEC to a run made from the base options. */
+static bool apply_spec(struct cli_run *run, const char *spec, GString *err)
+{
+    struct csc_config *c = &run->cfg;
+    bool ok = true;
+    gchar **items = g_strsplit(spec, ",", -1);
+    for (gchar **it = items; *it && ok; it++) {
+        char *item = g_strstrip(*it);
+        if (!*item || !strcmp(item, "base"))
+            continue;
+        while (*item == '-')
+            item++;
+        char *eq = strchr(item, '=');
+        const char *val = eq ? eq + 1 : NULL;
+        if (eq)
+            *eq = 0;
+        const char *k = item;
+        const char *expect = NULL;
+        bool flag = val == NULL;
+        if (!strcmp(k, "rx") && val) {
+            if (!csc_report_parse(val, &c->rx))
+                expect = "none, unnecessary:L, complete, partial:outer, partial:inner, "
+                         "partial:START:OFFSET, outer-l4, tunnel-l4";
+        } else if (!strcmp(k, "era") && val) {
+            if (!csc_era_by_name(val, &c->era))
+                expect = "an era (csumcheck --era list)";
+        } else if (!strcmp(k, "gro") && val) {
+            if (!set_gro(c, val))
+                expect = "on, off, nic or tunnel";
+        } else if (!strcmp(k, "gre-csum") && val) {
+            if (!set_gre_csum(c, val))
+                expect = "packet, on or off";
+        } else if (!strcmp(k, "gro-budget") || !strcmp(k, "gro-max-size") ||
+                   !strcmp(k, "gro-flush-timeout") || !strcmp(k, "poll-gap")) {
+            if (!val || !set_gro_param(&run->gro_cfg, k, val, &expect))
+                expect = expect ? expect : "a number";
+            else
+                expect = NULL;
+        } else if (flag && !strcmp(k, "remcsum-rx")) {
+            c->remcsum_rx = true;
+        } else if (flag && !strcmp(k, "no-remcsum-rx")) {
+            c->remcsum_rx = false;
+            c->remcsum_rx_given = true;
+        } else if (flag && !strcmp(k, "remcsum-nopartial")) {
+            c->remcsum_nopartial = true;
+        } else if (flag && !strcmp(k, "no-remcsum-nopartial")) {
+            c->remcsum_nopartial = false;
+        } else if (flag && !strcmp(k, "udp6-zero-csum-rx")) {
+            c->udp6_zero_csum_rx = true;
+        } else if (flag && !strcmp(k, "no-udp6-zero-csum-rx")) {
+            c->udp6_zero_csum_rx = false;
+        } else if (flag && !strcmp(k, "no-socket")) {
+            c->inner_socket = false;
+        } else if (flag && !strcmp(k, "socket")) {
+            c->inner_socket = true;
+        } else if (flag && !strcmp(k, "assume-bad")) {
+            c->assume_bad = true;
+        } else if (flag && !strcmp(k, "assume-good")) {
+            c->assume_bad = false;
+        } else if (flag && !strcmp(k, "outer-zero")) {
+            run->rewrite = (run->rewrite & ~(unsigned)CSC_RW_OUTER_CSUM) | CSC_RW_OUTER_ZERO;
+        } else if (flag && !strcmp(k, "outer-csum")) {
+            run->rewrite = (run->rewrite & ~(unsigned)CSC_RW_OUTER_ZERO) | CSC_RW_OUTER_CSUM;
+        } else if (flag && !strcmp(k, "inner-good")) {
+            run->rewrite |= CSC_RW_INNER_GOOD;
+        } else if (flag && !strcmp(k, "no-rewrite")) {
+            run->rewrite = 0;
+        } else {
+            g_string_printf(err, "--compare: unknown setting '%s%s%s' in '%s' (rx=, era=, gro=, "
+                            "gre-csum=, gro-budget=, gro-max-size=, gro-flush-timeout=, "
+                            "poll-gap=, remcsum-rx, no-remcsum-rx, remcsum-nopartial, "
+                            "udp6-zero-csum-rx, no-socket, assume-bad, outer-csum, outer-zero, "
+                            "inner-good, no-rewrite, and their no- forms)",
+                            k, val ? "=" : "", val ? val : "", spec);
+            ok = false;
+        }
+        if (ok && expect) {
+            g_string_printf(err, "--compare: %s: expected %s, not '%s'", k, expect,
+                            val ? val : "");
+            ok = false;
+        }
+    }
+    g_strfreev(items);
+    return ok;
 }
 
 static gboolean opt_format(const gchar *name, const gchar *value, gpointer data, GError **error)
@@ -280,16 +452,31 @@ static void list_eras(void)
 
 #define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
 
-int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *run)
+void options_free_runs(struct cli_run *runs, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        g_free(runs[i].spec);
+        g_free(runs[i].json_kernel_prefix);
+        gro_totals_free(&runs[i].gro);
+        runs[i].spec = runs[i].json_kernel_prefix = NULL;
+    }
+}
+
+int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *runs)
 {
     struct parse_state ps;
+    struct cli_run *run = &runs[0];
     memset(&ps, 0, sizeof ps);
     ps.o = o;
     ps.run = run;
     ps.ports = g_array_new(FALSE, FALSE, sizeof(struct port_spec));
+    ps.compare = g_ptr_array_new_with_free_func(g_free);
     ps.jobs = 1;
+    ps.top_flows = 10;
     memset(o, 0, sizeof *o);
+    o->nruns = 1;
     csc_config_default(&run->cfg);
+    csc_gro_cfg_default(&run->gro_cfg);
 
     const GOptionEntry entries[] = {
         /* receiver */
@@ -302,6 +489,9 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
           "tunnel", "on|off|nic|tunnel" },
         { "remcsum-rx", 0, 0, G_OPTION_ARG_NONE, &ps.remcsum_rx,
           "Receiver accepts remote checksum offload (VXLAN remcsumrx, GUE remcsum)", NULL },
+        { "no-remcsum-rx", 0, 0, G_OPTION_ARG_NONE, &ps.no_remcsum_rx,
+          "The VXLAN device was created with noremcsumrx given explicitly (from 6.14 its RCO "
+          "bits are then not reserved)", NULL },
         { "remcsum-nopartial", 0, 0, G_OPTION_ARG_NONE, &ps.remcsum_nopartial,
           "RCO without CHECKSUM_PARTIAL (REMCSUM_NOPARTIAL)", NULL },
         { "udp6-zero-csum-rx", 0, 0, G_OPTION_ARG_NONE, &ps.udp6_zero,
@@ -312,6 +502,23 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
           "No socket listens for the innermost transport (UdpNoPorts...)", NULL },
         { "assume-bad", 0, 0, G_OPTION_ARG_NONE, &ps.assume_bad,
           "Checksums over bytes the capture lacks are assumed bad (default: good)", NULL },
+        /* GRO engine (frames followed in capture order through each device's GRO list) */
+        { "gro-budget", 0, 0, CB(opt_gro_param), "Frames per NAPI poll (default 64)", "N" },
+        { "gro-flush-timeout", 0, 0, CB(opt_gro_param),
+          "gro_flush_timeout in microseconds (default 0: flush at the end of every poll)",
+          "USEC" },
+        { "gro-max-size", 0, 0, CB(opt_gro_param), "gro_max_size in bytes (default 65536)", "N" },
+        { "poll-gap", 0, 0, CB(opt_gro_param),
+          "A gap between frames longer than this ends a NAPI poll (default 100)", "USEC" },
+        { "gro-flows", 0, 0, G_OPTION_ARG_INT, &ps.top_flows,
+          "GRO flows listed in the summary, most frames first (default 10; 0: none)", "N" },
+        /* what-if */
+        { "rewrite", 0, 0, CB(opt_rewrite), "Rewrite every frame before the replay: outer-csum "
+          "(outer UDP checksum computed), outer-zero (set to 0), inner-good (inner checksums "
+          "made right); a comma list", "LIST" },
+        { "compare", 0, 0, CB(opt_compare), "Replay the capture under a second configuration "
+          "(SPEC: comma list such as era=4.6,rx=unnecessary:0,outer-zero,remcsum-rx) and print "
+          "both side by side; give it twice for A and B", "SPEC" },
         { "vxlan-port", 0, 0, CB(opt_port), "Also decode UDP PORT as VXLAN (repeatable)",
           "PORT" },
         { "vxlan-gpe-port", 0, 0, CB(opt_port), "Also decode UDP PORT as VXLAN-GPE", "PORT" },
@@ -348,6 +555,9 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
           "LIST" },
         { "jobs", 'j', 0, G_OPTION_ARG_INT, &ps.jobs,
           "Analyse N files in parallel (0: one per CPU); output stays in input order", "N" },
+        { "threads", 0, 0, G_OPTION_ARG_INT, &ps.threads,
+          "Worker threads that analyse the frames of the files being read, in a pipeline "
+          "(0: one per CPU, the default; 1: none, each file in one thread)", "N" },
         { "version", 'V', 0, G_OPTION_ARG_NONE, &ps.version, "Print the version and exit", NULL },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &ps.inputs, NULL, NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -385,7 +595,13 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
     }
 
     struct csc_config *c = &run->cfg;
+    if (ps.remcsum_rx && ps.no_remcsum_rx) {
+        fprintf(stderr, CLI_NAME ": --remcsum-rx and --no-remcsum-rx exclude each other\n");
+        rc = 2;
+        goto out;
+    }
     c->remcsum_rx = ps.remcsum_rx;
+    c->remcsum_rx_given = ps.no_remcsum_rx;
     c->remcsum_nopartial = ps.remcsum_nopartial;
     c->udp6_zero_csum_rx = ps.udp6_zero;
     c->inner_socket = !ps.no_socket;
@@ -400,7 +616,41 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
             goto out;
         }
     }
-    csc_report_format(&c->rx, run->rx_name, sizeof run->rx_name);
+    if (ps.top_flows < 0 || ps.top_flows > CLI_TOP_FLOWS_MAX) {
+        fprintf(stderr, CLI_NAME ": --gro-flows: expected 0-%d, not %d\n", CLI_TOP_FLOWS_MAX,
+                ps.top_flows);
+        rc = 2;
+        goto out;
+    }
+    o->top_flows = (unsigned)ps.top_flows;
+
+    /* --compare: A and B from the base configuration */
+    if (ps.compare->len) {
+        struct cli_run base = *run;
+        GString *emsg = g_string_new(NULL);
+        o->nruns = 2;
+        for (unsigned i = 0; i < 2; i++) {
+            /* one SPEC: A is the base, B the base + SPEC; two: A and B */
+            const char *spec = ps.compare->len == 2 ? ps.compare->pdata[i]
+                               : i == 1             ? ps.compare->pdata[0]
+                                                    : NULL;
+            runs[i] = base;
+            runs[i].spec = spec ? g_strdup(spec) : NULL;
+            if (spec && !apply_spec(&runs[i], spec, emsg)) {
+                fprintf(stderr, CLI_NAME ": %s\n", emsg->str);
+                g_string_free(emsg, TRUE);
+                rc = 2;
+                goto out;
+            }
+        }
+        g_string_free(emsg, TRUE);
+    }
+    for (unsigned i = 0; i < o->nruns; i++) {
+        runs[i].index = i;
+        snprintf(runs[i].label, sizeof runs[i].label, "%s", o->nruns > 1 ? (i ? "B" : "A") : "");
+        csc_report_format(&runs[i].cfg.rx, runs[i].rx_name, sizeof runs[i].rx_name);
+        gro_totals_init(&runs[i].gro);
+    }
 
     o->quiet = ps.quiet;
     if (ps.quiet && o->progress == PROG_AUTO)
@@ -411,6 +661,12 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
         goto out;
     }
     o->jobs = ps.jobs ? ps.jobs : (int)g_get_num_processors();
+    if (ps.threads < 0 || ps.threads > 256) {
+        fprintf(stderr, CLI_NAME ": --threads: expected 0-256, not %d\n", ps.threads);
+        rc = 2;
+        goto out;
+    }
+    o->threads = ps.threads ? (unsigned)ps.threads : g_get_num_processors();
     o->write_path = ps.write_path;
     ps.write_path = NULL;
     if (o->select_given && !o->write_path) {
@@ -437,6 +693,7 @@ out:
     g_strfreev(ps.inputs);
     g_free(ps.write_path);
     g_array_free(ps.ports, TRUE);
+    g_ptr_array_free(ps.compare, TRUE);
     g_option_context_free(ctx);
     return rc;
 }

@@ -270,7 +270,7 @@ static void ts(struct wbuf *w, const struct pcap_pkthdr *h)
     wb_putc(w, '"');
 }
 
-void render_json_frame(struct wbuf *w, const struct frame_view *v, bool steps)
+void render_json_frame_start(struct wbuf *w, const struct frame_view *v, bool steps)
 {
     const struct csc_result *r = v->r;
     LIT(w, "{\"type\":\"packet\",\"file\":");
@@ -312,7 +312,191 @@ void render_json_frame(struct wbuf *w, const struct frame_view *v, bool steps)
     }
     LIT(w, "],");
     json_kernel(w, v, steps);
+}
+
+/* ---- GRO engine fates --------------------------------------------------- */
+
+static const char *fate_word(const struct csc_gro_fate *f)
+{
+    return f->merged ? "merged" : f->held ? "held" : "alone";
+}
+
+void render_json_gro_fate(struct wbuf *w, const struct csc_gro_decision *gd)
+{
+    wb_putc(w, '[');
+    for (unsigned i = 0; gd && i < gd->n; i++) {
+        const struct csc_gro_fate *f = &gd->fate[i];
+        if (i)
+            wb_putc(w, ',');
+        LIT(w, "{\"device\":\"");
+        wb_puts(w, csc_dev_name(f->kind));
+        LIT(w, "\",\"fate\":\"");
+        wb_puts(w, fate_word(f));
+        wb_putc(w, '"');
+        if (f->held) {
+            LIT(w, ",\"super\":");
+            wb_u64(w, f->super);
+        } else {
+            LIT(w, ",\"reason\":\"");
+            wb_puts(w, csc_gro_reason_name(f->alone_reason));
+            wb_putc(w, '"');
+        }
+        if (f->flushed_other) {
+            LIT(w, ",\"flushed\":\"");
+            wb_puts(w, csc_gro_flush_name(f->flushed_other));
+            wb_putc(w, '"');
+        }
+        wb_putc(w, '}');
+    }
+    wb_putc(w, ']');
+}
+
+void render_json_frame_end(struct wbuf *w, const struct csc_gro_decision *gd)
+{
+    LIT(w, ",\"gro_fate\":");
+    render_json_gro_fate(w, gd);
     LIT(w, "}\n");
+}
+
+/* "nic merged into 1, vxlan -" */
+void render_text_gro_fate(struct wbuf *w, const struct csc_gro_decision *gd)
+{
+    if (!gd || !gd->n) {
+        LIT(w, "not fed");
+        return;
+    }
+    for (unsigned i = 0; i < gd->n; i++) {
+        const struct csc_gro_fate *f = &gd->fate[i];
+        if (i)
+            LIT(w, ", ");
+        wb_puts(w, csc_dev_name(f->kind));
+        wb_putc(w, ' ');
+        if (f->merged) {
+            LIT(w, "merged into ");
+            wb_u64(w, f->super);
+        } else if (f->held) {
+            LIT(w, "held");
+        } else {
+            LIT(w, "alone (");
+            wb_puts(w, csc_gro_reason_name(f->alone_reason));
+            wb_putc(w, ')');
+        }
+        if (f->flushed_other) {
+            LIT(w, ", flushed ");
+            wb_puts(w, csc_gro_flush_name(f->flushed_other));
+        }
+    }
+}
+
+/* ---- --compare: frames whose outcome differs ------------------------------ */
+
+static void json_outcome(struct wbuf *w, const struct csc_result *r,
+                         const struct csc_gro_decision *gd, const char *label)
+{
+    const struct csc_kernel *k = &r->kernel;
+    LIT(w, "{\"run\":");
+    wb_json_str(w, label);
+    LIT(w, ",\"worst\":\"");
+    wb_puts(w, csc_verdict_name(r->worst));
+    LIT(w, "\",\"verdict\":\"");
+    wb_puts(w, k->ran ? csc_kverdict_name(k->verdict) : "unknown");
+    wb_putc(w, '"');
+    if (k->ran && k->verdict == CSC_K_DROP) {
+        LIT(w, ",\"drop\":{\"layer\":");
+        json_layer_index(w, r, k->drop_layer);
+        LIT(w, ",\"reason\":");
+        wb_json_str(w, csc_drop_name(k->drop_reason));
+        wb_putc(w, '}');
+    }
+    LIT(w, ",\"counters\":");
+    json_bits(w, k->ran ? k->counters : 0, csc_counter_name);
+    LIT(w, ",");
+    KEY_U64(w, "sw_passes", k->ran ? k->sw_passes : 0);
+    LIT(w, ",");
+    KEY_U64(w, "sw_bytes", k->ran ? k->sw_bytes : 0);
+    LIT(w, ",\"gro\":[");
+    unsigned nd = k->ran ? (k->ndevs < CSC_MAX_DEVS ? k->ndevs : CSC_MAX_DEVS) : 0;
+    for (unsigned d = 0; d < nd; d++) {
+        if (d)
+            wb_putc(w, ',');
+        wb_putc(w, '"');
+        wb_puts(w, csc_gro_reason_name(k->devs[d].gro_reason));
+        wb_putc(w, '"');
+    }
+    LIT(w, "],\"gro_fate\":");
+    render_json_gro_fate(w, gd);
+    wb_putc(w, '}');
+}
+
+void render_json_frame_diff(struct wbuf *w, const struct frame_view *v, const struct cli_run *runs,
+                            const struct csc_result *const *r,
+                            const struct csc_gro_decision *const *gd, unsigned nruns)
+{
+    LIT(w, "{\"type\":\"frame-diff\",\"file\":");
+    wb_puts(w, v->json_file);
+    LIT(w, ",\"frame\":");
+    wb_u64(w, v->frame);
+    LIT(w, ",\"ts\":");
+    ts(w, v->h);
+    LIT(w, ",\"caplen\":");
+    wb_u64(w, v->h->caplen);
+    LIT(w, ",\"len\":");
+    wb_u64(w, v->h->len);
+    LIT(w, ",\"runs\":[");
+    for (unsigned i = 0; i < nruns; i++) {
+        if (i)
+            wb_putc(w, ',');
+        json_outcome(w, r[i], gd[i], runs[i].label);
+    }
+    LIT(w, "]}\n");
+}
+
+static void text_outcome(struct wbuf *w, const struct csc_result *r,
+                         const struct csc_gro_decision *gd)
+{
+    const struct csc_kernel *k = &r->kernel;
+    if (!k->ran) {
+        LIT(w, "not run");
+        return;
+    }
+    wb_puts(w, csc_kverdict_name(k->verdict));
+    if (k->verdict == CSC_K_DROP) {
+        if (k->drop_layer < nlayers(r)) {
+            LIT(w, " at ");
+            wb_puts(w, csc_proto_name(r->layers[k->drop_layer].proto));
+            wb_putc(w, '@');
+            wb_u64(w, r->layers[k->drop_layer].off);
+        }
+        wb_putc(w, ' ');
+        wb_puts(w, csc_drop_name(k->drop_reason));
+        for (uint32_t c = k->counters; c; c &= c - 1) {
+            wb_putc(w, ' ');
+            wb_puts(w, csc_counter_name((unsigned)__builtin_ctz(c)));
+        }
+    }
+    LIT(w, ", ");
+    wb_u64(w, k->sw_passes);
+    LIT(w, " sw passes/");
+    wb_u64(w, k->sw_bytes);
+    LIT(w, " bytes, gro: ");
+    render_text_gro_fate(w, gd);
+}
+
+void render_text_frame_diff(struct wbuf *w, const struct frame_view *v, const struct cli_run *runs,
+                            const struct csc_result *const *r,
+                            const struct csc_gro_decision *const *gd, unsigned nruns)
+{
+    wb_puts(w, v->text_file);
+    wb_putc(w, ':');
+    wb_u64(w, v->frame);
+    wb_putc(w, ':');
+    for (unsigned i = 0; i < nruns; i++) {
+        wb_puts(w, i ? " | " : " ");
+        wb_puts(w, runs[i].label);
+        LIT(w, ": ");
+        text_outcome(w, r[i], gd[i]);
+    }
+    wb_putc(w, '\n');
 }
 
 void render_json_error(struct wbuf *w, const char *json_file, uint64_t frame, const char *msg)
@@ -399,7 +583,7 @@ void render_csv_frame(struct wbuf *w, const struct frame_view *v)
 
 /* ---- text: one line per frame with a finding ------------------------------ */
 
-void render_text_frame(struct wbuf *w, const struct frame_view *v, int verbose)
+void render_text_frame_start(struct wbuf *w, const struct frame_view *v)
 {
     const struct csc_result *r = v->r;
     const struct csc_kernel *k = &r->kernel;
@@ -472,6 +656,21 @@ void render_text_frame(struct wbuf *w, const struct frame_view *v, int verbose)
             }
         }
     }
+}
+
+/* "; gro: ..." between the start and the end of a -v line */
+void render_text_frame_fate(struct wbuf *w, const struct csc_gro_decision *gd)
+{
+    if (gd && gd->n) {
+        LIT(w, "; gro: ");
+        render_text_gro_fate(w, gd);
+    }
+}
+
+void render_text_frame_end(struct wbuf *w, const struct frame_view *v, int verbose)
+{
+    const struct csc_result *r = v->r;
+    const struct csc_kernel *k = &r->kernel;
     wb_putc(w, '\n');
     if (verbose < 2 || !k->ran)
         return;

@@ -64,7 +64,8 @@ t_usage() {
              --no-socket --assume-bad --vxlan-port --vxlan-gpe-port --geneve-port --gue-port \
              --fou-port --l2tp-port --mpls-port --no-default-ports --l2tp-cookie-len \
              --l2tp-l2spec-len --format --verbose --quiet --progress --fail-on --write \
-             --select --jobs --version; do
+             --select --jobs --version --no-remcsum-rx --gro-budget --gro-flush-timeout \
+             --gro-max-size --poll-gap --gro-flows --rewrite --compare; do
         has "$W/out" "$o"
     done
     run 0 "$C" --version
@@ -80,13 +81,20 @@ t_options_errors() {
              "--format xml" "--fail-on bad,worse" "--progress sometimes" "--gre-csum yes" \
              "--l2tp-cookie-len 3" "--l2tp-l2spec-len 8" "--vxlan-port 0" "--vxlan-port 70000" \
              "--geneve-port x" "--vxlan-port 4789:4" "--fou-port 5555" "--fou-port 5555:0" \
-             "--jobs -1" "--jobs 5000"; do
+             "--jobs -1" "--jobs 5000" "--gro-budget 0" "--gro-budget 70000" "--gro-max-size x" \
+             "--gro-flush-timeout -1" "--poll-gap 1.5" "--gro-flows 1001" "--rewrite outer-zero,outer-csum" \
+             "--rewrite bogus" "--compare era=2.6" "--compare rx=bogus" "--compare frobnicate" \
+             "--compare gro-budget=0"; do
         # shellcheck disable=SC2086
         run 2 "$C" $a in.pcap
         opt=${a%% *}
         grep -q -- "${opt#--}" "$W/err" || grep -q -- "-j" "$W/err" || fail "$a: message lacks the option: $(cat "$W/err")"
         eq "$a: one line (+hint)" "$(grep -vc '^(try' "$W/err")" 1
     done
+    run 2 "$C" --compare era=4.6 --compare era=5.12 --compare era=modern in.pcap
+    has "$W/err" "at most two"
+    run 2 "$C" --remcsum-rx --no-remcsum-rx in.pcap
+    has "$W/err" "exclude each other"
     run 2 "$C" --select bad in.pcap
     has "$W/err" "--select chooses the frames -w writes"
     run 2 "$C" -w - in.pcap
@@ -206,7 +214,7 @@ t_json_trace_switch() {
     sort "$W/out" >"$W/plain"
     run 2 "$C" -v --format json "$R"
     jq_ >/dev/null
-    sed 's/,"trace_truncated":[a-z]*,"steps":\[.*\]}}$/}}/' "$W/out" | sort >"$W/nosteps"
+    sed 's/,"trace_truncated":[a-z]*,"steps":\[.*\]},"gro_fate":/},"gro_fate":/' "$W/out" | sort >"$W/nosteps"
     cmp -s "$W/plain" "$W/nosteps" || { diff "$W/plain" "$W/nosteps" | head -5 >&2; fail "-v changed more than the steps"; }
 }
 
@@ -630,22 +638,24 @@ t_progress() {
 t_memory_flat() {
     need_corpus
     [ -x /usr/bin/time ] || skip "GNU time (/usr/bin/time) not installed: cannot measure peak RSS"
-    # 2^16 copies of one 104-byte frame (7.5 MiB) vs the frame alone: a growth
-    # under 4 MiB means less than 64 bytes kept per frame (peak RSS grows by
-    # well under 1 MiB here, also under ASan)
+    # 2^16 copies of one 104-byte frame (7.5 MiB) vs 2^12 of them: a growth
+    # under 4 MiB means less than 64 bytes kept per frame. The baseline has
+    # 4096 frames, not 1, so that it already fills the pipeline's bounded
+    # ring of batches (a fixed 1-3 MiB per file being read, see run.c).
     head -c 24 "$R/$VXB" >"$W/big.pcap"
     tail -c +25 "$R/$VXB" >"$W/rec"
     i=0
     while [ $i -lt 16 ]; do cat "$W/rec" "$W/rec" >"$W/rec2" && mv "$W/rec2" "$W/rec"; i=$((i + 1)); done
     cat "$W/rec" >>"$W/big.pcap"
     rm -f "$W/rec"
+    head -c $((24 + 4096 * 120)) "$W/big.pcap" >"$W/base.pcap"
     rss() { /usr/bin/time -f %M -o "$W/rss" "$@" >"$W/out" 2>"$W/err" || true; cat "$W/rss"; }
     for mode in "-q" "-q --format json" "-q --format csv" "-q -v --format json"; do
         # shellcheck disable=SC2086
-        small=$(rss "$C" $mode "$R/$VXB")
+        small=$(rss "$C" $mode "$W/base.pcap")
         # shellcheck disable=SC2086
         big=$(rss "$C" $mode "$W/big.pcap")
-        echo "peak RSS $mode: 1 frame ${small} KiB, 65536 frames ${big} KiB"
+        echo "peak RSS $mode: 4096 frames ${small} KiB, 65536 frames ${big} KiB"
         [ $((big - small)) -lt 4096 ] || fail "$mode: peak RSS grows with the file: $small KiB -> $big KiB"
     done
     run 0 "$C" -q "$W/big.pcap"
@@ -653,7 +663,7 @@ t_memory_flat() {
     has "$W/out" "kernel: accepted 0, dropped 65536, unknown 0, not replayed 0"
     # -j with spooling: two big files in parallel, output order kept, RSS flat
     ln -s "$W/big.pcap" "$W/big2.pcap"
-    small=$(rss "$C" -q -j 2 --format json "$R/$VXB" "$R/$VXB")
+    small=$(rss "$C" -q -j 2 --format json "$W/base.pcap" "$W/base.pcap")
     big=$(rss "$C" -q -j 2 --format json "$W/big.pcap" "$W/big2.pcap")
     echo "peak RSS -j 2 json: ${small} KiB vs ${big} KiB"
     [ $((big - small)) -lt 4096 ] || fail "-j 2: peak RSS grows with the files: $small KiB -> $big KiB"
@@ -689,6 +699,362 @@ t_install() {
     else
         echo "note: groff not installed, man page not linted"
     fi
+}
+
+# ---------------------------------------------------------------------------
+# Issue #9: the GRO engine over whole captures, and --compare.
+# The committed flows (captures/, csc-gen flow): 8 segments of one TCP flow
+# over VXLAN, 1398 payload bytes, 10 us apart (one NAPI poll).
+S4="${SRCDIR:?}/captures/seed004-82599-zero-csum.pcap"      # outer UDP checksum 0
+S0="$SRCDIR/captures/flow-seed000-outer-csum.pcap"           # outer UDP checksum on
+BM="$SRCDIR/captures/flow-bad-middle.pcap"                   # segment 4: inner TCP bad
+need_flows() {
+    [ -f "$S4" ] && [ -f "$S0" ] && [ -f "$BM" ] || skip "committed flow captures missing under $SRCDIR/captures"
+}
+# gro DEV FIELD...: the summary's gro.devices entry of DEV (run on $W/out)
+gro() {
+    d=$1; shift
+    i=0
+    while [ $i -lt 8 ]; do
+        [ "$(tail -n 1 "$W/out" | "$Q" -p gro.devices.$i.device)" = "$d" ] && break
+        i=$((i + 1))
+    done
+    set -- $(for f in "$@"; do printf -- '-p gro.devices.%s.%s ' "$i" "$f"; done)
+    tail -n 1 "$W/out" | "$Q" "$@"
+}
+
+t_gro_engine() {
+    need_flows
+    # seed 004 (model S6a): era 4.6, NONE report, zero outer checksum: the UDP
+    # tunnel GRO gate refuses every segment at the NIC (ratio 1.0 there); the
+    # VXLAN device's gro_cells then merges the 8 segments into one packet.
+    run 0 "$C" --format json --rx none --era 4.6 "$S4"
+    eq "4.6 nic" "$(gro nic frames_in packets_out ratio merged_frames alone refused flushes)" \
+        '8	8	1.000	0	8	{"udp-tunnel-gate":8}	{}'
+    eq "4.6 vxlan" "$(gro vxlan frames_in packets_out ratio merged_frames flushes)" \
+        '8	1	8.000	8	{"end-of-capture":1}'
+    eq "4.6 frame 1" "$(jq_ -f frame=1 -p gro_fate)" \
+        '[{"device":"nic","fate":"alone","reason":"udp-tunnel-gate"},{"device":"vxlan","fate":"held","super":1}]'
+    eq "4.6 frame 8" "$(jq_ -f frame=8 -p gro_fate)" \
+        '[{"device":"nic","fate":"alone","reason":"udp-tunnel-gate"},{"device":"vxlan","fate":"merged","super":1}]'
+    # one software pass per segment (TCP over the inner bytes, at vx0): merging
+    # after the pass saves none
+    eq "4.6 passes" "$(jq_ -f type=summary -p gro.sw_passes_single -p gro.sw_bytes_single -p gro.sw_passes_merged -p gro.sw_bytes_merged -p kernel.sw_passes)" \
+        "8	11344	8	11344	8"
+    # seed 004 fixed (S6b, 89e5c58fc1e2): the gate lets a zero checksum through:
+    # 8 segments -> 1 packet at the NIC; the merged frames never reach vx0 alone
+    run 0 "$C" --format json --rx none --era modern "$S4"
+    eq "modern nic" "$(gro nic frames_in packets_out ratio merged_frames alone refused flushes)" \
+        '8	1	8.000	8	0	{}	{"end-of-capture":1}'
+    eq "modern vxlan" "$(gro vxlan frames_in packets_out)" "1	1"
+    eq "modern frame 1" "$(jq_ -f frame=1 -p gro_fate)" \
+        '[{"device":"nic","fate":"held","super":1},{"device":"vxlan","fate":"held","super":1}]'
+    eq "modern frame 5" "$(jq_ -f frame=5 -p gro_fate)" '[{"device":"nic","fate":"merged","super":1}]'
+    eq "modern passes" "$(jq_ -f type=summary -p gro.sw_passes_single -p gro.sw_passes_merged)" "8	8"
+    eq "one flow per device" "$(jq_ -f type=summary -p gro.tcp_flows -p gro.flows_evicted -p gro.top_flows.#)" "2	0	2"
+    eq "top flow" "$(jq_ -f type=summary -p gro.top_flows.0.device -p gro.top_flows.0.first_frame -p gro.top_flows.0.frames_in -p gro.top_flows.0.packets_out -p gro.top_flows.0.avg_merge -p gro.top_flows.0.flow)" \
+        "nic	1	8	1	8.000	udp 10.0.0.1:49152 > 10.0.0.2:4789, vxlan 42, tcp 10.0.1.1:40001 > 10.0.1.2:5001"
+    eq "top flow parts" "$(jq_ -f type=summary -p gro.top_flows.0.outer -p gro.top_flows.0.tunnel -p gro.top_flows.0.inner.dport -p gro.top_flows.1.device -p gro.top_flows.1.tunnel)" \
+        '{"proto":"udp","src":"10.0.0.1","dst":"10.0.0.2","sport":49152,"dport":4789}	{"proto":"vxlan","id":42}	5001	vxlan	null'
+    # the text summary says the same
+    run 0 "$C" --rx none --era 4.6 "$S4"
+    has "$W/out" "gro engine: budget 64, flush timeout 0 us, gro_max_size 65536, poll gap 100 us"
+    eq "text nic row" "$(grep -E '^  nic +[0-9]' "$W/out" | tr -s ' ')" " nic 8 8 1.00 0 8"
+    eq "text vxlan row" "$(grep -E '^  vxlan +[0-9]' "$W/out" | tr -s ' ')" " vxlan 8 1 8.00 8 0"
+    has "$W/out" "  nic not eligible: udp-tunnel-gate 8"
+    has "$W/out" "  vxlan flushes: end-of-capture 1"
+    has "$W/out" "  software checksum passes: frame by frame 8 over 11344 bytes; after merging 8 over 11344 bytes"
+    has "$W/out" "8.00  vxlan      tcp 10.0.1.1:40001 > 10.0.1.2:5001 (from frame 1); flushes: end-of-capture 1"
+
+    # seed 000 (S3 vs S3'): the NIC verified the outer UDP checksum
+    # (UNNECESSARY level 0). 3.18 converts to a NAPI checksum and merges with
+    # no software pass at all; before Part VI the gate refuses tunnel GRO and
+    # each segment costs a pass over the inner TCP.
+    run 0 "$C" --format json --rx unnecessary:0 --era 3.18 "$S0"
+    eq "3.18 nic" "$(gro nic packets_out ratio merged_frames refused)" '1	8.000	8	{}'
+    eq "3.18 passes" "$(jq_ -f type=summary -p gro.sw_passes_single -p gro.sw_passes_merged)" "0	0"
+    run 0 "$C" --format json --rx unnecessary:0 --era pre-part-vi "$S0"
+    eq "pre-part-vi nic" "$(gro nic packets_out ratio merged_frames refused)" '8	1.000	0	{"udp-tunnel-gate":8}'
+    eq "pre-part-vi passes" "$(jq_ -f type=summary -p gro.sw_passes_single -p gro.sw_bytes_single -p gro.sw_passes_merged)" "8	11344	8"
+
+    # a bad segment in the middle (model §7.6): segment 4 fails validation, goes
+    # up alone at once and overtakes the held segments 1-3, which leave only
+    # when segment 5 does not continue their sequence; 5-8 merge again
+    run 0 "$C" --format json "$BM"
+    eq "bad-middle fates" "$(jq_ -f type=packet -p frame -p gro_fate.0 | tr '\n' ' ')" \
+        '1	{"device":"nic","fate":"held","super":1} 2	{"device":"nic","fate":"merged","super":1} 3	{"device":"nic","fate":"merged","super":1} 4	{"device":"nic","fate":"alone","reason":"csum-fail"} 5	{"device":"nic","fate":"held","super":5,"flushed":"seq-gap"} 6	{"device":"nic","fate":"merged","super":5} 7	{"device":"nic","fate":"merged","super":5} 8	{"device":"nic","fate":"merged","super":5} '
+    eq "bad-middle nic" "$(gro nic frames_in packets_out ratio merged_frames alone refused flushes)" \
+        '8	3	2.667	7	1	{"csum-fail":1}	{"seq-gap":1,"end-of-capture":1}'
+    eq "bad-middle frame 4 at vxlan" "$(jq_ -f frame=4 -p gro_fate.1 -p kernel.drop.reason)" \
+        '{"device":"vxlan","fate":"alone","reason":"csum-fail"}	TCP_CSUM'
+    # 7 good segments x 1 pass (outer UDP, NIC GRO) + 4 passes on the bad one
+    eq "bad-middle passes" "$(jq_ -f type=summary -p gro.sw_passes_single -p gro.sw_passes_merged -p gro.top_flows.0.flushes)" \
+        '11	11	{"seq-gap":1,"end-of-capture":1}'
+    run 0 "$C" -v "$BM"
+    has "$W/out" "flow-bad-middle.pcap:4: tcp@84 bad (mismatch) field 0x2e77 expected 0x742d; kernel: drop at tcp@84 TCP_CSUM TcpInCsumErrors TcpInErrs, 4 sw passes/5722 bytes; gro: nic alone (csum-fail), vxlan alone (csum-fail)"
+    # with the NIC reporting PARTIAL at the outer checksum the inner TCP is
+    # checked after GRO, per segment: merging saves those passes
+    run 0 "$C" --format json --rx partial:outer "$BM"
+    eq "partial:outer passes" "$(jq_ -f type=summary -p gro.sw_passes_single -p gro.sw_passes_merged)" "10	3"
+    # --gro off: every frame alone at every device
+    run 0 "$C" --format json --gro off "$S4"
+    eq "gro off" "$(gro nic packets_out refused)" '8	{"gro-off":8}'
+    # several files: one engine per file, totals summed, flows named by file
+    run 0 "$C" --format json "$S4" "$S0"
+    eq "two files" "$(gro nic frames_in packets_out)" "16	2"
+    eq "flow files" "$(jq_ -f type=summary -p gro.top_flows.0.file -p gro.top_flows.1.file -p gro.top_flows.#)" "$S4	$S0	4"
+    run 0 "$C" "$S4" "$S0"
+    has "$W/out" "(from frame 1); flushes: end-of-capture 1"
+    has "$W/out" " in $S0 (from frame 1)"
+}
+
+t_gro_options() {
+    need_flows
+    # the flow's frames are 10 us apart: a 5 us poll gap ends a poll after each
+    # one, and each poll end flushes (gro_flush_timeout 0)
+    run 0 "$C" --format json --poll-gap 5 "$S4"
+    eq "poll-gap 5" "$(gro nic packets_out flushes)" '8	{"poll-end":7,"end-of-capture":1}'
+    eq "config" "$(jq_ -f type=summary -p gro.budget -p gro.poll_gap_us -p gro.flush_timeout_us -p gro.max_size)" "64	5	0	65536"
+    # a flush timeout keeps them across polls: flushed once 25 us old
+    run 0 "$C" --format json --poll-gap 5 --gro-flush-timeout 25 "$S4"
+    eq "flush timeout" "$(gro nic packets_out flushes)" '3	{"flush-timeout":2,"end-of-capture":1}'
+    eq "after the timeout" "$(jq_ -f frame=4 -p gro_fate.0)" '{"device":"nic","fate":"held","super":4}'
+    # gro_max_size: IPv4 + 1398 bytes, twice, fit in 4000; a third does not
+    run 0 "$C" --format json --gro-max-size 4000 "$S4"
+    eq "max size" "$(gro nic packets_out flushes)" '4	{"gro-max-size":3,"end-of-capture":1}'
+    # budget: 300 segments of 100 bytes, 10 us apart; at the end of a full
+    # budget the held packets older than a jiffy (1 ms) go up
+    G=${BUILDDIR:?}/captures/gen/csc-gen
+    [ -x "$G" ] || skip "csc-gen not built ($G)"
+    "$G" flow --segments 300 --payload 100 -o "$W/f300.pcap" || fail "csc-gen flow"
+    run 0 "$C" --format json "$W/f300.pcap"
+    eq "budget 64" "$(gro nic packets_out flushes)" '3	{"older-than-jiffy":2,"end-of-capture":1}'
+    eq "budget 64 split" "$(jq_ -f frame=129 -p gro_fate.0.fate -p gro_fate.0.super)" "held	129"
+    run 0 "$C" --format json --gro-budget 16 "$W/f300.pcap"
+    eq "budget 16 split" "$(jq_ -f frame=113 -p gro_fate.0.fate -p gro_fate.0.super)" "held	113"
+    run 0 "$C" --format json --gro-budget 300 "$W/f300.pcap"
+    eq "budget 300" "$(gro nic packets_out flushes)" '1	{"end-of-capture":1}'
+    # --gro-flows bounds the list
+    run 0 "$C" --format json --gro-flows 1 "$S4"
+    eq "one flow listed" "$(jq_ -f type=summary -p gro.top_flows.# -p gro.tcp_flows)" "1	2"
+    run 0 "$C" --gro-flows 0 "$S4"
+    hasnt "$W/out" "top "
+}
+
+t_compare() {
+    need_flows
+    # seed 004: one pass, two configurations
+    run 0 "$C" --rx none --era 4.6 --compare era=modern "$S4"
+    has "$W/out" "csumcheck --compare: 1 file, 8 frames, 12016 bytes captured"
+    has "$W/out" "A: rx none, era 4.6, gro on"
+    has "$W/out" "B: rx none, era modern, gro on  (--compare era=modern)"
+    row() { grep -A40 "^$1\$" "$W/out" | grep -m1 "^  $2  " | tr -s ' ' | sed 's/ $//'; }
+    eq "nic packets out" "$(row 'gro engine at nic' 'packets out')" " packets out 8 1 -7"
+    eq "nic ratio" "$(row 'gro engine at nic' 'ratio')" " ratio 1.00 8.00 +7.00"
+    eq "nic refusals" "$(row 'gro engine at nic' 'refused udp-tunnel-gate')" " refused udp-tunnel-gate 8 0 -8"
+    eq "vxlan ratio" "$(row 'gro engine at vxlan' 'ratio')" " ratio 8.00 1.00 -7.00"
+    eq "no drop either way" "$(row kernel drop)" " drop 0 0"
+    eq "passes" "$(row 'software checksum' 'passes, frame by frame')" " passes, frame by frame 8 8"
+    has "$W/out" "9 figures differ (-v lists the frames whose outcome differs)"
+    # -v: one line per frame whose outcome differs
+    run 0 "$C" -v --rx none --era 4.6 --compare era=modern "$S4"
+    eq "diff lines" "$(grep -c "^$S4:" "$W/out")" 8
+    has "$W/out" "$S4:2: A: accept, 1 sw passes/1418 bytes, gro: nic alone (udp-tunnel-gate), vxlan merged into 1 | B: accept, 1 sw passes/1418 bytes, gro: nic merged into 1"
+
+    # seed 000, A and B both given: 3.18 against the switches before Part VI
+    run 0 "$C" --rx unnecessary:0 --compare era=3.18 --compare era=pre-part-vi "$S0"
+    has "$W/out" "A: rx unnecessary:0, era 3.18, gro on  (--compare era=3.18)"
+    eq "S3 vs S3' passes" "$(row 'software checksum' 'passes after GRO merging')" " passes after GRO merging 0 8 +8"
+    eq "S3 vs S3' bytes" "$(row 'software checksum' 'bytes, frame by frame')" " bytes, frame by frame 0 11344 +11344"
+    eq "S3 vs S3' ratio" "$(row 'gro engine at nic' 'ratio')" " ratio 8.00 1.00 -7.00"
+    eq "S3 vs S3' gate" "$(row 'gro engine at nic' 'refused udp-tunnel-gate')" " refused udp-tunnel-gate 0 8 +8"
+
+    # the bad segment made good (inner-good rewrite): no drop, one packet
+    run 0 "$C" --compare inner-good "$BM"
+    eq "drops" "$(row kernel drop)" " drop 1 0 -1"
+    eq "counter" "$(row kernel TcpInCsumErrors)" " TcpInCsumErrors 1 0 -1"
+    eq "drop reason" "$(row kernel 'drop reason TCP_CSUM')" " drop reason TCP_CSUM 1 0 -1"
+    eq "tcp bad" "$(row checksums 'tcp bad')" " tcp bad 1 0 -1"
+    eq "passes" "$(row 'software checksum' 'passes, frame by frame')" " passes, frame by frame 11 8 -3"
+    eq "ratio" "$(row 'gro engine at nic' 'ratio')" " ratio 2.67 8.00 +5.33"
+    eq "csum-fail" "$(row 'gro engine at nic' 'refused csum-fail')" " refused csum-fail 1 0 -1"
+    has "$W/out" "B: rx none, era modern, gro on, rewrite inner-good  (--compare inner-good)"
+    # nothing differs: no frame line, 0 figures
+    run 0 "$C" -v --compare era=modern "$S4"
+    has "$W/out" "0 figures differ"
+    hasnt "$W/out" "$S4:"
+    # --fail-on and -w look at both runs
+    run 1 "$C" -q --fail-on drop --compare inner-good "$BM"
+    run 0 "$C" -q -w "$W/sel.pcap" --compare inner-good "$BM"
+    has "$W/out" "wrote 1 selected frame to $W/sel.pcap"
+}
+
+# docs/gro.md's walk-through: a zero outer checksum on a 4.6 NONE receiver,
+# on a real capture (the figures the page quotes)
+t_compare_real() {
+    need_corpus
+    Z="$R/zeek__vxlan-overlapping-http-get.pcap"
+    run 0 "$C" --format json --rx none --era 4.6 --compare outer-zero "$Z"
+    eq "walk-through diff" "$(jq_ -f type=compare -p diff)" \
+        '{"layers.udp.good":[28,0],"layers.udp.none":[0,28],"findings.none":[0,28],"kernel.sw_bytes":[18233,16833],"gro.sw_bytes_merged":[18233,16833],"gro.nic.packets_out":[36,40],"gro.nic.ratio":[1.167,1.050],"gro.nic.merged_frames":[9,3],"gro.nic.alone":[30,38],"gro.nic.refused.udp-tunnel-gate":[0,28],"gro.nic.refused.tcp-flags":[15,5],"gro.nic.refused.tcp-no-payload":[15,5],"gro.nic.flushes.poll-end":[3,1],"gro.nic.flushes.below-mss":[3,1],"gro.vxlan.frames_in":[24,28],"gro.vxlan.packets_out":[24,26],"gro.vxlan.ratio":[1.000,1.077],"gro.vxlan.merged_frames":[0,4],"gro.vxlan.alone":[20,21],"gro.vxlan.refused.tcp-flags":[10,11],"gro.vxlan.flushes.poll-end":[2,1],"gro.vxlan.flushes.seq-gap":[2,3],"gro.vxlan.flushes.below-mss":[0,1]}'
+    eq "no drops" "$(jq_ -f type=compare -p runs.0.kernel.drop -p runs.1.kernel.drop -p runs.0.kernel.sw_passes -p runs.1.kernel.sw_passes)" "0	0	42	42"
+    run 0 "$C" --format json --rx none --era modern --compare outer-zero "$Z"
+    eq "modern" "$(jq_ -f type=compare -p diff)" \
+        '{"layers.udp.good":[28,0],"layers.udp.none":[0,28],"findings.none":[0,28],"kernel.sw_bytes":[18233,16833],"gro.sw_bytes_merged":[18233,16833]}'
+}
+
+t_compare_formats() {
+    need_flows
+    run 0 "$C" --format json --rx none --era 4.6 --compare era=modern "$S4"
+    eq "types" "$(jq_ -p type | sort | uniq -c | awk '{print $1, $2}' | tr '\n' ' ')" "1 compare 8 frame-diff "
+    eq "last line" "$(tail -n 1 "$W/out" | "$Q" -p type -p files -p frames -p exit_status -p runs.# -p runs.0.run -p runs.0.spec -p runs.1.spec)" \
+        "compare	1	8	0	2	A	null	era=modern"
+    L="-f type=compare"
+    eq "configs" "$(jq_ $L -p runs.0.config.era -p runs.1.config.era -p runs.0.gro.devices.0.ratio -p runs.1.gro.devices.0.ratio)" \
+        "4.6	modern	1.000	8.000"
+    eq "diff" "$(jq_ $L -p diff)" \
+        '{"gro.nic.packets_out":[8,1],"gro.nic.ratio":[1.000,8.000],"gro.nic.merged_frames":[0,8],"gro.nic.alone":[8,0],"gro.nic.refused.udp-tunnel-gate":[8,0],"gro.nic.flushes.end-of-capture":[0,1],"gro.vxlan.frames_in":[8,1],"gro.vxlan.ratio":[8.000,1.000],"gro.vxlan.merged_frames":[8,0]}'
+    eq "frame diff" "$(jq_ -f type=frame-diff -f frame=3 -p file -p runs.0.run -p runs.0.verdict -p runs.0.gro -p runs.0.gro_fate -p runs.1.gro_fate)" \
+        "$S4	A	accept	[\"udp-tunnel-gate\",\"held\"]	[{\"device\":\"nic\",\"fate\":\"alone\",\"reason\":\"udp-tunnel-gate\"},{\"device\":\"vxlan\",\"fate\":\"merged\",\"super\":1}]	[{\"device\":\"nic\",\"fate\":\"merged\",\"super\":1}]"
+    run 0 "$C" --format json --compare inner-good "$BM"
+    eq "drop in A only" "$(jq_ -f frame=4 -p runs.0.verdict -p runs.0.drop -p runs.0.counters -p runs.1.verdict -p runs.1.drop)" \
+        'drop	{"layer":6,"reason":"TCP_CSUM"}	["TcpInCsumErrors","TcpInErrs"]	accept	<missing>'
+    eq "rewrite config" "$(jq_ -f type=compare -p runs.0.config.rewrite -p runs.1.config.rewrite)" '[]	["inner-good"]'
+    # metric names are flat keys (with dots), [A, B]
+    eq "diff" "$(jq_ -f type=compare -p diff)" \
+        '{"layers.tcp.good":[7,8],"layers.tcp.bad":[1,0],"findings.bad":[1,0],"findings.drop":[1,0],"kernel.accept":[7,8],"kernel.drop":[1,0],"kernel.counters.TcpInCsumErrors":[1,0],"kernel.counters.TcpInErrs":[1,0],"kernel.drop_reasons.TCP_CSUM":[1,0],"kernel.sw_passes":[11,8],"kernel.sw_bytes":[15998,11744],"gro.sw_passes_merged":[11,8],"gro.sw_bytes_merged":[15998,11744],"gro.nic.packets_out":[3,1],"gro.nic.ratio":[2.667,8.000],"gro.nic.merged_frames":[7,8],"gro.nic.alone":[1,0],"gro.nic.refused.csum-fail":[1,0],"gro.nic.flushes.seq-gap":[1,0],"gro.vxlan.frames_in":[3,1],"gro.vxlan.packets_out":[3,1],"gro.vxlan.alone":[1,0],"gro.vxlan.refused.csum-fail":[1,0],"gro.vxlan.flushes.seq-gap":[1,0]}'
+    # CSV: one row per figure
+    run 0 "$C" --format csv --rx none --era 4.6 --compare era=modern "$S4"
+    eq "header" "$(head -n 1 "$W/out")" "metric,a,b,differs"
+    has "$W/out" "gro.nic.ratio,1.000,8.000,yes"
+    has "$W/out" "kernel.sw_passes,8,8,no"
+    eq "differing rows" "$(grep -c ',yes$' "$W/out")" 9
+}
+
+t_rewrite() {
+    need_flows
+    # outer checksum present vs zero (seed 003/004): on an 82599-like receiver
+    # (NONE, 4.6) zeroing the outer checksum costs NIC GRO; computing it back
+    # on the zero-checksum capture restores it
+    run 0 "$C" --format json --rx none --era 4.6 --rewrite outer-zero "$S0"
+    eq "outer-zero" "$(jq_ -f frame=1 -p layers.2.csum.verdict -p gro_fate.0.reason)" "none	udp-tunnel-gate"
+    eq "outer-zero config" "$(jq_ -f type=summary -p config.rewrite)" '["outer-zero"]'
+    run 0 "$C" --format json --rx none --era 4.6 --rewrite outer-csum "$S4"
+    eq "outer-csum" "$(jq_ -f frame=1 -p layers.2.csum.verdict -p gro_fate.0.fate)" "good	held"
+    eq "outer-csum nic" "$(gro nic packets_out)" 1
+    run 0 "$C" --rx none --era 4.6 --compare outer-csum "$S4"
+    eq "what-if ratio" "$(grep -A10 '^gro engine at nic$' "$W/out" | grep -m1 '  ratio ' | tr -s ' ')" " ratio 1.00 8.00 +7.00"
+    # outer-zero and inner-good together, on the bad-middle flow
+    run 0 "$C" --format json --rewrite outer-zero,inner-good "$BM"
+    eq "both" "$(jq_ -f type=summary -p layers.udp -p layers.tcp -p kernel.drop)" '{"none":8}	{"good":8}	0'
+    # -w writes the frames as captured, not as rewritten
+    run 0 "$C" -q --rewrite outer-zero -w "$W/w.pcap" --select none "$S0"
+    has "$W/out" "wrote 8 selected frames"
+    cmp -s "$S0" "$W/w.pcap" || [ "$(wc -c <"$W/w.pcap")" = "$(wc -c <"$S0")" ] || fail "-w size"
+    run 0 "$C" --format json "$W/w.pcap"
+    eq "written unchanged" "$(jq_ -f type=summary -p layers.udp)" '{"good":8}'
+}
+
+t_no_remcsum_rx() {
+    need_corpus
+    # the RCO frame of t_rco; a VXLAN device made with noremcsumrx given (v6.14+):
+    # the RCO bits are configured, not reserved: no VXLAN drop, the inner TCP
+    # (the unfilled seed) fails instead (docs/kernel-diff.md, Disagreements)
+    fixture "$VXB" rco.pcap
+    patch "$W/rco.pcap" 80 '\123\247'
+    patch "$W/rco.pcap" 83 '\040'
+    patch "$W/rco.pcap" 89 '\021'
+    patch "$W/rco.pcap" 140 '\024\035'
+    P="-f type=packet"
+    run 0 "$C" --format json --no-remcsum-rx "$W/rco.pcap"
+    eq "noremcsumrx" "$(jq_ $P -p kernel.drop.reason -p kernel.drop.counters)" 'TCP_CSUM	["TcpInCsumErrors","TcpInErrs"]'
+    eq "config" "$(jq_ -f type=summary -p config.remcsum_rx -p config.remcsum_rx_given)" "false	true"
+    run 0 "$C" --format json --no-remcsum-rx --era 5.12 "$W/rco.pcap"
+    eq "before 6.14 the same as absent" "$(jq_ $P -p kernel.drop.reason)" "VXLAN_INVALID_HDR"
+    run 0 "$C" -q --no-remcsum-rx "$W/rco.pcap"
+    has "$W/out" "receiver: rx none, era modern, gro on, no-remcsum-rx"
+    run 0 "$C" --compare no-remcsum-rx "$W/rco.pcap"
+    eq "compare" "$(grep -m1 '  drop reason VXLAN_INVALID_HDR' "$W/out" | tr -s ' ')" " drop reason VXLAN_INVALID_HDR 1 0 -1"
+}
+
+# Issue #5 performance: the pipeline (worker threads analyse batches, the
+# file's thread puts them back in capture order) must not change one byte of
+# any output: --threads 1 (no pipeline) against 2 and 3 workers.
+t_pipeline() {
+    need_corpus
+    G=${BUILDDIR:?}/captures/gen/csc-gen
+    [ -x "$G" ] || skip "csc-gen not built ($G)"
+    # many batches: 2 MiB of small frames (every 7th bad), a long flow
+    "$G" bench --size small --bytes 2M --bad-every 7 -o "$W/small.pcap" || fail "csc-gen bench"
+    "$G" flow --segments 3000 --payload 100 --bad-seg 1500 -o "$W/flow.pcap" || fail "csc-gen flow"
+    # frames bigger than a batch's arena (256 KiB) between small ones, and an
+    # IP fragment train: raw IPv4 frames written by hand
+    command -v python3 >/dev/null || skip "python3 needed to write the big-frame fixture"
+    python3 - "$W/big.pcap" <<'PY' || fail "writing the big-frame fixture"
+import struct, sys
+out = open(sys.argv[1], "wb")
+out.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 262144, 101))   # LINKTYPE_RAW
+def ip(payload, frag=0, ident=1, pad=0):
+    h = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), ident, frag, 64, 17, 0,
+                    bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2]))
+    s = sum(struct.unpack("!10H", h))
+    while s >> 16: s = (s & 0xffff) + (s >> 16)
+    return h[:10] + struct.pack("!H", ~s & 0xffff) + h[12:] + payload + bytes(pad)
+def udp(n):   # checksum 0: none
+    return struct.pack("!HHHH", 1000, 53, 8 + n, 0) + bytes(n)
+t = 0
+def rec(fr):
+    global t
+    t += 7
+    out.write(struct.pack("<IIII", 1, t, len(fr), len(fr)) + fr)
+for i in range(40):
+    pad = [0, 200000, 262144 - 1028, 0, 150000][i % 5]   # frame 6: exactly 262144 bytes
+    rec(ip(udp(1000), pad=pad))
+    if i % 9 == 0:   # a fragmented datagram: first, middle, last
+        body = udp(40)
+        rec(ip(body[:24], frag=0x2000, ident=100 + i))
+        rec(ip(body[24:40], frag=0x2000 | 3, ident=100 + i))
+        rec(ip(body[40:], frag=5, ident=100 + i))
+PY
+    set -- "$R" "$SRCDIR/captures" "$W/small.pcap" "$W/flow.pcap" "$W/big.pcap"
+    for mode in "-q" "-q -v" "-q -vv" "-q --format json" "-q -v --format json" "-q --format csv" \
+                "-q --compare era=4.6" "-q --format csv --compare outer-zero" \
+                "-q -v --compare era=4.6" "-q --format json --compare inner-good" \
+                "-q --rewrite inner-good --format json" "-q --gro-flows 50 --format json"; do
+        # shellcheck disable=SC2086
+        "$C" --threads 1 $mode "$@" >"$W/t1" 2>"$W/e1"
+        r1=$?
+        for t in 2 3; do
+            # shellcheck disable=SC2086
+            "$C" --threads $t $mode "$@" >"$W/tn" 2>"$W/en"
+            rn=$?
+            [ "$r1" = "$rn" ] || fail "$mode: exit $r1 with --threads 1, $rn with --threads $t"
+            cmp -s "$W/t1" "$W/tn" || { diff "$W/t1" "$W/tn" | head -5 >&2; fail "$mode: --threads $t output differs"; }
+            cmp -s "$W/e1" "$W/en" || fail "$mode: --threads $t stderr differs"
+        done
+    done
+    # -w, -j 2 and standard input through the pipeline
+    "$C" -q --threads 1 -j 2 -w "$W/w.pcap" --select any "$@" >"$W/t1" 2>/dev/null
+    mv "$W/w.pcap" "$W/w1.pcap"
+    "$C" -q --threads 2 -j 2 -w "$W/w.pcap" --select any "$@" >"$W/tn" 2>/dev/null
+    cmp -s "$W/t1" "$W/tn" || fail "-j 2: output differs"
+    cmp -s "$W/w1.pcap" "$W/w.pcap" || fail "-w: written frames differ"
+    "$C" --threads 1 --format json - <"$W/flow.pcap" >"$W/t1"
+    "$C" --threads 2 --format json - <"$W/flow.pcap" >"$W/tn"
+    cmp -s "$W/t1" "$W/tn" || fail "stdin: output differs"
+    # the values: the big frames, the fragments reassembled, the flow's bad segment
+    run 0 "$C" --threads 2 --format json "$W/big.pcap"
+    eq "big frames" "$(jq_ -f type=summary -p frames -p frag.completed -p layers.udp)" '55	5	{"none":50}'
+    eq "a 262144-byte frame" "$(jq_ -f frame=6 -p caplen -p layers.0.csum.verdict -p layers.0.notes)" '262144	good	["padding"]'
+    run 0 "$C" --threads 2 --format json "$W/flow.pcap"
+    # 3000 segments 10 us apart: a full budget (64 frames) every 640 us sends
+    # up what is older than a jiffy (22 times); the bad segment 1500 goes up
+    # alone and the next one does not continue the held sequence
+    eq "flow" "$(jq_ -f type=summary -p frames -p kernel.drop -p gro.devices.0.packets_out -p gro.devices.0.merged_frames -p gro.devices.0.flushes)" \
+        '3000	1	25	2999	{"older-than-jiffy":22,"seq-gap":1,"end-of-capture":1}'
+    eq "bad segment alone" "$(jq_ -f frame=1500 -p gro_fate.0.fate -p gro_fate.0.reason)" "alone	csum-fail"
+    run 2 "$C" --threads 0 --threads 300 x.pcap
+    has "$W/err" "--threads: expected 0-256"
 }
 
 fn=t_$(echo "$T" | tr '-' '_')

@@ -5,15 +5,17 @@
  * configuration (two with --compare); inputs.c expands FILE|DIR|- into a
  * list of jobs; run.c analyses one job (one capture file) in a worker
  * thread: libpcap -> per run: [csc_rewrite()] csc_analyze_cached() ->
- * csc_frag_feed() -> csc_gro_feed() -> counters + renderers; sink.c puts
+ * csc_frag_feed() -> csc_gro_feed() -> counters + renderers, its frames
+ * spread over pipeline.c's worker threads when there are some; sink.c puts
  * every job's output on stdout (and the selected frames in -w OUT) in the
  * order of the inputs; render.c turns a csc_result into text / JSON Lines /
- * CSV with the core's names tables; summary.c renders the totals (and the
- * side-by-side comparison of two runs).
+ * CSV with the core's names tables; gro_totals.c sums the GRO engine's
+ * figures; summary.c renders the totals (summary_gro.c their GRO section,
+ * compare.c the side-by-side comparison of two runs).
  *
  * A run is "one configuration over the inputs": struct cli_run holds the
  * csc_config, the what-if rewrite, the GRO engine's parameters and the
- * merged totals. Per file and per run, struct run_file (run.c) holds the
+ * merged totals. Per file and per run, struct run_file (run.h) holds the
  * capture-order state: frag table, GRO engine, result, counters.
  */
 #ifndef CSUMCHECK_CLI_H
@@ -122,9 +124,14 @@ struct cli_gro_flow {
     uint64_t flushes[CSC_GF__COUNT];
 };
 
+/* Devices of a run: every (kind, depth) any file's engine had. One file's
+ * engine keeps CSC_GRO_DEVS; a run of many files may see more. */
+#define CLI_GRO_DEVS 64
+
 struct cli_gro_totals {
-    struct cli_gro_dev dev[CSC_GRO_DEVS];
+    struct cli_gro_dev dev[CLI_GRO_DEVS];
     uint64_t frames;
+    uint64_t frames_unfollowed;   /* device table full: frames not followed at a device */
     uint64_t passes_single, bytes_single, passes_merged, bytes_merged;
     uint64_t tcp_flows, other_frames, flows_evicted;
     unsigned ntop;
@@ -250,7 +257,8 @@ struct run_shared {
     atomic_bool fail_hit;      /* a --fail-on finding was seen */
 };
 void run_job(struct run_shared *rs, struct job *j);
-/* the pipeline's worker threads, shared by all files (none below 2) */
+
+/* pipeline.c: the worker threads, shared by all files (none below 2) */
 void pipeline_start(unsigned threads);
 void pipeline_stop(void);
 
@@ -292,18 +300,23 @@ void summary_text(struct wbuf *w, const struct cli_run *run, const struct cli_op
                   unsigned nerrors, unsigned njobs);
 void summary_json(struct wbuf *w, const struct cli_run *run, const struct cli_opts *o,
                   unsigned nerrors, unsigned njobs, int exit_status);
+/* A run's configuration in words ("rx none, era modern, gro on, ...") */
+void run_config_words(struct wbuf *w, const struct cli_run *run);
+
+/* compare.c */
 void summary_compare_text(struct wbuf *w, const struct cli_run *runs, const struct cli_opts *o,
                           unsigned nerrors);
 void summary_compare_json(struct wbuf *w, const struct cli_run *runs, const struct cli_opts *o,
                           unsigned nerrors, int exit_status);
 void summary_compare_csv(struct wbuf *w, const struct cli_run *runs, const struct cli_opts *o);
-/* GRO totals */
+
+/* summary_gro.c: what names a flow, in words (outer, tunnel, inner) */
+void gro_flow_label(struct wbuf *w, const struct cli_flow_id *id);
+
+/* gro_totals.c */
 void gro_totals_init(struct cli_gro_totals *t);
 void gro_totals_free(struct cli_gro_totals *t);
 void gro_totals_merge(struct cli_gro_totals *into, const struct cli_gro_totals *t, unsigned top);
-void gro_flow_label(struct wbuf *w, const struct cli_flow_id *id);
-/* A run's configuration in words ("rx none, era modern, gro on, ...") */
-void run_config_words(struct wbuf *w, const struct cli_run *run);
 
 /* options.c */
 int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *runs);

@@ -72,6 +72,14 @@ static void json_skb(struct wbuf *w, const struct csc_skb_state *s)
     wb_putc(w, '}');
 }
 
+/* An inner checksum remcsum_adjust was computed for: resolved good (rco) or
+ * bad for an RCO reason that still leaves a resolved value. */
+static bool rco_resolved(const struct csc_layer *l)
+{
+    return l->reason == CSC_R_RCO || l->reason == CSC_R_RCO_WRONG_SEED ||
+           l->reason == CSC_R_RCO_OUTER_BAD || l->reason == CSC_R_RCO_OUTER_MISSING;
+}
+
 static void json_layer(struct wbuf *w, const struct csc_result *r, unsigned i)
 {
     const struct csc_layer *l = &r->layers[i];
@@ -91,9 +99,13 @@ static void json_layer(struct wbuf *w, const struct csc_result *r, unsigned i)
             wb_json_str(w, csc_reason_name(l->reason));
         else
             LIT(w, "null");
-        if (l->verdict == CSC_V_RCO || l->verdict == CSC_V_LCO) {
+        if (l->verdict == CSC_V_LCO || rco_resolved(l)) {
             LIT(w, ",\"resolved\":");
             json_hex(w, l->resolved);
+        }
+        if (rco_resolved(l)) {
+            LIT(w, ",\"rco_delta\":");
+            json_hex(w, l->rco_delta);
         }
         wb_putc(w, '}');
         const struct csc_layer_kernel *k = &l->k;
@@ -120,6 +132,13 @@ static void json_layer(struct wbuf *w, const struct csc_result *r, unsigned i)
         KEY_BOOL(w, "assumed", k->assumed);
         wb_putc(w, '}');
     }
+    if (l->notes & CSC_N_RCO) {
+        LIT(w, ",\"rco\":{\"start\":");
+        wb_u64(w, l->rco_start);
+        LIT(w, ",\"offset\":");
+        wb_u64(w, l->rco_offset);
+        wb_putc(w, '}');
+    }
     if (l->notes) {
         LIT(w, ",\"notes\":");
         json_bits(w, l->notes, csc_note_name);
@@ -134,7 +153,9 @@ static void json_kernel(struct wbuf *w, const struct frame_view *v, bool steps)
     wb_puts(w, v->kernel_prefix);
     if (!k->ran) {
         LIT(w, ",\"ran\":false,\"verdict\":\"unknown\",\"counters\":[],\"sw_passes\":0,"
-               "\"sw_bytes\":0,\"gro\":[],\"entry_state\":[],\"warnings\":[]}");
+               "\"sw_bytes\":0,\"gro\":[],\"entry_state\":[],\"warnings\":");
+        json_bits(w, k->warnings, csc_warning_name);   /* e.g. not-modelled */
+        wb_putc(w, '}');
         return;
     }
     LIT(w, ",\"ran\":true,\"verdict\":\"");

@@ -718,8 +718,10 @@ void csc_gro_feed_input(struct csc_gro *g, const struct csc_gro_input *in, uint6
     bool merged_at_nic = false;
     for (unsigned i = 0; i < in->ndevs; i++) {
         uint8_t dev = dev_index(g, in->dev[i].kind, (uint8_t)i);
-        if (dev == 0xff)
+        if (dev == 0xff) {
+            g->frames_devs_full++;
             break;
+        }
         /* A frame merged into a NIC super-packet reaches the tunnel device
          * inside it, not on its own (see gro.h). */
         if (i > 0 && merged_at_nic)

@@ -38,7 +38,7 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
 {
     struct csc_kernel *k = &r->kernel;
     k->ran = 0;
-    k->verdict = CSC_K_ACCEPT;
+    k->verdict = CSC_K_UNKNOWN;       /* until the replay runs: no IP layer, nothing to say */
     k->drop_layer = 0xff;
     k->drop_reason = 0;
     k->counters = 0;
@@ -78,6 +78,7 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
     rp.skb.csum_known = 1;            /* a fresh skb: csum 0 */
     rp.path = CSC_PATH_NORMAL;
     k->ran = 1;
+    k->verdict = CSC_K_ACCEPT;
 
     rp_from_report(&rp, (uint8_t)l0);
     k->ndevs = 1;

@@ -585,8 +585,9 @@ t_rco() {
     patch "$W/rco.pcap" 140 '\024\035'
     P="-f type=packet"
     run 0 "$C" --format json "$W/rco.pcap"
-    eq "rco verdict" "$(jq_ $P -p layers.2.csum.verdict -p layers.6.csum -p layers.3.notes)" \
-        'good	{"verdict":"rco","field":"0x141d","expected":"0x4b57","reason":"rco","resolved":"0x4b57"}	["rco"]'
+    # resolved = ~(sum from start to the end) = 0x4b57; delta = resolved - field.
+    eq "rco verdict" "$(jq_ $P -p layers.2.csum.verdict -p layers.6.csum -p layers.3.notes -p layers.3.rco)" \
+        'good	{"verdict":"rco","field":"0x141d","expected":"0x4b57","reason":"rco","resolved":"0x4b57","rco_delta":"0x373a"}	["rco"]	{"start":34,"offset":50}'
     eq "no remcsumrx: invalid header" "$(jq_ $P -p kernel.drop.reason -p kernel.drop.layer)" "VXLAN_INVALID_HDR	3"
     run 0 "$C" --format json --remcsum-rx "$W/rco.pcap"
     eq "remcsumrx" "$(jq_ $P -p kernel.verdict -p layers.6.kernel.method)" "accept	remcsum-start"
@@ -641,7 +642,7 @@ t_memory_flat() {
     # 2^16 copies of one 104-byte frame (7.5 MiB) vs 2^12 of them: a growth
     # under 4 MiB means less than 64 bytes kept per frame. The baseline has
     # 4096 frames, not 1, so that it already fills the pipeline's bounded
-    # ring of batches (a fixed 1-3 MiB per file being read, see run.c).
+    # ring of batches (a fixed 1-3 MiB per file being read, see pipeline.c).
     head -c 24 "$R/$VXB" >"$W/big.pcap"
     tail -c +25 "$R/$VXB" >"$W/rec"
     i=0

@@ -29,6 +29,34 @@ static uint32_t bytes_from(int layer)
     return (uint32_t)(FRAME_LEN - R.layers[layer].off);
 }
 
+/* No replay without an IP layer the receive path starts from: the verdict
+ * stays unknown (not "accept"), and a stack the model does not cover says
+ * so. */
+START_TEST(no_ip_layer_verdict_unknown)
+{
+    static const uint8_t arp[42] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0, 1, 0x08, 0x06,
+                                     0, 1, 8, 0, 6, 4, 0, 1 };
+    cfg_set("none", "modern");
+    run_bytes(arp, sizeof arp, sizeof arp, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.kernel.ran, 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    ck_assert_uint_eq(R.kernel.warnings, 0);
+
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_MPLS);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 20;
+    run(&f);
+    ck_assert_int_eq(lay(CSC_P_MPLS, 0), 1);
+    ck_assert_int_eq(R.kernel.ran, 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    ck_assert_uint_eq(R.kernel.warnings, CSC_W_NOT_MODELLED);
+}
+END_TEST
+
 START_TEST(s1_none_gro_on_nic)
 {
     struct pb_frame f;
@@ -697,6 +725,7 @@ Suite *scenarios_suite(void)
     tcase_add_test(t, s16pp_level0_after_gro_hw_fault);
     tcase_add_test(t, s17_partial_inner_lco);
     tcase_add_test(t, s18_bad_ip_header);
+    tcase_add_test(t, no_ip_layer_verdict_unknown);
     suite_add_tcase(s, t);
     return s;
 }

@@ -25,7 +25,7 @@
 #define CSC_GRO_BUCKETS 8        /* GRO_HASH_BUCKETS */
 #define CSC_GRO_PER_BUCKET 8     /* MAX_GRO_SKBS */
 #define CSC_GRO_FLOWS 512        /* per-flow statistics kept (LRU beyond) */
-#define CSC_GRO_DEVS 8
+#define CSC_GRO_DEVS 16
 
 /* Why a held (possibly merged) packet left the GRO list */
 enum csc_gro_flush {
@@ -117,6 +117,8 @@ struct csc_gro {
     struct csc_gro_dev_stats dev[CSC_GRO_DEVS];
     struct csc_gro_flow_stats flow[CSC_GRO_FLOWS];
     uint64_t frames;
+    uint64_t frames_devs_full;             /* frames not followed at some device: all
+                                              CSC_GRO_DEVS (kind, depth) slots taken */
     uint64_t passes_single, bytes_single;  /* per-frame replay, nothing merged */
     uint64_t passes_merged, bytes_merged;  /* after merging at the NIC */
     uint64_t flows_evicted;

@@ -1,0 +1,426 @@
+/*
+ * pipeline.c - one file over the worker threads (--threads, default with
+ * 2 CPUs or more), with output byte-identical to run.c's frame loop: the
+ * file's thread reads frames into batches (a bounded arena of copied
+ * frames); worker threads (a pool shared by all files, each with its own
+ * replay cache) analyse the frames of a batch, count them into the batch's
+ * counters, prepare their GRO input (csc_gro_prepare: the flow hashes) and
+ * render their output into the batch's buffer with a hole for the GRO fate;
+ * the file's thread then takes the batches back in capture order and does
+ * what depends on the order: the GRO engine (csc_gro_feed_input), the fates
+ * in the output, -w, and the rare frames with an IP fragment, which it
+ * analyses itself in order (csc_frag_feed is capture-ordered). At most
+ * 2 x workers + 2 batches per file are in flight, so memory stays bounded
+ * whatever the file size.
+ */
+#include "run.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define PIPE_ARENA (256u * 1024u)    /* frame bytes per batch (a bigger frame gets its own) */
+#define PIPE_OUT0 (16u * 1024u)      /* a batch's output buffer (text), grown as needed */
+
+struct pmeta {
+    int64_t sec;
+    uint32_t nsec, off, caplen, len;
+    uint32_t m[CLI_MAX_RUNS];     /* findings (worker) */
+    uint32_t goff[CLI_MAX_RUNS];  /* the GRO input in gbuf (worker) */
+    uint32_t o1, o2, o3;          /* output [o1, o2) before the fate, [o2, o3) after */
+    uint8_t order;                /* an IP fragment: the file's thread analyses it */
+    uint8_t out;                  /* has output */
+};
+
+struct batch {
+    struct file_ctx *c;
+    uint64_t first;               /* frame number of frame 0 */
+    unsigned n, max;
+    uint8_t *arena;
+    size_t alen, acap;
+    struct pmeta *meta;
+    uint8_t *gbuf[CLI_MAX_RUNS];  /* GRO inputs, packed: the devices a frame has */
+    size_t glen[CLI_MAX_RUNS];
+    struct cli_stats st[CLI_MAX_RUNS];
+    char *out;
+    size_t olen, ocap;
+    bool done;                    /* under c->lock */
+};
+
+/* Worker state: one per pool thread (and one for the file threads that help) */
+struct worker {
+    struct csc_gro_input gin;
+    struct csc_rcache rc[CLI_MAX_RUNS];
+    struct csc_result r[CLI_MAX_RUNS];
+    struct csc_result base;
+    struct csc_gro_memo memo[CLI_MAX_RUNS][CSC_MAX_DEVS];
+    uint8_t *rwbuf[CLI_MAX_RUNS];
+    char scratch[PIPE_OUT0];
+};
+
+struct pool {
+    GAsyncQueue *q;
+    GThread **t;
+    unsigned n;
+};
+
+static struct pool *the_pool;
+static GPrivate worker_key = G_PRIVATE_INIT(NULL);
+
+static struct worker *worker_new(void)
+{
+    struct worker *w = g_malloc0(sizeof *w);
+    for (unsigned i = 0; i < CLI_MAX_RUNS; i++)
+        csc_rcache_init(&w->rc[i]);
+    return w;
+}
+
+static struct worker *worker_get(void)
+{
+    struct worker *w = g_private_get(&worker_key);
+    if (!w) {
+        w = worker_new();
+        g_private_set(&worker_key, w);
+    }
+    return w;
+}
+
+static void worker_free(struct worker *w)
+{
+    if (!w)
+        return;
+    for (unsigned i = 0; i < CLI_MAX_RUNS; i++)
+        g_free(w->rwbuf[i]);
+    g_free(w);
+}
+
+/* a GRO input without its unused device entries */
+static size_t gin_size(const struct csc_gro_input *in)
+{
+    return offsetof(struct csc_gro_input, dev) + in->ndevs * sizeof in->dev[0];
+}
+
+/* the batch's output: a wbuf over the worker's scratch, flushed into the
+ * batch's growing buffer */
+static void flush_batch(struct wbuf *w)
+{
+    struct batch *b = w->ctx;
+    if (b->olen + w->len > b->ocap) {
+        while (b->olen + w->len > b->ocap)
+            b->ocap *= 2;
+        b->out = g_realloc(b->out, b->ocap);
+    }
+    memcpy(b->out + b->olen, w->p, w->len);
+    b->olen += w->len;
+}
+
+static void analyse_batch(struct batch *b, struct worker *wk)
+{
+    struct file_ctx *c = b->c;
+    const struct file_view fv = c->fv;   /* a private copy, see struct file_view */
+    struct wbuf w = { wk->scratch, 0, sizeof wk->scratch, flush_batch, b };
+    b->olen = 0;
+    for (unsigned r = 0; r < fv.nruns; r++) {
+        memset(&b->st[r], 0, sizeof b->st[r]);
+        b->glen[r] = 0;
+    }
+    for (unsigned i = 0; i < b->n; i++) {
+        struct pmeta *pm = &b->meta[i];
+        struct csc_frame f;
+        f.data = b->arena + pm->off;
+        f.caplen = pm->caplen;
+        f.wirelen = pm->len;
+        f.link = fv.link;
+        f.direction = CSC_DIR_UNKNOWN;
+        struct csc_frame rw[CLI_MAX_RUNS];
+        const struct csc_frame *fa[CLI_MAX_RUNS];
+        pm->order = 0;
+        pm->out = 0;
+        for (unsigned r = 0; r < fv.nruns; r++) {
+            if (fv.runs[r].rewrite && !wk->rwbuf[r])
+                wk->rwbuf[r] = g_malloc(RW_BUF);
+            fa[r] = analyse_result(&fv.runs[r], &wk->rc[r], &wk->r[r], &wk->base, wk->rwbuf[r],
+                                   &f, &rw[r]);
+            if (needs_order(&wk->r[r]))
+                pm->order = 1;
+        }
+        if (pm->order)
+            continue;
+        for (unsigned r = 0; r < fv.nruns; r++) {
+            pm->m[r] = account_frame(&b->st[r], &wk->r[r], &f);
+            csc_gro_prepare(fa[r], &wk->r[r], wk->memo[r], &wk->gin);
+            size_t sz = gin_size(&wk->gin);
+            memcpy(b->gbuf[r] + b->glen[r], &wk->gin, sz);
+            pm->goff[r] = (uint32_t)b->glen[r];
+            b->glen[r] += (sz + 7) & ~(size_t)7;
+        }
+        if (fv.cmp || !(fv.json || fv.csv || (fv.text_v && pm->m[0])))
+            continue;   /* nothing to render (--compare renders no frame here) */
+        struct pcap_pkthdr h;
+        memset(&h, 0, sizeof h);
+        h.ts.tv_sec = (time_t)pm->sec;
+        h.ts.tv_usec = (suseconds_t)pm->nsec;
+        h.caplen = pm->caplen;
+        h.len = pm->len;
+        struct frame_view v = { fv.json_file, fv.csv_file, fv.text_file, fv.kernel_prefix,
+                                b->first + i, &h, &wk->r[0], NULL, pm->m[0] };
+        pm->o1 = (uint32_t)(b->olen + w.len);
+        if (render_start(&fv, &w, &v)) {
+            pm->out = 1;
+            pm->o2 = (uint32_t)(b->olen + w.len);
+            render_end(&fv, &w, &v);
+            pm->o3 = (uint32_t)(b->olen + w.len);
+        }
+    }
+    wb_flush(&w);
+    g_mutex_lock(&c->lock);
+    b->done = true;
+    g_cond_broadcast(&c->cond);
+    g_mutex_unlock(&c->lock);
+}
+
+static gpointer pool_thread(gpointer data)
+{
+    struct pool *p = data;
+    for (;;) {
+        struct batch *b = g_async_queue_pop(p->q);
+        if (b == (struct batch *)p)   /* the stop marker */
+            break;
+        analyse_batch(b, worker_get());
+    }
+    worker_free(g_private_get(&worker_key));
+    g_private_set(&worker_key, NULL);
+    return NULL;
+}
+
+void pipeline_start(unsigned threads)
+{
+    if (threads < 2)
+        return;
+    struct pool *p = g_new0(struct pool, 1);
+    p->q = g_async_queue_new();
+    p->n = threads;
+    p->t = g_new0(GThread *, threads);
+    for (unsigned i = 0; i < threads; i++)
+        p->t[i] = g_thread_new("csumcheck-worker", pool_thread, p);
+    the_pool = p;
+}
+
+void pipeline_stop(void)
+{
+    struct pool *p = the_pool;
+    if (!p)
+        return;
+    for (unsigned i = 0; i < p->n; i++)
+        g_async_queue_push(p->q, p);
+    for (unsigned i = 0; i < p->n; i++)
+        g_thread_join(p->t[i]);
+    g_async_queue_unref(p->q);
+    g_free(p->t);
+    g_free(p);
+    the_pool = NULL;
+}
+
+static struct batch *batch_new(struct file_ctx *c, unsigned max)
+{
+    struct batch *b = g_new0(struct batch, 1);
+    b->c = c;
+    b->max = max;
+    b->acap = PIPE_ARENA;
+    b->arena = g_malloc(b->acap);
+    b->meta = g_new(struct pmeta, max);
+    for (unsigned r = 0; r < c->nruns; r++)   /* untouched pages stay unmapped */
+        b->gbuf[r] = g_malloc((size_t)max * ((sizeof(struct csc_gro_input) + 7) & ~(size_t)7));
+    /* sized for the batch's output up front (growing it would churn the heap) */
+    b->ocap = c->steps || (c->text_v && c->rs->o->verbose > 1) ? 256u * 1024u
+              : c->json || c->csv                               ? 256u * 1024u
+                                                                : PIPE_OUT0;
+    b->out = g_malloc(b->ocap);
+    return b;
+}
+
+static void batch_free(struct batch *b)
+{
+    if (!b)
+        return;
+    g_free(b->arena);
+    g_free(b->meta);
+    for (unsigned r = 0; r < CLI_MAX_RUNS; r++)
+        g_free(b->gbuf[r]);
+    g_free(b->out);
+    g_free(b);
+}
+
+/* The file's thread takes a finished batch back, in capture order */
+static void sequence_batch(struct file_ctx *c, struct batch *b)
+{
+    for (unsigned r = 0; r < c->nruns; r++)
+        cli_stats_merge(&c->rf[r].st, &b->st[r]);
+    for (unsigned i = 0; i < b->n; i++) {
+        const struct pmeta *pm = &b->meta[i];
+        uint64_t n = b->first + i;
+        struct pcap_pkthdr h;
+        memset(&h, 0, sizeof h);
+        h.ts.tv_sec = (time_t)pm->sec;
+        h.ts.tv_usec = (suseconds_t)pm->nsec;
+        h.caplen = pm->caplen;
+        h.len = pm->len;
+        const uint8_t *data = b->arena + pm->off;
+        if (pm->order) {
+            frame_in_order(c, &h, data, n);
+            continue;
+        }
+        struct csc_frame f = { data, pm->caplen, pm->len, c->link, CSC_DIR_UNKNOWN };
+        uint64_t ts_us = ts_usec(&h);
+        uint32_t mall = 0;
+        for (unsigned r = 0; r < c->nruns; r++) {
+            struct run_file *rf = &c->rf[r];
+            /* a new TCP flow is named from a decode of the frame as captured: a
+             * rewrite changes checksum fields only, not what names a flow */
+            struct csc_gro_input in;
+            const uint8_t *g = b->gbuf[r] + pm->goff[r];
+            memcpy(&in, g, offsetof(struct csc_gro_input, dev));
+            memcpy(in.dev, g + offsetof(struct csc_gro_input, dev), in.ndevs * sizeof in.dev[0]);
+            gro_feed(rf, &in, &f, NULL, n, ts_us);
+            mall |= pm->m[r];
+        }
+        frame_done(c, mall, &h, data);
+        if (pm->out) {
+            wb_write(&c->out, b->out + pm->o1, pm->o2 - pm->o1);
+            render_fate(&c->fv, &c->out, &c->rf[0].gd);
+            wb_write(&c->out, b->out + pm->o2, pm->o3 - pm->o2);
+        }
+    }
+}
+
+/* Analyse a batch in this thread while waiting for the head one */
+static bool help(struct file_ctx *c)
+{
+    (void)c;
+    struct batch *b = g_async_queue_try_pop(the_pool->q);
+    if (!b)
+        return false;
+    if (b == (struct batch *)the_pool) {   /* a stop marker: put it back */
+        g_async_queue_push(the_pool->q, b);
+        return false;
+    }
+    static GPrivate helper_key = G_PRIVATE_INIT((GDestroyNotify)worker_free);
+    struct worker *w = g_private_get(&helper_key);
+    if (!w) {
+        w = worker_new();
+        g_private_set(&helper_key, w);
+    }
+    analyse_batch(b, w);
+    return true;
+}
+
+/* Wait for the head batch (helping meanwhile), then sequence it */
+static void take_head(struct file_ctx *c, struct batch *b)
+{
+    for (;;) {
+        g_mutex_lock(&c->lock);
+        bool done = b->done;
+        g_mutex_unlock(&c->lock);
+        if (done)
+            break;
+        if (help(c))
+            continue;
+        g_mutex_lock(&c->lock);
+        while (!b->done)
+            g_cond_wait(&c->cond, &c->lock);
+        g_mutex_unlock(&c->lock);
+        break;
+    }
+    sequence_batch(c, b);
+}
+
+/* Frames per batch: enough to make the hand-over cheap, few enough that the
+ * batches in flight stay small when every frame is rendered (a JSON object
+ * is about 2 KiB, 10 KiB with the trace). */
+static unsigned batch_frames(const struct file_ctx *c)
+{
+    if (c->steps || (c->text_v && c->rs->o->verbose > 1))
+        return 16;
+    if (c->json || c->csv || c->text_v)
+        return 64;
+    return 1024;
+}
+
+/* The pool is up: pipeline_start() was asked for 2 threads or more */
+bool pipeline_running(void)
+{
+    return the_pool != NULL;
+}
+
+/* One file through the pipeline: read batches, hand them to the workers,
+ * take them back in order. Returns pcap_next_ex()'s last status; *np: the
+ * frames read. */
+int pipeline_file(struct file_ctx *c, pcap_t *p, uint64_t *np)
+{
+    struct job *j = c->job;
+    struct pcap_pkthdr *h;
+    const u_char *data;
+    uint64_t n = 0, bytes = 0;
+    int rc;
+
+    c->depth = 2 * the_pool->n + 2;
+    c->ring = g_new0(struct batch *, c->depth);
+    unsigned max = batch_frames(c);
+    uint64_t nread = 0, nseq = 0;   /* batches read / sequenced */
+    struct pcap_pkthdr *carry = NULL;   /* a frame that did not fit in the last batch */
+    const u_char *carry_data = NULL;    /* (libpcap keeps it until the next read) */
+    rc = 1;
+    while (rc == 1 || carry || nseq < nread) {
+        if ((rc == 1 || carry) && nread - nseq < c->depth) {
+            unsigned slot = (unsigned)(nread % c->depth);
+            struct batch *b = c->ring[slot];
+            if (!b)
+                b = c->ring[slot] = batch_new(c, max);
+            b->n = 0;
+            b->alen = 0;
+            b->done = false;
+            b->first = n + 1;
+            while (b->n < b->max) {
+                if (carry) {
+                    h = carry;
+                    data = carry_data;
+                    carry = NULL;
+                } else if (rc != 1 || (rc = pcap_next_ex(p, &h, &data)) != 1) {
+                    break;
+                }
+                if (h->caplen > b->acap - b->alen) {
+                    if (b->n) {
+                        carry = h;
+                        carry_data = data;
+                        break;
+                    }
+                    b->acap = h->caplen;   /* a frame bigger than the arena: a batch of its own */
+                    b->arena = g_realloc(b->arena, b->acap);
+                }
+                struct pmeta *pm = &b->meta[b->n++];
+                pm->sec = (int64_t)h->ts.tv_sec;
+                pm->nsec = (uint32_t)h->ts.tv_usec;
+                pm->off = (uint32_t)b->alen;
+                pm->caplen = h->caplen;
+                pm->len = h->len;
+                memcpy(b->arena + b->alen, data, h->caplen);
+                b->alen += h->caplen;
+                n++;
+                bytes += h->caplen + 16u;
+            }
+            if (b->n) {
+                nread++;
+                g_async_queue_push(the_pool->q, b);
+                atomic_store_explicit(&j->done_bytes, bytes, memory_order_relaxed);
+            }
+            continue;
+        }
+        take_head(c, c->ring[nseq % c->depth]);
+        nseq++;
+    }
+    for (unsigned i = 0; i < c->depth; i++)
+        batch_free(c->ring[i]);
+    g_free(c->ring);
+    c->ring = NULL;
+    *np = n;
+    return rc;
+}

@@ -1,0 +1,98 @@
+/*
+ * run.h - what run.c (a file in capture order), pipeline.c (the same file
+ * over the worker threads) and gro_totals.c share: a file's state and the
+ * steps of one frame.
+ */
+#ifndef CSUMCHECK_RUN_H
+#define CSUMCHECK_RUN_H
+
+#include "cli.h"
+
+#define RW_BUF 262144u               /* a rewritten frame (libpcap's largest snaplen) */
+
+/* What one configuration (struct cli_run) keeps per file, in capture
+ * order: the frag table, the GRO engine (allocated per file: about
+ * 130 KiB), the result of the current frame and the counters, merged into
+ * the run's totals at the end of the file. */
+struct run_file {
+    const struct cli_run *run;
+    struct csc_frag_table frag;
+    struct csc_rcache rcache;     /* memoised replay of all-good frames */
+    struct csc_result r;
+    struct cli_stats st;
+    struct csc_gro *gro;
+    struct csc_gro_input gin;     /* the current frame's GRO input */
+    struct csc_gro_memo memo[CSC_MAX_DEVS];
+    struct csc_gro_decision gd;   /* the current frame's fates */
+    struct cli_flow_id *fid;      /* per slot of gro->flow: what names the flow */
+    uint64_t tcp_flows, other_frames;
+    uint8_t *rwbuf;               /* the rewritten frame (run->rewrite) */
+    struct csc_result *base;      /* the original frame's analysis, for csc_rewrite */
+    struct csc_result *dec;       /* decode-only scratch (flow names in the pipeline) */
+};
+
+struct batch;
+
+/* What the workers read of a file: set when the file starts, read-only
+ * afterwards (they take a copy per batch, so no cache line they read per
+ * frame is one the file's thread writes). */
+struct file_view {
+    const struct cli_run *runs;
+    unsigned nruns;
+    uint8_t link;
+    bool json, csv, text_v, steps, cmp;
+    int verbose;
+    const char *json_file, *csv_file, *text_file, *kernel_prefix;
+};
+
+/* Per-file state */
+struct file_ctx {
+    struct run_file rf[CLI_MAX_RUNS];
+    struct file_view fv;
+    unsigned nruns;
+    struct wbuf out, rec;
+    struct run_shared *rs;
+    struct job *job;
+    char *json_file, *csv_file, *text_file;
+    uint8_t link;
+    bool json, csv, text_v, steps, cmp, want_rec;
+    /* the pipeline */
+    struct batch **ring;
+    unsigned depth;
+    GMutex lock;
+    GCond cond;
+};
+
+/* run.c: the steps of one frame, shared by both ways through a file */
+uint32_t account_frame(struct cli_stats *st, const struct csc_result *r,
+                       const struct csc_frame *f0);
+const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_rcache *rc,
+                                       struct csc_result *r, struct csc_result *base,
+                                       uint8_t *rwbuf, const struct csc_frame *f0,
+                                       struct csc_frame *rw);
+bool needs_order(const struct csc_result *r);
+void gro_feed(struct run_file *rf, const struct csc_gro_input *in, const struct csc_frame *fa,
+              const struct csc_result *r, uint64_t n, uint64_t ts_us);
+bool render_start(const struct file_view *fv, struct wbuf *w, const struct frame_view *v);
+void render_fate(const struct file_view *fv, struct wbuf *w, const struct csc_gro_decision *gd);
+void render_end(const struct file_view *fv, struct wbuf *w, const struct frame_view *v);
+void frame_done(struct file_ctx *c, uint32_t mall, const struct pcap_pkthdr *h,
+                const uint8_t *data);
+void frame_in_order(struct file_ctx *c, const struct pcap_pkthdr *h, const uint8_t *data,
+                    uint64_t n);
+
+static inline uint64_t ts_usec(const struct pcap_pkthdr *h)
+{
+    /* the file is opened with nanosecond precision: tv_usec holds ns */
+    return (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec / 1000u;
+}
+
+/* pipeline.c */
+bool pipeline_running(void);
+int pipeline_file(struct file_ctx *c, pcap_t *p, uint64_t *np);
+
+/* gro_totals.c */
+void file_gro_totals(const struct run_file *rf, unsigned file, unsigned top,
+                     struct cli_gro_totals *t);
+
+#endif

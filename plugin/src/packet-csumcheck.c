@@ -13,6 +13,7 @@
  * summary (summary.h) is kept per frame in file scope; later passes, in any
  * order, render from it, so reassembly results are stable.
  */
+#include "gro-fate.h"
 #include "linkmap.h"
 #include "summary.h"
 
@@ -53,6 +54,7 @@ static int hf_layer_reason = -1;
 static int hf_layer_field = -1;
 static int hf_layer_expected = -1;
 static int hf_layer_resolved = -1;
+static int hf_layer_rco_delta = -1;
 static int hf_layer_note = -1;
 static int hf_layer_method = -1;
 static int hf_layer_path = -1;
@@ -291,6 +293,8 @@ static void apply_prefs(void)
     }
     parse_fou_ports(pref_fou_ports ? pref_fou_ports : "", &c);
 ports_done:
+    if (pl_gro_pref_error())
+        add_error("%s", pl_gro_pref_error());
     cfg = c;
     csc_report_format(&cfg.rx, cfg_rx_text, sizeof cfg_rx_text);
 }
@@ -298,6 +302,7 @@ ports_done:
 static void init_csumcheck(void)
 {
     csc_frag_init(&frag);
+    pl_gro_init();
 }
 
 /* ------------------------------------------------------------------ */
@@ -338,7 +343,8 @@ static struct pl_frame *analyze_frame(tvbuff_t *tvb, packet_info *pinfo)
     struct pl_frame *s = (struct pl_frame *)wmem_alloc(wmem_file_scope(), pl_summary_size(&scratch));
     pl_summarize(&scratch, s);
     s->frag_reassembled = reassembled ? 1 : 0;
-    /* Issue 9: csc_gro_engine_feed(&engine, &f, &scratch, pinfo->num, &s->gro) goes here. */
+    if (!PINFO_FD_VISITED(pinfo))   /* the GRO engine, too, needs capture order */
+        pl_gro_feed(&f, &scratch, pinfo, s);
     return s;
 }
 
@@ -490,7 +496,7 @@ static void render_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t,
         sb_s(&lb, "; kernel: ");
         sb_s(&lb, csc_method_name(l->method));
         sb_s(&lb, ", ");
-        sb_s(&lb, result_name(l->ok));
+        sb_s(&lb, result_name(pl_layer_ok(l)));
     }
     proto_item *li = gen(proto_tree_add_item(t, hf_layer, tvb, at, 0, ENC_NA));
     proto_item_set_text(li, "%s", lb.b);
@@ -511,8 +517,14 @@ static void render_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t,
     else
         gen(proto_tree_add_uint(lt, hf_layer_field, tvb, at, 0, l->field));
     gen(proto_tree_add_uint(lt, hf_layer_expected, tvb, at, 0, l->expected));
-    if (l->verdict == CSC_V_RCO || l->verdict == CSC_V_LCO)
+    /* RCO: what remcsum_adjust writes (also when the verdict is bad for an
+     * RCO reason), and its delta; LCO: the inner fill. As the CLI's JSON. */
+    bool rco = l->reason == CSC_R_RCO || l->reason == CSC_R_RCO_WRONG_SEED ||
+               l->reason == CSC_R_RCO_OUTER_BAD || l->reason == CSC_R_RCO_OUTER_MISSING;
+    if (rco || l->verdict == CSC_V_LCO)
         gen(proto_tree_add_uint(lt, hf_layer_resolved, tvb, at, 0, l->resolved));
+    if (rco)
+        gen(proto_tree_add_uint(lt, hf_layer_rco_delta, tvb, at, 0, l->rco_delta));
     for (uint32_t b = l->notes; b; b &= b - 1)
         gen(proto_tree_add_string(lt, hf_layer_note, tvb, at, 0, csc_note_name((unsigned)__builtin_ctz(b))));
 
@@ -532,11 +544,11 @@ static void render_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t,
     sb_s(&mb, "Kernel: ");
     sb_s(&mb, csc_method_name(l->method));
     sb_s(&mb, " on the ");
-    sb_s(&mb, csc_path_name(l->path));
+    sb_s(&mb, csc_path_name(pl_layer_path(l)));
     sb_s(&mb, " path at ");
     sb_s(&mb, dev_label(s, l->dev));
     sb_s(&mb, ", ");
-    sb_s(&mb, result_name(l->ok));
+    sb_s(&mb, result_name(pl_layer_ok(l)));
     if (l->passes) {
         sb_s(&mb, " (");
         sb_passes(&mb, l->passes);
@@ -546,8 +558,8 @@ static void render_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t,
     }
     proto_item_set_text(ki, "%s", mb.b);
     proto_tree *kt = proto_item_add_subtree(ki, ett_layer_kernel);
-    gen(proto_tree_add_uint(kt, hf_layer_path, tvb, at, 0, l->path));
-    gen(proto_tree_add_uint(kt, hf_layer_result, tvb, at, 0, l->ok));
+    gen(proto_tree_add_uint(kt, hf_layer_path, tvb, at, 0, pl_layer_path(l)));
+    gen(proto_tree_add_uint(kt, hf_layer_result, tvb, at, 0, pl_layer_ok(l)));
     if (l->flags & PL_F_GRO_CONV)
         gen(proto_tree_add_boolean(kt, hf_layer_gro_conv, tvb, at, 0, TRUE));
     if (l->flags & PL_F_NORMAL_CONV)
@@ -710,6 +722,7 @@ static void render_kernel(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t, cons
             gen(proto_tree_add_uint(dt, hf_dev_sw_passes, tvb, 0, 0, d[i].passes));
             gen(proto_tree_add_uint(dt, hf_dev_sw_bytes, tvb, 0, 0, d[i].pass_bytes));
         }
+        pl_gro_render_dev(tvb, dt, s, i);
     }
 }
 
@@ -810,6 +823,7 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
             sb_s(&gb, dev_label(s, gdev));
             proto_item_set_text(gi, "%s", gb.b);
         }
+        pl_gro_render_frame(tvb, t, s);
     }
     render_kernel(tvb, pinfo, t, s, ksum);
     return caplen;
@@ -867,7 +881,9 @@ void proto_register_csumcheck(void)
         { &hf_layer_expected, { "Expected", "csumcheck.layer.expected", FT_UINT16, BASE_HEX, NULL, 0,
                                 "Value that would be right over these bytes", HFILL } },
         { &hf_layer_resolved, { "Resolved", "csumcheck.layer.resolved", FT_UINT16, BASE_HEX, NULL, 0,
-                                "RCO: remcsum result; LCO: inner fill", HFILL } },
+                                "RCO: what remcsum_adjust writes into the field; LCO: the inner fill", HFILL } },
+        { &hf_layer_rco_delta, { "RCO delta", "csumcheck.layer.rco_delta", FT_UINT16, BASE_HEX, NULL, 0,
+                                 "RCO: the delta remcsum_adjust returns (resolved - field)", HFILL } },
         { &hf_layer_note, { "Note", "csumcheck.layer.note", FT_STRING, BASE_NONE, NULL, 0, NULL, HFILL } },
         { &hf_layer_method, { "Kernel method", "csumcheck.layer.method", FT_UINT8, BASE_NONE,
                               VALS(vals_method), 0, "How the kernel replay resolved this checksum", HFILL } },
@@ -1040,6 +1056,7 @@ void proto_register_csumcheck(void)
     prefs_register_uint_preference(m, "l2tp_l2spec_len", "L2TPv3 L2-specific sublayer length",
                                    "0 or 4 (--l2tp-l2spec-len)", 10, &pref_l2tp_l2spec_len);
 
+    pl_gro_register(proto_csumcheck, m);
     register_init_routine(init_csumcheck);
     apply_prefs();
 }

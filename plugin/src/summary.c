@@ -23,26 +23,29 @@ static unsigned count_devs(const struct csc_result *r)
     return r->kernel.ndevs < CSC_MAX_DEVS ? r->kernel.ndevs : CSC_MAX_DEVS;
 }
 
-static void layout(const struct csc_result *r, size_t *ck_at, size_t *dev_at, size_t *total)
+struct layout {
+    size_t ck_at, dev_at, fate_at, total;
+};
+
+static struct layout layout(const struct csc_result *r)
 {
-    size_t a = ALIGN4(sizeof(struct pl_frame) + r->nlayers);
-    size_t b = a + count_ck(r) * sizeof(struct pl_layer);
-    *ck_at = a;
-    *dev_at = b;
-    *total = b + count_devs(r) * sizeof(struct pl_dev);
+    struct layout l;
+    l.ck_at = ALIGN4(sizeof(struct pl_frame) + r->nlayers);
+    l.dev_at = l.ck_at + count_ck(r) * sizeof(struct pl_layer);
+    l.fate_at = l.dev_at + count_devs(r) * sizeof(struct pl_dev);
+    l.total = l.fate_at + count_devs(r) * sizeof(struct pl_fate);
+    return l;
 }
 
 size_t pl_summary_size(const struct csc_result *r)
 {
-    size_t a, b, t;
-    layout(r, &a, &b, &t);
-    return t;
+    return layout(r).total;
 }
 
 void pl_summarize(const struct csc_result *r, struct pl_frame *s)
 {
-    size_t ck_at, dev_at, total;
-    layout(r, &ck_at, &dev_at, &total);
+    struct layout lo = layout(r);
+    size_t ck_at = lo.ck_at, dev_at = lo.dev_at, total = lo.total;
     memset(s, 0, total);
     const struct csc_kernel *k = &r->kernel;
 
@@ -64,6 +67,7 @@ void pl_summarize(const struct csc_result *r, struct pl_frame *s)
     s->hdr_bytes = k->hdr_bytes;
     s->ck_at = (uint32_t)ck_at;
     s->dev_at = (uint32_t)dev_at;
+    s->fate_at = (uint32_t)lo.fate_at;
 
     for (unsigned i = 0; i < r->nlayers; i++)
         s->tail[i] = r->layers[i].proto;
@@ -82,18 +86,19 @@ void pl_summarize(const struct csc_result *r, struct pl_frame *s)
         p->field = l->field;
         p->expected = l->expected;
         p->resolved = l->resolved;
+        p->rco_delta = l->rco_delta;
         p->index = (uint8_t)i;
         p->proto = l->proto;
         p->verdict = l->verdict;
         p->reason = l->reason;
         p->method = l->k.method;
-        p->path = l->k.path;
         p->dev = l->k.dev;
-        p->ok = l->k.ok;
         p->passes = l->k.passes;
         p->flags = (uint8_t)((l->k.gro_conv ? PL_F_GRO_CONV : 0) |
                              (l->k.normal_conv ? PL_F_NORMAL_CONV : 0) |
-                             (l->k.assumed ? PL_F_ASSUMED : 0));
+                             (l->k.assumed ? PL_F_ASSUMED : 0) |
+                             (unsigned)(l->k.path & 3u) << PL_F_PATH_SHIFT |
+                             (unsigned)(l->k.ok & 3u) << PL_F_OK_SHIFT);
     }
     s->nck = (uint8_t)n;
 
@@ -109,6 +114,20 @@ void pl_summarize(const struct csc_result *r, struct pl_frame *s)
                                  .gro_passes = d->gro_passes, .passes = d->passes };
     }
     s->ndevs = (uint8_t)nd;
+}
+
+void pl_set_fates(struct pl_frame *s, const struct csc_gro_decision *d, uint32_t frame)
+{
+    struct pl_fate *out = pl_fates_mut(s);
+    unsigned n = d->n < s->ndevs ? d->n : s->ndevs;
+    for (unsigned i = 0; i < n; i++) {
+        const struct csc_gro_fate *f = &d->fate[i];
+        out[i] = (struct pl_fate){ .super = f->held ? (uint32_t)f->super : 0,
+                                   .segs = f->held && !f->merged && f->super == frame ? 1 : 0,
+                                   .kind = f->kind, .held = f->held, .merged = f->merged,
+                                   .alone_reason = f->alone_reason, .flushed = f->flushed_other };
+    }
+    s->nfate = (uint8_t)n;
 }
 
 uint8_t pl_frame_gro(const struct pl_frame *s, uint8_t *dev)

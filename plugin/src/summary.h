@@ -8,13 +8,14 @@
  * packet's kernel outcome and one record per receiving device. Typical size:
  * 100-200 bytes per frame, in one allocation.
  *
- * Pure C11 over the core's public header: no Wireshark types, so it can be
- * unit-tested and reused (the GRO engine of issue 9 will fill `gro`).
+ * Pure C11 over the core's public headers: no Wireshark types, so it can be
+ * unit-tested.
  */
 #ifndef CSC_PLUGIN_SUMMARY_H
 #define CSC_PLUGIN_SUMMARY_H
 
 #include "csumcheck/csumcheck.h"
+#include "csumcheck/gro.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -25,17 +26,22 @@ struct pl_layer {
     uint32_t csum_off;       /* checksum field offset, CSC_NO_OFF if none */
     uint32_t notes;          /* enum csc_note bits */
     uint32_t pass_bytes;     /* replay: bytes of software passes */
-    uint16_t field, expected, resolved;
+    uint16_t field, expected, resolved, rco_delta;
     uint8_t index;           /* index in the full layer stack (JSON "layers") */
     uint8_t proto, verdict, reason;
-    uint8_t method, path, dev, ok;   /* struct csc_layer_kernel */
+    uint8_t method, dev;     /* struct csc_layer_kernel */
     uint8_t passes;
-    uint8_t flags;           /* PL_F_* */
+    uint8_t flags;           /* PL_F_*, and the replay's path and result (below) */
 };
 
 #define PL_F_GRO_CONV    0x01u
 #define PL_F_NORMAL_CONV 0x02u
 #define PL_F_ASSUMED     0x04u
+#define PL_F_PATH_SHIFT  3       /* enum csc_path, 2 bits */
+#define PL_F_OK_SHIFT    5       /* csc_layer_kernel.ok: 0 failed, 1 ok, 2 not decided */
+
+static inline unsigned pl_layer_path(const struct pl_layer *l) { return (l->flags >> PL_F_PATH_SHIFT) & 3u; }
+static inline unsigned pl_layer_ok(const struct pl_layer *l) { return (l->flags >> PL_F_OK_SHIFT) & 3u; }
 
 /* Entry state and GRO decision of one receiving device (NIC, tunnels). */
 struct pl_dev {
@@ -47,18 +53,17 @@ struct pl_dev {
     uint8_t gro_passes, passes;   /* software passes in its GRO pass / while it held the skb (all) */
 };
 
-/*
- * Issue 9 seam: the multi-frame GRO engine will run where csc_frag_feed()
- * runs (first pass, capture order) and record here what happened to this
- * frame: merged into which super-packet (frame number of its head) or why it
- * was flushed alone. `valid` stays 0 until that engine exists; the dissector
- * renders the block only when it is set.
- */
-struct pl_gro {
-    uint32_t head_frame;     /* super-packet head frame, 0 = not merged */
-    uint16_t segs;           /* segments in that super-packet */
-    uint8_t reason;          /* enum csc_gro_reason of the flush */
-    uint8_t valid;
+/* What the GRO engine (csumcheck/gro.h) did with this frame at one device,
+ * recorded on the first pass, in capture order: held as the first segment
+ * of a super-packet, merged into one (super: the frame number of its first
+ * segment), or passed up alone (why). */
+struct pl_fate {
+    uint32_t super;          /* first segment's frame number, when held */
+    uint16_t segs;           /* on a first segment: segments merged into it so far, itself included */
+    uint8_t kind;            /* csc_dev_name() */
+    uint8_t held, merged;
+    uint8_t alone_reason;    /* enum csc_gro_reason, when not held */
+    uint8_t flushed;         /* enum csc_gro_flush of a held packet this frame pushed out */
 };
 
 struct pl_frame {
@@ -71,10 +76,10 @@ struct pl_frame {
     uint8_t worst, stop, stop_proto;
     uint8_t ran, kverdict, drop_layer, drop_reason, sw_passes, gso_segs_known;
     uint8_t frag_reassembled;   /* csc_frag_feed appended a layer here */
-    struct pl_gro gro;
+    uint8_t nfate;           /* GRO engine fates, one per device it reached (<= ndevs) */
     /* trailing storage: uint8_t protos[nlayers], then aligned
-     * struct pl_layer ck[nck], struct pl_dev devs[ndevs] */
-    uint32_t ck_at, dev_at;  /* byte offsets of ck[] and devs[] from the start */
+     * struct pl_layer ck[nck], struct pl_dev devs[ndevs], struct pl_fate fates[ndevs] */
+    uint32_t ck_at, dev_at, fate_at;  /* byte offsets of ck[], devs[], fates[] from the start */
     uint8_t tail[];
 };
 
@@ -87,11 +92,22 @@ static inline const struct pl_dev *pl_devs(const struct pl_frame *s)
 {
     return (const struct pl_dev *)(const void *)((const uint8_t *)s + s->dev_at);
 }
+static inline const struct pl_fate *pl_fates(const struct pl_frame *s)
+{
+    return (const struct pl_fate *)(const void *)((const uint8_t *)s + s->fate_at);
+}
+static inline struct pl_fate *pl_fates_mut(struct pl_frame *s)
+{
+    return (struct pl_fate *)(void *)((uint8_t *)s + s->fate_at);
+}
 
 /* Bytes pl_summarize() needs for this result. */
 size_t pl_summary_size(const struct csc_result *r);
 /* Fill `out` (pl_summary_size(r) bytes, suitably aligned) from r. */
 void pl_summarize(const struct csc_result *r, struct pl_frame *out);
+
+/* Record the GRO engine's decision for this frame (the first d->n devices). */
+void pl_set_fates(struct pl_frame *s, const struct csc_gro_decision *d, uint32_t frame);
 
 /* Frame-level GRO outcome: the first device whose GRO pass refused or
  * flushed the frame, else "held" when some GRO pass held it, else the

@@ -6,11 +6,14 @@ Both front-ends call csc_analyze() + csc_frag_feed() on the same bytes, so
 everything both expose must be equal:
   - the layer stack (protocols, outermost first) and the worst verdict;
   - per checksummed layer: index, protocol, offset, verdict, reason, field,
-    expected, and the replay's method, path, device, result, passes, bytes,
+    expected, RCO/LCO resolved value and RCO delta, and the replay's method,
+    path, device, result, passes, bytes,
     conversions;
   - the kernel outcome: replayed, verdict, drop layer/protocol/reason,
     counters, software passes and bytes, header bytes, warnings;
-  - per device: entry ip_summed, csum_level, csum_valid, GRO ran/result/layer.
+  - per device: entry ip_summed, csum_level, csum_valid, GRO ran/result/layer,
+    and the GRO engine's fate (held/merged/alone, super-packet, why alone,
+    the flush it caused).
 
 The CLI (build/analyzer/csumcheck --format json, JSON Lines) runs once over
 all files; tshark runs per file with `-T json -J csumcheck` (the tree keeps
@@ -130,6 +133,8 @@ def plugin_view(t):
             "reason": name_of("csumcheck.layer.reason", one(L, "csumcheck.layer.reason")),
             "field": hexnorm(one(L, "csumcheck.layer.field")),
             "expected": hexnorm(one(L, "csumcheck.layer.expected")),
+            "resolved": hexnorm(one(L, "csumcheck.layer.resolved")),
+            "rco_delta": hexnorm(one(L, "csumcheck.layer.rco_delta")),
         }
         if m != "":
             layer["k"] = {
@@ -148,10 +153,10 @@ def plugin_view(t):
     K = one(t, "csumcheck.kernel", {})
     ran = one(K, "csumcheck.kernel.replayed") == "1"
     kv = {"ran": ran,
-          "verdict": name_of("csumcheck.kernel.verdict", one(K, "csumcheck.kernel.verdict"))}
+          "verdict": name_of("csumcheck.kernel.verdict", one(K, "csumcheck.kernel.verdict")),
+          "warnings": sorted(allv(K, "csumcheck.kernel.warning"))}
     if ran:
         kv.update({
-            "warnings": sorted(allv(K, "csumcheck.kernel.warning")),
             "counters": sorted(allv(K, "csumcheck.kernel.counter")),
             "sw_passes": int(one(K, "csumcheck.kernel.sw_passes")),
             "sw_bytes": int(one(K, "csumcheck.kernel.sw_bytes")),
@@ -177,6 +182,12 @@ def plugin_view(t):
                 "passes": int(one(D, "csumcheck.dev.sw_passes", "0")),
                 "pass_bytes": int(one(D, "csumcheck.dev.sw_bytes", "0")),
             })
+            fate = name_of("csumcheck.dev.fate", one(D, "csumcheck.dev.fate"))
+            if fate:   # the GRO engine's fate (absent: merged at the NIC, never here alone)
+                devs[-1]["fate"] = {"fate": fate,
+                                    "super": int(one(D, "csumcheck.dev.super", "0")) or None,
+                                    "reason": name_of("csumcheck.dev.alone", one(D, "csumcheck.dev.alone")) or None,
+                                    "flushed": one(D, "csumcheck.dev.flushed") or None}
         kv["devices"] = devs
     v["kernel"] = kv
     return v
@@ -192,7 +203,8 @@ def cli_view(o):
             continue
         layer = {"index": i, "proto": L["proto"], "offset": L["offset"], "verdict": c["verdict"],
                  "reason": c.get("reason") or "", "field": hexnorm(c.get("field")),
-                 "expected": hexnorm(c.get("expected"))}
+                 "expected": hexnorm(c.get("expected")), "resolved": hexnorm(c.get("resolved")),
+                 "rco_delta": hexnorm(c.get("rco_delta"))}
         k = L.get("kernel")
         if k is not None and K.get("ran"):
             reached = k["method"] != "not-reached"
@@ -207,11 +219,9 @@ def cli_view(o):
             }
         layers.append(layer)
     v["layers"] = layers
-    kv = {"ran": bool(K.get("ran")), "verdict": K.get("verdict")}
+    kv = {"ran": bool(K.get("ran")), "verdict": K.get("verdict"), "warnings": sorted(K.get("warnings", []))}
     if kv["ran"]:
-        # (the CLI prints "warnings": [] when the replay did not run, so
-        # warnings such as not-modelled are compared only for replayed frames)
-        kv.update({"warnings": sorted(K.get("warnings", [])), "counters": sorted(K.get("counters", [])), "sw_passes": K.get("sw_passes"),
+        kv.update({"counters": sorted(K.get("counters", [])), "sw_passes": K.get("sw_passes"),
                    "sw_bytes": K.get("sw_bytes"), "hdr_bytes": K.get("hdr_bytes")})
         if kv["verdict"] == "drop":
             d = K.get("drop", {})
@@ -225,6 +235,10 @@ def cli_view(o):
                          "gro_ran": bool(g.get("ran")), "gro": g.get("result"),
                          "gro_layer": -1 if g.get("layer") is None else g.get("layer"),
                          "passes": e.get("passes", 0), "pass_bytes": e.get("pass_bytes", 0)})
+        for i, g in enumerate(o.get("gro_fate", [])):
+            if i < len(devs):
+                devs[i]["fate"] = {"fate": g["fate"], "super": g.get("super"), "reason": g.get("reason"),
+                                   "flushed": g.get("flushed")}
         kv["devices"] = devs
     v["kernel"] = kv
     return v

@@ -358,6 +358,49 @@ def t_two_pass():
         eq("%s: -2 -Y last frame equals one pass" % name, filt, [one[-1]])
 
 
+def captured(name):
+    d = os.environ.get("CSC_CAPTURES", "")
+    p = os.path.join(d, name)
+    if not d or not os.path.exists(p):
+        skip("capture %s not found (CSC_CAPTURES)" % name)
+    return p
+
+
+def t_gro_engine():
+    # One TCP flow over VXLAN, segment 4 with a bad inner checksum (csc-gen
+    # flow --bad-seg 4): the NIC holds 1, merges 2-3, passes 4 up at once
+    # (csum-fail), and 5 cannot follow 3 (seq-gap flushes 1-3) so it starts
+    # a new super-packet that 6-8 join. The tunnel device sees 1, 4 and 5.
+    f = captured("flow-bad-middle.pcap")
+    names = ["frame.number", "csumcheck.gro.engine", "csumcheck.dev.fate", "csumcheck.dev.super",
+             "csumcheck.dev.super_segs", "csumcheck.dev.alone", "csumcheck.dev.flushed"]
+    rows = fields(f, names, ["-2"])
+    got = [[r[n] for n in names] for r in rows]
+    eq("fates per frame (-2: segment counts complete)", got, [
+        ["1", "nic held, vxlan held", "held,held", "1,1", "3,1", "", ""],
+        ["2", "nic merged into 1", "merged", "1", "", "", ""],
+        ["3", "nic merged into 1", "merged", "1", "", "", ""],
+        ["4", "nic alone (csum-fail), vxlan alone (csum-fail)", "alone,alone", "", "", "csum-fail,csum-fail", ""],
+        ["5", "nic held, vxlan held", "held,held", "5,5", "4,1", "", "seq-gap,seq-gap"],
+        ["6", "nic merged into 5", "merged", "5", "", "", ""],
+        ["7", "nic merged into 5", "merged", "5", "", "", ""],
+        ["8", "nic merged into 5", "merged", "5", "", "", ""],
+    ])
+    eq("-Y csumcheck.dev.fate == merged", frames_matching(f, "csumcheck.dev.fate == merged"), [2, 3, 6, 7, 8])
+    eq("-Y csumcheck.dev.super == 5", frames_matching(f, "csumcheck.dev.super == 5"), [5, 6, 7, 8])
+    # Engine preferences, as the CLI's --poll-gap: every frame its own NAPI
+    # poll, nothing merges; with a flush timeout, merging is back.
+    gap0 = ["-o", "csumcheck.poll_gap:0"]
+    eq("poll_gap 0: nothing merged", frames_matching(f, "csumcheck.dev.fate == merged", gap0), [])
+    eq("poll_gap 0 + gro_flush_timeout 1000: merged again",
+       frames_matching(f, "csumcheck.dev.fate == merged", gap0 + ["-o", "csumcheck.gro_flush_timeout:1000"]),
+       [2, 3, 6, 7, 8])
+    out, err, _ = run_tshark(["-n", "-r", f, "-c", "1", "-o", "csumcheck.gro_budget:0", "-T", "fields",
+                              "-e", "_ws.expert.message"])
+    eq("gro_budget 0 reported", "csumcheck.gro_budget must be 1-65535" in err and
+       "csumcheck.gro_budget must be 1-65535" in out[0], True)
+
+
 def t_frag_reassembly():
     f = corpus("nDPI__dns_fragmented.pcap")
     rows = fields(f, ["frame.number", "csumcheck.stack", "csumcheck.layer.proto",

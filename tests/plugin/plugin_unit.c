@@ -80,6 +80,7 @@ static void test_summary(void)
             l->k.passes = (uint8_t)i;
             l->k.pass_bytes = 100u * i;
             l->k.normal_conv = i == 2;
+            l->rco_delta = (uint16_t)(0x3700 + i);
         }
     }
     r.worst = CSC_V_BAD;
@@ -112,7 +113,8 @@ static void test_summary(void)
                   ck[i].csum_off == l->csum_off && ck[i].verdict == l->verdict &&
                   ck[i].reason == l->reason && ck[i].field == l->field &&
                   ck[i].expected == l->expected && ck[i].notes == l->notes &&
-                  ck[i].method == l->k.method && ck[i].dev == l->k.dev && ck[i].ok == l->k.ok &&
+                  ck[i].method == l->k.method && ck[i].dev == l->k.dev && pl_layer_ok(&ck[i]) == l->k.ok &&
+                  pl_layer_path(&ck[i]) == l->k.path && ck[i].rco_delta == l->rco_delta &&
                   ck[i].passes == l->k.passes && ck[i].pass_bytes == l->k.pass_bytes &&
                   ((ck[i].flags & PL_F_NORMAL_CONV) != 0) == (l->k.normal_conv != 0),
               "layer %u differs", idx[i]);
@@ -125,6 +127,20 @@ static void test_summary(void)
     CHECK(pl_devs(s)[1].ip_summed == 2 && pl_devs(s)[1].csum_valid == 1, "dev entry");
     CHECK(pl_devs(s)[0].passes == 1 && pl_devs(s)[0].pass_bytes == 70 && pl_devs(s)[1].gro_passes == 2 &&
               pl_devs(s)[1].gro_pass_bytes == 60, "dev passes");
+    /* The GRO engine's fates: one per device it reached. */
+    struct csc_gro_decision d = { .n = 2 };
+    d.fate[0] = (struct csc_gro_fate){ .kind = CSC_P_NONE, .held = 1, .super = 9 };
+    d.fate[1] = (struct csc_gro_fate){ .kind = CSC_P_VXLAN, .alone_reason = CSC_G_CSUM_FAIL,
+                                       .flushed_other = CSC_GF_SEQ };
+    pl_set_fates(s, &d, 9);
+    const struct pl_fate *fa = pl_fates(s);
+    CHECK(s->nfate == 2 && fa[0].held && !fa[0].merged && fa[0].super == 9 && fa[0].segs == 1 &&
+              fa[1].kind == CSC_P_VXLAN && !fa[1].held && fa[1].super == 0 &&
+              fa[1].alone_reason == CSC_G_CSUM_FAIL && fa[1].flushed == CSC_GF_SEQ,
+          "fates");
+    d.fate[0].merged = 1;   /* merged into frame 9's super-packet: not a first segment */
+    pl_set_fates(s, &d, 12);
+    CHECK(pl_fates(s)[0].segs == 0 && pl_fates(s)[0].super == 9, "merged fate");
     printf("summary: 7-layer VXLAN frame kept in %zu bytes (csc_result is %zu)\n", n, sizeof r);
     free(s);
 

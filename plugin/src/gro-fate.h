@@ -1,0 +1,35 @@
+/*
+ * gro-fate.h - the GRO engine inside the plugin: on the first pass (capture
+ * order) every analysed frame is fed to csumcheck/gro.h, as the CLI does,
+ * and the frame keeps what happened to it at each receiving device: merged
+ * into which super-packet (a link to its first segment) or why it went up
+ * alone. Fields csumcheck.gro.engine and csumcheck.dev.fate/super/...;
+ * preferences as the CLI's --gro-budget, --gro-flush-timeout,
+ * --gro-max-size and --poll-gap.
+ */
+#ifndef CSC_PLUGIN_GRO_FATE_H
+#define CSC_PLUGIN_GRO_FATE_H
+
+#include "summary.h"
+
+#include <wireshark.h>
+
+#include <epan/packet.h>
+#include <epan/prefs.h>
+
+/* Fields and preferences (from proto_register_csumcheck). */
+void pl_gro_register(int proto, module_t *prefs);
+/* An invalid engine preference, or NULL (apply_prefs reports it). */
+const char *pl_gro_pref_error(void);
+/* A file (re)opens: a fresh engine with the preferences in force. */
+void pl_gro_init(void);
+/* First pass only, in capture order: feed the frame, record its fates in s. */
+void pl_gro_feed(const struct csc_frame *f, const struct csc_result *r, const packet_info *pinfo,
+                 struct pl_frame *s);
+/* "nic merged into 1, vxlan held" (the value of csumcheck.gro.engine). */
+void pl_gro_words(const struct pl_frame *s, char *buf, size_t n);
+/* The frame-level item and, for device i, its items under that device. */
+void pl_gro_render_frame(tvbuff_t *tvb, proto_tree *t, const struct pl_frame *s);
+void pl_gro_render_dev(tvbuff_t *tvb, proto_tree *dt, const struct pl_frame *s, unsigned i);
+
+#endif

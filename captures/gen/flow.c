@@ -14,6 +14,14 @@
  *     file holds N bytes; every K-th frame has a bad inner TCP checksum.
  *     Frames come from a ring of prebuilt ones, so writing runs at disk or
  *     pipe speed: `csc-gen bench --bytes 10G -o - | csumcheck -`.
+ *
+ *   csc-gen bench --flows N --frames M [--size full|small] -o FILE|-
+ *     A bulk transfer over VXLAN as a receiver sees it: N TCP connections
+ *     served in turn, each turn one data segment and the peer's pure ACK, so
+ *     sequence numbers advance and get acknowledged (a ring of one flow's
+ *     segments looks like endless retransmissions to tshark's TCP analysis,
+ *     which then goes quadratic). 1.5% of the frames (every 100th data
+ *     segment, every 200th ACK) have a bad inner TCP checksum.
  */
 #include "gen.h"
 
@@ -148,19 +156,78 @@ usage:
     return 2;
 }
 
+/* One frame of the bulk transfer: frame i is a data segment (even i) or
+ * the ACK of the data segment before it (odd i), on flow (i / 2) % nflows. */
+static void bulk_frame(struct pb_frame *f, uint64_t i, int nflows, int payload, uint32_t *seq)
+{
+    int flow = (int)(i / 2 % (uint64_t)nflows), ack = (int)(i & 1);
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    struct pb_layer *o = pb_push(f, PB_IPV4);
+    o->ip_id = (uint16_t)(i * 3);
+    struct pb_layer *u = pb_push(f, PB_UDP);
+    u->sport = (uint16_t)(49152 + flow);   /* the flow's hash, as Linux picks it */
+    pb_push(f, PB_VXLAN);
+    pb_push(f, PB_ETH);
+    struct pb_layer *in = pb_push(f, PB_IPV4);
+    in->ip_id = (uint16_t)i;
+    struct pb_layer *t = pb_push(f, PB_TCP);
+    t->sport = (uint16_t)(40000 + flow);
+    t->dport = 5201;
+    t->tcp_flags = 0x10;
+    t->csum = i % 100 == 98 || i % 200 == 99 ? PB_BAD : PB_OK;
+    if (ack) {
+        uint8_t a[16];
+        memcpy(a, o->src, 16), memcpy(o->src, o->dst, 16), memcpy(o->dst, a, 16);
+        memcpy(a, in->src, 16), memcpy(in->src, in->dst, 16), memcpy(in->dst, a, 16);
+        t->sport = 5201;
+        t->dport = (uint16_t)(40000 + flow);
+        t->seq = 1;
+        t->ack = seq[flow];
+        return;
+    }
+    t->seq = seq[flow];
+    t->ack = 1;
+    seq[flow] += (uint32_t)payload;
+    struct pb_layer *p = pb_push(f, PB_PAYLOAD);
+    p->len = (uint16_t)payload;
+    p->fill = 7;
+}
+
+static int write_bulk(struct capw *w, uint64_t frames, int nflows, int payload)
+{
+    static uint8_t buf[2048];
+    uint32_t seq[256];
+    for (int k = 0; k < nflows; k++)
+        seq[k] = 1000u + 100000u * (uint32_t)k;
+    uint64_t ts = GEN_T0_USEC;
+    for (uint64_t i = 0; i < frames; i++) {
+        struct pb_frame f;
+        bulk_frame(&f, i, nflows, payload, seq);
+        size_t len = pb_build(&f, buf, sizeof buf);
+        if (!len || capw_write(w, ts, buf, (uint32_t)len, CAPW_DIR_NONE))
+            return -1;
+        ts += 10;
+    }
+    return 0;
+}
+
 #define RING 64
 
 int gen_cmd_bench(int argc, char **argv)
 {
     const char *out = NULL, *size = "full";
     unsigned long long bytes = 0;
-    long bad_every = 0;
+    long bad_every = 0, flows = 0;
+    unsigned long long frames = 0;
     int fmt = CAPW_PCAP;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--size") && v) { size = v; i++; }
         else if (!strcmp(a, "--bytes") && v) { if (parse_size(v, &bytes)) goto usage; i++; }
         else if (!strcmp(a, "--bad-every") && v) { bad_every = atol(v); i++; }
+        else if (!strcmp(a, "--flows") && v) { flows = atol(v); i++; }
+        else if (!strcmp(a, "--frames") && v) { if (parse_size(v, &frames)) goto usage; i++; }
         else if (!strcmp(a, "--format") && v) { if (parse_format(v, &fmt)) goto usage; i++; }
         else if (!strcmp(a, "-o") && v) { out = v; i++; }
         else goto usage;
@@ -172,7 +239,23 @@ int gen_cmd_bench(int argc, char **argv)
         payload = 180 - 104;                                  /* 76: a 180-byte frame */
     else
         goto usage;
-    if (!out || !bytes || bad_every < 0)
+    if (flows) {
+        if (!out || flows < 1 || flows > 256 || !frames || bytes || bad_every)
+            goto usage;
+        FILE *f = open_out(out);
+        if (!f) {
+            fprintf(stderr, "csc-gen bench: cannot write %s\n", out);
+            return 2;
+        }
+        struct capw w;
+        int r = capw_open_stream(&w, f, (enum capw_format)fmt, 1, 262144);
+        r |= write_bulk(&w, frames, (int)flows, payload);
+        r |= capw_close(&w);
+        if (f != stdout)
+            r |= fclose(f);
+        return r ? 2 : 0;
+    }
+    if (!out || !bytes || bad_every < 0 || frames)
         goto usage;
 
     static uint8_t good[RING][1600], bad[RING][1600];
@@ -208,6 +291,8 @@ int gen_cmd_bench(int argc, char **argv)
     return r ? 2 : 0;
 usage:
     fprintf(stderr, "usage: csc-gen bench --size full|small --bytes N[K|M|G] [--bad-every K] "
+                    "[--format pcap|pcapng] -o FILE|-\n"
+                    "       csc-gen bench --flows N --frames M [--size full|small] "
                     "[--format pcap|pcapng] -o FILE|-\n");
     return 2;
 }

@@ -214,7 +214,8 @@ static void usage(void)
             "       csc-gen list|cases [--markdown] [FILE...]  the case table\n"
             "       csc-gen stack [OPTS] DESCRIPTION    one frame (see captures/gen/spec.c)\n"
             "       csc-gen flow [OPTS] -o FILE|-       a TCP flow over VXLAN\n"
-            "       csc-gen bench --size full|small --bytes N[K|M|G] [--bad-every K] -o FILE|-\n");
+            "       csc-gen bench --size full|small --bytes N[K|M|G] [--bad-every K] -o FILE|-\n"
+            "       csc-gen bench --flows N --frames M [--size full|small] -o FILE|-\n");
 }
 
 int main(int argc, char **argv)

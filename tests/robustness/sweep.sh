@@ -7,35 +7,83 @@
 # a crash or signal, a hang, any sanitizer report, an exit status other than
 # 0/1/2, or an exit status 2 whose stderr does not name the file.
 #
-#   tests/robustness/sweep.sh -c CSUMCHECK [-p PLUGIN_DIR] [-n MUTATIONS] [-s SEED] [-o WORKDIR]
+#   tests/robustness/sweep.sh -c CSUMCHECK [-p PLUGIN_DIR] [-t STRIDE] [-n MUTATIONS]
+#                             [-s SEED] [-j JOBS] [-o WORKDIR]
 #     -n  mutations per input capture and per kind (default 30: 30 byte-error
 #         files + 30 truncations per input)
 #     -p  a directory laid out DIR/4.0/epan/csumcheck.so (tshark runs as uid
-#         65534 with WIRESHARK_PLUGIN_DIR=DIR, see docs/wireshark.md)
+#         65534 with WIRESHARK_PLUGIN_DIR=DIR, see docs/wireshark.md); a
+#         plugin built with ASan gets the ASan runtime preloaded into tshark
+#     -t  tshark+plugin on every STRIDE-th mutated file (default 1: all)
+#     -j  shard the inputs over JOBS parallel workers (default 1)
 # Prints one summary line; exits 1 on any failure (the failing inputs are
 # kept in WORKDIR/failures).
 set -u
-csc=""; plugdir=""; n=30; seed=1; work=""
-while getopts c:p:n:s:o: opt; do
+csc=""; plugdir=""; n=30; seed=1; work=""; stride=1; jobs=1; shard=""
+while getopts c:p:n:s:o:t:j:S: opt; do
     case $opt in
     c) csc=$OPTARG ;; p) plugdir=$OPTARG ;; n) n=$OPTARG ;; s) seed=$OPTARG ;; o) work=$OPTARG ;;
-    *) echo "usage: $0 -c CSUMCHECK [-p PLUGIN_DIR] [-n N] [-s SEED] [-o WORKDIR]" >&2; exit 2 ;;
+    t) stride=$OPTARG ;; j) jobs=$OPTARG ;; S) shard=$OPTARG ;;
+    *) echo "usage: $0 -c CSUMCHECK [-p PLUGIN_DIR] [-t STRIDE] [-n N] [-s SEED] [-j JOBS] [-o WORKDIR]" >&2
+       exit 2 ;;
     esac
 done
 root=$(cd "$(dirname "$0")/../.." && pwd)
 [ -x "$csc" ] || { echo "sweep: csumcheck binary missing: '$csc'" >&2; exit 2; }
 command -v editcap >/dev/null || { echo "sweep: SKIP: editcap not installed (tshark package)"; exit 77; }
+if [ -n "$plugdir" ]; then
+    so="$plugdir/4.0/epan/csumcheck.so"
+    [ -f "$so" ] || { echo "sweep: no plugin at $so" >&2; exit 2; }
+    command -v tshark >/dev/null || { echo "sweep: SKIP: tshark not installed"; exit 77; }
+    if [ "$(id -u)" = 0 ] && ! command -v setpriv >/dev/null; then
+        echo "sweep: SKIP: root without setpriv: tshark would ignore the plugin dir"; exit 77
+    fi
+    if [ -z "${TSHARK_PRELOAD:-}" ] && ldd "$so" | grep -q libasan; then
+        TSHARK_PRELOAD=$(ldd "$so" | awk '/libasan/ { print $3 }')
+    fi
+fi
 [ -n "$work" ] || work=$(mktemp -d /tmp/csc-sweep.XXXXXX)
 mkdir -p "$work/mut" "$work/failures"
 chmod 755 "$work" "$work/mut"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:exitcode=99
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=99
 
+# The plugin must really be loaded: an unmutated capture gives verdicts.
+if [ -n "$plugdir" ] && [ -z "$shard" ]; then
+    probe=$(ls "$root"/captures/vxlan.pcap)
+    got=$(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent \
+          WIRESHARK_PLUGIN_DIR="$plugdir" WIRESHARK_EXTCAP_DIR=/nonexistent \
+          ${TSHARK_PRELOAD:+LD_PRELOAD=$TSHARK_PRELOAD} ASAN_OPTIONS=detect_leaks=0 \
+          tshark -n -r "$probe" -T fields -e csumcheck.verdict 2>/dev/null | grep -c '[0-9]')
+    [ "${got:-0}" -gt 0 ] || { echo "sweep: tshark did not load the plugin from $plugdir" >&2; exit 2; }
+fi
+
+# -j: run JOBS copies of this script on disjoint shards, then add up their
+# summary lines.
+if [ "$jobs" -gt 1 ] && [ -z "$shard" ]; then
+    j=0
+    while [ $j -lt "$jobs" ]; do
+        mkdir -p "$work/shard$j"
+        "$0" -c "$csc" ${plugdir:+-p "$plugdir"} -t "$stride" -n "$n" -s "$seed" -S "$j/$jobs" \
+            -o "$work/shard$j" >"$work/shard$j.out" 2>"$work/shard$j.err" &
+        j=$((j + 1))
+    done
+    wait
+    cat "$work"/shard*.err >&2
+    awk '/^corruption sweep:/ { f += $3; r += $6; e0 += $11; e1 += $13; e2 += $15; t += $16; x += $19 }
+         END { printf "corruption sweep: %d mutated files, %d csumcheck runs (exit 0: %d, 1: %d, 2: %d), " \
+                      "%d tshark+plugin runs, %d failures\n", f, r, e0, e1, e2, t, x
+               exit (x > 0 || NR == 0) }' "$work"/shard*.out
+    rc=$?
+    [ $rc -eq 0 ] && rm -rf "$work"/shard* || echo "failing inputs kept in $work/shard*/failures" >&2
+    exit $rc
+fi
+
 inputs=$(ls "$root"/captures/*.pcap "$root"/captures/*.pcapng 2>/dev/null)
 shared="$root/../shared/corpus/real"
 [ -d "$shared" ] && inputs="$inputs $(ls "$shared"/*.pcap "$shared"/*.pcapng "$shared"/*.cap 2>/dev/null)"
 
-files=0 runs=0 fails=0 cli_rc0=0 cli_rc1=0 cli_rc2=0 ts_runs=0
+files=0 runs=0 fails=0 cli_rc0=0 cli_rc1=0 cli_rc2=0 ts_runs=0 nmut=$((stride - 1))
 rates="0.001 0.01 0.05 0.2"
 
 fail() {
@@ -66,9 +114,11 @@ check_cli() {
 check_tshark() {
     f=$1
     [ -n "$plugdir" ] || return 0
+    nmut=$((nmut + 1))
+    [ $((nmut % stride)) -eq 0 ] || return 0
     ts_runs=$((ts_runs + 1))
     timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups \
-        env HOME=/nonexistent WIRESHARK_PLUGIN_DIR="$plugdir" ${TSHARK_PRELOAD:+LD_PRELOAD=$TSHARK_PRELOAD} \
+        env HOME=/nonexistent WIRESHARK_PLUGIN_DIR="$plugdir" WIRESHARK_EXTCAP_DIR=/nonexistent ${TSHARK_PRELOAD:+LD_PRELOAD=$TSHARK_PRELOAD} \
         ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:exitcode=99 \
         tshark -n -r "$f" -T fields -e csumcheck.verdict -e csumcheck.kernel.verdict >/dev/null 2>"$work/err"
     rc=$?
@@ -77,7 +127,7 @@ check_tshark() {
     124) fail "$f" "tshark+plugin hung (timeout)" ;;
     *) fail "$f" "tshark+plugin exit $rc" ;;
     esac
-    if grep -qE "AddressSanitizer|runtime error|Segmentation|csumcheck.*(assert|abort)" "$work/err"; then
+    if grep -qE "Sanitizer|runtime error|Segmentation|csumcheck.*(assert|abort)" "$work/err"; then
         fail "$f" "tshark+plugin: crash or sanitizer report"
     fi
 }
@@ -85,6 +135,9 @@ check_tshark() {
 i=0
 for in in $inputs; do
     i=$((i + 1))
+    if [ -n "$shard" ]; then
+        [ $(( (i - 1) % ${shard#*/} )) -eq "${shard%/*}" ] || continue
+    fi
     base=$(basename "$in")
     size=$(stat -c %s "$in")
     k=0
@@ -96,7 +149,7 @@ for in in $inputs; do
             chmod 644 "$out"
             files=$((files + 1))
             check_cli "$out"
-            [ $((k % 5)) -eq 0 ] && check_tshark "$out"
+            check_tshark "$out"
         fi
         rm -f "$out"
         # truncation at a pseudo-random offset (LCG on the seed)
@@ -106,7 +159,7 @@ for in in $inputs; do
         chmod 644 "$out"
         files=$((files + 1))
         check_cli "$out"
-        [ $((k % 5)) -eq 0 ] && check_tshark "$out"
+        check_tshark "$out"
         rm -f "$out"
         k=$((k + 1))
     done

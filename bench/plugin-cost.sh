@@ -2,7 +2,7 @@
 # bench/plugin-cost.sh - what the csumcheck Wireshark plugin adds to tshark.
 #
 #   bench/plugin-cost.sh [BUILD_DIR]        (default: build)
-#   FRAMES=100000 RUNS=10 ROUNDS=5 bench/plugin-cost.sh build-plugin
+#   FRAMES=100000 RUNS=10 ROUNDS=5 bench/plugin-cost.sh build
 #
 # Generates a VXLAN/TCP capture (`csc-gen bench --flows 16`: FRAMES frames
 # of 16 bulk TCP connections, data 1514 bytes + ACKs 104 bytes, 1.5% bad

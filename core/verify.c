@@ -36,6 +36,17 @@ static void merge_breaks(struct csc_sums *s)
         }
         e[j] = v;
     }
+    /* The usual frame: every region ends at or after the last header edge
+     * (the end of the packet, the end of the capture): an append. */
+    if (!s->n || e[0] >= s->bp[s->n - 1]) {
+        unsigned n = s->n, lim = n + ne > CSC_MAX_BREAKS ? CSC_MAX_BREAKS - n : ne;
+        for (unsigned k = 0; k < lim; k++)
+            if (!n || s->bp[n - 1] != e[k])
+                s->bp[n++] = e[k];
+        s->n = (uint16_t)n;
+        s->nends = 0;
+        return;
+    }
     if (s->n + ne > CSC_MAX_BREAKS)
         ne = CSC_MAX_BREAKS - s->n;
     /* backwards, like merging into the larger array */
@@ -360,20 +371,31 @@ void csc_verify(const struct csc_config *cfg, const struct csc_frame *f, struct 
     sum_pieces(&p, &r->sums);
 
     /* Innermost first: GSO facts found on the inner TCP qualify the outer. */
-    for (int i = (int)r->nlayers - 1; i >= 0; i--)
+    uint32_t notes = 0;
+    unsigned verdicts = 0;
+    for (int i = (int)r->nlayers - 1; i >= 0; i--) {
         verify_layer(r, &p, &r->layers[i]);
-    for (unsigned i = 0; i < r->nlayers; i++) {
-        struct csc_layer *l = &r->layers[i];
-        if (l->verdict == CSC_V_PARTIAL && l->proto == CSC_P_UDP && r->gso_segs_known)
-            l->reason = CSC_R_GSO;
-        if (l->notes & CSC_N_RCO)
-            verify_rco(r, i);
+        notes |= r->layers[i].notes;
+        verdicts |= 1u << r->layers[i].verdict;
     }
-    for (unsigned i = 0; i < r->nlayers; i++) {
-        struct csc_layer *l = &r->layers[i];
-        if (l->verdict == CSC_V_BAD && l->reason == CSC_R_MISMATCH &&
-            (l->proto == CSC_P_UDP || l->proto == CSC_P_GRE))
-            verify_lco(r, i);
+    /* the second look (GSO on the outer UDP, RCO, LCO) only where it can apply */
+    if (r->gso_segs_known || (notes & CSC_N_RCO)) {
+        for (unsigned i = 0; i < r->nlayers; i++) {
+            struct csc_layer *l = &r->layers[i];
+            if (l->verdict == CSC_V_PARTIAL && l->proto == CSC_P_UDP && r->gso_segs_known)
+                l->reason = CSC_R_GSO;
+            if (l->notes & CSC_N_RCO)
+                verify_rco(r, i);
+        }
+        verdicts = ~0u;
+    }
+    if (verdicts & (1u << CSC_V_BAD)) {
+        for (unsigned i = 0; i < r->nlayers; i++) {
+            struct csc_layer *l = &r->layers[i];
+            if (l->verdict == CSC_V_BAD && l->reason == CSC_R_MISMATCH &&
+                (l->proto == CSC_P_UDP || l->proto == CSC_P_GRE))
+                verify_lco(r, i);
+        }
     }
     r->worst = CSC_V_NA;
     int worst = 0;

@@ -17,6 +17,8 @@
 #include "csumcheck/rcache.h"
 #include "csumcheck/rewrite.h"
 
+#include "fuzz_input.h"
+
 #include <stddef.h>
 
 #include <stdlib.h>
@@ -67,25 +69,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 8)
         return 0;
     struct csc_config cfg;
-    csc_config_default(&cfg);
-    static const uint8_t links[] = { CSC_LINK_ETHERNET, CSC_LINK_RAW, CSC_LINK_IPV4, CSC_LINK_IPV6,
-                                     CSC_LINK_SLL, CSC_LINK_SLL2, CSC_LINK_NULL, CSC_LINK_LOOP,
-                                     CSC_LINK_PPP, CSC_LINK_UNKNOWN };
-    cfg.rx.kind = (uint8_t)(data[1] % 6);
-    cfg.rx.level = data[2] & 3;
-    cfg.rx.where = (uint8_t)((data[2] >> 2) % 3);
+    fuzz_config(data, &cfg);
     cfg.rx.start = data[7];
     cfg.rx.offset = (uint16_t)(data[2] >> 4);
-    cfg.era = *csc_era_at(data[3] % csc_era_count());
-    cfg.gro_nic = data[4] & 1;
-    cfg.gro_tunnel = data[4] & 2;
-    cfg.remcsum_rx = data[4] & 4;
-    cfg.remcsum_nopartial = data[4] & 8;
-    cfg.udp6_zero_csum_rx = data[4] & 16;
     cfg.inner_socket = data[4] & 32;
     cfg.assume_bad = data[4] & 64;
     cfg.trace_steps = data[4] & 128;
-    cfg.gre_csum = (uint8_t)(data[3] >> 6);
     if (data[3] & 0x20)
         csc_config_set_port(&cfg, 8472, CSC_P_VXLAN, 0);
     if (data[3] & 0x10)
@@ -97,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The frame lives at the end of a heap buffer: ASan sees any overread. */
     uint8_t *buf = malloc(caplen ? caplen : 1);
     memcpy(buf, data + 8, caplen);
-    struct csc_frame f = { buf, (uint32_t)caplen, (uint32_t)len, links[data[0] % 10],
+    struct csc_frame f = { buf, (uint32_t)caplen, (uint32_t)len, fuzz_link(data[0]),
                            (uint8_t)(data[0] >> 6) % 3 };
     csc_analyze(&cfg, &f, &res);
     invariants(&f, &res);

@@ -556,8 +556,8 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
         { "jobs", 'j', 0, G_OPTION_ARG_INT, &ps.jobs,
           "Analyse N files in parallel (0: one per CPU); output stays in input order", "N" },
         { "threads", 0, 0, G_OPTION_ARG_INT, &ps.threads,
-          "Worker threads that analyse the frames of the files being read, in a pipeline "
-          "(0: one per CPU, the default; 1: none, each file in one thread)", "N" },
+          "Threads that analyse the frames of a file: the one reading it and N-1 workers, "
+          "in a pipeline (0: one per CPU, the default; 1: no pipeline)", "N" },
         { "version", 'V', 0, G_OPTION_ARG_NONE, &ps.version, "Print the version and exit", NULL },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &ps.inputs, NULL, NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },

@@ -192,15 +192,19 @@ static gpointer pool_thread(gpointer data)
     return NULL;
 }
 
+/* `threads` threads analyse: the thread reading a file is one of them (it
+ * analyses queued batches while it waits, see help()), so the pool has one
+ * fewer. A pool of one per CPU oversubscribed the CPUs: on 2 CPUs small
+ * frames took 17% longer (docs/performance.md). */
 void pipeline_start(unsigned threads)
 {
     if (threads < 2)
         return;
     struct pool *p = g_new0(struct pool, 1);
     p->q = g_async_queue_new();
-    p->n = threads;
-    p->t = g_new0(GThread *, threads);
-    for (unsigned i = 0; i < threads; i++)
+    p->n = threads - 1;
+    p->t = g_new0(GThread *, p->n);
+    for (unsigned i = 0; i < p->n; i++)
         p->t[i] = g_thread_new("csumcheck-worker", pool_thread, p);
     the_pool = p;
 }

@@ -38,7 +38,7 @@ static void merge_breaks(struct csc_sums *s)
     }
     /* The usual frame: every region ends at or after the last header edge
      * (the end of the packet, the end of the capture): an append. */
-    if (!s->n || e[0] >= s->bp[s->n - 1]) {
+    if (!ne || !s->n || e[0] >= s->bp[s->n - 1]) {
         unsigned n = s->n, lim = n + ne > CSC_MAX_BREAKS ? CSC_MAX_BREAKS - n : ne;
         for (unsigned k = 0; k < lim; k++)
             if (!n || s->bp[n - 1] != e[k])

@@ -82,6 +82,7 @@ struct kd_rec {
     int32_t idx;                  /* index in the case table */
     int32_t status;               /* enum kd_status */
     uint32_t settle_us;           /* time until the counters settled */
+    uint32_t retries;             /* GRO runs repeated: a write gap over half gro_flush_timeout */
     int64_t d[O__COUNT];
     char msg[200];
 };

@@ -496,7 +496,7 @@ int main(int argc, char **argv)
     }
     double t_kernel = now_s() - t0;
 
-    size_t compared = 0, agree = 0, skipped = 0, gro_runs = 0, gro_agree = 0, coalesced = 0;
+    size_t compared = 0, agree = 0, skipped = 0, gro_runs = 0, gro_agree = 0, coalesced = 0, gro_retried = 0;
     size_t wrong_disagree = 0;
     char skipmsg[200] = "";
     for (size_t i = 0; i < ncases; i++) {
@@ -541,6 +541,7 @@ int main(int argc, char **argv)
                      k.merges > 0 ? " (coalesced)" : "", m.merges, m.merges == 1 ? "" : "s");
             if (c->g.gro) {
                 gro_runs++;
+                gro_retried += rec->retries;
                 gro_agree += m.merges == k.merges;
                 if (strict_gro && ok && m.merges != k.merges) {
                     ok = 0;
@@ -565,8 +566,10 @@ int main(int argc, char **argv)
            t_kernel, total);
     if (gro_runs)
         printf("GRO runs (IFF_NAPI + gro_flush_timeout): %zu, %zu with coalescing seen; "
-               "GRO engine merge count matches the kernel on %zu (%s)\n",
-               gro_runs, coalesced, gro_agree, strict_gro ? "enforced: --strict-gro" : "informational");
+               "GRO engine merge count matches the kernel on %zu (%s); %zu repeated because "
+               "the writer stalled over half gro_flush_timeout\n",
+               gro_runs, coalesced, gro_agree, strict_gro ? "enforced: --strict-gro" : "informational",
+               gro_retried);
     printf("specificity: with a wrong configuration (report swapped, remcsumrx and "
            "udp6zerocsumrx inverted) the model would disagree on %zu of the %zu agreeing cases\n",
            wrong_disagree, agree);

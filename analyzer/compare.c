@@ -251,18 +251,7 @@ void summary_compare_text(struct wbuf *w, const struct cli_run *runs, const stru
         wb_puts(w, " (-v lists the frames whose outcome differs)");
     wb_putc(w, '\n');
     g_array_free(rows, TRUE);
-    if (o->write_path) {
-        wb_puts(w, "wrote ");
-        wb_u64(w, st->selected - st->select_lost);
-        wb_printf(w, " selected %s to ", plural(st->selected - st->select_lost, "frame", "frames"));
-        wb_text_name(w, o->write_path);
-        if (st->select_lost)
-            wb_printf(w, " (%ju not written: link type)", (uintmax_t)st->select_lost);
-        wb_putc(w, '\n');
-    }
-    if (nerrors)
-        wb_printf(w, "errors: %u (%ju %s not read to the end; see standard error)\n", nerrors,
-                  (uintmax_t)st->files_failed, plural(st->files_failed, "file", "files"));
+    summary_text_closing(w, o, st, nerrors);
 }
 
 void summary_compare_json(struct wbuf *w, const struct cli_run *runs, const struct cli_opts *o,

@@ -472,14 +472,10 @@ void render_json_frame_diff(struct wbuf *w, const struct frame_view *v, const st
     LIT(w, "]}\n");
 }
 
-static void text_outcome(struct wbuf *w, const struct csc_result *r,
-                         const struct csc_gro_decision *gd)
+/* "accept|drop [at proto@off reason counters...], N sw passes/B bytes" */
+static void text_verdict(struct wbuf *w, const struct csc_result *r)
 {
     const struct csc_kernel *k = &r->kernel;
-    if (!k->ran) {
-        LIT(w, "not run");
-        return;
-    }
     wb_puts(w, csc_kverdict_name(k->verdict));
     if (k->verdict == CSC_K_DROP) {
         if (k->drop_layer < nlayers(r)) {
@@ -499,7 +495,18 @@ static void text_outcome(struct wbuf *w, const struct csc_result *r,
     wb_u64(w, k->sw_passes);
     LIT(w, " sw passes/");
     wb_u64(w, k->sw_bytes);
-    LIT(w, " bytes, gro: ");
+    LIT(w, " bytes");
+}
+
+static void text_outcome(struct wbuf *w, const struct csc_result *r,
+                         const struct csc_gro_decision *gd)
+{
+    if (!r->kernel.ran) {
+        LIT(w, "not run");
+        return;
+    }
+    text_verdict(w, r);
+    LIT(w, ", gro: ");
     render_text_gro_fate(w, gd);
 }
 
@@ -649,26 +656,7 @@ void render_text_frame_start(struct wbuf *w, const struct frame_view *v)
     if (!k->ran) {
         LIT(w, "not run");
     } else {
-        wb_puts(w, csc_kverdict_name(k->verdict));
-        if (k->verdict == CSC_K_DROP) {
-            if (k->drop_layer < nlayers(r)) {
-                LIT(w, " at ");
-                wb_puts(w, csc_proto_name(r->layers[k->drop_layer].proto));
-                wb_putc(w, '@');
-                wb_u64(w, r->layers[k->drop_layer].off);
-            }
-            wb_putc(w, ' ');
-            wb_puts(w, csc_drop_name(k->drop_reason));
-            for (uint32_t c = k->counters; c; c &= c - 1) {
-                wb_putc(w, ' ');
-                wb_puts(w, csc_counter_name((unsigned)__builtin_ctz(c)));
-            }
-        }
-        LIT(w, ", ");
-        wb_u64(w, k->sw_passes);
-        LIT(w, " sw passes/");
-        wb_u64(w, k->sw_bytes);
-        LIT(w, " bytes");
+        text_verdict(w, r);
         if (k->warnings) {
             LIT(w, "; warnings:");
             for (uint32_t b = k->warnings; b; b &= b - 1) {

@@ -171,17 +171,6 @@ static void endpoint_of(struct cli_endpoint *e, const struct csc_frame *f,
     }
 }
 
-static bool is_tunnel(uint8_t p)
-{
-    switch (p) {
-    case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE: case CSC_P_FOU:
-    case CSC_P_GRE: case CSC_P_L2TP: case CSC_P_GTP: case CSC_P_TEREDO: case CSC_P_AYIYA:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* Only on a frame that opens a TCP flow (a new entry in the engine's table). */
 static void flow_id_of(struct cli_flow_id *id, const struct csc_frame *f, const struct csc_result *r,
                        unsigned l0, uint64_t frame)
@@ -204,7 +193,7 @@ static void flow_id_of(struct cli_flow_id *id, const struct csc_frame *f, const 
             l4s[1] = l;
             if (ips[1] == ips[0])
                 l4s[0] = l;
-        } else if (is_tunnel(l->proto) && !id->tunnel) {
+        } else if (csc_proto_is_tunnel(l->proto) && !id->tunnel) {
             id->tunnel = l->proto;
             id->tunnel_id = l->key;
         }

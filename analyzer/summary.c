@@ -82,6 +82,24 @@ void run_config_words(struct wbuf *w, const struct cli_run *run)
         wb_puts(w, rewrite_words(run->rewrite));
 }
 
+/* The closing lines of a text summary: what -w wrote, the errors. */
+void summary_text_closing(struct wbuf *w, const struct cli_opts *o, const struct cli_stats *st,
+                          unsigned nerrors)
+{
+    if (o->write_path) {
+        wb_puts(w, "wrote ");
+        wb_u64(w, st->selected - st->select_lost);
+        wb_printf(w, " selected %s to ", plural(st->selected - st->select_lost, "frame", "frames"));
+        wb_text_name(w, o->write_path);
+        if (st->select_lost)
+            wb_printf(w, " (%ju not written: link type)", (uintmax_t)st->select_lost);
+        wb_putc(w, '\n');
+    }
+    if (nerrors)
+        wb_printf(w, "errors: %u (%ju %s not read to the end; see standard error)\n", nerrors,
+                  (uintmax_t)st->files_failed, plural(st->files_failed, "file", "files"));
+}
+
 void summary_text(struct wbuf *w, const struct cli_run *run, const struct cli_opts *o,
                   unsigned nerrors, unsigned njobs)
 {
@@ -189,18 +207,7 @@ void summary_text(struct wbuf *w, const struct cli_run *run, const struct cli_op
     }
     if (!first)
         wb_putc(w, '\n');
-    if (o->write_path) {
-        wb_puts(w, "wrote ");
-        wb_u64(w, st->selected - st->select_lost);
-        wb_printf(w, " selected %s to ", plural(st->selected - st->select_lost, "frame", "frames"));
-        wb_text_name(w, o->write_path);
-        if (st->select_lost)
-            wb_printf(w, " (%ju not written: link type)", (uintmax_t)st->select_lost);
-        wb_putc(w, '\n');
-    }
-    if (nerrors)
-        wb_printf(w, "errors: %u (%ju %s not read to the end; see standard error)\n", nerrors,
-                  (uintmax_t)st->files_failed, plural(st->files_failed, "file", "files"));
+    summary_text_closing(w, o, st, nerrors);
 }
 
 /* ---- JSON ------------------------------------------------------------------ */

@@ -20,6 +20,8 @@ const char *plural(uint64_t n, const char *one, const char *many);
 void jkey(struct wbuf *w, bool *first, const char *k);
 void jnum(struct wbuf *w, bool *first, const char *k, uint64_t v);
 void summary_members(struct wbuf *w, bool *fp, const struct cli_run *run, const struct cli_opts *o);
+void summary_text_closing(struct wbuf *w, const struct cli_opts *o, const struct cli_stats *st,
+                          unsigned nerrors);
 
 /* summary_gro.c */
 void gro_text(struct wbuf *w, const struct cli_run *run, const struct cli_opts *o);

@@ -79,16 +79,21 @@ echo
 # The machine is shared: a long hyperfine run of A then B lets background
 # load drift bias the ratio. So each mode runs ROUNDS short hyperfine rounds
 # alternating the two commands, and the medians are over all runs.
-rounds=${ROUNDS:-5}
-per=$(( (runs + rounds - 1) / rounds ))
-results=""
-for mode in summary fields detail; do
-    case $mode in
+# tshark's arguments for a mode, without ($base) and with ($plug) the plugin
+mode_args() {
+    case $1 in
     summary) base=""; plug="" ;;
     fields) base="-T fields -e frame.number -e ip.src"
             plug="$base -e csumcheck.summary -e csumcheck.kernel.summary" ;;
     detail) base="-V"; plug="-V" ;;
     esac
+}
+
+rounds=${ROUNDS:-5}
+per=$(( (runs + rounds - 1) / rounds ))
+results=""
+for mode in summary fields detail; do
+    mode_args $mode
     r=1
     while [ $r -le "$rounds" ]; do
         json="$out/$mode-$r.json"
@@ -140,12 +145,7 @@ echo
 echo "| mode | instructions/frame, tshark | instructions/frame, tshark + csumcheck | plugin adds |"
 echo "|---|---|---|---|"
 for mode in summary fields detail; do
-    case $mode in
-    summary) base=""; plug="" ;;
-    fields) base="-T fields -e frame.number -e ip.src"
-            plug="$base -e csumcheck.summary -e csumcheck.kernel.summary" ;;
-    detail) base="-V"; plug="-V" ;;
-    esac
+    mode_args $mode
     a0=$(count "$build/plugins-none" "$small" "$base"); a=$(count "$build/plugins-none" "$mid" "$base")
     b0=$(count "$build/plugins" "$small" "$plug"); b=$(count "$build/plugins" "$mid" "$plug")
     python3 -c "a=($a-$a0)/1998; b=($b-$b0)/1998; print('| $mode | %.0f | %.0f | %+.1f%% |' % (a, b, (b/a-1)*100))"

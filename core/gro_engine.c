@@ -220,6 +220,63 @@ static bool memo_hash(struct csc_gro_memo *m, const uint8_t *kb, uint32_t kn, co
     return hit;
 }
 
+/* One layer's share of the flow key stream (what must match for two
+ * segments to be one flow) and of the header stream (what must match for
+ * them to merge), as the kernel's gro_receive callbacks compare them. */
+#if defined(__GNUC__)
+#define HOT_INLINE inline __attribute__((always_inline))   /* per frame, per layer */
+#else
+#define HOT_INLINE inline
+#endif
+static HOT_INLINE void stream_layer(struct stream *ks, struct stream *hs, const struct pkt *p,
+                                    const struct csc_layer *l)
+{
+    switch (l->proto) {
+    case CSC_P_IPV4:
+        if (pkt_has(p, l->off, 20) && ks->n <= CSC_GRO_MEMO - 9 && hs->n <= CSC_GRO_MEMO - 6) {
+            const uint8_t *h = p->data + l->off;   /* the same bytes, one bounds check */
+            memcpy(ks->b + ks->n, h + 12, 8);
+            ks->b[ks->n + 8] = h[9];
+            ks->n += 9;
+            hs->b[hs->n] = h[1];
+            hs->b[hs->n + 1] = h[8];
+            hs->n += 2;
+            st_u32(hs, l->sport & 0x4000);
+            break;
+        }
+        st_bytes(ks, p, l->off + 12, 8);
+        st_bytes(ks, p, l->off + 9, 1);
+        st_bytes(hs, p, l->off + 1, 1);
+        st_bytes(hs, p, l->off + 8, 1);
+        st_u32(hs, l->sport & 0x4000);
+        break;
+    case CSC_P_IPV6:
+        st_bytes(ks, p, l->off + 8, 32);
+        st_u32(ks, l->next);
+        st_bytes(hs, p, l->off, 4);
+        st_bytes(hs, p, l->off + 7, 1);
+        break;
+    case CSC_P_UDP:
+        st_bytes(ks, p, l->off, 4);
+        st_u32(ks, l->field == 0);
+        break;
+    case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
+    case CSC_P_ETH: case CSC_P_VLAN: case CSC_P_GRE:
+        st_bytes(ks, p, l->off, l->hdr_len);
+        break;
+    case CSC_P_TCP:
+        st_bytes(ks, p, l->off, 4);
+        st_u32(hs, l->aux);
+        st_u32(hs, l->tcp_flags & ~(TCP_CWR | TCP_FIN | TCP_PSH));
+        if (l->hdr_len > 20)
+            st_bytes(hs, p, l->off + 20, l->hdr_len - 20);
+        break;
+    default:
+        st_u32(ks, l->proto);
+        break;
+    }
+}
+
 static struct seg segment_of(struct csc_gro_memo *m, const struct csc_frame *f,
                              const struct csc_result *r, unsigned l0)
 {
@@ -230,48 +287,19 @@ static struct seg segment_of(struct csc_gro_memo *m, const struct csc_frame *f,
     ks.bad = hs.bad = 0;
     for (unsigned i = l0; i < r->nlayers; i++) {
         const struct csc_layer *l = &r->layers[i];
-        switch (l->proto) {
-        case CSC_P_IPV4:
-            st_bytes(&ks, &p, l->off + 12, 8);
-            st_bytes(&ks, &p, l->off + 9, 1);
-            st_bytes(&hs, &p, l->off + 1, 1);
-            st_bytes(&hs, &p, l->off + 8, 1);
-            st_u32(&hs, l->sport & 0x4000);
-            break;
-        case CSC_P_IPV6:
-            st_bytes(&ks, &p, l->off + 8, 32);
-            st_u32(&ks, l->next);
-            st_bytes(&hs, &p, l->off, 4);
-            st_bytes(&hs, &p, l->off + 7, 1);
-            break;
-        case CSC_P_UDP:
-            st_bytes(&ks, &p, l->off, 4);
-            st_u32(&ks, l->field == 0);
-            break;
-        case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
-        case CSC_P_ETH: case CSC_P_VLAN: case CSC_P_GRE:
-            st_bytes(&ks, &p, l->off, l->hdr_len);
-            break;
-        case CSC_P_TCP:
-            st_bytes(&ks, &p, l->off, 4);
-            st_u32(&hs, l->aux);
-            st_u32(&hs, l->tcp_flags & ~(TCP_CWR | TCP_FIN | TCP_PSH));
-            if (l->hdr_len > 20)
-                st_bytes(&hs, &p, l->off + 20, l->hdr_len - 20);
-            if (ks.bad || hs.bad)
-                return segment_slow(f, r, l0);
-            memo_hash(m, ks.b, ks.n, hs.b, hs.n, &s);
-            s.ok = 1;
-            s.seq = l->key;
-            s.ack = l->aux;
-            s.flags = l->tcp_flags;
-            s.payload = l->end > l->off + l->hdr_len ? l->end - l->off - l->hdr_len : 0;
-            s.len = l->end - r->layers[l0].off;
-            return s;
-        default:
-            st_u32(&ks, l->proto);
-            break;
-        }
+        stream_layer(&ks, &hs, &p, l);
+        if (l->proto != CSC_P_TCP)
+            continue;
+        if (ks.bad || hs.bad)
+            return segment_slow(f, r, l0);
+        memo_hash(m, ks.b, ks.n, hs.b, hs.n, &s);
+        s.ok = 1;
+        s.seq = l->key;
+        s.ack = l->aux;
+        s.flags = l->tcp_flags;
+        s.payload = l->end > l->off + l->hdr_len ? l->end - l->off - l->hdr_len : 0;
+        s.len = l->end - r->layers[l0].off;
+        return s;
     }
     return s;   /* no TCP: no key (the caller uses the frame number) */
 }
@@ -306,51 +334,9 @@ static void segments_all(struct csc_gro_memo *memo, const struct csc_frame *f,
         const struct csc_layer *l = &r->layers[i];
         koff[i] = (uint16_t)ks.n;
         hoff[i] = (uint16_t)hs.n;
-        switch (l->proto) {
-        case CSC_P_IPV4:
-            if (pkt_has(&p, l->off, 20) && ks.n <= CSC_GRO_MEMO - 9 && hs.n <= CSC_GRO_MEMO - 6) {
-                const uint8_t *h = p.data + l->off;   /* the same bytes, one bounds check */
-                memcpy(ks.b + ks.n, h + 12, 8);
-                ks.b[ks.n + 8] = h[9];
-                ks.n += 9;
-                hs.b[hs.n] = h[1];
-                hs.b[hs.n + 1] = h[8];
-                hs.n += 2;
-                st_u32(&hs, l->sport & 0x4000);
-                break;
-            }
-            st_bytes(&ks, &p, l->off + 12, 8);
-            st_bytes(&ks, &p, l->off + 9, 1);
-            st_bytes(&hs, &p, l->off + 1, 1);
-            st_bytes(&hs, &p, l->off + 8, 1);
-            st_u32(&hs, l->sport & 0x4000);
-            break;
-        case CSC_P_IPV6:
-            st_bytes(&ks, &p, l->off + 8, 32);
-            st_u32(&ks, l->next);
-            st_bytes(&hs, &p, l->off, 4);
-            st_bytes(&hs, &p, l->off + 7, 1);
-            break;
-        case CSC_P_UDP:
-            st_bytes(&ks, &p, l->off, 4);
-            st_u32(&ks, l->field == 0);
-            break;
-        case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
-        case CSC_P_ETH: case CSC_P_VLAN: case CSC_P_GRE:
-            st_bytes(&ks, &p, l->off, l->hdr_len);
-            break;
-        case CSC_P_TCP:
-            st_bytes(&ks, &p, l->off, 4);
-            st_u32(&hs, l->aux);
-            st_u32(&hs, l->tcp_flags & ~(TCP_CWR | TCP_FIN | TCP_PSH));
-            if (l->hdr_len > 20)
-                st_bytes(&hs, &p, l->off + 20, l->hdr_len - 20);
+        stream_layer(&ks, &hs, &p, l);
+        if (l->proto == CSC_P_TCP)
             tcp = i;
-            break;
-        default:
-            st_u32(&ks, l->proto);
-            break;
-        }
     }
     bool nic_hit = false;
     for (unsigned d = 0; d < nd; d++) {

@@ -7,6 +7,17 @@
 
 #define NAME(tab, i) ((unsigned)(i) < sizeof(tab) / sizeof((tab)[0]) && (tab)[i] ? (tab)[i] : "?")
 
+bool csc_proto_is_tunnel(unsigned p)
+{
+    switch (p) {
+    case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE: case CSC_P_FOU:
+    case CSC_P_GRE: case CSC_P_L2TP: case CSC_P_GTP: case CSC_P_TEREDO: case CSC_P_AYIYA:
+        return true;
+    default:
+        return false;
+    }
+}
+
 const char *csc_proto_name(unsigned p)
 {
     static const char *const t[CSC_P__COUNT] = {

@@ -7,17 +7,6 @@
 
 #include <string.h>
 
-static bool tunnel(uint8_t p)
-{
-    switch (p) {
-    case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE: case CSC_P_FOU:
-    case CSC_P_GRE: case CSC_P_L2TP: case CSC_P_GTP: case CSC_P_TEREDO: case CSC_P_AYIYA:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static void put16(uint8_t *b, uint32_t off, uint16_t v)
 {
     b[off] = (uint8_t)(v >> 8);
@@ -34,7 +23,7 @@ size_t csc_rewrite(const struct csc_frame *f, const struct csc_result *r, unsign
 
     int first_tunnel = -1, outer_udp = -1;
     for (unsigned i = 0; i < r->nlayers; i++)
-        if (tunnel(r->layers[i].proto)) {
+        if (csc_proto_is_tunnel(r->layers[i].proto)) {
             first_tunnel = (int)i;
             if (i > 0 && r->layers[i - 1].proto == CSC_P_UDP)
                 outer_udp = (int)i - 1;

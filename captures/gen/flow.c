@@ -105,11 +105,14 @@ static int parse_format(const char *s, int *fmt)
     return 0;
 }
 
-static FILE *open_out(const char *path)
+/* The output file ("-": standard output), buffered; NULL after saying why. */
+static FILE *open_out(const char *cmd, const char *path)
 {
     FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
     if (f)
         setvbuf(f, NULL, _IOFBF, 1 << 20);
+    else
+        fprintf(stderr, "csc-gen %s: cannot write %s\n", cmd, path);
     return f;
 }
 
@@ -136,11 +139,9 @@ int gen_cmd_flow(int argc, char **argv)
     }
     if (!out || fl.segments < 1 || fl.segments > 100000 || fl.payload < 1 || fl.payload > 8900)
         goto usage;
-    FILE *f = open_out(out);
-    if (!f) {
-        fprintf(stderr, "csc-gen flow: cannot write %s\n", out);
+    FILE *f = open_out("flow", out);
+    if (!f)
         return 2;
-    }
     struct capw w;
     uint64_t ts = GEN_T0_USEC;
     uint32_t n = 0;
@@ -242,11 +243,9 @@ int gen_cmd_bench(int argc, char **argv)
     if (flows) {
         if (!out || flows < 1 || flows > 256 || !frames || bytes || bad_every)
             goto usage;
-        FILE *f = open_out(out);
-        if (!f) {
-            fprintf(stderr, "csc-gen bench: cannot write %s\n", out);
+        FILE *f = open_out("bench", out);
+        if (!f)
             return 2;
-        }
         struct capw w;
         int r = capw_open_stream(&w, f, (enum capw_format)fmt, 1, 262144);
         r |= write_bulk(&w, frames, (int)flows, payload);
@@ -269,11 +268,9 @@ int gen_cmd_bench(int argc, char **argv)
         if (!flen || pb_build(&f, bad[i], sizeof bad[i]) != flen)
             return 2;
     }
-    FILE *f = open_out(out);
-    if (!f) {
-        fprintf(stderr, "csc-gen bench: cannot write %s\n", out);
+    FILE *f = open_out("bench", out);
+    if (!f)
         return 2;
-    }
     struct capw w;
     int r = capw_open_stream(&w, f, (enum capw_format)fmt, 1, 262144);
     unsigned long long written = fmt == CAPW_PCAP ? 24 : 48;

@@ -575,14 +575,18 @@ t_l2tp_lengths() {
 # VXLAN RCO made from the inner-TCP-bad frame: RCO flag (frame byte 43 =
 # 0x20), start 34/2 = 0x11 in the VNI's low byte (frame 49), the inner TCP
 # field set to the pseudo-header seed 0x141d, and the outer UDP checksum
-# fixed up (RFC 1624) to 0x53a7.
-t_rco() {
-    need_corpus
+# fixed up (RFC 1624) to 0x53a7. Written to $W/rco.pcap.
+rco_fixture() {
     fixture "$VXB" rco.pcap
     patch "$W/rco.pcap" 80 '\123\247'
     patch "$W/rco.pcap" 83 '\040'
     patch "$W/rco.pcap" 89 '\021'
     patch "$W/rco.pcap" 140 '\024\035'
+}
+
+t_rco() {
+    need_corpus
+    rco_fixture
     P="-f type=packet"
     run 0 "$C" --format json "$W/rco.pcap"
     # resolved = ~(sum from start to the end) = 0x4b57; delta = resolved - field.
@@ -958,14 +962,10 @@ t_rewrite() {
 
 t_no_remcsum_rx() {
     need_corpus
-    # the RCO frame of t_rco; a VXLAN device made with noremcsumrx given (v6.14+):
+    # the RCO frame of rco_fixture; a VXLAN device made with noremcsumrx given (v6.14+):
     # the RCO bits are configured, not reserved: no VXLAN drop, the inner TCP
     # (the unfilled seed) fails instead (docs/kernel-diff.md, Disagreements)
-    fixture "$VXB" rco.pcap
-    patch "$W/rco.pcap" 80 '\123\247'
-    patch "$W/rco.pcap" 83 '\040'
-    patch "$W/rco.pcap" 89 '\021'
-    patch "$W/rco.pcap" 140 '\024\035'
+    rco_fixture
     P="-f type=packet"
     run 0 "$C" --format json --no-remcsum-rx "$W/rco.pcap"
     eq "noremcsumrx" "$(jq_ $P -p kernel.drop.reason -p kernel.drop.counters)" 'TCP_CSUM	["TcpInCsumErrors","TcpInErrs"]'

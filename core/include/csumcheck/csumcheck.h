@@ -454,6 +454,9 @@ bool csc_region_sum(const struct csc_result *r, uint32_t a, uint32_t b, uint32_t
 /* Ranking used for the frame's worst verdict (higher is worse). */
 int csc_verdict_rank(enum csc_verdict v);
 
+/* A tunnel header: what follows it is an encapsulated packet or frame. */
+bool csc_proto_is_tunnel(unsigned p);
+
 /* Names: stable strings of the JSON contract. Never NULL. */
 const char *csc_proto_name(unsigned p);
 const char *csc_verdict_name(unsigned v);

@@ -113,6 +113,18 @@ static void flush_batch(struct wbuf *w)
     b->olen += w->len;
 }
 
+/* the libpcap record header a frame of a batch was read with */
+static struct pcap_pkthdr pkthdr_of(const struct pmeta *pm)
+{
+    struct pcap_pkthdr h;
+    memset(&h, 0, sizeof h);
+    h.ts.tv_sec = (time_t)pm->sec;
+    h.ts.tv_usec = (suseconds_t)pm->nsec;
+    h.caplen = pm->caplen;
+    h.len = pm->len;
+    return h;
+}
+
 static void analyse_batch(struct batch *b, struct worker *wk)
 {
     struct file_ctx *c = b->c;
@@ -155,12 +167,7 @@ static void analyse_batch(struct batch *b, struct worker *wk)
         }
         if (fv.cmp || !(fv.json || fv.csv || (fv.text_v && pm->m[0])))
             continue;   /* nothing to render (--compare renders no frame here) */
-        struct pcap_pkthdr h;
-        memset(&h, 0, sizeof h);
-        h.ts.tv_sec = (time_t)pm->sec;
-        h.ts.tv_usec = (suseconds_t)pm->nsec;
-        h.caplen = pm->caplen;
-        h.len = pm->len;
+        struct pcap_pkthdr h = pkthdr_of(pm);
         struct frame_view v = { fv.json_file, fv.csv_file, fv.text_file, fv.kernel_prefix,
                                 b->first + i, &h, &wk->r[0], NULL, pm->m[0] };
         pm->o1 = (uint32_t)(b->olen + w.len);
@@ -262,12 +269,7 @@ static void sequence_batch(struct file_ctx *c, struct batch *b)
     for (unsigned i = 0; i < b->n; i++) {
         const struct pmeta *pm = &b->meta[i];
         uint64_t n = b->first + i;
-        struct pcap_pkthdr h;
-        memset(&h, 0, sizeof h);
-        h.ts.tv_sec = (time_t)pm->sec;
-        h.ts.tv_usec = (suseconds_t)pm->nsec;
-        h.caplen = pm->caplen;
-        h.len = pm->len;
+        struct pcap_pkthdr h = pkthdr_of(pm);
         const uint8_t *data = b->arena + pm->off;
         if (pm->order) {
             frame_in_order(c, &h, data, n);

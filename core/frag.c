@@ -12,37 +12,137 @@
 void csc_frag_init(struct csc_frag_table *t)
 {
     memset(t, 0, sizeof *t);
+    t->newest = t->oldest = CSC_FRAG_NIL;
+    t->nfree = CSC_FRAG_SLOTS;
+    for (unsigned i = 0; i < CSC_FRAG_SLOTS; i++)
+        t->free[i] = (uint8_t)(CSC_FRAG_SLOTS - 1 - i);   /* slot 0 first */
+}
+
+_Static_assert(CSC_FRAG_SLOTS < CSC_FRAG_NIL && (CSC_FRAG_INDEX & (CSC_FRAG_INDEX - 1)) == 0,
+               "slot indices fit the LRU links, the index is a power of two");
+
+/* ---- the table: a hash index (linear probing) and an LRU list ---- */
+
+static unsigned home_of(const struct csc_frag_entry *k)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ ((uint64_t)k->id << 16) ^ ((uint64_t)k->proto << 8) ^ k->v6;
+    for (unsigned i = 0; i < 16; i += 8) {
+        uint64_t a, b;
+        memcpy(&a, k->saddr + i, 8);
+        memcpy(&b, k->daddr + i, 8);
+        h = (h ^ a) * 0x9e3779b97f4a7c15ull;
+        h = (h ^ b) * 0x9e3779b97f4a7c15ull;
+    }
+    return (unsigned)(h >> 40) & (CSC_FRAG_INDEX - 1);
+}
+
+static bool same_datagram(const struct csc_frag_entry *e, const struct csc_frag_entry *k)
+{
+    return e->v6 == k->v6 && e->proto == k->proto && e->id == k->id &&
+           !memcmp(e->saddr, k->saddr, 16) && !memcmp(e->daddr, k->daddr, 16);
+}
+
+static void index_add(struct csc_frag_table *t, const struct csc_frag_entry *e)
+{
+    unsigned i = home_of(e);
+    while (t->index[i])
+        i = (i + 1) & (CSC_FRAG_INDEX - 1);
+    t->index[i] = (uint8_t)(e - t->e + 1);
+}
+
+static void index_del(struct csc_frag_table *t, const struct csc_frag_entry *e)
+{
+    uint8_t want = (uint8_t)(e - t->e + 1);
+    unsigned i = home_of(e);
+    while (t->index[i] != want) {
+        if (!t->index[i])
+            return;
+        i = (i + 1) & (CSC_FRAG_INDEX - 1);
+    }
+    /* backward shift: later entries of the cluster move into the hole
+     * unless their home lies cyclically in (i, j] */
+    for (unsigned j = (i + 1) & (CSC_FRAG_INDEX - 1);; j = (j + 1) & (CSC_FRAG_INDEX - 1)) {
+        uint8_t v = t->index[j];
+        if (!v)
+            break;
+        unsigned home = home_of(&t->e[v - 1]);
+        bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (!stays) {
+            t->index[i] = v;
+            i = j;
+        }
+    }
+    t->index[i] = 0;
+}
+
+static void lru_unlink(struct csc_frag_table *t, struct csc_frag_entry *e)
+{
+    if (e->newer != CSC_FRAG_NIL)
+        t->e[e->newer].older = e->older;
+    else
+        t->newest = e->older;
+    if (e->older != CSC_FRAG_NIL)
+        t->e[e->older].newer = e->newer;
+    else
+        t->oldest = e->newer;
+}
+
+static void lru_push_newest(struct csc_frag_table *t, struct csc_frag_entry *e)
+{
+    uint8_t i = (uint8_t)(e - t->e);
+    e->newer = CSC_FRAG_NIL;
+    e->older = t->newest;
+    if (t->newest != CSC_FRAG_NIL)
+        t->e[t->newest].newer = i;
+    else
+        t->oldest = i;
+    t->newest = i;
 }
 
 static void entry_free(struct csc_frag_table *t, struct csc_frag_entry *e)
 {
     t->bytes -= e->bytes;
+    index_del(t, e);
+    lru_unlink(t, e);
     memset(e, 0, sizeof *e);
+    t->free[t->nfree++] = (uint8_t)(e - t->e);
 }
 
 static struct csc_frag_entry *lookup(struct csc_frag_table *t, const struct csc_frag_entry *k)
 {
-    for (unsigned i = 0; i < CSC_FRAG_SLOTS; i++) {
-        struct csc_frag_entry *e = &t->e[i];
-        if (e->used && e->v6 == k->v6 && e->proto == k->proto && e->id == k->id &&
-            !memcmp(e->saddr, k->saddr, 16) && !memcmp(e->daddr, k->daddr, 16))
-            return e;
+    for (unsigned i = home_of(k);; i = (i + 1) & (CSC_FRAG_INDEX - 1)) {
+        uint8_t v = t->index[i];
+        if (!v)
+            return NULL;
+        if (same_datagram(&t->e[v - 1], k))
+            return &t->e[v - 1];
     }
-    return NULL;
 }
 
-static struct csc_frag_entry *alloc_entry(struct csc_frag_table *t)
+/* A new entry for datagram k: a free slot, or the least recently fed
+ * datagram's (evicted, counted). */
+static struct csc_frag_entry *alloc_entry(struct csc_frag_table *t, const struct csc_frag_entry *k)
 {
-    struct csc_frag_entry *victim = &t->e[0];
-    for (unsigned i = 0; i < CSC_FRAG_SLOTS; i++) {
-        if (!t->e[i].used)
-            return &t->e[i];
-        if (t->e[i].last_frame < victim->last_frame)
-            victim = &t->e[i];
+    if (!t->nfree) {
+        t->evicted++;
+        entry_free(t, &t->e[t->oldest]);
     }
-    t->evicted++;
-    entry_free(t, victim);
-    return victim;
+    struct csc_frag_entry *e = &t->e[t->free[--t->nfree]];
+    *e = *k;
+    e->used = 1;
+    index_add(t, e);
+    lru_push_newest(t, e);
+    return e;
+}
+
+/* e was fed a fragment: it becomes the most recent */
+static void touch(struct csc_frag_table *t, struct csc_frag_entry *e, uint64_t frame_no)
+{
+    e->last_frame = frame_no;
+    if (t->newest != e - t->e) {
+        lru_unlink(t, e);
+        lru_push_newest(t, e);
+    }
 }
 
 /* Add [a, b); false on overlap. Ranges stay sorted and merged. */
@@ -193,14 +293,11 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
         t->dropped++;
         return false;                 /* not captured in full: cannot account it */
     }
+    k.addrsum = ip->pseudo;
     struct csc_frag_entry *e = lookup(t, &k);
-    if (!e) {
-        e = alloc_entry(t);
-        *e = k;
-        e->used = 1;
-        e->addrsum = ip->pseudo;
-    }
-    e->last_frame = frame_no;
+    if (!e)
+        e = alloc_entry(t, &k);
+    touch(t, e, frame_no);
     bool full;
     if (!add_range(e, foff, foff + len, &full))
         e->overlap = 1, t->overlaps++;
@@ -235,15 +332,11 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
         e->tail_len = (uint8_t)(len < sizeof e->tail ? len : sizeof e->tail);
         pkt_copy(&p, ip->end - e->tail_len, e->tail_len, e->tail);
     }
-    while (t->bytes > CSC_FRAG_MAX_BYTES) {
-        struct csc_frag_entry *old = NULL;
-        for (unsigned i = 0; i < CSC_FRAG_SLOTS; i++)
-            if (t->e[i].used && &t->e[i] != e && (!old || t->e[i].last_frame < old->last_frame))
-                old = &t->e[i];
-        if (!old)
-            break;
+    /* over the byte bound: the least recently fed datagrams go (e, just
+     * fed, is the newest and stays) */
+    while (t->bytes > CSC_FRAG_MAX_BYTES && t->oldest != e - t->e) {
         t->evicted++;
-        entry_free(t, old);
+        entry_free(t, &t->e[t->oldest]);
     }
     if (e->have_first && e->have_last && e->nranges == 1 && e->r[0].a == 0 &&
         e->r[0].b == e->total) {

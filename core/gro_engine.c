@@ -48,6 +48,7 @@ void csc_gro_init(struct csc_gro *g, const struct csc_gro_cfg *cfg)
         g->cfg.budget = 64;
     if (!g->cfg.max_size)
         g->cfg.max_size = 65536;
+    g->lru_newest = g->lru_oldest = CSC_GRO_NIL;
 }
 
 const char *csc_gro_flush_name(unsigned f)
@@ -439,35 +440,65 @@ static void index_del(struct csc_gro *g, const struct csc_gro_flow_stats *fs)
     g->flow_index[i] = 0;
 }
 
-/* The flow's statistics entry. A new flow takes the last unused entry
- * (entries are never freed, so that is flow[CSC_GRO_FLOWS - 1 - used]);
- * once all are used, the least recently seen one (the lowest index among
- * equals) is evicted. */
+/* The LRU list of the statistics entries: newest first. Touching an entry
+ * moves it to the front, the victim is the back: O(1) whatever the number
+ * of flows (a scan for the oldest entry made every frame of a capture with
+ * more flows than entries cost the whole table). */
+static void lru_unlink(struct csc_gro *g, struct csc_gro_flow_stats *fs)
+{
+    if (fs->newer != CSC_GRO_NIL)
+        g->flow[fs->newer].older = fs->older;
+    else
+        g->lru_newest = fs->older;
+    if (fs->older != CSC_GRO_NIL)
+        g->flow[fs->older].newer = fs->newer;
+    else
+        g->lru_oldest = fs->newer;
+}
+
+static void lru_push_newest(struct csc_gro *g, struct csc_gro_flow_stats *fs)
+{
+    uint16_t i = (uint16_t)(fs - g->flow);
+    fs->newer = CSC_GRO_NIL;
+    fs->older = g->lru_newest;
+    if (g->lru_newest != CSC_GRO_NIL)
+        g->flow[g->lru_newest].newer = i;
+    else
+        g->lru_oldest = i;
+    g->lru_newest = i;
+}
+
+/* The flow's statistics entry. A new flow takes an unused entry while
+ * there is one; once all are used, the least recently seen flow's entry is
+ * reused (counted in flows_evicted). */
 static struct csc_gro_flow_stats *flow_stats(struct csc_gro *g, uint8_t dev, uint64_t key,
                                              uint64_t frame)
 {
-    struct csc_gro_flow_stats *victim = index_find(g, dev, key);
-    if (victim) {
-        victim->last_frame = frame;
-        return victim;
+    struct csc_gro_flow_stats *fs = index_find(g, dev, key);
+    if (fs) {
+        fs->last_frame = frame;
+        if (g->lru_newest != fs - g->flow) {
+            lru_unlink(g, fs);
+            lru_push_newest(g, fs);
+        }
+        return fs;
     }
     if (g->flows_used < CSC_GRO_FLOWS) {
-        victim = &g->flow[CSC_GRO_FLOWS - 1 - g->flows_used++];
+        fs = &g->flow[CSC_GRO_FLOWS - 1 - g->flows_used++];
     } else {
-        victim = &g->flow[0];
-        for (unsigned i = 1; i < CSC_GRO_FLOWS; i++)
-            if (g->flow[i].last_frame < victim->last_frame)
-                victim = &g->flow[i];
+        fs = &g->flow[g->lru_oldest];
         g->flows_evicted++;
-        index_del(g, victim);
+        index_del(g, fs);
+        lru_unlink(g, fs);
     }
-    memset(victim, 0, sizeof *victim);
-    victim->used = 1;
-    victim->dev = dev;
-    victim->key = key;
-    victim->last_frame = frame;
-    index_add(g, victim);
-    return victim;
+    memset(fs, 0, sizeof *fs);
+    fs->used = 1;
+    fs->dev = dev;
+    fs->key = key;
+    fs->last_frame = frame;
+    index_add(g, fs);
+    lru_push_newest(g, fs);
+    return fs;
 }
 
 static uint8_t dev_index(struct csc_gro *g, uint8_t kind, uint8_t depth)
@@ -495,7 +526,9 @@ static void deliver(struct csc_gro *g, uint8_t dev, struct csc_gro_held *h, enum
     if (h->count > 1)
         d->merged_frames += h->count;
     struct csc_gro_flow_stats *fs = &g->flow[h->flow];
-    if (fs->used && fs->dev == dev) {
+    if (!fs->used || fs->dev != dev || fs->key != h->key)   /* evicted meanwhile */
+        fs = index_find(g, dev, h->key);                    /* (then maybe back, elsewhere) */
+    if (fs) {
         fs->packets_out++;
         fs->flushes[why]++;
         if (h->count > 1)

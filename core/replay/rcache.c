@@ -152,6 +152,8 @@ void csc_analyze_cached(const struct csc_config *cfg, const struct csc_frame *f,
     }
     c->misses++;
     csc_replay(cfg, f, out);
+    if (e->used)
+        c->evicted++;
     e->used = 1;
     e->keylen = (uint16_t)n;
     memcpy(e->key, key, n);

@@ -247,6 +247,63 @@ START_TEST(seed000_conversion_allows_gro)
 }
 END_TEST
 
+/* The statistics table holds CSC_GRO_FLOWS flows; more flows reuse the
+ * least recently seen flow's entry (an LRU list), each reuse counted. A
+ * flow seen again just before the table overflows keeps its entry and its
+ * counts; the oldest flows lose theirs. */
+static const struct csc_gro_flow_stats *stats_of(uint8_t dev, uint16_t sport)
+{
+    const struct csc_gro_flow_stats *found = NULL;
+    struct flow_opts o = { PB_OK, 1000, 1, 0, 0, PB_OK, sport };
+    uint64_t key = 0;
+    seg(&o, 1u << 30, 1u << 30);   /* its key, from a frame of the flow... */
+    for (unsigned i = 0; i < D.n; i++)
+        if (D.fate[i].dev == dev)
+            key = G.flow[D.fate[i].flow].key;
+    for (unsigned i = 0; i < CSC_GRO_FLOWS; i++)
+        if (G.flow[i].used && G.flow[i].dev == dev && G.flow[i].key == key)
+            found = &G.flow[i];
+    return found;   /* (...which itself counted one more frame in) */
+}
+
+START_TEST(flow_table_lru)
+{
+    cfg_set("none", "modern");
+    csc_gro_init(&G, NULL);
+    const unsigned n = CSC_GRO_FLOWS / 2 + 100;   /* entries at 2 devices: 2n > CSC_GRO_FLOWS */
+    uint64_t frame = 1;
+    for (unsigned k = 0; k < n; k++) {
+        struct flow_opts o = { PB_OK, 1000, 1000, 0, 0, PB_OK, (uint16_t)(1000 + k) };
+        seg(&o, frame, frame * 1000);
+        frame++;
+        if (k == 200) {                          /* flow 0 again: now the newest */
+            struct flow_opts o0 = { PB_OK, 1000, 2000, 0, 0, PB_OK, 1000 };
+            seg(&o0, frame, frame * 1000);
+            frame++;
+        }
+    }
+    /* n flows at two devices (NIC, VXLAN): the oldest 100 flows' entries go */
+    ck_assert_uint_eq(G.flows_evicted, 2 * n - CSC_GRO_FLOWS);
+    const struct csc_gro_flow_stats *f0 = stats_of(0, 1000);
+    ck_assert_ptr_nonnull(f0);
+    ck_assert_uint_eq(f0->frames_in, 3);       /* kept: two frames, plus the probe */
+    const struct csc_gro_flow_stats *f1 = stats_of(0, 1001);
+    ck_assert_ptr_nonnull(f1);
+    ck_assert_uint_eq(f1->frames_in, 1);       /* evicted: counted afresh from the probe */
+    const struct csc_gro_flow_stats *last = stats_of(0, (uint16_t)(1000 + n - 1));
+    ck_assert_ptr_nonnull(last);
+    ck_assert_uint_eq(last->frames_in, 2);
+    /* every entry is on the LRU list exactly once */
+    unsigned len = 0;
+    for (uint16_t i = G.lru_newest; i != CSC_GRO_NIL; i = G.flow[i].older) {
+        ck_assert(G.flow[i].used);
+        ck_assert_uint_le(++len, CSC_GRO_FLOWS);
+    }
+    ck_assert_uint_eq(len, CSC_GRO_FLOWS);
+    csc_gro_finish(&G);
+}
+END_TEST
+
 Suite *gro_suite(void);
 Suite *gro_suite(void)
 {
@@ -258,6 +315,7 @@ Suite *gro_suite(void)
     tcase_add_test(t, limits);
     tcase_add_test(t, seed004_zero_outer_csum);
     tcase_add_test(t, seed000_conversion_allows_gro);
+    tcase_add_test(t, flow_table_lru);
     suite_add_tcase(s, t);
     return s;
 }

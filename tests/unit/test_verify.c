@@ -406,6 +406,41 @@ START_TEST(reassembly)
         feed(&t, 0, i + 1);
     }
     ck_assert_uint_eq(t.evicted, 1000 - CSC_FRAG_SLOTS);
+    /* the least recently fed datagram goes: datagram A, fed again in the
+     * middle of a flood of others, survives it and completes */
+    csc_frag_init(&t);
+    frag_buf[0][14 + 4] = 0, frag_buf[0][14 + 5] = 77;
+    frag_buf[1][14 + 4] = 0, frag_buf[1][14 + 5] = 77;
+    feed(&t, 0, 1);
+    int fno = 2;
+    for (int i = 0; i < 3 * CSC_FRAG_SLOTS; i++) {
+        frag_buf[2][14 + 4] = (uint8_t)((i + 1000) >> 8);   /* a last fragment, new id */
+        frag_buf[2][14 + 5] = (uint8_t)(i + 1000);
+        feed(&t, 2, fno++);
+        if (i == CSC_FRAG_SLOTS / 2)
+            feed(&t, 1, fno++);                             /* A's middle fragment */
+        if (i == CSC_FRAG_SLOTS / 2 + CSC_FRAG_SLOTS - 2) { /* A's last one */
+            frag_buf[2][14 + 4] = 0, frag_buf[2][14 + 5] = 77;
+            feed(&t, 2, fno++);
+            ck_assert_uint_eq(t.completed, 1);
+            ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].reason, CSC_R_FRAG_REASSEMBLED);
+            ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].verdict, CSC_V_BAD);  /* bad=1 above */
+        }
+    }
+    ck_assert_uint_eq(t.evicted, 3 * CSC_FRAG_SLOTS - CSC_FRAG_SLOTS);
+    /* a datagram fed once at the start of a flood is gone: never completed */
+    csc_frag_init(&t);
+    feed(&t, 0, 1);
+    for (int i = 0; i < CSC_FRAG_SLOTS; i++) {
+        frag_buf[2][14 + 4] = (uint8_t)((i + 1000) >> 8);
+        frag_buf[2][14 + 5] = (uint8_t)(i + 1000);
+        feed(&t, 2, i + 2);
+    }
+    ck_assert_uint_eq(t.evicted, 1);
+    feed(&t, 1, 100);
+    frag_buf[2][14 + 4] = 0, frag_buf[2][14 + 5] = 77;
+    feed(&t, 2, 101);
+    ck_assert_uint_eq(t.completed, 0);
 }
 END_TEST
 

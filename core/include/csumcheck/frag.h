@@ -12,6 +12,7 @@
  * (the L4 protocol, reason "reassembled") with the verdict over the whole
  * datagram, as tshark does with reassembly on. Overlapping fragments give
  * "unverifiable" (frag-overlap). Bounded by entries and by bytes in flight;
+ * the least recently fed datagram is evicted (an LRU list, O(1)), and
  * evictions are counted.
  */
 #ifndef CSUMCHECK_FRAG_H
@@ -20,6 +21,8 @@
 #include "csumcheck.h"
 
 #define CSC_FRAG_SLOTS 64
+#define CSC_FRAG_INDEX (4 * CSC_FRAG_SLOTS)   /* hash index of the entries (power of 2) */
+#define CSC_FRAG_NIL 0xffu                    /* end of the LRU list */
 #define CSC_FRAG_RANGES 16
 #define CSC_FRAG_MAX_BYTES (4u << 20)   /* like ipfrag_high_thresh */
 
@@ -38,6 +41,7 @@ struct csc_frag_entry {
     uint8_t tail_len;            /* last bytes of the datagram, for a UDP */
     uint8_t tail[32];            /* length shorter than the datagram */
     uint64_t last_frame;
+    uint8_t newer, older;        /* LRU list (slot indices, CSC_FRAG_NIL at the ends) */
     struct csc_frag_range r[CSC_FRAG_RANGES];
 };
 
@@ -45,6 +49,10 @@ struct csc_frag_table {
     struct csc_frag_entry e[CSC_FRAG_SLOTS];
     uint32_t bytes;              /* payload bytes accounted in flight */
     uint64_t completed, evicted, overlaps, dropped;
+    /* private: O(1) lookup and eviction */
+    uint8_t index[CSC_FRAG_INDEX];   /* slot + 1, 0 empty (linear probing) */
+    uint8_t newest, oldest;          /* LRU list ends */
+    uint8_t nfree, free[CSC_FRAG_SLOTS];
 };
 
 void csc_frag_init(struct csc_frag_table *t);

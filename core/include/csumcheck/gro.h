@@ -25,6 +25,7 @@
 #define CSC_GRO_BUCKETS 8        /* GRO_HASH_BUCKETS */
 #define CSC_GRO_PER_BUCKET 8     /* MAX_GRO_SKBS */
 #define CSC_GRO_FLOWS 512        /* per-flow statistics kept (LRU beyond) */
+#define CSC_GRO_NIL 0xffffu      /* end of the LRU list */
 #define CSC_GRO_DEVS 16
 
 /* Why a held (possibly merged) packet left the GRO list */
@@ -66,6 +67,7 @@ struct csc_gro_held {
 struct csc_gro_flow_stats {
     uint8_t used;
     uint8_t dev;
+    uint16_t newer, older;   /* LRU list (slot indices, CSC_GRO_NIL at the ends) */
     uint64_t key, last_frame;
     uint64_t frames_in, packets_out, merged_frames;
     uint64_t flushes[CSC_GF__COUNT];
@@ -121,9 +123,10 @@ struct csc_gro {
                                               CSC_GRO_DEVS (kind, depth) slots taken */
     uint64_t passes_single, bytes_single;  /* per-frame replay, nothing merged */
     uint64_t passes_merged, bytes_merged;  /* after merging at the NIC */
-    uint64_t flows_evicted;
+    uint64_t flows_evicted;                /* statistics entries reused for a new flow */
     /* private */
     uint16_t flows_used;
+    uint16_t lru_newest, lru_oldest;       /* the LRU list's ends (CSC_GRO_NIL: empty) */
     uint16_t flow_index[CSC_GRO_INDEX];    /* slot + 1; 0 empty (linear probing) */
     struct csc_gro_memo memo[CSC_GRO_DEVS];
 };

@@ -36,6 +36,7 @@ struct csc_rcache {
     uint8_t have_cfg;
     uint8_t mru;                 /* the entry hit last (tried first: speed only) */
     uint64_t hits, misses, bypass;
+    uint64_t evicted;            /* a miss that replaced another shape's entry */
     struct csc_rcache_entry e[CSC_RCACHE_SLOTS];
 };
 

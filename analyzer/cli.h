@@ -77,7 +77,7 @@ struct cli_stats {
     uint64_t finding[FD__COUNT];                   /* frames with the finding */
     uint64_t findings_any;                         /* frames with any finding */
     uint64_t stop[CSC_STOP__COUNT];
-    uint64_t kverdict[3];                          /* accept / drop / unknown */
+    uint64_t kverdict[CSC_K__COUNT];               /* accept / drop / unknown */
     uint64_t kernel_not_run;
     uint64_t counter[CSC_C__COUNT];                /* frames that bump it */
     uint64_t drop_reason[CLI_DROP_NAMES];

@@ -137,15 +137,12 @@ static gboolean opt_gro(const gchar *name, const gchar *value, gpointer data, GE
 
 static bool set_gre_csum(struct csc_config *c, const char *value)
 {
-    if (!strcmp(value, "packet"))
-        c->gre_csum = 0;
-    else if (!strcmp(value, "on"))
-        c->gre_csum = 1;
-    else if (!strcmp(value, "off"))
-        c->gre_csum = 2;
-    else
-        return false;
-    return true;
+    for (unsigned g = 0; g < CSC_GRE_CSUM__COUNT; g++)
+        if (!strcmp(value, csc_gre_csum_name(g))) {
+            c->gre_csum = (uint8_t)g;
+            return true;
+        }
+    return false;
 }
 
 static gboolean opt_gre_csum(const gchar *name, const gchar *value, gpointer data, GError **error)

@@ -23,11 +23,12 @@ static bool has_csum(const struct csc_layer *l)
 #define KEY_U64(w, key, v) (LIT(w, "\"" key "\":"), wb_u64((w), (v)))
 #define KEY_BOOL(w, key, v) ((v) ? LIT(w, "\"" key "\":true") : LIT(w, "\"" key "\":false"))
 
+/* enum csc_tri in JSON: true, false, null (not decided) */
 static void json_tristate(struct wbuf *w, uint8_t ok)
 {
-    if (ok == 1)
+    if (ok == CSC_TRI_YES)
         LIT(w, "true");
-    else if (ok == 0)
+    else if (ok == CSC_TRI_NO)
         LIT(w, "false");
     else
         LIT(w, "null");
@@ -119,7 +120,7 @@ static void json_layer(struct wbuf *w, const struct csc_result *r, unsigned i)
         else
             LIT(w, "null");
         LIT(w, ",\"ok\":");
-        json_tristate(w, k->method == CSC_M_NOT_REACHED ? 2 : k->ok);
+        json_tristate(w, k->method == CSC_M_NOT_REACHED ? CSC_TRI_UNDECIDED : k->ok);
         LIT(w, ",");
         KEY_U64(w, "passes", k->passes);
         LIT(w, ",");
@@ -339,7 +340,7 @@ void render_json_frame_start(struct wbuf *w, const struct frame_view *v, bool st
 
 static const char *fate_word(const struct csc_gro_fate *f)
 {
-    return f->merged ? "merged" : f->held ? "held" : "alone";
+    return csc_gro_fate_name(csc_gro_fate_kind(f->held, f->merged));
 }
 
 void render_json_gro_fate(struct wbuf *w, const struct csc_gro_decision *gd)
@@ -588,7 +589,7 @@ void render_csv_frame(struct wbuf *w, const struct frame_view *v)
         if (k->ran && l->k.method != CSC_M_NOT_REACHED && l->k.dev < k->ndevs)
             wb_puts(w, csc_dev_name(k->devs[l->k.dev].kind));
         wb_putc(w, ',');
-        if (l->k.ok < 2 && l->k.method != CSC_M_NOT_REACHED)
+        if (l->k.ok != CSC_TRI_UNDECIDED && l->k.method != CSC_M_NOT_REACHED)
             wb_u64(w, l->k.ok);
         wb_putc(w, ',');
         wb_u64(w, l->k.passes);
@@ -702,9 +703,9 @@ void render_text_frame_end(struct wbuf *w, const struct frame_view *v, int verbo
         wb_puts(w, csc_fn_name(s->fn));
         LIT(w, ": ");
         wb_puts(w, csc_what_name(s->what));
-        if (s->ok == 1)
+        if (s->ok == CSC_TRI_YES)
             LIT(w, " ok");
-        else if (s->ok == 0)
+        else if (s->ok == CSC_TRI_NO)
             LIT(w, " FAILED");
         if (s->bytes) {
             wb_putc(w, ' ');

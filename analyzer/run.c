@@ -79,7 +79,7 @@ static uint32_t account(struct cli_stats *st, const struct csc_result *r)
 
     const struct csc_kernel *k = &r->kernel;
     if (k->ran) {
-        st->kverdict[k->verdict < 3 ? k->verdict : CSC_K_UNKNOWN]++;
+        st->kverdict[k->verdict < CSC_K__COUNT ? k->verdict : CSC_K_UNKNOWN]++;
         if (k->verdict == CSC_K_DROP) {
             m |= 1u << FD_DROP;
             st->drop_reason[k->drop_reason < CLI_DROP_NAMES ? k->drop_reason : 0]++;

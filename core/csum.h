@@ -1,10 +1,11 @@
 /*
- * csum.h - ones'-complement arithmetic, named after include/net/checksum.h.
- * Spec: kernel-rx-checksum-model.md §2.1 (vectors V1-V10 in tests/unit).
+ * csum.h - ones'-complement arithmetic, named after include/net/checksum.h
+ * and arch/x86/include/asm/checksum_64.h (RFC 1071; test vectors in
+ * tests/unit/test_csum.c).
  *
  * Values are in the canonical big-endian convention of the model: a sum of
  * big-endian 16-bit words with end-around carry. Only folded results are
- * comparable between implementations (§2.3); csum_partial() returns a value
+ * comparable between implementations; csum_partial() returns a value
  * congruent to the kernel's, not the same raw 32 bits.
  */
 #ifndef CSC_CSUM_H
@@ -15,20 +16,20 @@
 
 #define CSUM_MANGLED_0 0xffffu
 
-/* csum_add: 32-bit add with end-around carry (spec: add32) */
+/* csum_add: 32-bit add with end-around carry */
 static inline uint32_t csum_add(uint32_t a, uint32_t b)
 {
     uint32_t r = a + b;
     return r + (r < b);
 }
 
-/* csum_sub (spec: sub32) */
+/* csum_sub: the ones'-complement difference */
 static inline uint32_t csum_sub(uint32_t a, uint32_t b)
 {
     return csum_add(a, ~b);
 }
 
-/* spec: fold16 - 32 bits folded to 16 with end-around carry */
+/* fold16: 32 bits folded to 16 with end-around carry */
 static inline uint16_t fold16(uint32_t a)
 {
     a = (a & 0xffff) + (a >> 16);

@@ -54,7 +54,7 @@ void dec_csum(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t co
     dec_break_end(d, cov_end);
     if (l->verdict != CSC_V_NA)
         return;
-    int ip_short = d->ip != 0xff && (d->r->layers[d->ip].notes & CSC_N_LEN_EXCEEDS);
+    int ip_short = d->ip != CSC_NO_LAYER && (d->r->layers[d->ip].notes & CSC_N_LEN_EXCEEDS);
     if (ip_short && d->quoted)
         dec_unverifiable(l, CSC_R_ICMP_QUOTE);
     else if (ip_short || d->len_bad)
@@ -89,7 +89,7 @@ bool dec_ip_extent(struct dec *d, struct csc_layer *l, uint64_t declared, uint32
         if (!quoted_before)
             d->len_bad = 1;
     } else {
-        if (declared < d->end && l->ip == 0xff)
+        if (declared < d->end && l->ip == CSC_NO_LAYER)
             l->notes |= CSC_N_PADDING;
         d->end = (uint32_t)declared;
     }
@@ -100,7 +100,7 @@ bool dec_ip_extent(struct dec *d, struct csc_layer *l, uint64_t declared, uint32
 
 uint32_t dec_l4_pseudo(const struct dec *d, uint8_t proto, uint32_t len, int with_len)
 {
-    if (d->ip == 0xff)
+    if (d->ip == CSC_NO_LAYER)
         return 0;
     const struct csc_layer *ip = &d->r->layers[d->ip];
     uint32_t sum = csum_add(ip->pseudo, proto);
@@ -167,10 +167,10 @@ void dec_ipproto(struct dec *d, uint8_t proto, uint32_t off)
 void dec_ppp_proto(struct dec *d, uint16_t proto, uint32_t off)
 {
     switch (proto) {
-    case 0x0021: dec_ipv4(d, off); break;
-    case 0x0057: dec_ipv6(d, off); break;
-    case 0x0281:
-    case 0x0283: dec_mpls(d, off); break;
+    case PPP_IP: dec_ipv4(d, off); break;
+    case PPP_IPV6: dec_ipv6(d, off); break;
+    case PPP_MPLS_UC:
+    case PPP_MPLS_MC: dec_mpls(d, off); break;
     default: break;
     }
 }
@@ -183,9 +183,9 @@ void dec_ip_by_nibble(struct dec *d, uint32_t off)
             dec_stop(d, CSC_STOP_TRUNCATED, CSC_P_NONE, off);
         return;
     }
-    if ((b >> 4) == 4)
+    if ((b >> 4) == IP_VERSION_4)
         dec_ipv4(d, off);
-    else if ((b >> 4) == 6)
+    else if ((b >> 4) == IP_VERSION_6)
         dec_ipv6(d, off);
 }
 
@@ -238,7 +238,7 @@ void csc_decode(const struct csc_config *cfg, const struct csc_frame *f, struct 
     d.p.wirelen = f->wirelen;
     d.r = out;
     d.end = f->wirelen;
-    d.ip = 0xff;
+    d.ip = CSC_NO_LAYER;
 
     out->nlayers = 0;
     out->stop = CSC_STOP_END;
@@ -275,15 +275,15 @@ void csc_decode(const struct csc_config *cfg, const struct csc_frame *f, struct 
 enum csc_link csc_link_from_linktype(uint32_t lt)
 {
     switch (lt) {
-    case 1: return CSC_LINK_ETHERNET;       /* LINKTYPE_ETHERNET / DLT_EN10MB */
-    case 12: case 14: case 101: return CSC_LINK_RAW;   /* DLT_RAW variants, LINKTYPE_RAW */
-    case 228: return CSC_LINK_IPV4;
-    case 229: return CSC_LINK_IPV6;
-    case 113: return CSC_LINK_SLL;
-    case 276: return CSC_LINK_SLL2;
-    case 0: return CSC_LINK_NULL;
-    case 108: return CSC_LINK_LOOP;
-    case 9: case 50: return CSC_LINK_PPP;   /* DLT_PPP, DLT_PPP_SERIAL */
+    case LINKTYPE_ETHERNET: return CSC_LINK_ETHERNET;
+    case DLT_RAW_BSD: case DLT_RAW_OPENBSD: case LINKTYPE_RAW: return CSC_LINK_RAW;
+    case LINKTYPE_IPV4: return CSC_LINK_IPV4;
+    case LINKTYPE_IPV6: return CSC_LINK_IPV6;
+    case LINKTYPE_LINUX_SLL: return CSC_LINK_SLL;
+    case LINKTYPE_LINUX_SLL2: return CSC_LINK_SLL2;
+    case LINKTYPE_NULL: return CSC_LINK_NULL;
+    case LINKTYPE_LOOP: return CSC_LINK_LOOP;
+    case LINKTYPE_PPP: case LINKTYPE_PPP_HDLC: return CSC_LINK_PPP;
     default: return CSC_LINK_UNKNOWN;
     }
 }

@@ -12,13 +12,14 @@
 
 #include "csumcheck/csumcheck.h"
 #include "pkt.h"
+#include "wire.h"
 
 struct dec {
     const struct csc_config *cfg;
     struct pkt p;
     struct csc_result *r;
     uint32_t end;       /* wire end of the enclosing payload */
-    uint8_t ip;         /* index of the innermost IP layer, 0xff if none */
+    uint8_t ip;         /* index of the innermost IP layer, CSC_NO_LAYER if none */
     uint8_t quoted;     /* inside an ICMP error quote */
     uint8_t len_bad;    /* an enclosing length is unreliable */
     uint8_t fragment;   /* the enclosing IP packet is a first fragment */
@@ -122,44 +123,6 @@ void dec_gtp(struct dec *d, uint32_t off);
 void dec_teredo(struct dec *d, uint32_t off);
 void dec_ayiya(struct dec *d, uint32_t off);
 void dec_mpls_udp(struct dec *d, uint32_t off);
-
-/* Ethertypes */
-#define ETH_P_IP        0x0800
-#define ETH_P_ARP       0x0806
-#define ETH_P_TEB       0x6558
-#define ETH_P_8021Q     0x8100
-#define ETH_P_8021AD    0x88a8
-#define ETH_P_QINQ1     0x9100
-#define ETH_P_IPV6      0x86dd
-#define ETH_P_PPP       0x880b
-#define ETH_P_MPLS_UC   0x8847
-#define ETH_P_MPLS_MC   0x8848
-#define ETH_P_PPP_SES   0x8864
-#define ETH_P_ERSPAN    0x88be
-#define ETH_P_ERSPAN3   0x22eb
-#define ETH_P_NSH       0x894f
-#define ETH_P_WCCP      0x883e
-#define ETH_P_CMD       0x8909
-
-/* IP protocols */
-#define IPPROTO_HOPOPTS_ 0
-#define IPPROTO_ICMP_    1
-#define IPPROTO_IGMP_    2
-#define IPPROTO_IPIP_    4
-#define IPPROTO_TCP_     6
-#define IPPROTO_UDP_     17
-#define IPPROTO_IPV6_    41
-#define IPPROTO_ROUTING_ 43
-#define IPPROTO_FRAG_    44
-#define IPPROTO_GRE_     47
-#define IPPROTO_AH_      51
-#define IPPROTO_ICMPV6_  58
-#define IPPROTO_NONE_    59
-#define IPPROTO_DSTOPTS_ 60
-#define IPPROTO_L2TP_    115
-#define IPPROTO_MPLS_    137
-
-
 
 /* True when [off, off+len) is captured and inside the enclosing payload.
  * Otherwise records why the stack ends: nothing left (normal end), the

@@ -1,7 +1,6 @@
 /*
- * era.c - kernel-era presets over the replay switches (kernel-model.md §5,
- * §7.7). Each preset names the commits that set its switches; docs/eras.md
- * explains them for users.
+ * era.c - kernel-era presets over the replay switches. Each preset names the
+ * commits that set its switches; docs/eras.md explains them for users.
  */
 #include "csumcheck/csumcheck.h"
 
@@ -9,8 +8,8 @@
 
 #define E(x) CSC_E_##x
 
-/* Net-next between the csum_level series and Part VI: levels, no conversion
- * (S3'). Kernels <= 3.17 are not modelled (skb->encapsulation rule). */
+/* Net-next between the csum_level series (77cffe23c1f8) and Part VI: levels,
+ * no conversion. Kernels <= 3.17 are not modelled (skb->encapsulation rule). */
 #define SW_PRE_PART_VI (E(HAS_LEVELS) | E(UDP_GATE_BEFORE_LOOKUP) | E(SAVE_SW_COMPLETE))
 /* v3.18: Part VI c5a65680b3c2 - csum_bad, conversions 2abb7cdc0dc8. */
 #define SW_3_18 (SW_PRE_PART_VI | E(HAS_CSUM_BAD) | E(HAS_CONVERSION))

@@ -4,6 +4,7 @@
  */
 #include "csum.h"
 #include "pkt.h"
+#include "wire.h"
 
 #include "csumcheck/frag.h"
 
@@ -176,10 +177,10 @@ static bool add_range(struct csc_frag_entry *e, uint32_t a, uint32_t b, bool *fu
 static uint8_t l4_of(uint8_t proto)
 {
     switch (proto) {
-    case 17: return CSC_P_UDP;
-    case 6: return CSC_P_TCP;
-    case 1: return CSC_P_ICMP;
-    case 58: return CSC_P_ICMPV6;
+    case IPPROTO_UDP_: return CSC_P_UDP;
+    case IPPROTO_TCP_: return CSC_P_TCP;
+    case IPPROTO_ICMP_: return CSC_P_ICMP;
+    case IPPROTO_ICMPV6_: return CSC_P_ICMPV6;
     default: return CSC_P_NONE;
     }
 }
@@ -235,7 +236,7 @@ static void complete(struct csc_frag_table *t, struct csc_frag_entry *e, struct 
     }
     l->pseudo = pseudo;
     l->reason = CSC_R_FRAG_REASSEMBLED;
-    l->k.ok = 2;                      /* the replay did not decide this one */
+    l->k.ok = CSC_TRI_UNDECIDED;      /* the replay did not decide this one */
     /* The first fragment told us the field and where it sits (UDP 6,
      * TCP 16, ICMP 2: even offsets into the datagram). */
     l->field = (uint16_t)(e->csum_at >> 16);

@@ -16,17 +16,12 @@
  */
 #include "csum.h"
 #include "pkt.h"
+#include "wire.h"
 
 #include "csumcheck/gro.h"
 
 #include <string.h>
 
-#define TCP_FIN 0x01
-#define TCP_SYN 0x02
-#define TCP_RST 0x04
-#define TCP_PSH 0x08
-#define TCP_URG 0x20
-#define TCP_CWR 0x80
 #define JIFFY_US 1000
 
 void csc_gro_cfg_default(struct csc_gro_cfg *cfg)
@@ -514,7 +509,7 @@ static uint8_t dev_index(struct csc_gro *g, uint8_t kind, uint8_t depth)
             return i;
         }
     }
-    return 0xff;
+    return CSC_GRO_NO_DEV;
 }
 
 /* A held packet leaves the list: one packet up, counted by reason. */
@@ -737,7 +732,7 @@ void csc_gro_feed_input(struct csc_gro *g, const struct csc_gro_input *in, uint6
     bool merged_at_nic = false;
     for (unsigned i = 0; i < in->ndevs; i++) {
         uint8_t dev = dev_index(g, in->dev[i].kind, (uint8_t)i);
-        if (dev == 0xff) {
+        if (dev == CSC_GRO_NO_DEV) {
             g->frames_devs_full++;
             break;
         }

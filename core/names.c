@@ -3,6 +3,7 @@
  * of the JSON contract (docs/json.md); never NULL.
  */
 #include "csumcheck/csumcheck.h"
+#include "csumcheck/gro.h"
 #include "replay/replay.h"
 
 #define NAME(tab, i) ((unsigned)(i) < sizeof(tab) / sizeof((tab)[0]) && (tab)[i] ? (tab)[i] : "?")
@@ -85,19 +86,26 @@ const char *csc_method_name(unsigned m)
 
 const char *csc_path_name(unsigned p)
 {
-    static const char *const t[] = { "none", "gro", "normal" };
+    static const char *const t[CSC_PATH__COUNT] = {
+        [CSC_PATH_NONE] = "none", [CSC_PATH_GRO] = "gro", [CSC_PATH_NORMAL] = "normal",
+    };
     return NAME(t, p);
 }
 
 const char *csc_ip_summed_name(unsigned s)
 {
-    static const char *const t[] = { "NONE", "UNNECESSARY", "COMPLETE", "PARTIAL" };
+    static const char *const t[CSC_CHECKSUM__COUNT] = {
+        [CSC_CHECKSUM_NONE] = "NONE", [CSC_CHECKSUM_UNNECESSARY] = "UNNECESSARY",
+        [CSC_CHECKSUM_COMPLETE] = "COMPLETE", [CSC_CHECKSUM_PARTIAL] = "PARTIAL",
+    };
     return NAME(t, s);
 }
 
 const char *csc_kverdict_name(unsigned v)
 {
-    static const char *const t[] = { "accept", "drop", "unknown" };
+    static const char *const t[CSC_K__COUNT] = {
+        [CSC_K_ACCEPT] = "accept", [CSC_K_DROP] = "drop", [CSC_K_UNKNOWN] = "unknown",
+    };
     return NAME(t, v);
 }
 
@@ -250,4 +258,28 @@ const char *csc_report_kind_name(unsigned k)
     static const char *const t[] = { "none", "unnecessary", "complete", "partial", "outer-l4",
                                      "tunnel-l4" };
     return NAME(t, k);
+}
+
+const char *csc_tri_name(unsigned t)
+{
+    static const char *const n[CSC_TRI__COUNT] = {
+        [CSC_TRI_NO] = "failed", [CSC_TRI_YES] = "ok", [CSC_TRI_UNDECIDED] = "not decided",
+    };
+    return NAME(n, t);
+}
+
+const char *csc_gre_csum_name(unsigned g)
+{
+    static const char *const t[CSC_GRE_CSUM__COUNT] = {
+        [CSC_GRE_CSUM_PACKET] = "packet", [CSC_GRE_CSUM_ON] = "on", [CSC_GRE_CSUM_OFF] = "off",
+    };
+    return NAME(t, g);
+}
+
+const char *csc_gro_fate_name(unsigned kind)
+{
+    static const char *const t[CSC_FATE__COUNT] = {
+        [CSC_FATE_ALONE] = "alone", [CSC_FATE_HELD] = "held", [CSC_FATE_MERGED] = "merged",
+    };
+    return NAME(t, kind);
 }

@@ -2,6 +2,7 @@
  * rewrite.c - what-if rewrites of checksum fields (see rewrite.h).
  */
 #include "csum.h"
+#include "wire.h"
 
 #include "csumcheck/rewrite.h"
 
@@ -39,7 +40,7 @@ size_t csc_rewrite(const struct csc_frame *f, const struct csc_result *r, unsign
     if (ops & CSC_RW_INNER_GOOD)
         for (int i = (int)r->nlayers - 1; i > first_tunnel; i--) {
             const struct csc_layer *l = &r->layers[i];
-            if (l->csum_off == CSC_NO_OFF || l->csum_off + 2 > n || l->verdict == CSC_V_GOOD ||
+            if (l->csum_off == CSC_NO_OFF || l->csum_off + CSUM_LEN > n || l->verdict == CSC_V_GOOD ||
                 l->verdict == CSC_V_NONE || l->verdict == CSC_V_NA)
                 continue;
             uint16_t v = l->expected;
@@ -50,7 +51,7 @@ size_t csc_rewrite(const struct csc_frame *f, const struct csc_result *r, unsign
                 delta = csum_add(delta, csum_word_at(v, at));
             }
         }
-    if (!ou || ou->csum_off + 2 > n)
+    if (!ou || ou->csum_off + CSUM_LEN > n)
         return n;
     if (ops & CSC_RW_OUTER_ZERO) {
         put16(out, ou->csum_off, 0);

@@ -11,11 +11,13 @@
  *
  * Verdicts (design.md): good, bad (+ expected), none, zero6, partial (the
  * field holds the pseudo-header seed), lco (outer right once the inner
- * partial fields are filled, lco_csum §3.13), rco (RCO seed that
- * remcsum_adjust resolves to the right value, §3.12), unverifiable.
+ * partial fields are filled, lco_csum in include/linux/skbuff.h), rco (RCO
+ * seed that remcsum_adjust, include/net/checksum.h, resolves to the right
+ * value), unverifiable.
  */
 #include "csum.h"
 #include "pkt.h"
+#include "wire.h"
 
 #include "csumcheck/csumcheck.h"
 
@@ -157,7 +159,7 @@ static bool has_pseudo(const struct csc_layer *l)
 
 static bool under_ipv6(const struct csc_result *r, const struct csc_layer *l)
 {
-    return l->ip != 0xff && r->layers[l->ip].proto == CSC_P_IPV6;
+    return l->ip != CSC_NO_LAYER && r->layers[l->ip].proto == CSC_P_IPV6;
 }
 
 /* Sum of the covered region with the checksum field read as zero. */
@@ -174,8 +176,8 @@ static uint16_t payload_mss(const struct csc_result *r, const struct csc_layer *
 {
     if (tcp->mss)
         return tcp->mss;
-    uint32_t ip_hdr = tcp->ip != 0xff ? r->layers[tcp->ip].hdr_len : 20;
-    uint32_t mtu_payload = 1500 - ip_hdr - tcp->hdr_len;
+    uint32_t ip_hdr = tcp->ip != CSC_NO_LAYER ? r->layers[tcp->ip].hdr_len : IPV4_HLEN;
+    uint32_t mtu_payload = ETH_DATA_LEN - ip_hdr - tcp->hdr_len;
     return (uint16_t)mtu_payload;
 }
 
@@ -265,7 +267,7 @@ static struct csc_layer *carrier_udp(struct csc_result *r, unsigned t)
     return &r->layers[t - 1];
 }
 
-/* remcsum_adjust as the receiver computes it (§3.12, V9): the sum of the
+/* remcsum_adjust as the receiver computes it (docs/rco-lco.md): the sum of the
  * inner frame comes from the outer UDP conversion (~P minus the pulled
  * headers) when the outer checksum is set, else from a software pass. */
 static void verify_rco(struct csc_result *r, unsigned t)
@@ -281,7 +283,7 @@ static void verify_rco(struct csc_result *r, unsigned t)
         }
     }
     uint32_t pkt_end = udp ? udp->cov_end : tl->end;
-    if ((uint64_t)fld + 2 > pkt_end || tgt > fld) {
+    if ((uint64_t)fld + CSUM_LEN > pkt_end || tgt > fld) {
         tl->notes |= CSC_N_RCO_OUT_OF_PKT;
         if (in && judged(in)) {
             in->verdict = CSC_V_BAD;
@@ -325,7 +327,7 @@ static void verify_rco(struct csc_result *r, unsigned t)
     }
 }
 
-/* lco_csum (§3.13, V10): an outer checksum computed as if the inner partial
+/* lco_csum (docs/rco-lco.md): an outer checksum computed as if the inner partial
  * checksums were already filled in. */
 static void verify_lco(struct csc_result *r, unsigned o)
 {
@@ -338,7 +340,7 @@ static void verify_lco(struct csc_result *r, unsigned o)
     for (unsigned i = o + 1; i < r->nlayers; i++) {
         const struct csc_layer *in = &r->layers[i];
         if (in->verdict != CSC_V_PARTIAL || in->csum_off < ol->cov_off ||
-            in->csum_off + 2 > ol->cov_end)
+            in->csum_off + CSUM_LEN > ol->cov_end)
             continue;
         uint32_t at = in->csum_off - ol->cov_off;
         s = csum_sub(s, csum_word_at(in->field, at));

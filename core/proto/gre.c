@@ -18,11 +18,6 @@
  */
 #include "../decode.h"
 
-#define GRE_C 0x8000
-#define GRE_R 0x4000
-#define GRE_K 0x2000
-#define GRE_S 0x1000
-#define GRE_A 0x0080
 
 void dec_gre(struct dec *d, uint32_t off)
 {

@@ -17,8 +17,6 @@
  */
 #include "../decode.h"
 
-#define GUE_FLAG_PRIV     0x0001
-#define GUE_PFLAG_REMCSUM 0x80000000u
 
 void dec_gue(struct dec *d, uint32_t off)
 {

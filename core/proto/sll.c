@@ -18,7 +18,6 @@
  */
 #include "../decode.h"
 
-#define PACKET_OUTGOING 4
 
 static void sll_payload(struct dec *d, uint16_t proto, uint32_t off)
 {

@@ -20,9 +20,7 @@
  */
 #include "../decode.h"
 
-#define VXLAN_HF_VNI 0x08000000u
-#define VXLAN_HF_RCO 0x00200000u
-#define VXLAN_KNOWN  (VXLAN_HF_VNI | VXLAN_HF_RCO | 0x80000000u /* GBP */)
+#define VXLAN_KNOWN  (VXLAN_HF_VNI | VXLAN_HF_RCO | VXLAN_HF_GBP)
 
 void dec_vxlan(struct dec *d, uint32_t off)
 {

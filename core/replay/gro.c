@@ -1,7 +1,9 @@
 /*
- * gro.c - the GRO path for one frame (kernel-rx-checksum-model.md §1.2,
- * §3.10, §3.12 GRO half, §4.1-§4.9 "GRO" paragraphs): dev_gro_receive and
- * the gro_receive callbacks of every protocol the model covers.
+ * gro.c - the GRO path for one frame: dev_gro_receive (net/core/gro.c), the
+ * NAPI_GRO_CB checksum helpers (include/net/gro.h) and the gro_receive
+ * callbacks of every protocol the model covers (net/ipv4/af_inet.c,
+ * net/ipv6/ip6_offload.c, udp_offload.c, tcp_offload.c, gre_offload.c,
+ * fou_core.c, drivers/net/vxlan/vxlan_core.c, geneve.c; read at v6.12).
  *
  * GRO never moves skb->data: it walks with NAPI_GRO_CB(skb)->data_offset and
  * keeps its own COMPLETE-style sum in the control block. What GRO leaves on
@@ -12,9 +14,6 @@
 
 #include <string.h>
 
-#define GRE_C 0x8000
-#define GRE_K 0x2000
-#define VXLAN_HF_RCO 0x00200000u
 
 static void gro_ipproto(struct rp *rp, uint8_t i, bool v6);
 static void gro_ethertype(struct rp *rp, uint8_t i);
@@ -26,7 +25,7 @@ static void gro_flush(struct rp *rp, uint8_t layer, enum kfn fn, enum csc_gro_re
         rp->cb.reason_layer = layer;
     }
     rp->cb.flush = 1;
-    rp_step(rp, layer, fn, W_FLUSH, 2, 0, NULL);
+    rp_step(rp, layer, fn, W_FLUSH, CSC_TRI_UNDECIDED, 0, NULL);
 }
 
 static void skb_gro_postpull_rcsum(struct rp *rp, uint32_t start, uint32_t len)
@@ -46,7 +45,7 @@ static void skb_gro_pull(struct rp *rp, uint32_t len)
     rp->cb.data_offset += len;
 }
 
-/* §3.10 */
+/* skb_gro_incr_csum_unnecessary (include/net/gro.h) */
 static void skb_gro_incr_csum_unnecessary(struct rp *rp)
 {
     if (rp->cb.csum_cnt > 0)
@@ -118,7 +117,7 @@ static int __skb_gro_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn
     return r;
 }
 
-/* §3.10 / §3.11 */
+/* skb_gro_checksum_try_convert (include/net/gro.h, from v3.18) */
 static void skb_gro_checksum_try_convert(struct rp *rp, uint8_t layer, enum kfn fn, uint32_t psum)
 {
     if (!era(rp, CSC_E_HAS_CONVERSION))
@@ -137,8 +136,8 @@ static void skb_gro_checksum_try_convert(struct rp *rp, uint8_t layer, enum kfn 
 static void inet_gro_receive(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *ip = L(rp, i);
-    rp_step(rp, i, KF_INET_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
-    if (ip->hdr_len != 20) {
+    rp_enter(rp, i, KF_INET_GRO_RECEIVE);
+    if (ip->hdr_len != IPV4_HLEN) {
         gro_flush(rp, i, KF_INET_GRO_RECEIVE, CSC_G_IP_OPTIONS);
         return;
     }
@@ -157,7 +156,7 @@ static void inet_gro_receive(struct rp *rp, uint8_t i)
     uint32_t gro_len = rp->skb.tail - rp->cb.data_offset;
     if ((ip->notes & (CSC_N_GSO | CSC_N_LEN_EXCEEDS)) || ip->end - ip->off != gro_len)
         gro_flush(rp, i, KF_INET_GRO_RECEIVE, CSC_G_IP_LEN);
-    rp->cb.data_offset += 20;         /* no postpull: a valid header sums to 0 */
+    rp->cb.data_offset += IPV4_HLEN;  /* no postpull: a valid header sums to 0 */
     if (!has_layer(rp, i + 1u) || L(rp, i + 1)->off != rp->cb.data_offset) {
         gro_flush(rp, i, KF_INET_GRO_RECEIVE, CSC_G_NO_HANDLER);
         return;
@@ -168,7 +167,7 @@ static void inet_gro_receive(struct rp *rp, uint8_t i)
 static void ipv6_gro_receive(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *ip = L(rp, i);
-    rp_step(rp, i, KF_IPV6_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, i, KF_IPV6_GRO_RECEIVE);
     if (ip->notes & CSC_N_FRAGMENT) {
         gro_flush(rp, i, KF_IPV6_GRO_RECEIVE, CSC_G_IP_FRAGMENT);
         return;
@@ -213,19 +212,19 @@ static void tcp_gro_receive(struct rp *rp, uint8_t i, bool v6)
 {
     const struct csc_layer *th = L(rp, i);
     enum kfn fn = v6 ? KF_TCP6_GRO_RECEIVE : KF_TCP4_GRO_RECEIVE;
-    rp_step(rp, i, fn, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, i, fn);
     if (!rp->cb.flush) {
         if (__skb_gro_checksum_validate(rp, i, fn, false, 0, l4_pseudo(rp, th))) {
             gro_flush(rp, i, fn, CSC_G_CSUM_FAIL);
             return;
         }
     } else {
-        rp_step(rp, i, fn, W_SKIP_FLUSH, 2, 0, NULL);
+        rp_step(rp, i, fn, W_SKIP_FLUSH, CSC_TRI_UNDECIDED, 0, NULL);
     }
     /* tcp_gro_receive, out_check_final for a segment with no held flow:
      * flush = len < mss (mss 1: a segment without payload), and
      * URG|PSH|RST|SYN|FIN push the packet up at once. */
-    if (th->tcp_flags & 0x2f)
+    if (th->tcp_flags & (TCP_URG | TCP_PSH | TCP_RST | TCP_SYN | TCP_FIN))
         gro_flush(rp, i, KF_TCP_GRO_RECEIVE, CSC_G_TCP_FLAGS);
     else if (th->end <= th->off + th->hdr_len)
         gro_flush(rp, i, KF_TCP_GRO_RECEIVE, CSC_G_TCP_NO_PAYLOAD);
@@ -257,7 +256,7 @@ static bool udp_gate_refuses(const struct rp *rp, uint16_t check)
            !rp->cb.csum_valid;
 }
 
-/* udp_gro_receive (§4.3). Before v4.20 the gate and encap_mark came before
+/* udp_gro_receive (net/ipv4/udp_offload.c). Before v4.20 the gate and encap_mark came before
  * the tunnel lookup; since then a non-tunnel socket is sorted out first. */
 static void udp_gro_receive(struct rp *rp, uint8_t i)
 {
@@ -282,8 +281,8 @@ static void udp_gro_receive(struct rp *rp, uint8_t i)
         gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_NOT_TUNNEL);
         return;
     }
-    rp_step(rp, i, KF_UDP_GRO_RECEIVE, W_ENCAP_MARK, 2, 0, NULL);
-    skb_gro_pull(rp, 8);
+    rp_step(rp, i, KF_UDP_GRO_RECEIVE, W_ENCAP_MARK, CSC_TRI_UNDECIDED, 0, NULL);
+    skb_gro_pull(rp, UDP_HLEN);
     tunnel_gro(rp, i + 1);
 }
 
@@ -293,7 +292,7 @@ static void udp_l4_gro_receive(struct rp *rp, uint8_t i, bool v6)
     const struct csc_layer *uh = L(rp, i);
     enum kfn fn = v6 ? KF_UDP6_GRO_RECEIVE : KF_UDP4_GRO_RECEIVE;
     uint16_t check = rp_field(rp, uh);
-    rp_step(rp, i, fn, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, i, fn);
     bool run = era(rp, CSC_E_GRO_UDP_FLUSH_INVERTED) ? rp->cb.flush : !rp->cb.flush;
     if (run) {
         if (__skb_gro_checksum_validate(rp, i, fn, true, check, l4_pseudo(rp, uh))) {
@@ -303,18 +302,18 @@ static void udp_l4_gro_receive(struct rp *rp, uint8_t i, bool v6)
         if (check != 0)
             skb_gro_checksum_try_convert(rp, i, fn, l4_pseudo(rp, uh));
     } else {
-        rp_step(rp, i, fn, W_SKIP_FLUSH, 2, 0, NULL);
+        rp_step(rp, i, fn, W_SKIP_FLUSH, CSC_TRI_UNDECIDED, 0, NULL);
     }
     rp->cb.is_ipv6 = v6;
     udp_gro_receive(rp, i);
 }
 
-/* gre_gro_receive (§4.6) */
+/* gre_gro_receive (net/ipv4/gre_offload.c) */
 static void gre_gro_receive(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *g = L(rp, i);
     uint16_t flags = g->sport;
-    rp_step(rp, i, KF_GRE_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, i, KF_GRE_GRO_RECEIVE);
     if (era(rp, CSC_E_GRE_SETS_ENCAP_MARK)) {
         if (rp->cb.encap_mark) {
             gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_ENCAP_MARK);
@@ -322,7 +321,7 @@ static void gre_gro_receive(struct rp *rp, uint8_t i)
         }
         rp->cb.encap_mark = 1;
     }
-    if ((flags & 7) != 0 || (flags & ~(GRE_C | GRE_K | 7))) {
+    if ((flags & GRE_VERSION) != GRE_VERSION_0 || (flags & ~(GRE_C | GRE_K | GRE_VERSION))) {
         gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_GRE_FLAGS);
         return;
     }
@@ -330,7 +329,7 @@ static void gre_gro_receive(struct rp *rp, uint8_t i)
         gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_GRE_CSUM_FOU);
         return;
     }
-    if (g->next != 0x0800 && g->next != 0x86dd && g->next != 0x6558) {
+    if (g->next != ETH_P_IP && g->next != ETH_P_IPV6 && g->next != ETH_P_TEB) {
         gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_NO_HANDLER);
         return;
     }
@@ -346,7 +345,7 @@ static void gre_gro_receive(struct rp *rp, uint8_t i)
         gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_TRUNCATED);
         return;
     }
-    if (g->next == 0x6558)
+    if (g->next == ETH_P_TEB)
         gro_ethertype(rp, i + 1);
     else
         gro_l3(rp, i + 1);
@@ -368,8 +367,7 @@ static void gro_ipproto(struct rp *rp, uint8_t i, bool v6)
 static void gro_ethertype(struct rp *rp, uint8_t i)
 {
     while (has_layer(rp, i) && (L(rp, i)->proto == CSC_P_ETH || L(rp, i)->proto == CSC_P_VLAN)) {
-        rp_step(rp, i, L(rp, i)->proto == CSC_P_ETH ? KF_ETH_GRO_RECEIVE : KF_VLAN_GRO_RECEIVE,
-                W_ENTRY, 2, 0, NULL);
+        rp_enter(rp, i, L(rp, i)->proto == CSC_P_ETH ? KF_ETH_GRO_RECEIVE : KF_VLAN_GRO_RECEIVE);
         skb_gro_pull(rp, L(rp, i)->hdr_len);
         i++;
     }
@@ -383,7 +381,7 @@ static void gro_ethertype(struct rp *rp, uint8_t i)
         gro_flush(rp, i, KF_ETH_GRO_RECEIVE, CSC_G_NO_HANDLER);
 }
 
-/* skb_gro_remcsum_process (§3.12) for VXLAN (hdrlen 8) and GUE */
+/* skb_gro_remcsum_process (include/net/gro.h) for VXLAN (hdrlen 8) and GUE */
 static bool gro_remcsum(struct rp *rp, uint8_t t, enum kfn fn, struct gro_remcsum *grc)
 {
     const struct csc_layer *tl = L(rp, t);
@@ -403,9 +401,9 @@ static bool gro_remcsum(struct rp *rp, uint8_t t, enum kfn fn, struct gro_remcsu
     struct csc_skb_state before = rp_snap(rp);
     if (!nopartial) {
         rp->cb.gro_remcsum_start = inner + tl->rco_start;
-        rp_step(rp, t, KF_SKB_GRO_REMCSUM_PROCESS, W_REMCSUM_START, 2, 0, &before);
+        rp_step(rp, t, KF_SKB_GRO_REMCSUM_PROCESS, W_REMCSUM_START, CSC_TRI_UNDECIDED, 0, &before);
     } else {
-        uint32_t need = tl->rco_offset + 2u > tl->rco_start ? tl->rco_offset + 2u : tl->rco_start;
+        uint32_t need = tl->rco_offset + CSUM_LEN > tl->rco_start ? tl->rco_offset + CSUM_LEN : tl->rco_start;
         if ((uint64_t)inner + need > rp->skb.tail) {
             gro_flush(rp, t, fn, CSC_G_TRUNCATED);
             return false;
@@ -416,7 +414,7 @@ static bool gro_remcsum(struct rp *rp, uint8_t t, enum kfn fn, struct gro_remcsu
         grc->offset = inner + tl->rco_offset;
         grc->delta = delta;
         grc->active = 1;
-        rp_step(rp, t, KF_SKB_GRO_REMCSUM_PROCESS, W_REMCSUM_ADJUST, 2, 0, &before);
+        rp_step(rp, t, KF_SKB_GRO_REMCSUM_PROCESS, W_REMCSUM_ADJUST, CSC_TRI_UNDECIDED, 0, &before);
     }
     rp->skb.remcsum_offload = 1;
     return true;
@@ -427,7 +425,7 @@ static void gro_remcsum_final(struct rp *rp, uint8_t t, struct gro_remcsum *grc)
 {
     if (grc->active) {
         rp_unpatch(rp, grc->offset);
-        rp_step(rp, t, KF_SKB_GRO_FLUSH_FINAL_REMCSUM, W_REMCSUM_CLEANUP, 2, 0, NULL);
+        rp_step(rp, t, KF_SKB_GRO_FLUSH_FINAL_REMCSUM, W_REMCSUM_CLEANUP, CSC_TRI_UNDECIDED, 0, NULL);
     }
     if (era(rp, CSC_E_REMCSUM_CLEARED_ON_EXIT))
         rp->skb.remcsum_offload = 0;
@@ -437,13 +435,13 @@ static void vxlan_gro_receive(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *vx = L(rp, t);
     struct gro_remcsum grc = { 0, 0, 0 };
-    rp_step(rp, t, KF_VXLAN_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
-    skb_gro_postpull_rcsum(rp, vx->off, 8);
+    rp_enter(rp, t, KF_VXLAN_GRO_RECEIVE);
+    skb_gro_postpull_rcsum(rp, vx->off, VXLAN_HLEN);
     bool ok = true;
     if ((vx->aux & VXLAN_HF_RCO) && rp->cfg->remcsum_rx && era(rp, CSC_E_RCO))
         ok = gro_remcsum(rp, t, KF_VXLAN_GRO_RECEIVE, &grc);
     if (ok) {
-        rp->cb.data_offset += 8;
+        rp->cb.data_offset += VXLAN_HLEN;
         if (has_layer(rp, t + 1u))
             gro_ethertype(rp, t + 1);
         else
@@ -454,8 +452,8 @@ static void vxlan_gro_receive(struct rp *rp, uint8_t t)
 
 static void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t)
 {
-    rp_step(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
-    skb_gro_pull(rp, 8);
+    rp_enter(rp, t, KF_VXLAN_GPE_GRO_RECEIVE);
+    skb_gro_pull(rp, VXLAN_HLEN);
     if (!has_layer(rp, t + 1u))
         gro_flush(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, CSC_G_TRUNCATED);
     else if (L(rp, t + 1)->proto == CSC_P_ETH)
@@ -469,11 +467,11 @@ static void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t)
 static void geneve_gro_receive(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
-    rp_step(rp, t, KF_GENEVE_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, t, KF_GENEVE_GRO_RECEIVE);
     skb_gro_pull(rp, g->hdr_len);
     if (!has_layer(rp, t + 1u))
         gro_flush(rp, t, KF_GENEVE_GRO_RECEIVE, CSC_G_TRUNCATED);
-    else if (g->next == 0x6558)
+    else if (g->next == ETH_P_TEB)
         gro_ethertype(rp, t + 1);
     else if (L(rp, t + 1)->proto == CSC_P_IPV4 || L(rp, t + 1)->proto == CSC_P_IPV6)
         gro_l3(rp, t + 1);
@@ -481,13 +479,13 @@ static void geneve_gro_receive(struct rp *rp, uint8_t t)
         gro_flush(rp, t, KF_GENEVE_GRO_RECEIVE, CSC_G_NO_HANDLER);
 }
 
-/* gue_gro_receive / fou_gro_receive (§4.5) */
+/* gue_gro_receive / fou_gro_receive (net/ipv4/fou_core.c) */
 static void gue_gro_receive(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
     enum kfn fn = g->proto == CSC_P_FOU ? KF_FOU_GRO_RECEIVE : KF_GUE_GRO_RECEIVE;
     struct gro_remcsum grc = { 0, 0, 0 };
-    rp_step(rp, t, fn, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, t, fn);
     if (g->notes & CSC_N_RESERVED_BITS) {
         gro_flush(rp, t, fn, CSC_G_VXLAN_FLAGS);
         return;
@@ -521,7 +519,7 @@ static void tunnel_gro(struct rp *rp, uint8_t t)
     }
 }
 
-/* dev_gro_receive (§1.2): re-create the control block from the skb. */
+/* dev_gro_receive (net/core/gro.c): re-create the control block from the skb. */
 bool dev_gro_receive(struct rp *rp, uint8_t li)
 {
     struct csc_dev *dev = &rp->k->devs[rp->dev];
@@ -529,7 +527,7 @@ bool dev_gro_receive(struct rp *rp, uint8_t li)
     rp->path = CSC_PATH_GRO;
     if (!enabled) {
         dev->gro_reason = CSC_G_OFF;
-        rp_step(rp, li, KF_DEV_GRO_RECEIVE, W_GRO_OFF, 2, 0, NULL);
+        rp_step(rp, li, KF_DEV_GRO_RECEIVE, W_GRO_OFF, CSC_TRI_UNDECIDED, 0, NULL);
         rp->path = CSC_PATH_NORMAL;
         return false;
     }
@@ -539,7 +537,7 @@ bool dev_gro_receive(struct rp *rp, uint8_t li)
     if (era(rp, CSC_E_HAS_CSUM_BAD) && rp->skb.csum_bad) {
         dev->gro_reason = CSC_G_CSUM_BAD;
         dev->gro_layer = li;
-        rp_step(rp, li, KF_DEV_GRO_RECEIVE, W_CSUM_BAD_SKIP, 2, 0, NULL);
+        rp_step(rp, li, KF_DEV_GRO_RECEIVE, W_CSUM_BAD_SKIP, CSC_TRI_UNDECIDED, 0, NULL);
         rp->path = CSC_PATH_NORMAL;
         return false;
     }
@@ -550,12 +548,12 @@ bool dev_gro_receive(struct rp *rp, uint8_t li)
     } else if (rp->skb.ip_summed == CHECKSUM_UNNECESSARY) {
         rp->cb.csum_cnt = (uint8_t)(rp->skb.csum_level + 1);
     }
-    rp_step(rp, li, KF_DEV_GRO_RECEIVE, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, li, KF_DEV_GRO_RECEIVE);
     gro_l3(rp, li);
     bool held = !rp->cb.flush;
     dev->gro_reason = held ? CSC_G_NONE : rp->cb.reason;
     dev->gro_layer = held ? li : rp->cb.reason_layer;
-    rp_step(rp, li, KF_NAPI_GRO_RECEIVE_RET, held ? W_HELD : W_FLUSH, 2, 0, NULL);
+    rp_step(rp, li, KF_NAPI_GRO_RECEIVE_RET, held ? W_HELD : W_FLUSH, CSC_TRI_UNDECIDED, 0, NULL);
     rp->path = CSC_PATH_NORMAL;
     return held;
 }

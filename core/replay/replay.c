@@ -1,6 +1,7 @@
 /*
- * replay.c - csc_replay(): drive one frame through the NIC's GRO pass, the
- * normal path and every tunnel device after it (§4.0).
+ * replay.c - csc_replay(): drive one frame through the NIC's GRO pass
+ * (napi_gro_receive), the normal path (netif_receive_skb) and every tunnel
+ * device after it (gro_cells_receive).
  */
 #include "replay.h"
 
@@ -24,7 +25,7 @@ static void finish(struct rp *rp)
         if (l->verdict == CSC_V_BAD && l->k.method != CSC_M_NOT_REACHED)
             k->warnings |= CSC_W_GARBAGE_ACCEPTED;
         /* RCO with a zero outer checksum: the inner checksum was taken on
-         * trust and nothing protected it (S13d). */
+         * trust and nothing protected it (docs/rco-lco.md). */
         if ((l->notes & CSC_N_RCO) && i > 0 && r->layers[i - 1].proto == CSC_P_UDP &&
             r->layers[i - 1].field == 0) {
             for (unsigned j = i + 1; j < r->nlayers; j++)
@@ -39,7 +40,7 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
     struct csc_kernel *k = &r->kernel;
     k->ran = 0;
     k->verdict = CSC_K_UNKNOWN;       /* until the replay runs: no IP layer, nothing to say */
-    k->drop_layer = 0xff;
+    k->drop_layer = CSC_NO_LAYER;
     k->drop_reason = 0;
     k->counters = 0;
     k->warnings = 0;
@@ -84,7 +85,7 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
     k->ndevs = 1;
     k->devs[0] = (struct csc_dev){ CSC_P_NONE, (uint8_t)l0, 0, CSC_G_OFF, (uint8_t)l0, rp_snap(&rp),
                                    0, 0, 0, 0 };
-    rp_step(&rp, (uint8_t)l0, KF_DRIVER, W_ENTRY, 2, 0, NULL);
+    rp_enter(&rp, (uint8_t)l0, KF_DRIVER);
     dev_gro_receive(&rp, (uint8_t)l0);
     netif_receive_skb(&rp, (uint8_t)l0);
     finish(&rp);

@@ -1,11 +1,13 @@
 /*
- * replay.h - the Linux RX checksum state machine (docs: kernel-model.md;
- * spec: kernel-rx-checksum-model.md). Internal to core/.
+ * replay.h - the Linux RX checksum state machine (docs/kernel-model.md,
+ * docs/model-notes.md). Internal to core/.
  *
- * Two state blocks, kept apart as the kernel keeps them (§7.1):
- *   struct sk_buff_model  - the skb fields of §1.1;
- *   struct napi_gro_cb    - NAPI_GRO_CB(skb) of §1.2, re-created at every
- *                           dev_gro_receive (NIC, then each tunnel device).
+ * Two state blocks, kept apart as the kernel keeps them:
+ *   struct sk_buff_model  - the checksum fields of struct sk_buff
+ *                           (include/linux/skbuff.h);
+ *   struct napi_gro_cb    - NAPI_GRO_CB(skb) (include/net/gro.h), re-created
+ *                           at every dev_gro_receive (NIC, then each tunnel
+ *                           device).
  * Offsets are frame offsets. skb->csum is modelled literally (canonical
  * big-endian): with COMPLETE it is the sum of [data, tail); after a deferred
  * validation it holds the stashed pseudo-header sum, exactly as in the
@@ -19,6 +21,7 @@
 
 #include "../csum.h"
 #include "../pkt.h"
+#include "../wire.h"
 #include "csumcheck/csumcheck.h"
 
 enum { CHECKSUM_NONE = 0, CHECKSUM_UNNECESSARY, CHECKSUM_COMPLETE, CHECKSUM_PARTIAL };
@@ -125,6 +128,11 @@ static inline void rp_step(struct rp *rp, uint8_t layer, enum kfn fn, unsigned w
     if (rp->cfg->trace_steps)
         rp_record(rp, layer, fn, what, ok, bytes, before);
 }
+/* A kernel function starts on a layer (the "enter" step). */
+static inline void rp_enter(struct rp *rp, uint8_t layer, enum kfn fn)
+{
+    rp_step(rp, layer, fn, W_ENTRY, CSC_TRI_UNDECIDED, 0, NULL);
+}
 /* Fold a state change that completes the last step into it (e.g. the level
  * skb_gro_incr_csum_unnecessary hands down after a validation). */
 void rp_amend_last(struct rp *rp);
@@ -141,7 +149,7 @@ void rp_patch(struct rp *rp, uint32_t off, uint16_t old, uint16_t cur);
 void rp_unpatch(struct rp *rp, uint32_t off);
 uint16_t rp_field(const struct rp *rp, const struct csc_layer *l);
 
-/* ---- skb helpers (skb.c), §3.1-3.9, 3.12 ---- */
+/* ---- skb helpers (skb.c): include/linux/skbuff.h, net/core/skbuff.c ---- */
 bool skb_csum_unnecessary(const struct rp *rp);
 void __skb_decr_checksum_unnecessary(struct rp *rp);
 void __skb_incr_checksum_unnecessary(struct rp *rp);

@@ -1,5 +1,6 @@
 /*
- * report.c - what the device hands the stack (§1.3): a fixed report, or a
+ * report.c - what the device hands the stack (skb->ip_summed, csum_level,
+ * csum; Documentation/networking/checksum-offloads.rst): a fixed report, or a
  * NIC profile that derives the report from the bytes the way a class of NIC
  * does.
  *   outer-l4:  verifies the outermost L4 checksum only; a zero UDP checksum

@@ -1,8 +1,10 @@
 /*
- * rx.c - the normal receive path for one frame (kernel-rx-checksum-model.md
- * §4.1-§4.10 "normal" paragraphs): ip_rcv, ipv6_rcv, UDP with its socket
- * rules and tunnel encap_rcv handlers, GRE, IPIP, TCP, ICMP, and the
- * gro_cells hand-off to each tunnel device.
+ * rx.c - the normal receive path for one frame: ip_rcv, ipv6_rcv
+ * (net/ipv4/ip_input.c, net/ipv6/ip6_input.c), UDP with its socket rules
+ * and the tunnels' encap_rcv handlers (net/ipv4/udp.c, vxlan_core.c,
+ * geneve.c, fou_core.c), GRE (gre_demux.c, ip_gre.c), IPIP, TCP, ICMP, and
+ * the gro_cells hand-off to each tunnel device (net/core/gro_cells.c); read
+ * at v6.12.
  *
  * Assumptions (documented in docs/kernel-model.md): unicast delivery; a
  * kernel tunnel device exists for every tunnel port and VNI; the innermost
@@ -10,16 +12,13 @@
  */
 #include "replay.h"
 
-#define GRE_C 0x8000
-#define VXLAN_HF_VNI 0x08000000u
-#define VXLAN_HF_RCO 0x00200000u
 
 static void deliver_l4(struct rp *rp, uint8_t i, bool v6);
 
 static void not_modelled(struct rp *rp, uint8_t i, enum kfn fn)
 {
     rp->k->warnings |= CSC_W_NOT_MODELLED;
-    rp_step(rp, i, fn, W_NOT_MODELLED, 2, 0, NULL);
+    rp_step(rp, i, fn, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
     rp->done = 1;
 }
 
@@ -36,7 +35,7 @@ static bool need_layer(struct rp *rp, unsigned i, uint8_t from, enum kfn fn)
         return true;
     if (rp->r->stop == CSC_STOP_TRUNCATED || rp->r->stop == CSC_STOP_MALFORMED) {
         rp->k->verdict = CSC_K_UNKNOWN;
-        rp_step(rp, from, fn, W_NOT_MODELLED, 2, 0, NULL);
+        rp_step(rp, from, fn, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
         rp->done = 1;
         return false;
     }
@@ -61,8 +60,7 @@ static int next_l3(const struct rp *rp, unsigned i)
 static void pull_l2(struct rp *rp, uint8_t from, uint8_t l3)
 {
     for (uint8_t i = from; i < l3; i++) {
-        rp_step(rp, i, L(rp, i)->proto == CSC_P_ETH ? KF_ETH_TYPE_TRANS : KF_VLAN_UNTAG,
-                W_ENTRY, 2, 0, NULL);
+        rp_enter(rp, i, L(rp, i)->proto == CSC_P_ETH ? KF_ETH_TYPE_TRANS : KF_VLAN_UNTAG);
         skb_pull_rcsum(rp, L(rp, i)->hdr_len);
     }
 }
@@ -90,7 +88,7 @@ void gro_cells_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
     dev->gro_passes = dev->passes = 0;
     dev->gro_pass_bytes = dev->pass_bytes = 0;
     rp->dev = k->ndevs++;
-    rp_step(rp, inner_l3, KF_GRO_CELLS_RECEIVE, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, inner_l3, KF_GRO_CELLS_RECEIVE);
     dev_gro_receive(rp, inner_l3);
     netif_receive_skb(rp, inner_l3);
 }
@@ -113,7 +111,7 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
     pskb_trim_rcsum(rp, i, ip->end);
     if (ip->notes & CSC_N_FRAGMENT) {
         rp->k->verdict = CSC_K_UNKNOWN;
-        rp_step(rp, i, KF_IP_DEFRAG, W_QUEUED, 2, 0, NULL);
+        rp_step(rp, i, KF_IP_DEFRAG, W_QUEUED, CSC_TRI_UNDECIDED, 0, NULL);
         rp->done = 1;
         return false;
     }
@@ -146,13 +144,13 @@ static void ipv6_rcv(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *ip = L(rp, i);
     rp->skb.data = ip->off;
-    rp_step(rp, i, KF_IPV6_RCV, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, i, KF_IPV6_RCV);
     if (!ip_len_checks(rp, i, KF_IPV6_RCV, CNT(CSC_C_IP6_IN_HDR_ERRORS),
                        CNT(CSC_C_IP6_IN_TRUNCATED)))
         return;
     /* ip6_protocol_deliver_rcu: postpull [network, transport) */
     skb_pull_rcsum(rp, ip->hdr_len);
-    rp_step(rp, i, KF_IP6_PROTOCOL_DELIVER_RCU, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, i, KF_IP6_PROTOCOL_DELIVER_RCU);
     if (need_layer(rp, i + 1u, i, KF_IP6_PROTOCOL_DELIVER_RCU))
         deliver_l4(rp, i + 1, true);
 }
@@ -194,7 +192,7 @@ static void udp_rcv(struct rp *rp, uint8_t i, bool v6)
     enum kfn lib = v6 ? KF_UDP6_LIB_RCV : KF_UDP4_LIB_RCV;
     enum kfn init = v6 ? KF_UDP6_CSUM_INIT : KF_UDP4_CSUM_INIT;
     uint16_t check = rp_field(rp, uh);
-    rp_step(rp, i, lib, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, i, lib);
     if (uh->notes & (CSC_N_LEN_SHORT | CSC_N_LEN_EXCEEDS)) {
         rp_step(rp, i, lib, W_SHORT, 0, 0, NULL);
         rp_drop(rp, i, lib, KD_PKT_TOO_SMALL,
@@ -214,7 +212,7 @@ static void udp_rcv(struct rp *rp, uint8_t i, bool v6)
         }
         struct csc_skb_state before = rp_snap(rp);
         skb_checksum_complete_unset(rp);
-        rp_step(rp, i, init, W_COMPLETE_UNSET, 2, 0, &before);
+        rp_step(rp, i, init, W_COMPLETE_UNSET, CSC_TRI_UNDECIDED, 0, &before);
     }
     bool tunnel = has_layer(rp, i + 1u) && is_udp_tunnel(L(rp, i + 1));
     bool socket = tunnel || rp->cfg->inner_socket;
@@ -229,7 +227,7 @@ static void udp_rcv(struct rp *rp, uint8_t i, bool v6)
             udp_csum_error(rp, i, lib, v6);
             return;
         }
-        rp_step(rp, i, lib, W_NO_SOCKET, 2, 0, NULL);
+        rp_step(rp, i, lib, W_NO_SOCKET, CSC_TRI_UNDECIDED, 0, NULL);
         rp_drop(rp, i, lib, KD_NO_SOCKET, v6 ? CNT(CSC_C_UDP6_NO_PORTS) : CNT(CSC_C_UDP_NO_PORTS));
         return;
     }
@@ -266,21 +264,21 @@ static void vxlan_rcv(struct rp *rp, uint8_t t)
     bool rco_bits_used = rco_ok || (era(rp, CSC_E_VXLAN_RESERVED_EARLY) && rp->cfg->remcsum_rx_given);
     bool reserved = (vx->notes & CSC_N_RESERVED_BITS) || (rco && !rco_bits_used) ||
                     !(vx->aux & VXLAN_HF_VNI);
-    rp_step(rp, t, KF_VXLAN_RCV, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, t, KF_VXLAN_RCV);
     if (reserved && era(rp, CSC_E_VXLAN_RESERVED_EARLY)) {
         rp_step(rp, t, KF_VXLAN_RCV, W_INVALID_HDR, 0, 0, NULL);
         rp_drop(rp, t, KF_VXLAN_RCV, KD_VXLAN_INVALID_HDR,
                 CNT(CSC_C_DEV_RX_FRAME_ERRORS) | CNT(CSC_C_DEV_RX_ERRORS));
         return;
     }
-    skb_pull_rcsum(rp, 16);           /* __iptunnel_pull_header: UDP + VXLAN */
+    skb_pull_rcsum(rp, UDP_HLEN + VXLAN_HLEN);   /* __iptunnel_pull_header */
     if (rco_ok) {
         if (era(rp, CSC_E_RCO_NORMAL_SKIPS_FLAG) && rp->skb.remcsum_offload) {
-            rp_step(rp, t, KF_VXLAN_REMCSUM, W_REMCSUM_SKIP, 2, 0, NULL);
+            rp_step(rp, t, KF_VXLAN_REMCSUM, W_REMCSUM_SKIP, CSC_TRI_UNDECIDED, 0, NULL);
         } else {
             bool nopartial = !era(rp, CSC_E_RCO_NOPARTIAL_KNOB) || rp->cfg->remcsum_nopartial;
-            uint32_t inner = vx->off + 8;
-            if ((uint64_t)inner + vx->rco_offset + 2 > rp->skb.tail) {
+            uint32_t inner = vx->off + VXLAN_HLEN;
+            if ((uint64_t)inner + vx->rco_offset + CSUM_LEN > rp->skb.tail) {
                 rp_drop(rp, t, KF_VXLAN_REMCSUM, KD_VXLAN_INVALID_HDR, 0);
                 return;
             }
@@ -305,8 +303,8 @@ static void vxlan_rcv(struct rp *rp, uint8_t t)
 static void geneve_rcv(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
-    rp_step(rp, t, KF_GENEVE_UDP_ENCAP_RECV, W_ENTRY, 2, 0, NULL);
-    skb_pull_rcsum(rp, 8 + g->hdr_len);   /* iptunnel_pull_header */
+    rp_enter(rp, t, KF_GENEVE_UDP_ENCAP_RECV);
+    skb_pull_rcsum(rp, UDP_HLEN + g->hdr_len);   /* iptunnel_pull_header */
     int l3 = next_l3(rp, t + 1u);
     if (l3 < 0) {
         not_modelled(rp, t, KF_GENEVE_UDP_ENCAP_RECV);
@@ -318,8 +316,8 @@ static void geneve_rcv(struct rp *rp, uint8_t t)
 
 static void vxlan_gpe_rcv(struct rp *rp, uint8_t t)
 {
-    rp_step(rp, t, KF_VXLAN_RCV, W_ENTRY, 2, 0, NULL);
-    skb_pull_rcsum(rp, 16);
+    rp_enter(rp, t, KF_VXLAN_RCV);
+    skb_pull_rcsum(rp, UDP_HLEN + VXLAN_HLEN);
     int l3 = next_l3(rp, t + 1u);
     if (l3 < 0) {
         not_modelled(rp, t, KF_VXLAN_RCV);
@@ -336,7 +334,7 @@ static void gue_rcv(struct rp *rp, uint8_t t)
     const struct csc_layer *g = L(rp, t);
     const struct csc_layer *udp = L(rp, t - 1);
     enum kfn fn = g->proto == CSC_P_FOU ? KF_FOU_UDP_RECV : KF_GUE_UDP_RECV;
-    rp_step(rp, t, fn, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, t, fn);
     if (g->notes & CSC_N_RESERVED_BITS) {
         rp_drop(rp, t, fn, KD_NONE, 0);
         return;
@@ -345,10 +343,10 @@ static void gue_rcv(struct rp *rp, uint8_t t)
     skb_postpull_rcsum(rp, udp->off, ptr - udp->off);
     if ((g->notes & CSC_N_RCO) && era(rp, CSC_E_RCO)) {
         if (era(rp, CSC_E_RCO_NORMAL_SKIPS_FLAG) && rp->skb.remcsum_offload) {
-            rp_step(rp, t, KF_GUE_REMCSUM, W_REMCSUM_SKIP, 2, 0, NULL);
+            rp_step(rp, t, KF_GUE_REMCSUM, W_REMCSUM_SKIP, CSC_TRI_UNDECIDED, 0, NULL);
         } else {
             bool nopartial = !era(rp, CSC_E_RCO_NOPARTIAL_KNOB) || rp->cfg->remcsum_nopartial;
-            if ((uint64_t)ptr + g->rco_offset + 2 > rp->skb.tail) {
+            if ((uint64_t)ptr + g->rco_offset + CSUM_LEN > rp->skb.tail) {
                 rp_drop(rp, t, KF_GUE_REMCSUM, KD_NONE, 0);
                 return;
             }
@@ -371,17 +369,17 @@ static void tunnel_rcv(struct rp *rp, uint8_t t)
     }
 }
 
-/* gre_rcv -> gre_parse_header -> ip_tunnel_rcv (§4.6) */
+/* gre_rcv -> gre_parse_header -> ip_tunnel_rcv (net/ipv4/gre_demux.c, ip_gre.c) */
 static void gre_rcv(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *g = L(rp, i);
     uint16_t flags = g->sport;
-    rp_step(rp, i, KF_GRE_RCV, W_ENTRY, 2, 0, NULL);
-    if ((flags & 7) == 1) {           /* PPTP: the pptp module, not modelled */
+    rp_enter(rp, i, KF_GRE_RCV);
+    if ((flags & GRE_VERSION) == GRE_VERSION_1) {   /* PPTP: the pptp module, not modelled */
         not_modelled(rp, i, KF_GRE_RCV);
         return;
     }
-    if ((flags & 7) != 0 || (flags & 0x4000)) {
+    if ((flags & GRE_VERSION) != GRE_VERSION_0 || (flags & GRE_R)) {
         rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_FLAGS, 0);
         return;
     }
@@ -395,7 +393,7 @@ static void gre_rcv(struct rp *rp, uint8_t i)
         rp_layer_result(rp, i, CSC_M_UNCHECKED, 1, 0);
     }
     uint8_t want = rp->cfg->gre_csum;
-    if ((want == 1 && !(flags & GRE_C)) || (want == 2 && (flags & GRE_C))) {
+    if ((want == CSC_GRE_CSUM_ON && !(flags & GRE_C)) || (want == CSC_GRE_CSUM_OFF && (flags & GRE_C))) {
         rp_step(rp, i, KF_IP_TUNNEL_RCV, W_FLAG_MISMATCH, 0, 0, NULL);
         rp_drop(rp, i, KF_IP_TUNNEL_RCV, KD_TUNNEL_CSUM_FLAGS,
                 CNT(CSC_C_DEV_RX_CRC_ERRORS) | CNT(CSC_C_DEV_RX_ERRORS));
@@ -422,7 +420,7 @@ static void gre_rcv(struct rp *rp, uint8_t i)
 /* ipip_rcv / ipip6_rcv / ip6_tnl_rcv: the outer header is already pulled */
 static void ipip_rcv(struct rp *rp, uint8_t i)
 {
-    rp_step(rp, i, KF_IPIP_RCV, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, i, KF_IPIP_RCV);
     gro_cells_receive(rp, i, i);
 }
 
@@ -433,7 +431,7 @@ static void tcp_rcv(struct rp *rp, uint8_t i, bool v6)
     const struct csc_layer *th = L(rp, i);
     enum kfn fn = v6 ? KF_TCP_V6_RCV : KF_TCP_V4_RCV;
     uint32_t err = CNT(CSC_C_TCP_IN_CSUM_ERRORS) | CNT(CSC_C_TCP_IN_ERRS);
-    rp_step(rp, i, fn, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, i, fn);
     if (th->notes & CSC_N_LEN_SHORT) {
         rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, CNT(CSC_C_TCP_IN_ERRS));
         return;
@@ -447,7 +445,7 @@ static void tcp_rcv(struct rp *rp, uint8_t i, bool v6)
         return;
     }
     if (!rp->cfg->inner_socket) {
-        rp_step(rp, i, fn, W_NO_SOCKET, 2, 0, NULL);
+        rp_step(rp, i, fn, W_NO_SOCKET, CSC_TRI_UNDECIDED, 0, NULL);
         rp_drop(rp, i, fn, KD_NO_SOCKET, 0);
         return;
     }
@@ -457,7 +455,7 @@ static void tcp_rcv(struct rp *rp, uint8_t i, bool v6)
 static void icmp_rcv(struct rp *rp, uint8_t i, bool v6)
 {
     enum kfn fn = v6 ? KF_ICMPV6_RCV : KF_ICMP_RCV;
-    rp_step(rp, i, fn, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, i, fn);
     uint32_t psum = v6 ? l4_pseudo(rp, L(rp, i)) : 0;
     if (__skb_checksum_validate(rp, i, fn, true, false, 0, psum)) {
         uint32_t c = v6 ? CNT(CSC_C_ICMP6_IN_CSUM_ERRORS) | CNT(CSC_C_ICMP6_IN_ERRORS)
@@ -470,7 +468,7 @@ static void icmp_rcv(struct rp *rp, uint8_t i, bool v6)
 
 static void igmp_rcv(struct rp *rp, uint8_t i)
 {
-    rp_step(rp, i, KF_IGMP_RCV, W_ENTRY, 2, 0, NULL);
+    rp_enter(rp, i, KF_IGMP_RCV);
     if (__skb_checksum_validate(rp, i, KF_IGMP_RCV, true, false, 0, 0)) {
         rp_drop(rp, i, KF_IGMP_RCV, KD_IGMP_CSUM, 0);
         return;

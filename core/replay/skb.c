@@ -1,22 +1,25 @@
 /*
  * skb.c - the skb checksum helpers of include/linux/skbuff.h and
- * net/core/skbuff.c (kernel-rx-checksum-model.md §3.1-§3.9, §3.12), with the
- * era differences of §5 as switches.
+ * net/core/skbuff.c (read at v6.12), one function each under the kernel's
+ * name, with the older kernels' differences as era switches (core/era.c,
+ * docs/eras.md).
  */
 #include "replay.h"
 
-/* §3.1 */
+/* skb_csum_unnecessary (include/linux/skbuff.h). Before the PARTIAL-start
+ * rule (CSC_E_PARTIAL_START_RULE) any PARTIAL counted as verified. */
 bool skb_csum_unnecessary(const struct rp *rp)
 {
     const struct sk_buff_model *s = &rp->skb;
     if (s->ip_summed == CHECKSUM_UNNECESSARY || s->csum_valid)
         return true;
-    if (s->ip_summed == CHECKSUM_PARTIAL)    /* before E2: PARTIAL is always "verified" */
+    if (s->ip_summed == CHECKSUM_PARTIAL)
         return !era(rp, CSC_E_PARTIAL_START_RULE) || s->csum_start >= s->data;
     return false;
 }
 
-/* §3.2 */
+/* __skb_decr_checksum_unnecessary / __skb_incr_checksum_unnecessary
+ * (include/linux/skbuff.h): one level of csum_level per validated header. */
 void __skb_decr_checksum_unnecessary(struct rp *rp)
 {
     struct sk_buff_model *s = &rp->skb;
@@ -40,7 +43,8 @@ void __skb_incr_checksum_unnecessary(struct rp *rp)
     }
 }
 
-/* §3.14, v3.18-v4.12 */
+/* __skb_mark_checksum_bad: csum_bad came with Part VI (merge c5a65680b3c2,
+ * v3.18) and went in v4.13 (series merged as 5d65a16a689a). */
 void __skb_mark_checksum_bad(struct rp *rp)
 {
     if (!era(rp, CSC_E_HAS_CSUM_BAD))
@@ -49,7 +53,10 @@ void __skb_mark_checksum_bad(struct rp *rp)
         rp->skb.csum_bad = 1;
 }
 
-/* §3.4: a full software pass over [data, tail). Returns 0 when good. */
+/* __skb_checksum_complete (net/core/skbuff.c): a full software pass over
+ * [data, tail). Returns 0 when good. Since "net: Save software checksum
+ * complete" (7e3cead51729, 2014) a pass leaves CHECKSUM_COMPLETE behind
+ * (CSC_E_SAVE_SW_COMPLETE). */
 int __skb_checksum_complete(struct rp *rp, uint8_t layer, enum kfn fn)
 {
     struct sk_buff_model *s = &rp->skb;
@@ -85,7 +92,7 @@ static enum csc_method unneeded_method(const struct rp *rp, bool zero)
     return zero ? CSC_M_ZERO : CSC_M_DEVICE;
 }
 
-/* §3.3 */
+/* __skb_checksum_validate_needed (include/linux/skbuff.h) */
 static bool __skb_checksum_validate_needed(struct rp *rp, uint8_t layer, enum kfn fn,
                                            bool zero_okay, uint16_t check)
 {
@@ -102,7 +109,8 @@ static bool __skb_checksum_validate_needed(struct rp *rp, uint8_t layer, enum kf
     return true;
 }
 
-/* §3.5 */
+/* __skb_checksum_validate_complete (include/linux/skbuff.h): short packets
+ * (CHECKSUM_BREAK) are summed at once, longer ones deferred to the socket. */
 static int __skb_checksum_validate_complete(struct rp *rp, uint8_t layer, enum kfn fn,
                                             bool complete, uint32_t psum)
 {
@@ -128,11 +136,12 @@ static int __skb_checksum_validate_complete(struct rp *rp, uint8_t layer, enum k
         s->csum_valid = !r;
         return r;
     }
-    rp_step(rp, layer, fn, W_DEFERRED, 2, 0, &before);
+    rp_step(rp, layer, fn, W_DEFERRED, CSC_TRI_UNDECIDED, 0, &before);
     return 0;
 }
 
-/* §3.6: complete=false is skb_checksum_init*, true skb_checksum_validate*. */
+/* __skb_checksum_validate (include/linux/skbuff.h): complete=false is
+ * skb_checksum_init*, true skb_checksum_validate*. */
 int __skb_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn, bool complete,
                             bool zero_okay, uint16_t check, uint32_t psum)
 {
@@ -143,7 +152,7 @@ int __skb_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn, bool comp
 }
 
 /* skb_checksum_complete / udp_lib_checksum_complete / tcp_checksum_complete:
- * the deferred half (§3.8). */
+ * the deferred half of a validation (include/linux/skbuff.h). */
 int skb_checksum_complete(struct rp *rp, uint8_t layer, enum kfn fn)
 {
     if (skb_csum_unnecessary(rp))
@@ -151,7 +160,8 @@ int skb_checksum_complete(struct rp *rp, uint8_t layer, enum kfn fn)
     return __skb_checksum_complete(rp, layer, fn);
 }
 
-/* §3.9 */
+/* __skb_checksum_convert / skb_checksum_try_convert (include/linux/skbuff.h,
+ * from v3.18, 2abb7cdc0dc8): a validated NONE becomes COMPLETE. */
 void skb_checksum_try_convert(struct rp *rp, uint8_t layer, enum kfn fn, uint32_t psum)
 {
     struct sk_buff_model *s = &rp->skb;
@@ -169,14 +179,15 @@ void skb_checksum_try_convert(struct rp *rp, uint8_t layer, enum kfn fn, uint32_
         L(rp, layer)->k.normal_conv = 1;
 }
 
-/* §3.7 */
+/* skb_checksum_complete_unset (include/linux/skbuff.h) */
 void skb_checksum_complete_unset(struct rp *rp)
 {
     if (rp->skb.ip_summed == CHECKSUM_COMPLETE)
         rp->skb.ip_summed = CHECKSUM_NONE;
 }
 
-/* §2.3 */
+/* skb_postpull_rcsum (include/linux/skbuff.h): the pulled bytes leave the
+ * COMPLETE sum; a pull past csum_start loses a PARTIAL. */
 void skb_postpull_rcsum(struct rp *rp, uint32_t start, uint32_t len)
 {
     struct sk_buff_model *s = &rp->skb;
@@ -190,7 +201,7 @@ void skb_postpull_rcsum(struct rp *rp, uint32_t start, uint32_t len)
                s->csum_start < start + len) {
         struct csc_skb_state before = rp_snap(rp);
         s->ip_summed = CHECKSUM_NONE;   /* pulled past the offloaded checksum */
-        rp_step(rp, 0xff, KF_NONE, W_PARTIAL_LOST, 2, 0, &before);
+        rp_step(rp, CSC_NO_LAYER, KF_NONE, W_PARTIAL_LOST, CSC_TRI_UNDECIDED, 0, &before);
     }
 }
 
@@ -215,17 +226,18 @@ void pskb_trim_rcsum(struct rp *rp, uint8_t layer, uint32_t new_tail)
             s->csum = csum_block_sub(s->csum, known ? sum : 0, new_tail - s->data);
             s->csum_known = s->csum_known && known;
             s->tail = new_tail;
-            rp_step(rp, layer, KF_PSKB_TRIM_RCSUM, W_TRIM_KEEP, 2, 0, &before);
+            rp_step(rp, layer, KF_PSKB_TRIM_RCSUM, W_TRIM_KEEP, CSC_TRI_UNDECIDED, 0, &before);
             return;
         }
         s->ip_summed = CHECKSUM_NONE;
-        rp_step(rp, layer, KF_PSKB_TRIM_RCSUM, W_TRIM_DOWNGRADE, 2, 0, &before);
+        rp_step(rp, layer, KF_PSKB_TRIM_RCSUM, W_TRIM_DOWNGRADE, CSC_TRI_UNDECIDED, 0, &before);
     }
     s->tail = new_tail;
 }
 
-/* §3.12 remcsum_adjust: write the value that makes [ptr+start, end) valid
- * into ptr+offset, return the delta for the caller's sum. */
+/* remcsum_adjust (include/net/checksum.h): write the value that makes
+ * [ptr+start, end) valid into ptr+offset, return the delta for the caller's
+ * sum. */
 uint32_t remcsum_adjust(struct rp *rp, uint32_t ptr, uint32_t csum, bool known, uint32_t start,
                         uint32_t offset)
 {
@@ -253,7 +265,7 @@ void skb_remcsum_process(struct rp *rp, uint8_t layer, enum kfn fn, uint32_t ptr
         s->ip_summed = CHECKSUM_PARTIAL;
         s->csum_start = ptr + start;
         s->csum_offset = (uint16_t)(offset - start);
-        rp_step(rp, layer, fn, W_REMCSUM_PARTIAL, 2, 0, &before);
+        rp_step(rp, layer, fn, W_REMCSUM_PARTIAL, CSC_TRI_UNDECIDED, 0, &before);
         return;
     }
     if (s->ip_summed != CHECKSUM_COMPLETE) {
@@ -262,7 +274,7 @@ void skb_remcsum_process(struct rp *rp, uint8_t layer, enum kfn fn, uint32_t ptr
     }
     uint32_t delta = remcsum_adjust(rp, ptr, s->csum, s->csum_known, start, offset);
     s->csum = csum_add(s->csum, delta);
-    rp_step(rp, layer, fn, W_REMCSUM_ADJUST, 2, 0, &before);
+    rp_step(rp, layer, fn, W_REMCSUM_ADJUST, CSC_TRI_UNDECIDED, 0, &before);
 }
 
 uint32_t l4_pseudo(const struct rp *rp, const struct csc_layer *l)

@@ -13,7 +13,7 @@ bool rp_region(const struct rp *rp, uint32_t a, uint32_t b, uint32_t *sum)
         return false;
     for (unsigned i = 0; i < rp->npatch; i++) {
         const struct field_patch *fp = &rp->patch[i];
-        if (fp->off >= a && fp->off + 2 <= b) {
+        if (fp->off >= a && fp->off + CSUM_LEN <= b) {
             *sum = csum_sub(*sum, csum_word_at(fp->old, fp->off - a));
             *sum = csum_add(*sum, csum_word_at(fp->cur, fp->off - a));
         }

@@ -53,7 +53,7 @@ void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, ui
     }
     bool decided = lk->method != CSC_M_NOT_REACHED;
     bool override = rp->path == CSC_PATH_NORMAL &&
-                    (!ok || lk->ok != 1 || m == CSC_M_SW_PASS || m == CSC_M_CSUM_BAD);
+                    (!ok || lk->ok != CSC_TRI_YES || m == CSC_M_SW_PASS || m == CSC_M_CSUM_BAD);
     if (decided && !override)
         return;
     lk->method = (uint8_t)m;

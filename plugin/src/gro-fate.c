@@ -29,10 +29,7 @@ static guint pref_budget = 64, pref_flush_timeout = 0, pref_max_size = 65536, pr
 static struct csc_gro *engine;         /* ~0.5 MB: one per process, reset per file */
 static wmem_map_t *heads;              /* first-segment frame number -> its struct pl_frame */
 
-enum { FATE_ALONE = 0, FATE_HELD, FATE_MERGED };
-static const value_string vals_fate[] = {
-    { FATE_ALONE, "alone" }, { FATE_HELD, "held" }, { FATE_MERGED, "merged" }, { 0, NULL }
-};
+static value_string vals_fate[CSC_FATE__COUNT + 1];
 static value_string vals_reason[CSC_G__COUNT + 1];
 
 void pl_gro_init(void)
@@ -51,7 +48,7 @@ void pl_gro_init(void)
 
 static unsigned fate_of(const struct pl_fate *f)
 {
-    return f->merged ? FATE_MERGED : f->held ? FATE_HELD : FATE_ALONE;
+    return csc_gro_fate_kind(f->held, f->merged);
 }
 
 void pl_gro_feed(const struct csc_frame *f, const struct csc_result *r, const packet_info *pinfo,
@@ -64,9 +61,9 @@ void pl_gro_feed(const struct csc_frame *f, const struct csc_result *r, const pa
 
     const struct pl_fate *fa = pl_fates(s);
     for (unsigned i = 0; i < s->nfate; i++) {
-        if (fate_of(&fa[i]) == FATE_HELD && fa[i].super == pinfo->num)
+        if (fate_of(&fa[i]) == CSC_FATE_HELD && fa[i].super == pinfo->num)
             wmem_map_insert(heads, GUINT_TO_POINTER(pinfo->num), s);
-        if (fate_of(&fa[i]) != FATE_MERGED)
+        if (fate_of(&fa[i]) != CSC_FATE_MERGED)
             continue;
         struct pl_frame *h = (struct pl_frame *)wmem_map_lookup(heads, GUINT_TO_POINTER(fa[i].super));
         struct pl_fate *hf = h ? pl_fates_mut(h) : NULL;
@@ -85,10 +82,10 @@ void pl_gro_words(const struct pl_frame *s, char *buf, size_t n)
         const char *dev = csc_dev_name(fa[i].kind), *sep = i ? ", " : "";
         int w;
         switch (fate_of(&fa[i])) {
-        case FATE_MERGED:
+        case CSC_FATE_MERGED:
             w = snprintf(buf + at, n - at, "%s%s merged into %u", sep, dev, fa[i].super);
             break;
-        case FATE_HELD:
+        case CSC_FATE_HELD:
             w = snprintf(buf + at, n - at, "%s%s held", sep, dev);
             break;
         default:
@@ -123,7 +120,7 @@ void pl_gro_render_dev(tvbuff_t *tvb, proto_tree *dt, const struct pl_frame *s, 
     const struct pl_fate *f = &pl_fates(s)[i];
     unsigned fate = fate_of(f);
     proto_item *fi = gen(proto_tree_add_uint(dt, hf_fate, tvb, 0, 0, fate));
-    if (fate == FATE_ALONE) {
+    if (fate == CSC_FATE_ALONE) {
         proto_item_append_text(fi, " (%s)", csc_gro_reason_name(f->alone_reason));
         gen(proto_tree_add_uint(dt, hf_alone, tvb, 0, 0, f->alone_reason));
     } else {
@@ -141,6 +138,9 @@ void pl_gro_render_dev(tvbuff_t *tvb, proto_tree *dt, const struct pl_frame *s, 
 
 void pl_gro_register(int proto, module_t *prefs)
 {
+    for (unsigned i = 0; i < CSC_FATE__COUNT; i++)
+        vals_fate[i] = (value_string){ i, csc_gro_fate_name(i) };
+    vals_fate[CSC_FATE__COUNT] = (value_string){ 0, NULL };
     for (unsigned i = 0; i < CSC_G__COUNT; i++)
         vals_reason[i] = (value_string){ i, csc_gro_reason_name(i) };
     vals_reason[CSC_G__COUNT] = (value_string){ 0, NULL };

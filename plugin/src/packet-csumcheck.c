@@ -115,13 +115,11 @@ static value_string vals_verdict[CSC_V__COUNT + 1];
 static value_string vals_reason[CSC_R__COUNT + 1];
 static value_string vals_stop[CSC_STOP__COUNT + 1];
 static value_string vals_method[CSC_M__COUNT + 1];
-static value_string vals_path[3 + 1];
-static value_string vals_summed[4 + 1];
-static value_string vals_kverdict[3 + 1];
+static value_string vals_path[CSC_PATH__COUNT + 1];
+static value_string vals_summed[CSC_CHECKSUM__COUNT + 1];
+static value_string vals_kverdict[CSC_K__COUNT + 1];
 static value_string vals_gro[CSC_G__COUNT + 1];
-static const value_string vals_result[] = {
-    { 0, "failed" }, { 1, "ok" }, { 2, "not decided" }, { 0, NULL }
-};
+static value_string vals_result[CSC_TRI__COUNT + 1];
 
 static void fill_vals(value_string *v, unsigned n, const char *(*name)(unsigned))
 {
@@ -152,9 +150,9 @@ static gboolean pref_remcsum_nopartial = FALSE;
 static gboolean pref_udp6_zero_csum_rx = FALSE;
 static gint pref_gre_csum = 0;
 static const enum_val_t gre_csum_enum[] = {
-    { "packet", "packet: the tunnel matches each packet", 0 },
-    { "on", "on (icsum)", 1 },
-    { "off", "off", 2 },
+    { "packet", "packet: the tunnel matches each packet", CSC_GRE_CSUM_PACKET },
+    { "on", "on (icsum)", CSC_GRE_CSUM_ON },
+    { "off", "off", CSC_GRE_CSUM_OFF },
     { NULL, NULL, -1 },
 };
 static gboolean pref_no_socket = FALSE;
@@ -424,7 +422,7 @@ static void sb_passes(struct sb *sb, unsigned n)
 
 static const char *result_name(uint8_t ok)
 {
-    return ok == 1 ? "ok" : ok == 0 ? "failed" : "not decided";
+    return csc_tri_name(ok);
 }
 
 /* Expert info of one checksummed layer; `item` may be NULL (no tree). */
@@ -815,7 +813,7 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
         uint8_t gdev;
         uint8_t g = pl_frame_gro(s, &gdev);
         proto_item *gi = gen(proto_tree_add_uint(t, hf_gro, tvb, 0, 0, g));
-        if (gdev != 0xff) {
+        if (gdev != CSC_NO_DEV) {
             struct sb gb = { .n = 0 };
             sb_s(&gb, "GRO: ");
             sb_s(&gb, csc_gro_reason_name(g));
@@ -839,9 +837,10 @@ void proto_register_csumcheck(void)
     fill_vals(vals_reason, CSC_R__COUNT, csc_reason_name);
     fill_vals(vals_stop, CSC_STOP__COUNT, csc_stop_name);
     fill_vals(vals_method, CSC_M__COUNT, csc_method_name);
-    fill_vals(vals_path, 3, csc_path_name);
-    fill_vals(vals_summed, 4, csc_ip_summed_name);
-    fill_vals(vals_kverdict, 3, csc_kverdict_name);
+    fill_vals(vals_path, CSC_PATH__COUNT, csc_path_name);
+    fill_vals(vals_summed, CSC_CHECKSUM__COUNT, csc_ip_summed_name);
+    fill_vals(vals_kverdict, CSC_K__COUNT, csc_kverdict_name);
+    fill_vals(vals_result, CSC_TRI__COUNT, csc_tri_name);
     fill_vals(vals_gro, CSC_G__COUNT, csc_gro_reason_name);
 
     static hf_register_info hf[] = {

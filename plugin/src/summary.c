@@ -152,6 +152,6 @@ uint8_t pl_frame_gro(const struct pl_frame *s, uint8_t *dev)
         *dev = 0;
         return d[0].gro_reason;
     }
-    *dev = 0xff;
+    *dev = CSC_NO_DEV;
     return CSC_G_OFF;
 }

@@ -38,7 +38,7 @@ struct pl_layer {
 #define PL_F_NORMAL_CONV 0x02u
 #define PL_F_ASSUMED     0x04u
 #define PL_F_PATH_SHIFT  3       /* enum csc_path, 2 bits */
-#define PL_F_OK_SHIFT    5       /* csc_layer_kernel.ok: 0 failed, 1 ok, 2 not decided */
+#define PL_F_OK_SHIFT    5       /* csc_layer_kernel.ok: enum csc_tri, 2 bits */
 
 static inline unsigned pl_layer_path(const struct pl_layer *l) { return (l->flags >> PL_F_PATH_SHIFT) & 3u; }
 static inline unsigned pl_layer_ok(const struct pl_layer *l) { return (l->flags >> PL_F_OK_SHIFT) & 3u; }
@@ -112,7 +112,7 @@ void pl_set_fates(struct pl_frame *s, const struct csc_gro_decision *d, uint32_t
 /* Frame-level GRO outcome: the first device whose GRO pass refused or
  * flushed the frame, else "held" when some GRO pass held it, else the
  * NIC's reason (gro-off). Returns enum csc_gro_reason; *dev gets the
- * device index (0xff when no device). */
+ * device index (CSC_NO_DEV when no device). */
 uint8_t pl_frame_gro(const struct pl_frame *s, uint8_t *dev);
 
 #endif

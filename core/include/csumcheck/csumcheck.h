@@ -25,7 +25,13 @@ extern "C" {
 #define CSC_MAX_BREAKS  192   /* summing breakpoints per frame */
 #define CSC_MAX_STEPS    96   /* replay trace entries per frame */
 #define CSC_MAX_DEVS      8   /* GRO/RX entries: NIC + tunnel devices */
-#define CSC_NO_OFF   0xffffffffu
+#define CSC_NO_OFF   0xffffffffu /* an offset that is not there (no checksum field) */
+#define CSC_NO_LAYER 0xffu       /* a layer index that names no layer (the frame, none) */
+#define CSC_NO_DEV   0xffu       /* a csc_kernel.devs index that names no device */
+
+/* A result that may be undecided: a check the replay did not (or could not)
+ * make, a trace step that is an action rather than a check. */
+enum csc_tri { CSC_TRI_NO = 0, CSC_TRI_YES = 1, CSC_TRI_UNDECIDED = 2, CSC_TRI__COUNT };
 
 /* ------------------------------------------------------------------ */
 /* Link layers (our own numbering; csc_link_from_linktype() maps pcap's) */
@@ -150,13 +156,13 @@ enum csc_method {
     CSC_M__COUNT
 };
 
-enum csc_path { CSC_PATH_NONE = 0, CSC_PATH_GRO, CSC_PATH_NORMAL };
+enum csc_path { CSC_PATH_NONE = 0, CSC_PATH_GRO, CSC_PATH_NORMAL, CSC_PATH__COUNT };
 
 struct csc_layer_kernel {
     uint8_t method;      /* enum csc_method: how the check finally resolved */
     uint8_t path;        /* enum csc_path where it resolved */
     uint8_t dev;         /* index into csc_kernel.devs */
-    uint8_t ok;          /* 1 good, 0 failed, 2 not decided */
+    uint8_t ok;          /* enum csc_tri: good, failed, not decided */
     uint8_t gro_conv;    /* GRO converted UNNECESSARY->NAPI csum here */
     uint8_t normal_conv; /* normal path skb_checksum_try_convert here */
     uint8_t passes;      /* software passes attributed to this layer */
@@ -168,7 +174,7 @@ struct csc_layer {
     uint8_t proto;        /* enum csc_proto */
     uint8_t verdict;      /* enum csc_verdict (CSC_V_NA: no checksum) */
     uint8_t reason;       /* enum csc_reason */
-    uint8_t ip;           /* index of the enclosing IP layer, 0xff if none */
+    uint8_t ip;           /* index of the enclosing IP layer, CSC_NO_LAYER if none */
     uint32_t off;         /* header offset in the frame */
     uint32_t hdr_len;
     uint32_t end;         /* end (wire offset) of what this layer governs */
@@ -214,19 +220,19 @@ struct csc_report {
     uint16_t start, offset;  /* PARTIAL explicit: csum_start (from L3), csum_offset */
 };
 
-/* Kernel-era switches (kernel-model.md §7.7). Presets: csc_era_by_name(). */
+/* Kernel-era switches (docs/eras.md). Presets: csc_era_by_name(). */
 enum csc_era_switch {
     CSC_E_HAS_LEVELS             = 1u << 0,  /* csum_level/csum_cnt exist (3.18 series) */
     CSC_E_HAS_CSUM_BAD           = 1u << 1,  /* v3.18-v4.12 */
     CSC_E_HAS_CONVERSION         = 1u << 2,  /* UNNECESSARY->COMPLETE, Part VI */
-    CSC_E_PARTIAL_START_RULE     = 1u << 3,  /* PARTIAL covers only up to csum_start (E2+) */
+    CSC_E_PARTIAL_START_RULE     = 1u << 3,  /* PARTIAL covers only from csum_start (v4.0) */
     CSC_E_GRO_UDP_FLUSH_INVERTED = 1u << 4,  /* net-next only, never released */
     CSC_E_GRE_SETS_ENCAP_MARK    = 1u << 5,  /* fac8e0f57969, v4.6 */
     CSC_E_UDP_GATE_NONZERO_CHECK = 1u << 6,  /* 89e5c58fc1e2, v5.12 */
     CSC_E_UDP_GATE_BEFORE_LOOKUP = 1u << 7,  /* before e20cf8d3f1f7, v4.20 */
     CSC_E_UDP_COMPLETE_UNSET     = 1u << 8,  /* db4f1be3ca9b, v4.20 */
-    CSC_E_RCO                    = 1u << 9,  /* RCO exists (E1b) */
-    CSC_E_RCO_NOPARTIAL_KNOB     = 1u << 10, /* default PARTIAL RCO (E2) */
+    CSC_E_RCO                    = 1u << 9,  /* RCO exists (2733135329e9, v4.0) */
+    CSC_E_RCO_NOPARTIAL_KNOB     = 1u << 10, /* default PARTIAL RCO (v4.0) */
     CSC_E_RCO_NORMAL_SKIPS_FLAG  = 1u << 11, /* normal RCO skips on remcsum_offload */
     CSC_E_REMCSUM_CLEARED_ON_EXIT= 1u << 12, /* skb_gro_flush_final_remcsum, ~v4.18 */
     CSC_E_RCO_GRO_FLUSH_IF_DONE  = 1u << 13, /* 2015: GRO flushes when RCO done */
@@ -236,14 +242,22 @@ enum csc_era_switch {
     CSC_E_UDP_ENCAP_FLUSH        = 1u << 17, /* 2024: non-tunnel UDP w/ encapsulation */
     CSC_E_GUE_IS_FOU             = 1u << 18, /* is_fou + GRE_CSUM refusal, a0ca153f98db */
     CSC_E_ENCAP_CLEARED_BY_FOU   = 1u << 19, /* c3483384ee51: FOU/GUE clear encap_mark */
-    CSC_E_CONVERT_ALL_TUNNELS    = 1u << 20, /* [U] setup_udp_tunnel_sock sets convert_csum
-                                                for every UDP tunnel socket (not only
-                                                VXLAN/L2TP as in Part VI) */
+    CSC_E_CONVERT_ALL_TUNNELS    = 1u << 20, /* setup_udp_tunnel_sock sets convert_csum
+                                                for every UDP tunnel socket, not only
+                                                VXLAN/L2TP (docs/model-notes.md) */
 };
 
 struct csc_era {
     const char *name;
     uint32_t sw;             /* enum csc_era_switch bits */
+};
+
+/* The GRE tunnel's configured checksum flag (ip_tunnel_parm i_flags & TUNNEL_CSUM) */
+enum csc_gre_csum {
+    CSC_GRE_CSUM_PACKET = 0, /* follow the packet: a tunnel with and one without */
+    CSC_GRE_CSUM_ON,         /* icsum: a packet without the C bit is dropped */
+    CSC_GRE_CSUM_OFF,        /* a packet with the C bit is dropped */
+    CSC_GRE_CSUM__COUNT
 };
 
 struct csc_port {
@@ -263,7 +277,7 @@ struct csc_config {
                                 bits are then configured, not reserved */
     bool remcsum_nopartial;  /* VXLAN_F_REMCSUM_NOPARTIAL / FOU_F_REMCSUM_NOPARTIAL */
     bool udp6_zero_csum_rx;  /* udp6zerocsumrx / no_check6_rx */
-    uint8_t gre_csum;        /* tunnel i_flags: 0 = follow the packet, 1 = csum, 2 = nocsum */
+    uint8_t gre_csum;        /* enum csc_gre_csum */
     bool inner_socket;       /* inner L4 has a listening socket */
     bool assume_bad;         /* uncaptured checksums: assume bad (default good) */
     bool trace_steps;        /* record csc_kernel.steps (default true) */
@@ -275,9 +289,12 @@ struct csc_config {
 
 /* ------------------------------------------------------------------ */
 /* Replay output */
-enum csc_ip_summed { CSC_CHECKSUM_NONE = 0, CSC_CHECKSUM_UNNECESSARY, CSC_CHECKSUM_COMPLETE, CSC_CHECKSUM_PARTIAL };
+enum csc_ip_summed {
+    CSC_CHECKSUM_NONE = 0, CSC_CHECKSUM_UNNECESSARY, CSC_CHECKSUM_COMPLETE, CSC_CHECKSUM_PARTIAL,
+    CSC_CHECKSUM__COUNT
+};
 
-enum csc_kverdict { CSC_K_ACCEPT = 0, CSC_K_DROP, CSC_K_UNKNOWN };
+enum csc_kverdict { CSC_K_ACCEPT = 0, CSC_K_DROP, CSC_K_UNKNOWN, CSC_K__COUNT };
 
 /* nstat counter names (csc_counter_name) */
 enum csc_counter {
@@ -331,10 +348,10 @@ struct csc_cb_state {
 struct csc_step {
     uint8_t dev;             /* index into csc_kernel.devs */
     uint8_t path;            /* enum csc_path */
-    uint8_t layer;           /* layer index, 0xff for the frame */
+    uint8_t layer;           /* layer index, CSC_NO_LAYER for the frame */
     uint8_t fn;              /* kernel function id (csc_fn_name) */
     uint8_t what;            /* enum csc_method or action id (csc_what_name) */
-    uint8_t ok;              /* 1 ok, 0 failed, 2 n/a */
+    uint8_t ok;              /* enum csc_tri (undecided: an action, not a check) */
     uint16_t pad;
     uint32_t bytes;          /* software pass bytes, 0 if none */
     struct csc_skb_state before, after;
@@ -355,7 +372,7 @@ struct csc_dev {
 };
 
 enum csc_warning {
-    CSC_W_RCO_NOTHING_VERIFIED = 1u << 0,  /* S13d: inner accepted, nothing checked */
+    CSC_W_RCO_NOTHING_VERIFIED = 1u << 0,  /* RCO under a zero outer checksum */
     CSC_W_HW_CSUM_FAULT        = 1u << 1,  /* netdev_rx_csum_fault would log */
     CSC_W_NOT_MODELLED         = 1u << 2,  /* stack beyond what the model covers */
     CSC_W_ASSUMED              = 1u << 3,  /* uncaptured bytes: an assumption decided */
@@ -365,7 +382,7 @@ enum csc_warning {
 struct csc_kernel {
     uint8_t ran;             /* replay ran (false: no IP layer) */
     uint8_t verdict;         /* enum csc_kverdict */
-    uint8_t drop_layer;      /* layer index of the drop, 0xff if none */
+    uint8_t drop_layer;      /* layer index of the drop, CSC_NO_LAYER if none */
     uint8_t drop_reason;     /* kernel drop reason id (csc_drop_name) */
     uint32_t counters;       /* 1 << enum csc_counter */
     uint32_t warnings;       /* enum csc_warning bits */
@@ -476,6 +493,8 @@ const char *csc_warning_name(unsigned bit_index);
 const char *csc_note_name(unsigned bit_index);
 const char *csc_dev_name(unsigned kind);   /* "nic", "vxlan", "gre", ... */
 const char *csc_report_kind_name(unsigned k);
+const char *csc_tri_name(unsigned t);      /* "failed", "ok", "not decided" */
+const char *csc_gre_csum_name(unsigned g); /* "packet", "on", "off" */
 
 const char *csc_version(void);
 

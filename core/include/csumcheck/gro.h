@@ -5,8 +5,7 @@
  * tunnel device through gro_cells), whether dev_gro_receive would hold the
  * frame (eligible to merge) or pass it up at once, and why. This engine
  * follows frames in capture order through each device's GRO list the way
- * net/core/gro.c and tcp_gro_receive() do (kernel-rx-checksum-model.md §1.2,
- * §7.6): flows matched on the headers GRO compares, TCP sequence continuity,
+ * net/core/gro.c and tcp_gro_receive() (net/ipv4/tcp_offload.c) do: flows matched on the headers GRO compares, TCP sequence continuity,
  * the segment-size rule (mss of the first segment), flags that end a
  * super-packet, gro_max_size, the held-packet limit per hash bucket, and
  * flushes at the end of each NAPI poll or on gro_flush_timeout. A segment
@@ -83,9 +82,24 @@ struct csc_gro_dev_stats {
     uint64_t last_us;
 };
 
+#define CSC_GRO_NO_DEV 0xffu     /* an engine device index that names no device */
+
+/* The three fates of a frame at a device, in words (csc_gro_fate_name) */
+enum csc_gro_fate_kind {
+    CSC_FATE_ALONE = 0,      /* passed up at once (alone_reason says why) */
+    CSC_FATE_HELD,           /* entered the GRO list as a first segment */
+    CSC_FATE_MERGED,         /* merged into a held super-packet */
+    CSC_FATE__COUNT
+};
+static inline enum csc_gro_fate_kind csc_gro_fate_kind(unsigned held, unsigned merged)
+{
+    return merged ? CSC_FATE_MERGED : held ? CSC_FATE_HELD : CSC_FATE_ALONE;
+}
+const char *csc_gro_fate_name(unsigned kind);   /* "alone", "held", "merged" */
+
 /* What happened to one frame at one device */
 struct csc_gro_fate {
-    uint8_t dev;             /* engine device index, 0xff if unused */
+    uint8_t dev;             /* engine device index, CSC_GRO_NO_DEV if unused */
     uint8_t kind;            /* csc_dev kind */
     uint8_t held;            /* 1: entered the GRO list (new or merged) */
     uint8_t merged;          /* 1: merged into an existing super-packet */

@@ -22,6 +22,11 @@
  *     segments looks like endless retransmissions to tshark's TCP analysis,
  *     which then goes quadratic). 1.5% of the frames (every 100th data
  *     segment, every 200th ACK) have a bad inner TCP checksum.
+ *
+ *   csc-gen bench --bytes N | --frames N [--flows N] [--interleave ...]
+ *                 [--size full|small|imix] [--tunnel ...] [--bad F] ...
+ *     Traffic shapes (shape.c): chosen by any of its options, by IMIX, or by
+ *     --flows with --bytes or above 256.
  */
 #include "gen.h"
 
@@ -215,8 +220,27 @@ static int write_bulk(struct capw *w, uint64_t frames, int nflows, int payload)
 
 #define RING 64
 
+/* Shape mode (shape.c): a shape option, IMIX, or --flows with --bytes or
+ * beyond the bulk transfer's 256 */
+static int is_shape(int argc, char **argv)
+{
+    int flows = 0, bytes = 0;
+    for (int i = 1; i < argc; i++) {
+        if (gen_shape_option(argv[i]))
+            return 1;
+        if (i + 1 < argc && !strcmp(argv[i], "--size") && !strcmp(argv[i + 1], "imix"))
+            return 1;
+        if (i + 1 < argc && !strcmp(argv[i], "--flows"))
+            flows = 1 + (atol(argv[i + 1]) > 256);
+        bytes |= !strcmp(argv[i], "--bytes");
+    }
+    return flows == 2 || (flows && bytes);
+}
+
 int gen_cmd_bench(int argc, char **argv)
 {
+    if (is_shape(argc, argv))
+        return gen_cmd_shape(argc, argv, parse_size, open_out);
     const char *out = NULL, *size = "full";
     unsigned long long bytes = 0;
     long bad_every = 0, flows = 0;

@@ -88,6 +88,11 @@ int gen_flow_write(const struct gen_flow *fl, struct capw *w, FILE *man, const c
 int gen_cmd_flow(int argc, char **argv);
 int gen_cmd_bench(int argc, char **argv);
 
+/* shape.c: bench traffic shapes (many flows, interleaving, sizes, tunnels) */
+int gen_shape_option(const char *a);
+int gen_cmd_shape(int argc, char **argv, int (*parse_size)(const char *, unsigned long long *),
+                  FILE *(*open_out)(const char *, const char *));
+
 /* Manifest line: file frame case layer proto verdict tshark what */
 void gen_manifest_line(FILE *man, const char *file, uint32_t frame, const char *cname,
                        const struct gen_intent *in, const char *what);

@@ -9,7 +9,8 @@
  *   csc-gen flow ...                    a TCP flow over VXLAN (flow.c)
  *   csc-gen bench ...                   large benchmark captures (flow.c)
  *
- * Output is deterministic: fixed timestamps, no randomness, so regenerating
+ * Output is deterministic: fixed timestamps, no randomness (the bench
+ * shapes' random choices come from a seeded generator), so regenerating
  * gives identical bytes (scripts/regen-captures.sh checks it).
  */
 #include "gen.h"
@@ -215,7 +216,10 @@ static void usage(void)
             "       csc-gen stack [OPTS] DESCRIPTION    one frame (see captures/gen/spec.c)\n"
             "       csc-gen flow [OPTS] -o FILE|-       a TCP flow over VXLAN\n"
             "       csc-gen bench --size full|small --bytes N[K|M|G] [--bad-every K] -o FILE|-\n"
-            "       csc-gen bench --flows N --frames M [--size full|small] -o FILE|-\n");
+            "       csc-gen bench --flows N --frames M [--size full|small] -o FILE|-\n"
+            "       csc-gen bench --bytes N|--frames N [--flows N] [--interleave turn|random|burst:N]\n"
+            "                     [--size full|small|imix] [--tunnel vxlan,geneve,gre,ipip,plain,vxlan6]\n"
+            "                     [--bad F] [--bad-layers ip,udp,inner-ip,tcp] [--random-payload] -o FILE|-\n");
 }
 
 int main(int argc, char **argv)

@@ -60,6 +60,42 @@ done
     [ "$("$CSC" --format json -q "$TMP/on.pcap" | grep -c '"proto":"udp","offset":34,"csum":{"verdict":"good"')" = 4 ] &&
     ok || no "flow --outer-csum on: outer UDP checksums should be good"
 
+# traffic shapes (issue 13): every tunnel, interleaved flows, bad checksums
+# at every layer kind; csumcheck and tshark agree on every bad one
+"$GEN" bench --frames 6000 --flows 300 --interleave random --size imix \
+    --tunnel vxlan,geneve,gre,ipip,plain,vxlan6 --bad 0.05 --bad-layers ip,udp,inner-ip,tcp \
+    --random-payload --seed 7 -o "$TMP/shape.pcap" || no "bench shapes failed"
+"$GEN" bench --frames 6000 --flows 300 --interleave random --size imix \
+    --tunnel vxlan,geneve,gre,ipip,plain,vxlan6 --bad 0.05 --bad-layers ip,udp,inner-ip,tcp \
+    --random-payload --seed 7 -o - | cmp -s - "$TMP/shape.pcap" && ok || no "bench shapes: not reproducible"
+"$CSC" --format json "$TMP/shape.pcap" >"$TMP/shape.json"
+[ "$(summary frames <"$TMP/shape.json")" = 6000 ] && ok || no "shapes: 6000 frames expected"
+# one frame in six is GRE (flow k uses tunnel k % 6): a GRE layer without checksum each
+gre=$(grep '"type":"summary"' "$TMP/shape.json" | sed 's/.*"gre":{"none":\([0-9]*\)}.*/\1/')
+[ "$gre" -gt 800 ] && [ "$gre" -lt 1200 ] && ok || no "shapes: $gre GRE frames of 6000, want about 1000"
+# frame sizes: IMIX 64/576/1500, a tunnel's small frame its headers + 1 byte
+sizes=$(grep -o '"len":[0-9]*' "$TMP/shape.json" | sort -u | tr '\n' ' ')
+[ "$sizes" = '"len":105 "len":125 "len":1500 "len":576 "len":64 "len":75 "len":79 ' ] && ok ||
+    no "shapes: IMIX frame lengths are $sizes"
+bad=$(grep '"type":"summary"' "$TMP/shape.json" | sed 's/.*"findings":{"bad":\([0-9]*\).*/\1/')
+[ "$bad" -gt 200 ] && [ "$bad" -lt 400 ] && ok || no "shapes --bad 0.05: $bad bad frames of 6000"
+for l in ipv4 udp tcp; do
+    grep '"type":"summary"' "$TMP/shape.json" | grep -q "\"$l\":{[^}]*\"bad\":[1-9]" && ok || no "shapes: no bad $l layer"
+done
+if command -v tshark >/dev/null; then
+    tbad=$(tshark -n -r "$TMP/shape.pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
+        -o tcp.check_checksum:TRUE -T fields -e ip.checksum.status -e udp.checksum.status \
+        -e tcp.checksum.status 2>/dev/null | tr '\t,' '\n\n' | grep -c '^0$')
+    cbad=$(grep -o '"csum":{"verdict":"bad"' "$TMP/shape.json" | wc -l)
+    [ "$tbad" = "$cbad" ] && ok || no "shapes: tshark sees $tbad bad checksums, csumcheck $cbad"
+fi
+# flows: the GRO engine sees each flow at each device it reaches
+"$GEN" bench --frames 2000 --flows 100 --interleave turn --size small -o "$TMP/turn.pcap"
+[ "$("$CSC" --format json -q "$TMP/turn.pcap" | grep '"type":"summary"' | sed 's/.*"tcp_flows":\([0-9]*\).*/\1/')" = 200 ] &&
+    ok || no "shapes --flows 100: want 200 TCP flows (NIC and VXLAN)"
+"$GEN" bench --frames 100 --flows 1000001 -o "$TMP/x" 2>/dev/null; [ $? = 2 ] && ok || no "bench --flows 1000001 should exit 2"
+"$GEN" bench --frames 100 --tunnel foo -o "$TMP/x" 2>/dev/null; [ $? = 2 ] && ok || no "bench --tunnel foo should exit 2"
+
 # usage errors
 "$GEN" bench --size huge --bytes 1M -o "$TMP/x" 2>/dev/null; [ $? = 2 ] && ok || no "bench --size huge should exit 2"
 "$GEN" flow --segments 0 -o "$TMP/x" 2>/dev/null; [ $? = 2 ] && ok || no "flow --segments 0 should exit 2"

@@ -357,26 +357,137 @@ bool pipeline_running(void)
     return the_pool != NULL;
 }
 
-/* One file through the pipeline: read batches, hand them to the workers,
- * take them back in order. Returns pcap_next_ex()'s last status; *np: the
- * frames read. */
-int pipeline_file(struct file_ctx *c, pcap_t *p, uint64_t *np)
+/* A batch from the block reader: the carry (the bytes after the last
+ * record the previous batch took) first, then read() into the arena; the
+ * records are analysed where they lie. Returns BLK_MORE (more to read),
+ * BLK_END, or BLK_LIBPCAP (then *pp reads the rest, or k->failed). */
+struct blk_state {
+    uint8_t *carry;
+    size_t ncarry, ccap;
+};
+
+static int fill_batch_blk(struct file_ctx *c, struct blk *k, struct blk_state *bs,
+                          struct batch *b, uint64_t *n, pcap_t **pp)
 {
-    struct job *j = c->job;
+    if (bs->ncarry > b->acap) {
+        b->acap = bs->ncarry;
+        b->arena = g_realloc(b->arena, b->acap);
+    }
+    memcpy(b->arena, bs->carry, bs->ncarry);
+    size_t have = bs->ncarry, pos = 0;
+    bs->ncarry = 0;
+    int st;
+    for (;;) {
+        if (b->n == b->max) {
+            st = BLK_MORE;
+            break;
+        }
+        struct pcap_pkthdr h;
+        st = blk_record(k, b->arena + pos, have - pos, &h);
+        if (st == BLK_FRAME) {
+            struct pmeta *pm = &b->meta[b->n++];
+            pm->sec = (int64_t)h.ts.tv_sec;
+            pm->nsec = (uint32_t)h.ts.tv_usec;
+            pm->off = (uint32_t)(pos + 16);
+            pm->caplen = h.caplen;
+            pm->len = h.len;
+            pos += 16 + (size_t)h.caplen;
+            ++*n;
+            continue;
+        }
+        if (st != BLK_MORE)
+            break;
+        if (have == b->acap) {          /* the arena is full */
+            if (b->n)
+                break;                  /* the record goes to the next batch */
+            uint32_t caplen;            /* one record longer than the arena */
+            memcpy(&caplen, b->arena + pos + 8, 4);
+            b->acap = pos + 16 + (size_t)caplen;
+            b->arena = g_realloc(b->arena, b->acap);
+        }
+        ssize_t r = blk_fill(k, b->arena, have, b->acap);
+        if (r < 0) {
+            st = BLK_LIBPCAP;           /* a read error: libpcap reads again and says it */
+            break;
+        }
+        have += (size_t)r;
+    }
+    size_t rest = have - pos;
+    if (st == BLK_LIBPCAP) {
+        char errbuf[PCAP_ERRBUF_SIZE];
+        *pp = blk_libpcap(k, b->arena + pos, rest, errbuf);
+        if (!*pp)
+            sink_error(c->rs->sink, "%s: %s", c->job->path, errbuf);
+    } else if (rest) {
+        if (rest > bs->ccap) {
+            bs->ccap = rest;
+            bs->carry = g_realloc(bs->carry, bs->ccap);
+        }
+        memcpy(bs->carry, b->arena + pos, rest);
+        bs->ncarry = rest;
+    }
+    return st;
+}
+
+/* A batch from libpcap: its frames copied into the arena. Returns
+ * pcap_next_ex()'s last status (1: more to read). */
+static int fill_batch_pcap(pcap_t *p, struct batch *b, uint64_t *n, uint64_t *bytes,
+                           struct pcap_pkthdr **carry, const u_char **carry_data)
+{
     struct pcap_pkthdr *h;
     const u_char *data;
+    int rc = 1;
+    while (b->n < b->max) {
+        if (*carry) {                   /* a frame that did not fit in the last batch */
+            h = *carry;                 /* (libpcap keeps it until the next read) */
+            data = *carry_data;
+            *carry = NULL;
+        } else if ((rc = pcap_next_ex(p, &h, &data)) != 1) {
+            break;
+        }
+        if (h->caplen > b->acap - b->alen) {
+            if (b->n) {
+                *carry = h;
+                *carry_data = data;
+                break;
+            }
+            b->acap = h->caplen;        /* a frame bigger than the arena: a batch of its own */
+            b->arena = g_realloc(b->arena, b->acap);
+        }
+        struct pmeta *pm = &b->meta[b->n++];
+        pm->sec = (int64_t)h->ts.tv_sec;
+        pm->nsec = (uint32_t)h->ts.tv_usec;
+        pm->off = (uint32_t)b->alen;
+        pm->caplen = h->caplen;
+        pm->len = h->len;
+        memcpy(b->arena + b->alen, data, h->caplen);
+        b->alen += h->caplen;
+        ++*n;
+        *bytes += h->caplen + 16u;
+    }
+    return rc;
+}
+
+/* One file through the pipeline: read batches (the block reader while
+ * k->fast, libpcap *pp from then on), hand them to the workers, take them
+ * back in order. Returns pcap_next_ex()'s last status (0 when the block
+ * reader read to the end, -3 when its hand-over failed); *np: the frames. */
+int pipeline_file(struct file_ctx *c, pcap_t **pp, struct blk *k, uint64_t *np)
+{
+    struct job *j = c->job;
     uint64_t n = 0, bytes = 0;
-    int rc;
+    int rc = 1;
 
     c->depth = 2 * the_pool->n + 2;
     c->ring = g_new0(struct batch *, c->depth);
     unsigned max = batch_frames(c);
     uint64_t nread = 0, nseq = 0;   /* batches read / sequenced */
-    struct pcap_pkthdr *carry = NULL;   /* a frame that did not fit in the last batch */
-    const u_char *carry_data = NULL;    /* (libpcap keeps it until the next read) */
-    rc = 1;
-    while (rc == 1 || carry || nseq < nread) {
-        if ((rc == 1 || carry) && nread - nseq < c->depth) {
+    struct pcap_pkthdr *carry = NULL;
+    const u_char *carry_data = NULL;
+    struct blk_state bs = { NULL, 0, 0 };
+    bool more = true;               /* input left */
+    while (more || carry || nseq < nread) {
+        if ((more || carry) && nread - nseq < c->depth) {
             unsigned slot = (unsigned)(nread % c->depth);
             struct batch *b = c->ring[slot];
             if (!b)
@@ -385,33 +496,14 @@ int pipeline_file(struct file_ctx *c, pcap_t *p, uint64_t *np)
             b->alen = 0;
             b->done = false;
             b->first = n + 1;
-            while (b->n < b->max) {
-                if (carry) {
-                    h = carry;
-                    data = carry_data;
-                    carry = NULL;
-                } else if (rc != 1 || (rc = pcap_next_ex(p, &h, &data)) != 1) {
-                    break;
-                }
-                if (h->caplen > b->acap - b->alen) {
-                    if (b->n) {
-                        carry = h;
-                        carry_data = data;
-                        break;
-                    }
-                    b->acap = h->caplen;   /* a frame bigger than the arena: a batch of its own */
-                    b->arena = g_realloc(b->arena, b->acap);
-                }
-                struct pmeta *pm = &b->meta[b->n++];
-                pm->sec = (int64_t)h->ts.tv_sec;
-                pm->nsec = (uint32_t)h->ts.tv_usec;
-                pm->off = (uint32_t)b->alen;
-                pm->caplen = h->caplen;
-                pm->len = h->len;
-                memcpy(b->arena + b->alen, data, h->caplen);
-                b->alen += h->caplen;
-                n++;
-                bytes += h->caplen + 16u;
+            if (k->fast) {
+                int st = fill_batch_blk(c, k, &bs, b, &n, pp);
+                more = st == BLK_MORE || (st == BLK_LIBPCAP && *pp);
+                rc = k->failed ? -3 : 0;
+                bytes = k->bytes;
+            } else {
+                rc = fill_batch_pcap(*pp, b, &n, &bytes, &carry, &carry_data);
+                more = rc == 1;
             }
             if (b->n) {
                 nread++;
@@ -426,6 +518,7 @@ int pipeline_file(struct file_ctx *c, pcap_t *p, uint64_t *np)
     for (unsigned i = 0; i < c->depth; i++)
         batch_free(c->ring[i]);
     g_free(c->ring);
+    g_free(bs.carry);
     c->ring = NULL;
     *np = n;
     return rc;

@@ -399,14 +399,65 @@ static bool use_pipeline(const struct file_ctx *c)
     return pipeline_running() && !(c->cmp && (c->json || c->text_v));
 }
 
-/* Returns false when the file could not be read to its end. */
-static bool analyse_file(struct file_ctx *c, pcap_t *p)
+/* The records of a classic pcap read in blocks, in this thread (pcapblk.c).
+ * Returns with *pp set when libpcap must take over. */
+static void blk_in_order(struct file_ctx *c, struct blk *k, uint64_t *np, pcap_t **pp)
+{
+    struct job *j = c->job;
+    size_t cap = BLK_BUF, have = 0, pos = 0;
+    uint8_t *buf = g_malloc(cap);
+    uint64_t n = *np;
+    for (;;) {
+        struct pcap_pkthdr h;
+        int st = blk_record(k, buf + pos, have - pos, &h);
+        if (st == BLK_FRAME) {
+            frame_in_order(c, &h, buf + pos + 16, ++n);
+            pos += 16 + (size_t)h.caplen;
+            if ((n & 1023) == 0)
+                atomic_store_explicit(&j->done_bytes, k->bytes, memory_order_relaxed);
+            continue;
+        }
+        if (st == BLK_MORE) {
+            memmove(buf, buf + pos, have - pos);
+            have -= pos;
+            pos = 0;
+            if (have >= 16) {   /* a record longer than the buffer */
+                uint32_t caplen;
+                memcpy(&caplen, buf + 8, 4);
+                if (16 + (size_t)caplen > cap) {
+                    cap = 16 + (size_t)caplen;
+                    buf = g_realloc(buf, cap);
+                }
+            }
+            ssize_t r = blk_fill(k, buf, have, cap);
+            if (r >= 0) {
+                have += (size_t)r;
+                continue;
+            }
+            st = BLK_LIBPCAP;   /* a read error: libpcap reads again and says it */
+        }
+        if (st == BLK_LIBPCAP) {
+            char errbuf[PCAP_ERRBUF_SIZE];
+            *pp = blk_libpcap(k, buf + pos, have - pos, errbuf);
+            if (!*pp)
+                sink_error(c->rs->sink, "%s: %s", j->path, errbuf);   /* k->failed */
+        }
+        break;
+    }
+    g_free(buf);
+    *np = n;
+}
+
+/* Returns false when the file could not be read to its end. k: the block
+ * reader when the file is read in blocks, p: libpcap otherwise (or after
+ * the block reader hands over). */
+static bool analyse_file(struct file_ctx *c, pcap_t *p, struct blk *k)
 {
     struct job *j = c->job;
     struct pcap_pkthdr *h;
     const u_char *data;
     uint64_t n = 0, bytes = 0;
-    int rc;
+    int rc = 0;
 
     if (c->link == CSC_LINK_UNKNOWN) {
         const char *name = pcap_datalink_val_to_name(j->linktype);
@@ -415,20 +466,31 @@ static bool analyse_file(struct file_ctx *c, pcap_t *p)
                      name ? ")" : "");
     }
     if (use_pipeline(c)) {
-        rc = pipeline_file(c, p, &n);
+        rc = pipeline_file(c, &p, k, &n);
     } else {
-        while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
-            frame_in_order(c, h, data, ++n);
-            bytes += h->caplen + 16u;
-            if ((n & 1023) == 0)
-                atomic_store_explicit(&j->done_bytes, bytes, memory_order_relaxed);
+        if (k->fast) {
+            blk_in_order(c, k, &n, &p);
+            bytes = k->bytes;
+        }
+        if (p) {
+            while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
+                frame_in_order(c, h, data, ++n);
+                bytes += h->caplen + 16u;
+                if ((n & 1023) == 0)
+                    atomic_store_explicit(&j->done_bytes, bytes, memory_order_relaxed);
+            }
         }
     }
+    bool ok = true;
     if (rc == -1) {
         read_error(c, p, n);
-        return false;
+        ok = false;
+    } else if (k->failed) {
+        ok = false;   /* the hand-over to libpcap failed (said already) */
     }
-    return true;
+    if (p)
+        pcap_close(p);
+    return ok;
 }
 
 /* ---- per file ------------------------------------------------------------------ */
@@ -523,27 +585,43 @@ void run_job(struct run_shared *rs, struct job *j)
     }
     struct stat sb;
     bool empty = !is_stdin && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0;
-    setvbuf(fp, rbuf, _IOFBF, CLI_READ_BUF);
-    /* Only this thread reads fp: no stdio lock per fread (libpcap makes two
-     * per frame, and with worker threads glibc would lock each). */
-    __fsetlocking(fp, FSETLOCKING_BYCALLER);
-    pcap_t *p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, errbuf);
-    if (!p) {
-        const char *why = open_problem(errbuf, empty);
-        char msg[PCAP_ERRBUF_SIZE + 64];
-        snprintf(msg, sizeof msg, "%s", why ? why : errbuf);
-        sink_error(rs->sink, "%s: %s", j->path, msg);
-        if (c->json)
-            render_json_error(&c->out, c->json_file, 0, msg);
-        if (!is_stdin)
-            fclose(fp);
-        goto done;
+    /* A classic pcap is read in blocks (pcapblk.c); anything else goes to
+     * libpcap over a stream that replays the header bytes read. */
+    struct blk blk;
+    pcap_t *p = NULL;
+    if (blk_open(&blk, fileno(fp))) {
+        j->linktype = blk.linktype;
+    } else {
+        FILE *rsf = blk_rest_stream(&blk, NULL, 0);
+        if (rsf) {
+            setvbuf(rsf, rbuf, _IOFBF, CLI_READ_BUF);
+            /* Only this thread reads it: no stdio lock per fread (libpcap
+             * makes two per frame, and with worker threads glibc would lock each). */
+            __fsetlocking(rsf, FSETLOCKING_BYCALLER);
+            p = pcap_fopen_offline_with_tstamp_precision(rsf, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+            if (!p)
+                fclose(rsf);
+        } else {
+            snprintf(errbuf, sizeof errbuf, "%s", g_strerror(errno));
+        }
+        if (!p) {
+            const char *why = open_problem(errbuf, empty);
+            char msg[PCAP_ERRBUF_SIZE + 64];
+            snprintf(msg, sizeof msg, "%s", why ? why : errbuf);
+            sink_error(rs->sink, "%s: %s", j->path, msg);
+            if (c->json)
+                render_json_error(&c->out, c->json_file, 0, msg);
+            if (!is_stdin)
+                fclose(fp);
+            goto done;
+        }
+        j->linktype = pcap_datalink(p);
     }
-    j->linktype = pcap_datalink(p);
     c->link = (uint8_t)csc_link_from_linktype((uint32_t)j->linktype);
     c->fv.link = c->link;
-    ok = analyse_file(c, p);
-    pcap_close(p);   /* closes fp (stdin included) */
+    ok = analyse_file(c, p, &blk);
+    if (!is_stdin)
+        fclose(fp);
 
 done:
     for (unsigned i = 0; i < c->nruns; i++)

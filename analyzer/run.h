@@ -87,9 +87,35 @@ static inline uint64_t ts_usec(const struct pcap_pkthdr *h)
     return (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec / 1000u;
 }
 
+/* pcapblk.c: classic pcap read in blocks into the analysing buffer; libpcap
+ * for everything else, from the first record it must judge on */
+#define BLK_BUF (256u * 1024u)
+enum { BLK_FRAME, BLK_MORE, BLK_END, BLK_LIBPCAP };
+struct blk {
+    int fd;
+    bool fast;                   /* records are read here (else libpcap reads) */
+    bool nano, eof;
+    bool failed;                 /* the hand-over to libpcap failed */
+    uint8_t hdr[24];
+    size_t nhdr;                 /* header bytes read (all of them when fast) */
+    uint32_t snap;
+    int linktype;
+    uint64_t bytes;              /* read so far */
+};
+/* Reads the file header; true when the records can be read here. */
+bool blk_open(struct blk *k, int fd);
+/* read() into buf[have, cap): bytes read, 0 at the end, -1 on error */
+ssize_t blk_fill(struct blk *k, uint8_t *buf, size_t have, size_t cap);
+/* the record at p (avail bytes there): BLK_FRAME (h set, its data at p + 16),
+ * BLK_MORE (read more), BLK_END, or BLK_LIBPCAP (libpcap must take it) */
+int blk_record(const struct blk *k, const uint8_t *p, size_t avail, struct pcap_pkthdr *h);
+/* libpcap over the header, the unused bytes and the rest of the file */
+pcap_t *blk_libpcap(struct blk *k, const uint8_t *unused, size_t nunused, char *errbuf);
+FILE *blk_rest_stream(const struct blk *k, const uint8_t *unused, size_t nunused);
+
 /* pipeline.c */
 bool pipeline_running(void);
-int pipeline_file(struct file_ctx *c, pcap_t *p, uint64_t *np);
+int pipeline_file(struct file_ctx *c, pcap_t **pp, struct blk *k, uint64_t *np);
 
 /* gro_totals.c */
 void file_gro_totals(const struct run_file *rf, unsigned file, unsigned top,

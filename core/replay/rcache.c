@@ -3,11 +3,18 @@
  */
 #include "csumcheck/rcache.h"
 
+#include <stddef.h>
+
 #include <string.h>
 
+_Static_assert(CSC_RCACHE_WAYS == 2 && (CSC_RCACHE_SETS & (CSC_RCACHE_SETS - 1)) == 0,
+               "two ways (the LRU is one bit a set), a power-of-two number of sets");
+
+/* Only the bookkeeping is cleared: an entry is read only once its tag is
+ * set, so a fresh cache costs a few KiB of stores and no more pages. */
 void csc_rcache_init(struct csc_rcache *c)
 {
-    memset(c, 0, sizeof *c);
+    memset(c, 0, offsetof(struct csc_rcache, e));
 }
 
 static bool cacheable(const struct csc_config *cfg, const struct csc_frame *f,
@@ -93,7 +100,7 @@ static size_t make_key(const struct csc_frame *f, const struct csc_result *r, st
     return n;
 }
 
-static uint32_t slot_of(const uint8_t *key, size_t n)
+static uint64_t hash_of(const uint8_t *key, size_t n)
 {
     uint64_t h = 0x9e3779b97f4a7c15ull;
     size_t i = 0;
@@ -105,7 +112,23 @@ static uint32_t slot_of(const uint8_t *key, size_t n)
     }
     for (; i < n; i++)
         h = (h ^ key[i]) * 0x100000001b3ull;
-    return (uint32_t)(h % CSC_RCACHE_SLOTS);
+    h ^= h >> 32;
+    return h * 0x9e3779b97f4a7c15ull;
+}
+
+static bool entry_is(const struct csc_rcache *c, unsigned i, const uint8_t *key, size_t n)
+{
+    return c->tag[i] && c->e[i].keylen == n && !memcmp(c->e[i].key, key, n);
+}
+
+static void serve(struct csc_rcache *c, const struct csc_rcache_entry *e, struct csc_result *out)
+{
+    c->mru = (uint16_t)(e - c->e);
+    c->hits++;
+    memcpy(&out->kernel, e->kernel, sizeof e->kernel);
+    out->kernel.nsteps = 0;
+    for (unsigned i = 0; i < out->nlayers; i++)
+        out->layers[i].k = e->lk[i];
 }
 
 void csc_analyze_cached(const struct csc_config *cfg, const struct csc_frame *f,
@@ -120,8 +143,7 @@ void csc_analyze_cached(const struct csc_config *cfg, const struct csc_frame *f,
         return;
     }
     if (!c->have_cfg || memcmp(&c->cfg, cfg, sizeof *cfg)) {
-        for (unsigned i = 0; i < CSC_RCACHE_SLOTS; i++)   /* another receiver: forget */
-            c->e[i].used = 0;
+        memset(c->tag, 0, sizeof c->tag);   /* another receiver: forget */
         memcpy(&c->cfg, cfg, sizeof *cfg);
         c->have_cfg = 1;
     }
@@ -135,26 +157,30 @@ void csc_analyze_cached(const struct csc_config *cfg, const struct csc_frame *f,
     }
     /* a capture repeats a shape many times in a row: the entry hit last
      * first, before hashing the key */
-    struct csc_rcache_entry *e = &c->e[c->mru % CSC_RCACHE_SLOTS];
-    bool hit = e->used && e->keylen == n && !memcmp(e->key, key, n);
-    if (!hit) {
-        e = &c->e[slot_of(key, n)];
-        hit = e->used && e->keylen == n && !memcmp(e->key, key, n);
-    }
-    if (hit) {
-        c->mru = (uint8_t)(e - c->e);
-        c->hits++;
-        memcpy(&out->kernel, e->kernel, sizeof e->kernel);
-        out->kernel.nsteps = 0;
-        for (unsigned i = 0; i < out->nlayers; i++)
-            out->layers[i].k = e->lk[i];
+    if (entry_is(c, c->mru, key, n)) {
+        serve(c, &c->e[c->mru], out);
         return;
     }
+    uint64_t h = hash_of(key, n);
+    unsigned set = (unsigned)h & (CSC_RCACHE_SETS - 1);
+    uint32_t tag = (uint32_t)(h >> 32) | 1u;
+    unsigned first = set * CSC_RCACHE_WAYS;
+    struct csc_rcache_entry *w = &c->e[first];
+    uint32_t *tg = &c->tag[first];
+    for (unsigned i = 0; i < CSC_RCACHE_WAYS; i++)
+        if (tg[i] == tag && entry_is(c, first + i, key, n)) {
+            c->lru[set] = (uint8_t)(i ^ 1);   /* two ways: the other one goes next */
+            serve(c, &w[i], out);
+            return;
+        }
     c->misses++;
     csc_replay(cfg, f, out);
-    if (e->used)
+    unsigned v = !tg[0] ? 0 : !tg[1] ? 1 : c->lru[set];
+    struct csc_rcache_entry *e = &w[v];
+    if (tg[v])
         c->evicted++;
-    e->used = 1;
+    c->lru[set] = (uint8_t)(v ^ 1);
+    tg[v] = tag;
     e->keylen = (uint16_t)n;
     memcpy(e->key, key, n);
     memcpy(e->kernel, &out->kernel, sizeof e->kernel);

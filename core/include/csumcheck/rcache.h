@@ -20,23 +20,31 @@
 
 #include "csumcheck.h"
 
-#define CSC_RCACHE_SLOTS 32
+#define CSC_RCACHE_SETS 256      /* sets of CSC_RCACHE_WAYS entries (power of two) */
+#define CSC_RCACHE_WAYS 2
+#define CSC_RCACHE_SLOTS (CSC_RCACHE_SETS * CSC_RCACHE_WAYS)
 #define CSC_RCACHE_KEY 768
 
 struct csc_rcache_entry {
     uint16_t keylen;
-    uint8_t used;
     uint8_t key[CSC_RCACHE_KEY];
     uint8_t kernel[offsetof(struct csc_kernel, steps)];   /* the kernel result without steps */
     struct csc_layer_kernel lk[CSC_MAX_LAYERS];
 };
 
+/* Entries in sets of two chosen by the key's hash; a miss replaces the
+ * set's least recently used entry (counted in evicted). A tag per entry
+ * (the hash's high bits, 0: empty) rejects most other shapes before their
+ * keys are compared. Bounded: about 1.4 KiB an entry, touched only as
+ * shapes arrive (a capture of few shapes uses few). */
 struct csc_rcache {
     struct csc_config cfg;       /* the configuration the entries were made under */
     uint8_t have_cfg;
-    uint8_t mru;                 /* the entry hit last (tried first: speed only) */
+    uint16_t mru;                /* the entry hit last (tried first: speed only) */
     uint64_t hits, misses, bypass;
     uint64_t evicted;            /* a miss that replaced another shape's entry */
+    uint32_t tag[CSC_RCACHE_SLOTS];
+    uint8_t lru[CSC_RCACHE_SETS];   /* the way to replace next */
     struct csc_rcache_entry e[CSC_RCACHE_SLOTS];
 };
 

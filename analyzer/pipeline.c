@@ -52,7 +52,6 @@ struct worker {
     struct csc_rcache rc[CLI_MAX_RUNS];
     struct csc_result r[CLI_MAX_RUNS];
     struct csc_result base;
-    struct csc_gro_memo memo[CLI_MAX_RUNS][CSC_MAX_DEVS];
     uint8_t *rwbuf[CLI_MAX_RUNS];
     char scratch[PIPE_OUT0];
 };
@@ -159,11 +158,17 @@ static void analyse_batch(struct batch *b, struct worker *wk)
             continue;
         for (unsigned r = 0; r < fv.nruns; r++) {
             pm->m[r] = account_frame(&b->st[r], &wk->r[r], &f);
-            csc_gro_prepare(fa[r], &wk->r[r], wk->memo[r], &wk->gin);
+            csc_gro_prepare(fa[r], &wk->r[r], &wk->gin);
             size_t sz = gin_size(&wk->gin);
-            memcpy(b->gbuf[r] + b->glen[r], &wk->gin, sz);
+            uint8_t *g = b->gbuf[r] + b->glen[r];
+            memcpy(g, &wk->gin, sz);
+            /* then what names the flow at each device (struct flow_ref) */
+            size_t rsz = wk->gin.ndevs * sizeof(struct flow_ref);
+            struct flow_ref refs[CSC_MAX_DEVS];
+            flow_refs_of(refs, &wk->r[r], &wk->gin);
+            memcpy(g + ((sz + 7) & ~(size_t)7), refs, rsz);
             pm->goff[r] = (uint32_t)b->glen[r];
-            b->glen[r] += (sz + 7) & ~(size_t)7;
+            b->glen[r] += ((sz + 7) & ~(size_t)7) + ((rsz + 7) & ~(size_t)7);
         }
         if (fv.cmp || !(fv.json || fv.csv || (fv.text_v && pm->m[0])))
             continue;   /* nothing to render (--compare renders no frame here) */
@@ -240,7 +245,8 @@ static struct batch *batch_new(struct file_ctx *c, unsigned max)
     b->arena = g_malloc(b->acap);
     b->meta = g_new(struct pmeta, max);
     for (unsigned r = 0; r < c->nruns; r++)   /* untouched pages stay unmapped */
-        b->gbuf[r] = g_malloc((size_t)max * ((sizeof(struct csc_gro_input) + 7) & ~(size_t)7));
+        b->gbuf[r] = g_malloc((size_t)max * (((sizeof(struct csc_gro_input) + 7) & ~(size_t)7) +
+                                             CSC_MAX_DEVS * sizeof(struct flow_ref) + 8));
     /* sized for the batch's output up front (growing it would churn the heap) */
     b->ocap = c->steps || (c->text_v && c->rs->o->verbose > 1) ? 256u * 1024u
               : c->json || c->csv                               ? 256u * 1024u
@@ -286,7 +292,9 @@ static void sequence_batch(struct file_ctx *c, struct batch *b)
             const uint8_t *g = b->gbuf[r] + pm->goff[r];
             memcpy(&in, g, offsetof(struct csc_gro_input, dev));
             memcpy(in.dev, g + offsetof(struct csc_gro_input, dev), in.ndevs * sizeof in.dev[0]);
-            gro_feed(rf, &in, &f, NULL, n, ts_us);
+            struct flow_ref refs[CSC_MAX_DEVS];
+            memcpy(refs, g + ((gin_size(&in) + 7) & ~(size_t)7), in.ndevs * sizeof refs[0]);
+            gro_feed(rf, &in, refs, &f, n, ts_us);
             mall |= pm->m[r];
         }
         frame_done(c, mall, &h, data);

@@ -150,36 +150,35 @@ static const char *open_problem(const char *pcap_err, bool empty)
 
 /* ---- flows: what names the flow a frame opened at one device ---------- */
 
-static void endpoint_of(struct cli_endpoint *e, const struct csc_frame *f,
-                        const struct csc_layer *ip, const struct csc_layer *l4)
+static void endpoint_of(struct cli_endpoint *e, const struct csc_frame *f, const struct flow_ref *ref,
+                        int k)
 {
+    uint8_t ip_proto = ref->ip_proto[k];
+    uint32_t ip_off = ref->ip_off[k];
     uint32_t cap = f->caplen < f->wirelen ? f->caplen : f->wirelen;
     memset(e, 0, sizeof *e);
-    if (ip->proto == CSC_P_IPV4 && ip->off + 20 <= cap) {
+    if (ip_proto == CSC_P_IPV4 && ip_off + 20 <= cap) {
         e->family = 4;
-        memcpy(e->src, f->data + ip->off + 12, 4);
-        memcpy(e->dst, f->data + ip->off + 16, 4);
-    } else if (ip->proto == CSC_P_IPV6 && ip->off + 40 <= cap) {
+        memcpy(e->src, f->data + ip_off + 12, 4);
+        memcpy(e->dst, f->data + ip_off + 16, 4);
+    } else if (ip_proto == CSC_P_IPV6 && ip_off + 40 <= cap) {
         e->family = 6;
-        memcpy(e->src, f->data + ip->off + 8, 16);
-        memcpy(e->dst, f->data + ip->off + 24, 16);
+        memcpy(e->src, f->data + ip_off + 8, 16);
+        memcpy(e->dst, f->data + ip_off + 24, 16);
     }
-    if (l4) {
-        e->l4 = l4->proto;
-        e->sport = l4->sport;
-        e->dport = l4->dport;
+    if (ref->l4_proto[k]) {
+        e->l4 = ref->l4_proto[k];
+        e->sport = ref->sport[k];
+        e->dport = ref->dport[k];
     }
 }
 
-/* Only on a frame that opens a TCP flow (a new entry in the engine's table). */
-static void flow_id_of(struct cli_flow_id *id, const struct csc_frame *f, const struct csc_result *r,
-                       unsigned l0, uint64_t frame)
+/* The layers that name the flow of a device whose first layer is l0. */
+static void flow_ref_of(struct flow_ref *ref, const struct csc_result *r, unsigned l0)
 {
     const struct csc_layer *ips[2] = { NULL, NULL }, *l4s[2] = { NULL, NULL };
     unsigned n = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS;
-    memset(id, 0, sizeof *id);
-    id->first_frame = frame;
-    id->tcp = 1;
+    memset(ref, 0, sizeof *ref);
     for (unsigned i = l0; i < n; i++) {
         const struct csc_layer *l = &r->layers[i];
         if (l->notes & CSC_N_QUOTED)
@@ -193,15 +192,47 @@ static void flow_id_of(struct cli_flow_id *id, const struct csc_frame *f, const 
             l4s[1] = l;
             if (ips[1] == ips[0])
                 l4s[0] = l;
-        } else if (csc_proto_is_tunnel(l->proto) && !id->tunnel) {
-            id->tunnel = l->proto;
-            id->tunnel_id = l->key;
+        } else if (csc_proto_is_tunnel(l->proto) && !ref->tunnel) {
+            ref->tunnel = l->proto;
+            ref->tunnel_id = l->key;
         }
     }
-    if (ips[0])
-        endpoint_of(&id->outer, f, ips[0], l4s[0]);
-    if (ips[1] && ips[1] != ips[0])
-        endpoint_of(&id->inner, f, ips[1], l4s[1]);
+    if (ips[1] == ips[0])      /* no inner IP: the inner endpoint stays empty */
+        ips[1] = NULL;
+    for (int k = 0; k < 2; k++) {
+        if (ips[k]) {
+            ref->ip_proto[k] = ips[k]->proto;
+            ref->ip_off[k] = ips[k]->off;
+        }
+        if (ips[k] && l4s[k]) {
+            ref->l4_proto[k] = l4s[k]->proto;
+            ref->sport[k] = l4s[k]->sport;
+            ref->dport[k] = l4s[k]->dport;
+        }
+    }
+}
+
+/* The references of every device of a frame that carries a TCP segment */
+void flow_refs_of(struct flow_ref *refs, const struct csc_result *r, const struct csc_gro_input *in)
+{
+    for (unsigned i = 0; i < in->ndevs; i++)
+        if (in->dev[i].tcp)
+            flow_ref_of(&refs[i], r, in->dev[i].layer);
+}
+
+/* Only on a frame that opens a TCP flow (a new entry in the engine's table). */
+static void flow_id_of(struct cli_flow_id *id, const struct csc_frame *f, const struct flow_ref *ref,
+                       uint64_t frame)
+{
+    memset(id, 0, sizeof *id);
+    id->first_frame = frame;
+    id->tcp = 1;
+    id->tunnel = ref->tunnel;
+    id->tunnel_id = ref->tunnel_id;
+    if (ref->ip_proto[0])
+        endpoint_of(&id->outer, f, ref, 0);
+    if (ref->ip_proto[1])
+        endpoint_of(&id->inner, f, ref, 1);
 }
 
 /* ---- one frame ------------------------------------------------------------ */
@@ -241,10 +272,9 @@ bool needs_order(const struct csc_result *r)
 }
 
 /* The GRO engine, in capture order. A TCP flow seen for the first time is
- * named from the frame's layers: r, or (r NULL, the pipeline) a decode of
- * the frame. */
-void gro_feed(struct run_file *rf, const struct csc_gro_input *in, const struct csc_frame *fa,
-              const struct csc_result *r, uint64_t n, uint64_t ts_us)
+ * named from the frame's bytes at the layers refs[] found. */
+void gro_feed(struct run_file *rf, const struct csc_gro_input *in, const struct flow_ref *refs,
+              const struct csc_frame *fa, uint64_t n, uint64_t ts_us)
 {
     csc_gro_feed_input(rf->gro, in, n, ts_us, &rf->gd);
     for (unsigned i = 0; i < rf->gd.n; i++) {
@@ -257,13 +287,7 @@ void gro_feed(struct run_file *rf, const struct csc_gro_input *in, const struct 
             rf->other_frames++;
             continue;
         }
-        if (!r) {
-            if (!rf->dec)
-                rf->dec = g_malloc(sizeof *rf->dec);
-            csc_decode(&rf->run->cfg, fa, rf->dec);
-            r = rf->dec;
-        }
-        flow_id_of(id, fa, r, in->dev[i].layer, n);
+        flow_id_of(id, fa, &refs[i], n);
         rf->tcp_flows++;
     }
 }
@@ -278,8 +302,9 @@ static uint32_t frame_full(struct run_file *rf, const struct csc_frame *f0, uint
         analyse_result(rf->run, &rf->rcache, &rf->r, rf->base, rf->rwbuf, f0, &rw);
     csc_frag_feed(&rf->frag, fa, &rf->r, n);
     uint32_t m = account_frame(&rf->st, &rf->r, f0);
-    csc_gro_prepare(fa, &rf->r, rf->memo, &rf->gin);
-    gro_feed(rf, &rf->gin, fa, &rf->r, n, ts_us);
+    csc_gro_prepare(fa, &rf->r, &rf->gin);
+    flow_refs_of(rf->refs, &rf->r, &rf->gin);
+    gro_feed(rf, &rf->gin, rf->refs, fa, n, ts_us);
     return m;
 }
 
@@ -516,7 +541,6 @@ static void run_file_free(struct run_file *rf)
     g_free(rf->fid);
     g_free(rf->rwbuf);
     g_free(rf->base);
-    g_free(rf->dec);
 }
 
 /* End of the file: the counters of one run_file into its run's totals */

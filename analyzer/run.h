@@ -10,6 +10,19 @@
 
 #define RW_BUF 262144u               /* a rewritten frame (libpcap's largest snaplen) */
 
+/* What names a frame's flow at one device: the layers flow_id_of() reads
+ * (the outermost and innermost IP with their transports, the first tunnel),
+ * found where the frame is analysed, so that the file's thread names a new
+ * flow from the frame's bytes without decoding it again (with thousands of
+ * flows, nearly every frame opens one in the engine's table). */
+struct flow_ref {
+    uint32_t ip_off[2];
+    uint32_t tunnel_id;
+    uint16_t sport[2], dport[2];  /* as decoded (a reassembled transport has none) */
+    uint8_t ip_proto[2], l4_proto[2];
+    uint8_t tunnel;
+};
+
 /* What one configuration (struct cli_run) keeps per file, in capture
  * order: the frag table, the GRO engine (allocated per file: about
  * 130 KiB), the result of the current frame and the counters, merged into
@@ -22,13 +35,12 @@ struct run_file {
     struct cli_stats st;
     struct csc_gro *gro;
     struct csc_gro_input gin;     /* the current frame's GRO input */
-    struct csc_gro_memo memo[CSC_MAX_DEVS];
     struct csc_gro_decision gd;   /* the current frame's fates */
     struct cli_flow_id *fid;      /* per slot of gro->flow: what names the flow */
+    struct flow_ref refs[CSC_MAX_DEVS];   /* the current frame's */
     uint64_t tcp_flows, other_frames;
     uint8_t *rwbuf;               /* the rewritten frame (run->rewrite) */
     struct csc_result *base;      /* the original frame's analysis, for csc_rewrite */
-    struct csc_result *dec;       /* decode-only scratch (flow names in the pipeline) */
 };
 
 struct batch;
@@ -64,6 +76,7 @@ struct file_ctx {
 };
 
 /* run.c: the steps of one frame, shared by both ways through a file */
+void flow_refs_of(struct flow_ref *refs, const struct csc_result *r, const struct csc_gro_input *in);
 uint32_t account_frame(struct cli_stats *st, const struct csc_result *r,
                        const struct csc_frame *f0);
 const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_rcache *rc,
@@ -71,8 +84,8 @@ const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_rca
                                        uint8_t *rwbuf, const struct csc_frame *f0,
                                        struct csc_frame *rw);
 bool needs_order(const struct csc_result *r);
-void gro_feed(struct run_file *rf, const struct csc_gro_input *in, const struct csc_frame *fa,
-              const struct csc_result *r, uint64_t n, uint64_t ts_us);
+void gro_feed(struct run_file *rf, const struct csc_gro_input *in, const struct flow_ref *refs,
+              const struct csc_frame *fa, uint64_t n, uint64_t ts_us);
 bool render_start(const struct file_view *fv, struct wbuf *w, const struct frame_view *v);
 void render_fate(const struct file_view *fv, struct wbuf *w, const struct csc_gro_decision *gd);
 void render_end(const struct file_view *fv, struct wbuf *w, const struct frame_view *v);

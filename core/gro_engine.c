@@ -9,10 +9,10 @@
  *   sequence is not the next one, or gro_max_size would be exceeded;
  *   after a merge, a segment smaller than mss or carrying PSH/FIN/URG/RST/SYN
  *   pushes the merged packet up (out_check_final).
- * Flow identity is the headers the gro_receive callbacks compare: addresses
- * and protocols (inet/ipv6_gro_receive), UDP ports with "both checksums zero
- * or both non-zero" (udp_gro_receive), the VXLAN/GENEVE/GUE header, the
- * inner Ethernet header, TCP ports.
+ * Flow identity is the headers the gro_receive callbacks compare (one
+ * definition: stream_layer() below). The hash bucket of a held packet is
+ * the flow key's (the kernel uses skb->hash, the NIC's RSS hash, which a
+ * capture does not carry).
  */
 #include "csum.h"
 #include "pkt.h"
@@ -58,167 +58,142 @@ const char *csc_gro_flush_name(unsigned f)
     return f < CSC_GF__COUNT && t[f] ? t[f] : "?";
 }
 
-/* ---- hashing of header bytes (FNV-1a over checked spans) ---- */
+/* ---- the flow key: one definition ----
+ *
+ * stream_layer() says which bytes of a layer the kernel's gro_receive
+ * callbacks compare: those that must match for two segments to be one flow
+ * go into the key stream, those that must match for them to merge into the
+ * header stream. A device's streams run from its first layer to the TCP
+ * header; each is hashed 8 bytes at a time (little-endian words, so every
+ * machine gets the same keys and buckets). A device deeper in the frame sees
+ * a suffix of the layers the NIC sees, so segments_all() builds the NIC's
+ * streams once and hashes each device's suffix of them; segment_of() builds
+ * one device's streams on its own (a very long stream, folded as it grows)
+ * with the same stream_layer() and the same hash. */
+#define ST_CAP 256
 
-static uint64_t fnv(uint64_t h, const struct pkt *p, uint32_t off, uint32_t len)
-{
-    const uint8_t *b = pkt_span(p, off, len);
-    if (!b)
-        return h ^ 0x9e3779b97f4a7c15ull;
-    for (uint32_t i = 0; i < len; i++) {
-        h ^= b[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-static uint64_t fnv_u32(uint64_t h, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) {
-        h ^= (v >> (8 * i)) & 0xff;
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-struct seg {
-    int ok;
-    uint64_t key, hdr;
-    uint32_t seq, ack, payload, len;
-    uint8_t flags;
-};
-
-/* Flow key and merge-relevant header words of the frame as seen by the
- * device whose first layer is l0. */
-static struct seg segment_slow(const struct csc_frame *f, const struct csc_result *r, unsigned l0)
-{
-    struct seg s = { 0 };
-    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
-    uint64_t key = 0xcbf29ce484222325ull, hdr = key;
-    for (unsigned i = l0; i < r->nlayers; i++) {
-        const struct csc_layer *l = &r->layers[i];
-        switch (l->proto) {
-        case CSC_P_IPV4:
-            key = fnv(key, &p, l->off + 12, 8);        /* addresses */
-            key = fnv(key, &p, l->off + 9, 1);         /* protocol */
-            hdr = fnv(hdr, &p, l->off + 1, 1);         /* tos */
-            hdr = fnv(hdr, &p, l->off + 8, 1);         /* ttl */
-            hdr = fnv_u32(hdr, l->sport & 0x4000);     /* DF */
-            break;
-        case CSC_P_IPV6:
-            key = fnv(key, &p, l->off + 8, 32);
-            key = fnv_u32(key, l->next);
-            hdr = fnv(hdr, &p, l->off, 4);             /* class, flow label */
-            hdr = fnv(hdr, &p, l->off + 7, 1);         /* hop limit */
-            break;
-        case CSC_P_UDP:
-            key = fnv(key, &p, l->off, 4);
-            key = fnv_u32(key, l->field == 0);         /* both zero or both non-zero */
-            break;
-        case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
-        case CSC_P_ETH: case CSC_P_VLAN: case CSC_P_GRE:
-            key = fnv(key, &p, l->off, l->hdr_len);
-            break;
-        case CSC_P_TCP:
-            key = fnv(key, &p, l->off, 4);
-            hdr = fnv_u32(hdr, l->aux);                /* ack */
-            hdr = fnv_u32(hdr, l->tcp_flags & ~(TCP_CWR | TCP_FIN | TCP_PSH));
-            if (l->hdr_len > 20)
-                hdr = fnv(hdr, &p, l->off + 20, l->hdr_len - 20);
-            s.ok = 1;
-            s.key = key;
-            s.hdr = hdr;
-            s.seq = l->key;
-            s.ack = l->aux;
-            s.flags = l->tcp_flags;
-            s.payload = l->end > l->off + l->hdr_len ? l->end - l->off - l->hdr_len : 0;
-            s.len = l->end - r->layers[l0].off;
-            return s;
-        default:
-            key = fnv_u32(key, l->proto);
-            break;
-        }
-    }
-    return s;
-}
-
-/* The same, faster: the bytes segment_slow() feeds to the two hashes are
- * gathered into two streams (FNV-1a is byte-sequential, so hashing a stream
- * equals hashing its pieces in turn), and a stream equal to the one last
- * hashed at this device reuses its hash. A span that is not captured, or a
- * stream longer than the memo, takes segment_slow(). */
 struct stream {
-    uint32_t n;
-    int bad;
-    uint8_t b[CSC_GRO_MEMO];
+    uint64_t h;          /* the words already folded */
+    uint32_t n;          /* bytes in b */
+    uint32_t folded;     /* bytes folded into h (whole words) */
+    uint8_t b[ST_CAP + 8];   /* + a zero word after the bytes when hashed */
 };
 
-static inline void st_bytes(struct stream *s, const struct pkt *p, uint32_t off, uint32_t len)
+#define ST_SEED 0x243f6a8885a308d3ull
+
+static inline uint64_t load_le64(const uint8_t *p)
 {
-    if (!pkt_has(p, off, len) || len > CSC_GRO_MEMO - s->n) {
-        s->bad = 1;
-        return;
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+static inline uint64_t mix_word(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
+/* the hash of the bytes b[0, n) after the words folded into h; total: the
+ * stream's whole length. b[n, n + 8) must be zero (st_seal). */
+static uint64_t hash_tail(uint64_t h, const uint8_t *b, uint32_t n, uint64_t total)
+{
+    uint32_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        h = mix_word(h, load_le64(b + i));
+    h = mix_word(h, load_le64(b + i));   /* the last bytes, zero-padded */
+    h = mix_word(h, total);
+    h ^= h >> 33;                /* murmur3's finaliser: every bit reaches the low ones */
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 33);
+}
+
+/* the stream is complete: the word after its bytes zeroed for hash_tail */
+static void st_seal(struct stream *s)
+{
+    memset(s->b + s->n, 0, 8);
+}
+
+static uint64_t st_hash(const struct stream *s)
+{
+    return hash_tail(s->h, s->b, s->n, (uint64_t)s->folded + s->n);
+}
+
+/* a stream that outgrows the buffer: its whole words are folded into h */
+static void st_fold(struct stream *s)
+{
+    uint32_t w = s->n & ~7u;
+    for (uint32_t i = 0; i < w; i += 8)
+        s->h = mix_word(s->h, load_le64(s->b + i));
+    memmove(s->b, s->b + w, s->n - w);
+    s->n -= w;
+    s->folded += w;
+}
+
+static inline void st_put(struct stream *s, const uint8_t *src, uint32_t len)
+{
+    while (len > ST_CAP - s->n) {
+        uint32_t k = ST_CAP - s->n;
+        memcpy(s->b + s->n, src, k);
+        s->n += k;
+        src += k;
+        len -= k;
+        st_fold(s);
     }
-    memcpy(s->b + s->n, p->data + off, len);
+    memcpy(s->b + s->n, src, len);
     s->n += len;
 }
 
-/* the four bytes fnv_u32() hashes: least significant first */
-static inline void st_u32(struct stream *s, uint32_t v)
+/* bytes of the frame; a span not captured enters as a marker and its length */
+static inline void st_bytes(struct stream *s, const struct pkt *p, uint32_t off, uint32_t len)
 {
-    if (4 > CSC_GRO_MEMO - s->n) {
-        s->bad = 1;
+    if (pkt_has(p, off, len) && len <= ST_CAP - s->n) {
+        const uint8_t *src = p->data + off;
+        uint8_t *dst = s->b + s->n;
+        switch (len) {   /* the usual sizes, copied inline */
+        case 4: memcpy(dst, src, 4); break;
+        case 8: memcpy(dst, src, 8); break;
+        case 14: memcpy(dst, src, 14); break;
+        case 32: memcpy(dst, src, 32); break;
+        default: memcpy(dst, src, len); break;
+        }
+        s->n += len;
         return;
     }
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(s->b + s->n, &v, 4);
-    s->n += 4;
-#else
-    for (int i = 0; i < 4; i++)
-        s->b[s->n++] = (uint8_t)(v >> (8 * i));
-#endif
+    if (pkt_has(p, off, len)) {
+        st_put(s, p->data + off, len);
+        return;
+    }
+    uint8_t m[12] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                      (uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24) };
+    st_put(s, m, sizeof m);
 }
 
-static uint64_t fnv_buf(const uint8_t *b, uint32_t n)
+/* a value, least significant byte first */
+static inline void st_u32(struct stream *s, uint32_t v)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (uint32_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
+    uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+    st_put(s, b, 4);
 }
 
-/* key and hdr of the two streams, from the memo when they are the last
- * ones; returns true when both were */
-static bool memo_hash(struct csc_gro_memo *m, const uint8_t *kb, uint32_t kn, const uint8_t *hb,
-                      uint32_t hn, struct seg *s)
+static void st_init(struct stream *s)
 {
-    bool hit = true;
-    if (kn == m->klen && !memcmp(kb, m->kb, kn)) {
-        s->key = m->key;
-    } else {
-        s->key = m->key = fnv_buf(kb, kn);
-        m->klen = (uint16_t)kn;
-        memcpy(m->kb, kb, kn);
-        hit = false;
-    }
-    if (hn == m->hlen && !memcmp(hb, m->hb, hn)) {
-        s->hdr = m->hdr;
-    } else {
-        s->hdr = m->hdr = fnv_buf(hb, hn);
-        m->hlen = (uint16_t)hn;
-        memcpy(m->hb, hb, hn);
-        hit = false;
-    }
-    if (!hit)
-        m->gen++;
-    return hit;
+    s->h = ST_SEED;
+    s->n = s->folded = 0;
 }
 
 /* One layer's share of the flow key stream (what must match for two
  * segments to be one flow) and of the header stream (what must match for
- * them to merge), as the kernel's gro_receive callbacks compare them. */
+ * them to merge), as the kernel's gro_receive callbacks compare them:
+ * addresses and protocols (inet/ipv6_gro_receive), tos/ttl/DF and IPv6
+ * class/flow label/hop limit (their flush checks), UDP ports with "both
+ * checksums zero or both non-zero" (udp_gro_receive), the tunnel and inner
+ * Ethernet headers, TCP ports; ack, flags and options (tcp_gro_receive). */
 #if defined(__GNUC__)
 #define HOT_INLINE inline __attribute__((always_inline))   /* per frame, per layer */
 #else
@@ -229,15 +204,15 @@ static HOT_INLINE void stream_layer(struct stream *ks, struct stream *hs, const 
 {
     switch (l->proto) {
     case CSC_P_IPV4:
-        if (pkt_has(p, l->off, 20) && ks->n <= CSC_GRO_MEMO - 9 && hs->n <= CSC_GRO_MEMO - 6) {
+        if (pkt_has(p, l->off, 20) && ks->n <= ST_CAP - 9 && hs->n <= ST_CAP - 6) {
             const uint8_t *h = p->data + l->off;   /* the same bytes, one bounds check */
-            memcpy(ks->b + ks->n, h + 12, 8);
-            ks->b[ks->n + 8] = h[9];
+            memcpy(ks->b + ks->n, h + 12, 8);       /* addresses */
+            ks->b[ks->n + 8] = h[9];                /* protocol */
             ks->n += 9;
-            hs->b[hs->n] = h[1];
-            hs->b[hs->n + 1] = h[8];
+            hs->b[hs->n] = h[1];                    /* tos */
+            hs->b[hs->n + 1] = h[8];                /* ttl */
             hs->n += 2;
-            st_u32(hs, l->sport & 0x4000);
+            st_u32(hs, l->sport & 0x4000);          /* DF */
             break;
         }
         st_bytes(ks, p, l->off + 12, 8);
@@ -262,7 +237,7 @@ static HOT_INLINE void stream_layer(struct stream *ks, struct stream *hs, const 
         break;
     case CSC_P_TCP:
         st_bytes(ks, p, l->off, 4);
-        st_u32(hs, l->aux);
+        st_u32(hs, l->aux);                         /* ack */
         st_u32(hs, l->tcp_flags & ~(TCP_CWR | TCP_FIN | TCP_PSH));
         if (l->hdr_len > 20)
             st_bytes(hs, p, l->off + 20, l->hdr_len - 20);
@@ -273,59 +248,53 @@ static HOT_INLINE void stream_layer(struct stream *ks, struct stream *hs, const 
     }
 }
 
-static struct seg segment_of(struct csc_gro_memo *m, const struct csc_frame *f,
-                             const struct csc_result *r, unsigned l0)
+/* the TCP segment's own fields, as the device whose first layer is l0 sees it */
+static void seg_tcp(struct csc_gro_seg *o, const struct csc_result *r, unsigned tcp, unsigned l0)
 {
-    struct seg s = { 0 };
+    const struct csc_layer *l = &r->layers[tcp];
+    o->tcp = 1;
+    o->flags = l->tcp_flags;
+    o->seq = l->key;
+    o->ack = l->aux;
+    o->payload = l->end > l->off + l->hdr_len ? l->end - l->off - l->hdr_len : 0;
+    o->len = l->end - r->layers[l0].off;
+}
+
+/* One device's segment (first layer l0): its own streams. No TCP: no key
+ * (o->tcp 0; the engine then keys the frame by its number). */
+static void segment_of(const struct csc_frame *f, const struct csc_result *r, unsigned l0,
+                       struct csc_gro_seg *o)
+{
     struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
     struct stream ks, hs;
-    ks.n = hs.n = 0;
-    ks.bad = hs.bad = 0;
-    for (unsigned i = l0; i < r->nlayers; i++) {
-        const struct csc_layer *l = &r->layers[i];
-        stream_layer(&ks, &hs, &p, l);
-        if (l->proto != CSC_P_TCP)
-            continue;
-        if (ks.bad || hs.bad)
-            return segment_slow(f, r, l0);
-        memo_hash(m, ks.b, ks.n, hs.b, hs.n, &s);
-        s.ok = 1;
-        s.seq = l->key;
-        s.ack = l->aux;
-        s.flags = l->tcp_flags;
-        s.payload = l->end > l->off + l->hdr_len ? l->end - l->off - l->hdr_len : 0;
-        s.len = l->end - r->layers[l0].off;
-        return s;
+    st_init(&ks);
+    st_init(&hs);
+    o->tcp = 0;
+    for (unsigned i = l0; i < r->nlayers && i < CSC_MAX_LAYERS; i++) {
+        stream_layer(&ks, &hs, &p, &r->layers[i]);
+        if (r->layers[i].proto == CSC_P_TCP) {
+            st_seal(&ks);
+            st_seal(&hs);
+            o->key = st_hash(&ks);
+            o->hdr = st_hash(&hs);
+            seg_tcp(o, r, i, l0);
+            return;
+        }
     }
-    return s;   /* no TCP: no key (the caller uses the frame number) */
 }
 
-/* Every device at once. A device deeper in the frame sees a subset of the
- * layers the NIC sees (from its first layer on), so its streams are a
- * suffix of the NIC's: built once, with the stream offset of each layer.
- * Any other case takes segment_of() device by device. */
-static void seg_out(struct csc_gro_seg *o, const struct seg *s)
-{
-    o->tcp = (uint8_t)s->ok;
-    o->flags = s->flags;
-    o->seq = s->seq;
-    o->ack = s->ack;
-    o->payload = s->payload;
-    o->len = s->len;
-    o->key = s->key;
-    o->hdr = s->hdr;
-}
-
-static void segments_all(struct csc_gro_memo *memo, const struct csc_frame *f,
-                         const struct csc_result *r, const uint8_t *l0s, unsigned nd,
-                         struct csc_gro_seg *out)
+/* Every device at once: the NIC's streams, then each device's suffix of
+ * them (koff/hoff: where each layer's share starts). A device not on that
+ * path, or streams folded for length, take segment_of(). */
+static void segments_all(const struct csc_frame *f, const struct csc_result *r,
+                         const uint8_t *l0s, unsigned nd, struct csc_gro_seg *out)
 {
     struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
     struct stream ks, hs;
     uint16_t koff[CSC_MAX_LAYERS], hoff[CSC_MAX_LAYERS];
     unsigned l0 = l0s[0], tcp = r->nlayers;
-    ks.n = hs.n = 0;
-    ks.bad = hs.bad = 0;
+    st_init(&ks);
+    st_init(&hs);
     for (unsigned i = l0; i < r->nlayers && i < CSC_MAX_LAYERS && tcp == r->nlayers; i++) {
         const struct csc_layer *l = &r->layers[i];
         koff[i] = (uint16_t)ks.n;
@@ -334,51 +303,30 @@ static void segments_all(struct csc_gro_memo *memo, const struct csc_frame *f,
         if (l->proto == CSC_P_TCP)
             tcp = i;
     }
-    bool nic_hit = false;
+    bool whole = !ks.folded && !hs.folded;
+    st_seal(&ks);
+    st_seal(&hs);
     for (unsigned d = 0; d < nd; d++) {
         unsigned ld = l0s[d];
         struct csc_gro_seg *o = &out[d];
-        if (ks.bad || hs.bad || tcp == r->nlayers || ld < l0 || ld > tcp) {
-            struct seg s1 = segment_of(&memo[d], f, r, ld);
-            seg_out(o, &s1);
-            memo[d].src_gen = memo[0].gen - 1;   /* not derived from the NIC's */
-            if (d == 0)
-                nic_hit = false;
-            continue;
-        }
-        const struct csc_layer *l = &r->layers[tcp];
-        struct csc_gro_memo *m = &memo[d];
-        if (d == 0) {
-            struct seg h;
-            nic_hit = memo_hash(m, ks.b, ks.n, hs.b, hs.n, &h);
-            o->key = h.key;
-            o->hdr = h.hdr;
-        } else if (nic_hit && m->src_gen == memo[0].gen && m->src_koff == koff[ld] &&
-                   m->src_hoff == hoff[ld] && m->klen == ks.n - koff[ld] &&
-                   m->hlen == hs.n - hoff[ld]) {
-            /* the NIC's streams are the last ones and this device's are the
-             * same suffix of them as last time: its memo holds exactly them */
-            o->key = m->key;
-            o->hdr = m->hdr;
+        if (tcp == r->nlayers) {
+            o->tcp = 0;                  /* no TCP segment at any device */
+        } else if (ld == l0) {           /* the NIC's own streams (folded or not) */
+            o->key = st_hash(&ks);
+            o->hdr = st_hash(&hs);
+            seg_tcp(o, r, tcp, ld);
+        } else if (whole && ld > l0 && ld <= tcp) {
+            o->key = hash_tail(ST_SEED, ks.b + koff[ld], ks.n - koff[ld], ks.n - koff[ld]);
+            o->hdr = hash_tail(ST_SEED, hs.b + hoff[ld], hs.n - hoff[ld], hs.n - hoff[ld]);
+            seg_tcp(o, r, tcp, ld);
         } else {
-            struct seg h;
-            memo_hash(m, ks.b + koff[ld], ks.n - koff[ld], hs.b + hoff[ld], hs.n - hoff[ld], &h);
-            o->key = h.key;
-            o->hdr = h.hdr;
-            m->src_gen = memo[0].gen;
-            m->src_koff = koff[ld];
-            m->src_hoff = hoff[ld];
+            segment_of(f, r, ld, o);
         }
-        o->tcp = 1;
-        o->flags = l->tcp_flags;
-        o->seq = l->key;
-        o->ack = l->aux;
-        o->payload = l->end > l->off + l->hdr_len ? l->end - l->off - l->hdr_len : 0;
-        o->len = l->end - r->layers[ld].off;
     }
 }
 
-_Static_assert(CSC_GRO_DEVS >= CSC_MAX_DEVS, "one memo per device");
+_Static_assert(ST_CAP < 65536, "stream offsets fit 16 bits");
+
 
 /* ---- statistics ---- */
 
@@ -603,7 +551,12 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
     d->in_poll++;
     d->last_us = now;
     d->frames_in++;
-    struct seg s = { kd->tcp, kd->key, kd->hdr, kd->seq, kd->ack, kd->payload, kd->len, kd->flags };
+    struct {
+        int ok;
+        uint64_t key, hdr;
+        uint32_t seq, ack, payload, len;
+        uint8_t flags;
+    } s = { kd->tcp, kd->key, kd->hdr, kd->seq, kd->ack, kd->payload, kd->len, kd->flags };
     struct csc_gro_flow_stats *fs = flow_stats(g, dev, s.ok ? s.key : frame_no, frame_no);
     fs->frames_in++;
     fate.flow = (uint16_t)(fs - g->flow);
@@ -687,7 +640,7 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
 }
 
 void csc_gro_prepare(const struct csc_frame *f, const struct csc_result *r,
-                     struct csc_gro_memo *memo, struct csc_gro_input *in)
+                     struct csc_gro_input *in)
 {
     const struct csc_kernel *k = &r->kernel;
     in->ran = k->ran;
@@ -712,7 +665,7 @@ void csc_gro_prepare(const struct csc_frame *f, const struct csc_result *r,
         sg->layer = kd->layer;
     }
     if (n)
-        segments_all(memo, f, r, l0s, n, in->dev);
+        segments_all(f, r, l0s, n, in->dev);
     in->ndevs = (uint8_t)n;
 }
 
@@ -752,7 +705,7 @@ void csc_gro_feed(struct csc_gro *g, const struct csc_frame *f, const struct csc
                   uint64_t frame_no, uint64_t ts_us, struct csc_gro_decision *d)
 {
     struct csc_gro_input in;
-    csc_gro_prepare(f, r, g->memo, &in);
+    csc_gro_prepare(f, r, &in);
     csc_gro_feed_input(g, &in, frame_no, ts_us, d);
 }
 

@@ -115,18 +115,8 @@ struct csc_gro_decision {
 };
 
 /* Speed only, no effect on the results: an index of csc_gro.flow by
- * (device, key), and per device the header bytes last hashed with their
- * hashes (a flow's segments repeat them). */
+ * (device, key). */
 #define CSC_GRO_INDEX (2 * CSC_GRO_FLOWS)
-#define CSC_GRO_MEMO 192
-struct csc_gro_memo {
-    uint16_t klen, hlen;     /* 0: empty */
-    uint64_t key, hdr;
-    uint32_t gen;            /* bumped when kb or hb change */
-    uint32_t src_gen;        /* a deeper device: the NIC memo's gen its streams came from */
-    uint16_t src_koff, src_hoff;
-    uint8_t kb[CSC_GRO_MEMO], hb[CSC_GRO_MEMO];
-};
 
 struct csc_gro {
     struct csc_gro_cfg cfg;
@@ -142,7 +132,6 @@ struct csc_gro {
     uint16_t flows_used;
     uint16_t lru_newest, lru_oldest;       /* the LRU list's ends (CSC_GRO_NIL: empty) */
     uint16_t flow_index[CSC_GRO_INDEX];    /* slot + 1; 0 empty (linear probing) */
-    struct csc_gro_memo memo[CSC_GRO_DEVS];
 };
 
 /* What the engine needs of one frame: its segment as each device sees it
@@ -171,9 +160,8 @@ void csc_gro_init(struct csc_gro *g, const struct csc_gro_cfg *cfg);
 /* Feed one analysed frame (capture order); d may be NULL. */
 void csc_gro_feed(struct csc_gro *g, const struct csc_frame *f, const struct csc_result *r,
                   uint64_t frame_no, uint64_t ts_us, struct csc_gro_decision *d);
-/* memo: CSC_MAX_DEVS entries owned by the caller (zeroed once; speed only) */
 void csc_gro_prepare(const struct csc_frame *f, const struct csc_result *r,
-                     struct csc_gro_memo *memo, struct csc_gro_input *in);
+                     struct csc_gro_input *in);
 void csc_gro_feed_input(struct csc_gro *g, const struct csc_gro_input *in, uint64_t frame_no,
                         uint64_t ts_us, struct csc_gro_decision *d);
 /* Flush everything still held (end of the capture). */

@@ -1,34 +1,39 @@
 #!/bin/sh
-# bench/run.sh - the csumcheck benchmark of issue #5, in one command.
+# bench/run.sh - the csumcheck benchmark (issues 5 and 13), in one command.
 #
-#   bench/run.sh                  (RUNS=10, tshark/tcpdump on 16 MiB cuts)
-#   RUNS=5 TOOL_BYTES=32M BUILD=build-bench PRIORITY=0 bench/run.sh
+#   bench/run.sh                       (RUNS=5, tshark/tcpdump on 8 MiB cuts)
+#   RUNS=10 TOOL_BYTES=16M SWEEP=0 BUILD=build-bench PRIORITY=0 bench/run.sh
+#   SMOKE=1 bench/run.sh               (every step on 8 MiB files, into bench/out-smoke,
+#                                       docs untouched: checks the script)
 #
-# 1. checks its tools (hyperfine, GNU time, tshark, tcpdump, cmake, cc) and,
-#    as root, installs the missing ones with apt-get (it says so);
+# 1. checks its tools (hyperfine, GNU time, tshark, tcpdump, cmake, cc,
+#    gnuplot, python3) and, as root, installs the missing ones with apt-get;
 # 2. builds csumcheck and csc-gen (Release, no plugin) into $BUILD and the
-#    floor program (bench/floor.c, cc -O3) into bench/out/;
-# 3. generates with the project's generator, into bench/out/ (gitignored):
-#    full-1G.pcap  (1 GiB of 1514-byte VXLAN/TCP frames),
-#    small-1G.pcap (1 GiB of 180-byte ones), every 1000th frame with a bad
-#    inner TCP checksum; and the same at TOOL_BYTES for tshark and tcpdump,
-#    which are far too slow for 1 GiB;
-# 4. reads every file once (page cache), records the machine, then per frame
-#    size ONE hyperfine run with the floor, csumcheck (text summary, default
-#    replay, default threads), csumcheck --threads 1 (no pipeline), tshark
-#    with checksum validation and tcpdump -vv (these two on the small cut;
-#    their times are scaled by the byte ratio to 1 GiB);
-# 5. peak RSS (GNU time) of csumcheck on each 1 GiB file and on a 10 GiB
-#    stream from standard input (csc-gen bench ... -o - | csumcheck -);
-# 6. prints the table (medians, ratios to the floor, RSS) and writes it to
-#    bench/out/results.md; raw hyperfine JSON in bench/out/*.json.
+#    floor (bench/floor.c: read() + the Internet checksum of every byte,
+#    AVX2 when the CPU has it) into bench/out/;
+# 3. generates the traffic shapes below with `csc-gen bench` into bench/out/
+#    (gitignored), each with a cut of TOOL_BYTES for tshark and tcpdump, and
+#    takes the capture the real kernel made if bench/veth-capture.sh left one
+#    (bench/out/veth-vxlan.pcap; as root it is made when missing, VETH=0
+#    skips it);
+# 4. per shape ONE hyperfine session: the floor, csumcheck (default
+#    threads), csumcheck --threads 1, tshark with checksum checks and
+#    tcpdump -vv (these two on the cut, scaled by the byte ratio);
+# 5. the flow sweep (SWEEP=1): 16 ... 1,000,000 flows interleaved at random,
+#    full-size and small frames, floor and csumcheck in one session each,
+#    time per frame plotted with gnuplot into docs/img/flows.png;
+# 6. peak RSS (GNU time) on every shape and on a 10 GiB stream of 1,000,000
+#    flows from standard input;
+# 7. the tables into bench/out/results.md and into docs/performance.md
+#    (between its "bench:begin" and "bench:end" markers), with the machine,
+#    the load and the commands.
 #
-# On a shared machine (this one: 2 CPUs, other sessions' builds and tests),
-# the kernel's autogroup scheduler shares the CPUs between sessions, whatever
-# the nice value inside a session. As root, the script therefore runs in a
-# session of its own whose autogroup weight it raises (nice -20 for the
-# group, /proc/self/autogroup), for every command alike: the floor, csumcheck,
-# tshark and tcpdump. PRIORITY=0 turns that off. machine.txt says which.
+# On a shared machine the kernel's autogroup scheduler shares the CPUs
+# between sessions whatever the nice value inside one. As root the script
+# therefore runs in a session of its own whose autogroup weight it raises
+# (nice -20 for the group, /proc/self/autogroup), for every command alike.
+# PRIORITY=0 turns that off; machine.txt says which, and the load before each
+# session.
 set -eu
 if [ "${PRIORITY:-1}" = 1 ] && [ -z "${BENCH_SESSION:-}" ] && [ "$(id -u)" = 0 ] &&
    [ -w /proc/self/autogroup ] && command -v setsid >/dev/null; then
@@ -42,10 +47,16 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 BUILD=${BUILD:-build-bench}
 OUT=bench/out
-RUNS=${RUNS:-10}
-TOOL_BYTES=${TOOL_BYTES:-16M}
+RUNS=${RUNS:-5}
+TOOL_BYTES=${TOOL_BYTES:-8M}
 STREAM_BYTES=${STREAM_BYTES:-10G}
-mkdir -p "$OUT"
+SMOKE=${SMOKE:-0}
+if [ "$SMOKE" = 1 ]; then
+    OUT=bench/out-smoke RUNS=2 TOOL_BYTES=2M STREAM_BYTES=64M VETH=0
+fi
+SWEEP=${SWEEP:-1}
+VETH=${VETH:-1}
+mkdir -p "$OUT" docs/img
 
 say() { echo "bench: $*" >&2; }
 
@@ -58,6 +69,7 @@ command -v tcpdump >/dev/null || need="$need tcpdump"
 command -v cmake >/dev/null || need="$need cmake"
 command -v cc >/dev/null || need="$need gcc"
 command -v python3 >/dev/null || need="$need python3"
+command -v gnuplot >/dev/null || need="$need gnuplot-nox"
 if [ -n "$need" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         say "installing the missing tools:$need (apt-get)"
@@ -76,29 +88,70 @@ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCSC_PLUGIN=OFF >"$OUT/cmake.
 cmake --build "$BUILD" -j2 --target csumcheck csc-gen >>"$OUT/cmake.log" 2>&1
 CSC="$ROOT/$BUILD/analyzer/csumcheck"
 GEN="$ROOT/$BUILD/captures/gen/csc-gen"
-cc -O3 -Wall -Wextra -o "$OUT/floor" bench/floor.c
+cc -O2 -Wall -Wextra -o "$OUT/floor" bench/floor.c
 FLOOR="$ROOT/$OUT/floor"
 
 # ---- 3. captures --------------------------------------------------------
-gen() {   # gen SIZE BYTES FILE: (re)made when missing or older than csc-gen
-    if [ ! -s "$3" ] || [ "$GEN" -nt "$3" ]; then
-        say "generating $3 ($1 frames, $2)"
-        "$GEN" bench --size "$1" --bytes "$2" --bad-every 1000 -o "$3"
+# name | bytes | csc-gen bench options
+BAD="--bad 0.001 --bad-layers ip,udp,inner-ip,tcp --random-payload"
+MIX="--tunnel vxlan,geneve,gre,ipip,plain,vxlan6"
+SHAPES="full-16-turn|1G|--flows 16 --interleave turn --size full $BAD
+full-4k-random|1G|--flows 4096 --interleave random --size full $BAD
+small-4k-random|256M|--flows 4096 --interleave random --size small $BAD
+imix-4k-burst8-mix|512M|--flows 4096 --interleave burst:8 --size imix $MIX $BAD
+small-64k-random-mix|256M|--flows 65536 --interleave random --size small $MIX $BAD
+full-1m-random|1G|--flows 1000000 --interleave random --size full $BAD
+imix-1m-random-mix|512M|--flows 1000000 --interleave random --size imix $MIX $BAD"
+
+gen() {   # gen FILE BYTES OPTIONS...: (re)made when missing or older than csc-gen
+    f=$1 b=$2
+    shift 2
+    [ "$SMOKE" = 1 ] && [ "$b" != "$TOOL_BYTES" ] && b=8M
+    if [ ! -s "$f" ] || [ "$GEN" -nt "$f" ]; then
+        say "generating $f ($b: $*)"
+        "$GEN" bench --bytes "$b" "$@" -o "$f"
     fi
 }
-gen full 1G "$OUT/full-1G.pcap"
-gen small 1G "$OUT/small-1G.pcap"
-gen full "$TOOL_BYTES" "$OUT/full-$TOOL_BYTES.pcap"
-gen small "$TOOL_BYTES" "$OUT/small-$TOOL_BYTES.pcap"
+echo "$SHAPES" | while IFS='|' read -r name bytes opts; do
+    gen "$OUT/$name.pcap" "$bytes" $opts
+    gen "$OUT/$name.cut.pcap" "$TOOL_BYTES" $opts
+done
+if [ "$VETH" = 1 ] && [ ! -s "$OUT/veth-vxlan.pcap" ] && [ "$(id -u)" = 0 ]; then
+    say "capturing kernel-made VXLAN traffic (bench/veth-capture.sh)"
+    bench/veth-capture.sh "$OUT/veth-vxlan.pcap" >"$OUT/veth.log" 2>&1 ||
+        say "veth capture failed (see $OUT/veth.log); going on without it"
+fi
+if [ -s "$OUT/veth-vxlan.pcap" ]; then
+    if [ ! -s "$OUT/veth-vxlan.cut.pcap" ] || [ "$OUT/veth-vxlan.pcap" -nt "$OUT/veth-vxlan.cut.pcap" ]; then
+        python3 - "$OUT/veth-vxlan.pcap" "$OUT/veth-vxlan.cut.pcap" "$TOOL_BYTES" <<'EOF'
+import sys
+src, dst, lim = sys.argv[1], sys.argv[2], sys.argv[3]
+mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+lim = int(lim[:-1]) * mult[lim[-1]] if lim[-1] in mult else int(lim)
+d = open(src, "rb").read()
+off = 24
+while off + 16 <= len(d) and off < lim:
+    off += 16 + int.from_bytes(d[off + 8:off + 12], "little")
+open(dst, "wb").write(d[:min(off, len(d))])
+EOF
+    fi
+    SHAPES="$SHAPES
+veth-vxlan|kernel|captured by bench/veth-capture.sh"
+fi
+echo "$SHAPES" >"$OUT/shapes.txt"
 
 # ---- 4. machine and timings ---------------------------------------------
 {
     echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-    lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket|CPU max MHz|L1d|L2|L3|Hypervisor)' | sed 's/  */ /g'
+    lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket|CPU max MHz|L1d|L2|L3|Hypervisor|Flags)' |
+        sed 's/  */ /g' | sed 's/^Flags:.*\(avx2\).*/SIMD: avx2 (among others)/'
     echo "kernel: $(uname -r)"
     echo "memory: $(free -m | awk '/^Mem:/ {print $2 " MiB"}')"
     echo "gcc: $(cc --version | head -n 1)"
     echo "libpcap: $(tcpdump --version 2>&1 | grep libpcap)"
+    echo "hyperfine: $(hyperfine --version)"
+    echo "tshark: $(tshark --version | head -n 1)"
+    echo "floor: $("$FLOOR" /dev/null | sed 's/.*(\(.*\))/\1/')"
     echo "scheduling: $PRIO"
     echo "runs: $RUNS per command (1 warm-up); tshark and tcpdump on $TOOL_BYTES cuts"
 } >"$OUT/machine.txt"
@@ -106,71 +159,69 @@ gen small "$TOOL_BYTES" "$OUT/small-$TOOL_BYTES.pcap"
 tshark_cmd() {
     echo "tshark -n -r $1 -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE -T fields -e ip.checksum.status -e udp.checksum.status -e tcp.checksum.status"
 }
-for size in full small; do
-    big="$ROOT/$OUT/$size-1G.pcap"
-    cut="$ROOT/$OUT/$size-$TOOL_BYTES.pcap"
+: >"$OUT/load.txt"
+echo "$SHAPES" | while IFS='|' read -r name bytes opts; do
+    big="$ROOT/$OUT/$name.pcap"
+    cut="$ROOT/$OUT/$name.cut.pcap"
     cat "$big" "$cut" >/dev/null   # into the page cache
-    echo "load before $size: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/machine.txt"
-    say "timing $size frames ($RUNS runs each; this takes a while)"
-    # hyperfine sends each command's output to /dev/null
-    hyperfine -N --warmup 1 --runs "$RUNS" --export-json "$OUT/$size.json" \
+    echo "$name $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/load.txt"
+    say "timing $name ($RUNS runs each)"
+    hyperfine -N --warmup 1 --runs "$RUNS" --export-json "$OUT/$name.json" \
         -n floor "$FLOOR $big" \
         -n csumcheck "$CSC -q $big" \
         -n "csumcheck --threads 1" "$CSC -q --threads 1 $big" \
         -n tshark "$(tshark_cmd "$cut")" \
-        -n "tcpdump -vv" "tcpdump -n -vv -r $cut" >"$OUT/$size.hyperfine.txt" 2>&1 ||
-        { cat "$OUT/$size.hyperfine.txt" >&2; exit 1; }
+        -n "tcpdump -vv" "tcpdump -n -vv -r $cut" >"$OUT/$name.hyperfine.txt" 2>&1 ||
+        { cat "$OUT/$name.hyperfine.txt" >&2; exit 1; }
+    "$CSC" -q --format json "$big" 2>/dev/null | tail -n 1 >"$OUT/$name.summary.json"
 done
 
-# ---- 5. peak RSS --------------------------------------------------------
-rss() { /usr/bin/time -f %M -o "$OUT/rss.tmp" "$@" >/dev/null 2>&1; cat "$OUT/rss.tmp"; }
-say "peak RSS on the 1 GiB files and a $STREAM_BYTES stream from standard input"
-{
-    echo "full-1G $(rss "$CSC" -q "$OUT/full-1G.pcap")"
-    echo "small-1G $(rss "$CSC" -q "$OUT/small-1G.pcap")"
+# ---- 5. the flow sweep --------------------------------------------------
+if [ "$SWEEP" = 1 ]; then
     for size in full small; do
-        t0=$(date +%s.%N)
-        "$GEN" bench --size "$size" --bytes "$STREAM_BYTES" --bad-every 1000 -o - |
-            /usr/bin/time -f %M -o "$OUT/rss.tmp" "$CSC" -q - >"$OUT/stream-$size.txt" 2>&1
-        t1=$(date +%s.%N)
-        echo "stream-$size $(cat "$OUT/rss.tmp") $(echo "$t1 - $t0" | bc 2>/dev/null || echo ?) $STREAM_BYTES"
+        b=512M
+        [ $size = small ] && b=128M
+        for fl in 16 256 4096 65536 1000000; do
+            f="$OUT/sweep-$size-$fl.pcap"
+            gen "$f" "$b" --flows $fl --interleave random --size $size $BAD
+            cat "$f" >/dev/null
+            echo "sweep-$size-$fl $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/load.txt"
+            say "sweep: $size frames, $fl flows"
+            hyperfine -N --warmup 1 --runs "$RUNS" --export-json "$OUT/sweep-$size-$fl.json" \
+                -n floor "$FLOOR $ROOT/$f" \
+                -n csumcheck "$CSC -q $ROOT/$f" \
+                -n "csumcheck --threads 1" "$CSC -q --threads 1 $ROOT/$f" >/dev/null 2>&1
+            "$CSC" -q --format json "$f" 2>/dev/null | tail -n 1 >"$OUT/sweep-$size-$fl.summary.json"
+        done
     done
+fi
+
+# ---- 6. peak RSS --------------------------------------------------------
+rss() { /usr/bin/time -f %M -o "$OUT/rss.tmp" "$@" >/dev/null 2>&1; cat "$OUT/rss.tmp"; }
+say "peak RSS on every shape and a $STREAM_BYTES stream of 1,000,000 flows from standard input"
+{
+    echo "$SHAPES" | while IFS='|' read -r name bytes opts; do
+        echo "$name $(rss "$CSC" -q "$OUT/$name.pcap")"
+    done
+    t0=$(date +%s.%N)
+    "$GEN" bench --bytes "$STREAM_BYTES" --flows 1000000 --interleave random --size full $BAD -o - |
+        /usr/bin/time -f %M -o "$OUT/rss.tmp" "$CSC" -q - >"$OUT/stream.txt" 2>&1
+    t1=$(date +%s.%N)
+    echo "stream-$STREAM_BYTES $(cat "$OUT/rss.tmp") $(echo "$t1 - $t0" | bc 2>/dev/null || echo ?)"
 } >"$OUT/rss.txt"
 rm -f "$OUT/rss.tmp"
+echo "end $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/load.txt"
 
-# ---- 6. the table -------------------------------------------------------
-python3 - "$OUT" "$TOOL_BYTES" >"$OUT/results.md" <<'EOF'
-import json, os, sys
-out, tool = sys.argv[1], sys.argv[2]
-def size_of(p): return os.path.getsize(p)
-lines = []
-lines.append("| frames | command | median | ratio to floor | notes |")
-lines.append("|---|---|---|---|---|")
-for size in ("full", "small"):
-    res = json.load(open(f"{out}/{size}.json"))["results"]
-    big = size_of(f"{out}/{size}-1G.pcap")
-    cut = size_of(f"{out}/{size}-{tool}.pcap")
-    scale = big / cut
-    med = {r["command"]: r["median"] for r in res}
-    floor = med["floor"]
-    for r in res:
-        m = r["median"]
-        note = f'{r["user"]:.2f} s user, {r["system"]:.2f} s sys (mean)'
-        if r["command"] in ("tshark", "tcpdump -vv"):
-            note = f"measured {m:.3f} s on {cut/2**20:.0f} MiB, x{scale:.2f} to 1 GiB"
-            m = m * scale
-        lines.append(f'| {size} | {r["command"]} | {m:.3f} s | {m/floor:.2f}x | {note} |')
-print("\n".join(lines))
-print()
-for l in open(f"{out}/rss.txt"):
-    f = l.split()
-    n = f[3] if len(f) > 3 else "?"
-    what = {"full-1G": "1 GiB full-size file", "small-1G": "1 GiB small-frame file",
-            "stream-full": f"{n} stream of full-size frames from stdin",
-            "stream-small": f"{n} stream of small frames from stdin"}.get(f[0], f[0])
-    extra = f" (wall {float(f[2]):.1f} s, generator included)" if len(f) > 2 and f[2] != "?" else ""
-    print(f"peak RSS, {what}: {int(f[1])/1024:.1f} MiB{extra}")
-EOF
+# ---- 7. tables, plot, docs ----------------------------------------------
+python3 bench/report.py "$OUT" "$TOOL_BYTES" "$SWEEP" >"$OUT/results.md"
+if [ "$SMOKE" = 1 ]; then
+    cat "$OUT/results.md"
+    exit 0
+fi
+if [ "$SWEEP" = 1 ]; then
+    gnuplot bench/flows.gp && cp "$OUT/flows.png" docs/img/flows.png
+fi
+python3 bench/report.py --docs "$OUT" docs/performance.md
 cat "$OUT/machine.txt"
 echo
 cat "$OUT/results.md"

@@ -381,7 +381,8 @@ static int fill_batch_blk(struct file_ctx *c, struct blk *k, struct blk_state *b
         b->acap = bs->ncarry;
         b->arena = g_realloc(b->arena, b->acap);
     }
-    memcpy(b->arena, bs->carry, bs->ncarry);
+    if (bs->ncarry)
+        memcpy(b->arena, bs->carry, bs->ncarry);
     size_t have = bs->ncarry, pos = 0;
     bs->ncarry = 0;
     int st;

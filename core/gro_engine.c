@@ -330,20 +330,31 @@ _Static_assert(ST_CAP < 65536, "stream offsets fit 16 bits");
 
 /* ---- statistics ---- */
 
-/* flow[] index by (dev, key): linear probing, backward-shift deletion */
-static unsigned index_home(uint8_t dev, uint64_t key)
+/* flow[] index by (dev, key): linear probing at a load of at most 1/4,
+ * backward-shift deletion. An index entry holds the slot + 1 (low 16 bits,
+ * 0: empty) and 16 bits of the key's index hash (high 16 bits), of which
+ * the low bits are its home: a probe compares those before it reads the
+ * entry's 160 bytes, and a deletion finds every home without reading any. */
+static uint32_t index_hash(uint8_t dev, uint64_t key)
 {
     uint64_t h = (key ^ ((uint64_t)dev * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
-    return (unsigned)(h >> 32) & (CSC_GRO_INDEX - 1);
+    return (uint32_t)(h >> 48);
 }
+
+#define IX_HOME(tag) ((tag) & (CSC_GRO_INDEX - 1))
+_Static_assert(CSC_GRO_INDEX <= 65536 && (CSC_GRO_INDEX & (CSC_GRO_INDEX - 1)) == 0 &&
+               CSC_GRO_INDEX >= 4 * CSC_GRO_FLOWS, "the home fits the 16-bit tag; load <= 1/4");
 
 static struct csc_gro_flow_stats *index_find(struct csc_gro *g, uint8_t dev, uint64_t key)
 {
-    for (unsigned i = index_home(dev, key);; i = (i + 1) & (CSC_GRO_INDEX - 1)) {
-        uint16_t v = g->flow_index[i];
+    uint32_t tag = index_hash(dev, key);
+    for (unsigned i = IX_HOME(tag);; i = (i + 1) & (CSC_GRO_INDEX - 1)) {
+        uint32_t v = g->flow_index[i];
         if (!v)
             return NULL;
-        struct csc_gro_flow_stats *fs = &g->flow[v - 1];
+        if (v >> 16 != tag)
+            continue;
+        struct csc_gro_flow_stats *fs = &g->flow[(v & 0xffff) - 1];
         if (fs->dev == dev && fs->key == key)
             return fs;
     }
@@ -351,16 +362,18 @@ static struct csc_gro_flow_stats *index_find(struct csc_gro *g, uint8_t dev, uin
 
 static void index_add(struct csc_gro *g, const struct csc_gro_flow_stats *fs)
 {
-    unsigned i = index_home(fs->dev, fs->key);
+    uint32_t tag = index_hash(fs->dev, fs->key);
+    unsigned i = IX_HOME(tag);
     while (g->flow_index[i])
         i = (i + 1) & (CSC_GRO_INDEX - 1);
-    g->flow_index[i] = (uint16_t)(fs - g->flow + 1);
+    g->flow_index[i] = tag << 16 | (uint32_t)(fs - g->flow + 1);
 }
 
 static void index_del(struct csc_gro *g, const struct csc_gro_flow_stats *fs)
 {
-    uint16_t want = (uint16_t)(fs - g->flow + 1);
-    unsigned i = index_home(fs->dev, fs->key);
+    uint32_t tag = index_hash(fs->dev, fs->key);
+    uint32_t want = tag << 16 | (uint32_t)(fs - g->flow + 1);
+    unsigned i = IX_HOME(tag);
     while (g->flow_index[i] != want) {
         if (!g->flow_index[i])
             return;
@@ -368,11 +381,10 @@ static void index_del(struct csc_gro *g, const struct csc_gro_flow_stats *fs)
     }
     /* backward shift: move later entries of the cluster into the hole */
     for (unsigned j = (i + 1) & (CSC_GRO_INDEX - 1);; j = (j + 1) & (CSC_GRO_INDEX - 1)) {
-        uint16_t v = g->flow_index[j];
+        uint32_t v = g->flow_index[j];
         if (!v)
             break;
-        const struct csc_gro_flow_stats *o = &g->flow[v - 1];
-        unsigned home = index_home(o->dev, o->key);
+        unsigned home = IX_HOME(v >> 16);
         /* v may move to i unless its home lies cyclically in (i, j] */
         bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
         if (!stays) {
@@ -411,6 +423,22 @@ static void lru_push_newest(struct csc_gro *g, struct csc_gro_flow_stats *fs)
     g->lru_newest = i;
 }
 
+/* The next victim's cache lines, fetched ahead: with many flows it is the
+ * coldest entry of the table, and a new flow comes nearly every frame. */
+static inline void prefetch_victim(const struct csc_gro *g)
+{
+#if defined(__GNUC__)
+    if (g->flows_used == CSC_GRO_FLOWS && g->lru_oldest != CSC_GRO_NIL) {
+        const char *v = (const char *)&g->flow[g->lru_oldest];
+        __builtin_prefetch(v, 1);
+        __builtin_prefetch(v + 64, 1);
+        __builtin_prefetch(v + sizeof g->flow[0] - 1, 1);
+    }
+#else
+    (void)g;
+#endif
+}
+
 /* The flow's statistics entry. A new flow takes an unused entry while
  * there is one; once all are used, the least recently seen flow's entry is
  * reused (counted in flows_evicted). */
@@ -433,6 +461,7 @@ static struct csc_gro_flow_stats *flow_stats(struct csc_gro *g, uint8_t dev, uin
         g->flows_evicted++;
         index_del(g, fs);
         lru_unlink(g, fs);
+        prefetch_victim(g);
     }
     memset(fs, 0, sizeof *fs);
     fs->used = 1;
@@ -484,6 +513,8 @@ static void deliver(struct csc_gro *g, uint8_t dev, struct csc_gro_held *h, enum
         g->bytes_merged += h->later_bytes;
     }
     h->used = 0;
+    unsigned at = (unsigned)(h - &g->dev[dev].held[0][0]);
+    g->dev[dev].held_used[at / CSC_GRO_PER_BUCKET] &= (uint8_t)~(1u << (at % CSC_GRO_PER_BUCKET));
 }
 
 static void flush_held(struct csc_gro *g, uint8_t dev, enum csc_gro_flush why, uint64_t now,
@@ -491,9 +522,9 @@ static void flush_held(struct csc_gro *g, uint8_t dev, enum csc_gro_flush why, u
 {
     struct csc_gro_dev_stats *d = &g->dev[dev];
     for (unsigned b = 0; b < CSC_GRO_BUCKETS; b++)
-        for (unsigned i = 0; i < CSC_GRO_PER_BUCKET; i++) {
-            struct csc_gro_held *h = &d->held[b][i];
-            if (h->used && (!min_age || now - h->first_us >= min_age))
+        for (unsigned m = d->held_used[b]; m; m &= m - 1) {
+            struct csc_gro_held *h = &d->held[b][__builtin_ctz(m)];
+            if (!min_age || now - h->first_us >= min_age)
                 deliver(g, dev, h, why);
         }
 }
@@ -517,26 +548,29 @@ static void poll_boundary(struct csc_gro *g, uint8_t dev, uint64_t now)
 
 static struct csc_gro_held *find_held(struct csc_gro_dev_stats *d, uint64_t key)
 {
-    struct csc_gro_held *bk = d->held[key % CSC_GRO_BUCKETS];
-    for (unsigned i = 0; i < CSC_GRO_PER_BUCKET; i++)
-        if (bk[i].used && bk[i].key == key)
-            return &bk[i];
+    unsigned b = (unsigned)(key % CSC_GRO_BUCKETS);
+    for (unsigned m = d->held_used[b]; m; m &= m - 1)
+        if (d->held_key[b][__builtin_ctz(m)] == key)
+            return &d->held[b][__builtin_ctz(m)];
     return NULL;
 }
 
 static struct csc_gro_held *new_held(struct csc_gro *g, uint8_t dev, uint64_t key)
 {
     struct csc_gro_dev_stats *d = &g->dev[dev];
-    struct csc_gro_held *bk = d->held[key % CSC_GRO_BUCKETS], *oldest = NULL;
-    for (unsigned i = 0; i < CSC_GRO_PER_BUCKET; i++) {
-        if (!bk[i].used)
-            return &bk[i];
-        if (!oldest || bk[i].first_frame < oldest->first_frame)
-            oldest = &bk[i];
-    }
-    deliver(g, dev, oldest, CSC_GF_BUCKET_FULL);   /* gro_flush_oldest */
-    return oldest;
+    unsigned b = (unsigned)(key % CSC_GRO_BUCKETS);
+    uint8_t m = d->held_used[b];
+    if (m != (uint8_t)((1u << CSC_GRO_PER_BUCKET) - 1))
+        return &d->held[b][__builtin_ctz(~(unsigned)m)];   /* the first unused */
+    unsigned oldest = 0;
+    for (unsigned i = 1; i < CSC_GRO_PER_BUCKET; i++)
+        if (d->held_first[b][i] < d->held_first[b][oldest])
+            oldest = i;
+    deliver(g, dev, &d->held[b][oldest], CSC_GF_BUCKET_FULL);   /* gro_flush_oldest */
+    return &d->held[b][oldest];
 }
+
+_Static_assert(CSC_GRO_PER_BUCKET <= 8, "a bucket's used entries fit a byte");
 
 /* One frame at one device. Returns the fate. */
 static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct csc_gro_seg *kd,
@@ -621,6 +655,10 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
     h = new_held(g, dev, s.key);
     memset(h, 0, sizeof *h);
     h->used = 1;
+    unsigned at = (unsigned)(h - &d->held[0][0]);
+    d->held_used[at / CSC_GRO_PER_BUCKET] |= (uint8_t)(1u << (at % CSC_GRO_PER_BUCKET));
+    d->held_key[at / CSC_GRO_PER_BUCKET][at % CSC_GRO_PER_BUCKET] = s.key;
+    d->held_first[at / CSC_GRO_PER_BUCKET][at % CSC_GRO_PER_BUCKET] = frame_no;
     h->count = 1;
     h->mss = (uint16_t)(s.payload > 0xffff ? 0xffff : s.payload);
     h->flags = s.flags;
@@ -699,6 +737,7 @@ void csc_gro_feed_input(struct csc_gro *g, const struct csc_gro_input *in, uint6
         if (d)
             d->fate[d->n++] = fate;
     }
+    prefetch_victim(g);   /* for the next frame */
 }
 
 void csc_gro_feed(struct csc_gro *g, const struct csc_frame *f, const struct csc_result *r,

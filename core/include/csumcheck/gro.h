@@ -78,6 +78,11 @@ struct csc_gro_dev_stats {
     uint64_t refused[CSC_G__COUNT];   /* not eligible, by csc_gro_reason */
     uint64_t flushes[CSC_GF__COUNT];
     struct csc_gro_held held[CSC_GRO_BUCKETS][CSC_GRO_PER_BUCKET];
+    /* speed only: per bucket, which held entries are used (bit i) and their
+     * keys and first frames, so a lookup reads one cache line, not eight */
+    uint8_t held_used[CSC_GRO_BUCKETS];
+    uint64_t held_key[CSC_GRO_BUCKETS][CSC_GRO_PER_BUCKET];
+    uint64_t held_first[CSC_GRO_BUCKETS][CSC_GRO_PER_BUCKET];
     uint16_t in_poll;
     uint64_t last_us;
 };
@@ -116,7 +121,7 @@ struct csc_gro_decision {
 
 /* Speed only, no effect on the results: an index of csc_gro.flow by
  * (device, key). */
-#define CSC_GRO_INDEX (2 * CSC_GRO_FLOWS)
+#define CSC_GRO_INDEX (4 * CSC_GRO_FLOWS)
 
 struct csc_gro {
     struct csc_gro_cfg cfg;
@@ -131,7 +136,7 @@ struct csc_gro {
     /* private */
     uint16_t flows_used;
     uint16_t lru_newest, lru_oldest;       /* the LRU list's ends (CSC_GRO_NIL: empty) */
-    uint16_t flow_index[CSC_GRO_INDEX];    /* slot + 1; 0 empty (linear probing) */
+    uint32_t flow_index[CSC_GRO_INDEX];    /* hash tag << 16 | slot + 1; 0 empty */
 };
 
 /* What the engine needs of one frame: its segment as each device sees it

@@ -1,5 +1,7 @@
 /*
- * rcache.c - memoised replay (see include/csumcheck/rcache.h).
+ * analyze_cached.c - csc_analyze() with a memoised replay (see
+ * include/csumcheck/rcache.h). It sits beside analyze.c, outside replay/:
+ * it calls the replay, it is not part of the kernel model.
  */
 #include "csumcheck/rcache.h"
 

@@ -44,6 +44,9 @@ struct batch {
     char *out;
     size_t olen, ocap;
     bool done;                    /* under c->lock */
+    bool fill;                    /* a read task: read the batch (under c->rd), then analyse it */
+    bool empty;                   /* under c->lock: a read task that found the input done */
+    uint64_t seq;                 /* its place in capture order (read tasks) */
 };
 
 /* Worker state: one per pool thread (and one for the file threads that help) */
@@ -190,6 +193,8 @@ static void analyse_batch(struct batch *b, struct worker *wk)
     g_mutex_unlock(&c->lock);
 }
 
+static void run_task(struct batch *b, struct worker *wk);
+
 static gpointer pool_thread(gpointer data)
 {
     struct pool *p = data;
@@ -197,7 +202,7 @@ static gpointer pool_thread(gpointer data)
         struct batch *b = g_async_queue_pop(p->q);
         if (b == (struct batch *)p)   /* the stop marker */
             break;
-        analyse_batch(b, worker_get());
+        run_task(b, worker_get());
     }
     worker_free(g_private_get(&worker_key));
     g_private_set(&worker_key, NULL);
@@ -323,7 +328,7 @@ static bool help(struct file_ctx *c)
         w = worker_new();
         g_private_set(&helper_key, w);
     }
-    analyse_batch(b, w);
+    run_task(b, w);
     return true;
 }
 
@@ -477,6 +482,128 @@ static int fill_batch_pcap(pcap_t *p, struct batch *b, uint64_t *n, uint64_t *by
     return rc;
 }
 
+/* A read task (the block reader in the pipeline): the thread that takes it
+ * reads the next block of the file into the batch, under c->rd so that
+ * blocks are read in file order, takes the batch's place in capture order,
+ * and analyses it while the bytes are in its own cache. Reading in one
+ * thread and analysing in another moved every byte between the CPUs'
+ * caches once more: with full-size frames the pipeline was no faster than
+ * one thread (docs/performance.md). */
+static void run_task(struct batch *b, struct worker *wk)
+{
+    if (!b->fill) {
+        analyse_batch(b, wk);
+        return;
+    }
+    struct file_ctx *c = b->c;
+    g_mutex_lock(&c->rd);
+    g_mutex_lock(&c->lock);
+    bool over = c->blk_done;
+    g_mutex_unlock(&c->lock);
+    int st = BLK_END;
+    b->n = 0;
+    b->alen = 0;
+    if (!over) {
+        b->first = c->nframes + 1;
+        st = fill_batch_blk(c, c->blk, c->bs, b, &c->nframes, &c->handover);
+        if (b->n)
+            b->seq = c->nfilled++;
+        atomic_store_explicit(&c->job->done_bytes, c->blk->bytes, memory_order_relaxed);
+    }
+    g_mutex_lock(&c->lock);
+    if (st != BLK_MORE)
+        c->blk_done = true;        /* (under rd: no later task reads the file again) */
+    if (b->n)
+        c->ring[b->seq % c->depth] = b;
+    g_mutex_unlock(&c->lock);
+    g_mutex_unlock(&c->rd);
+    if (b->n) {
+        analyse_batch(b, wk);      /* done: the file's thread sequences it */
+        return;
+    }
+    /* nothing read: the last touch of b and c (the file may end right after) */
+    g_mutex_lock(&c->lock);
+    b->empty = true;
+    c->outstanding--;
+    g_cond_broadcast(&c->cond);
+    g_mutex_unlock(&c->lock);
+}
+
+/* The block reader through the pipeline: `depth` batches go round as read
+ * tasks; this thread sequences them in capture order (helping meanwhile).
+ * Returns when the reader is done and every batch is sequenced. */
+static void pipeline_blk(struct file_ctx *c, struct blk *k, unsigned max, uint64_t *np)
+{
+    struct blk_state bs = { NULL, 0, 0 };
+    struct batch **all = g_new0(struct batch *, c->depth);
+    struct batch **freeb = g_new0(struct batch *, c->depth);
+    unsigned nfree = c->depth;
+    for (unsigned i = 0; i < c->depth; i++)
+        freeb[i] = all[i] = batch_new(c, max);
+    c->blk = k;
+    c->bs = &bs;
+    c->handover = NULL;
+    c->nframes = c->nfilled = 0;
+    c->blk_done = false;
+    c->outstanding = 0;
+    for (unsigned i = 0; i < c->depth; i++)
+        c->ring[i] = NULL;
+    uint64_t nseq = 0;
+    for (;;) {
+        g_mutex_lock(&c->lock);
+        bool in_done = c->blk_done;
+        g_mutex_unlock(&c->lock);
+        while (nfree && !in_done) {        /* every free batch becomes a read task */
+            struct batch *b = freeb[--nfree];
+            b->fill = true;
+            b->done = b->empty = false;
+            g_mutex_lock(&c->lock);
+            c->outstanding++;
+            g_mutex_unlock(&c->lock);
+            g_async_queue_push(the_pool->q, b);
+        }
+        /* the head batch, read and analysed */
+        struct batch *h = NULL;
+        g_mutex_lock(&c->lock);
+        for (;;) {
+            struct batch *r = c->ring[nseq % c->depth];
+            if (r && r->seq == nseq && r->done) {
+                h = r;
+                c->ring[nseq % c->depth] = NULL;
+                break;
+            }
+            if (c->blk_done && !c->outstanding)
+                break;
+            g_mutex_unlock(&c->lock);
+            bool helped = help(c);
+            g_mutex_lock(&c->lock);
+            if (helped)
+                continue;
+            r = c->ring[nseq % c->depth];
+            if (!(r && r->seq == nseq && r->done) && !(c->blk_done && !c->outstanding))
+                g_cond_wait(&c->cond, &c->lock);
+        }
+        g_mutex_unlock(&c->lock);
+        if (!h)
+            break;
+        sequence_batch(c, h);
+        nseq++;
+        g_mutex_lock(&c->lock);
+        c->outstanding--;
+        g_mutex_unlock(&c->lock);
+        freeb[nfree++] = h;
+    }
+    /* read tasks that found the input done are back (outstanding 0) */
+    for (unsigned i = 0; i < c->depth; i++)
+        batch_free(all[i]);
+    g_free(all);
+    g_free(freeb);
+    g_free(bs.carry);
+    c->blk = NULL;
+    c->bs = NULL;
+    *np = c->nframes;
+}
+
 /* One file through the pipeline: read batches (the block reader while
  * k->fast, libpcap *pp from then on), hand them to the workers, take them
  * back in order. Returns pcap_next_ex()'s last status (0 when the block
@@ -490,10 +617,23 @@ int pipeline_file(struct file_ctx *c, pcap_t **pp, struct blk *k, uint64_t *np)
     c->depth = 2 * the_pool->n + 2;
     c->ring = g_new0(struct batch *, c->depth);
     unsigned max = batch_frames(c);
+    if (k->fast) {                  /* read tasks; libpcap afterwards if it takes over */
+        pipeline_blk(c, k, max, &n);
+        rc = k->failed ? -3 : 0;
+        *pp = c->handover;
+        if (!*pp) {
+            g_free(c->ring);
+            c->ring = NULL;
+            *np = n;
+            return rc;
+        }
+        rc = 1;
+        for (unsigned i = 0; i < c->depth; i++)
+            c->ring[i] = NULL;
+    }
     uint64_t nread = 0, nseq = 0;   /* batches read / sequenced */
     struct pcap_pkthdr *carry = NULL;
     const u_char *carry_data = NULL;
-    struct blk_state bs = { NULL, 0, 0 };
     bool more = true;               /* input left */
     while (more || carry || nseq < nread) {
         if ((more || carry) && nread - nseq < c->depth) {
@@ -505,15 +645,8 @@ int pipeline_file(struct file_ctx *c, pcap_t **pp, struct blk *k, uint64_t *np)
             b->alen = 0;
             b->done = false;
             b->first = n + 1;
-            if (k->fast) {
-                int st = fill_batch_blk(c, k, &bs, b, &n, pp);
-                more = st == BLK_MORE || (st == BLK_LIBPCAP && *pp);
-                rc = k->failed ? -3 : 0;
-                bytes = k->bytes;
-            } else {
-                rc = fill_batch_pcap(*pp, b, &n, &bytes, &carry, &carry_data);
-                more = rc == 1;
-            }
+            rc = fill_batch_pcap(*pp, b, &n, &bytes, &carry, &carry_data);
+            more = rc == 1;
             if (b->n) {
                 nread++;
                 g_async_queue_push(the_pool->q, b);
@@ -527,7 +660,6 @@ int pipeline_file(struct file_ctx *c, pcap_t **pp, struct blk *k, uint64_t *np)
     for (unsigned i = 0; i < c->depth; i++)
         batch_free(c->ring[i]);
     g_free(c->ring);
-    g_free(bs.carry);
     c->ring = NULL;
     *np = n;
     return rc;

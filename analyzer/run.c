@@ -585,6 +585,7 @@ void run_job(struct run_shared *rs, struct job *j)
     c->steps = c->json && o->verbose > 0 && !c->cmp;
     c->want_rec = o->write_path != NULL;
     g_mutex_init(&c->lock);
+    g_mutex_init(&c->rd);
     g_cond_init(&c->cond);
     for (unsigned i = 0; i < c->nruns; i++)
         run_file_init(&c->rf[i], &rs->run[i]);
@@ -658,6 +659,7 @@ done:
     for (unsigned i = 0; i < c->nruns; i++)
         run_file_free(&c->rf[i]);
     g_mutex_clear(&c->lock);
+    g_mutex_clear(&c->rd);
     g_cond_clear(&c->cond);
     g_free(c->out.p);
     g_free(c->rec.p);

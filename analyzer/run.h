@@ -44,6 +44,7 @@ struct run_file {
 };
 
 struct batch;
+struct blk_state;
 
 /* What the workers read of a file: set when the file starts, read-only
  * afterwards (they take a copy per batch, so no cache line they read per
@@ -73,6 +74,15 @@ struct file_ctx {
     unsigned depth;
     GMutex lock;
     GCond cond;
+    /* the block reader in the pipeline: the thread that analyses a batch
+     * also reads it (pipeline.c, fill_task) */
+    GMutex rd;                    /* held while a batch is read */
+    struct blk *blk;
+    struct blk_state *bs;
+    pcap_t *handover;             /* libpcap for the rest, once the reader hands over */
+    uint64_t nframes, nfilled;    /* under rd: frames read, batches read */
+    bool blk_done;                /* under lock: no more batches from the reader */
+    unsigned outstanding;         /* under lock: read tasks not yet sequenced or found empty */
 };
 
 /* run.c: the steps of one frame, shared by both ways through a file */

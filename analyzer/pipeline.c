@@ -1,9 +1,11 @@
 /*
  * pipeline.c - one file over the worker threads (--threads, default with
- * 2 CPUs or more), with output byte-identical to run.c's frame loop: the
- * file's thread reads frames into batches (a bounded arena of copied
- * frames); worker threads (a pool shared by all files, each with its own
- * replay cache) analyse the frames of a batch, count them into the batch's
+ * 2 CPUs or more), with output byte-identical to run.c's frame loop: a
+ * classic pcap is read in blocks by the threads that analyse them (read
+ * tasks, one block at a time in file order; pcapblk.c), anything else is
+ * read by the file's thread through libpcap into batches (a bounded arena
+ * of copied frames); worker threads (a pool shared by all files, each with
+ * its own replay cache) analyse the frames of a batch, count them into the batch's
  * counters, prepare their GRO input (csc_gro_prepare: the flow hashes) and
  * render their output into the batch's buffer with a hole for the GRO fate;
  * the file's thread then takes the batches back in capture order and does

@@ -1,5 +1,6 @@
 /*
- * run.c - one capture file: libpcap -> per configuration ([csc_rewrite()]
+ * run.c - one capture file: read in blocks (pcapblk.c; libpcap for what it
+ * must judge) -> per configuration ([csc_rewrite()]
  * csc_analyze_cached()) -> csc_frag_feed() -> counters -> the GRO engine ->
  * renderers, -w selection. This is the hot path: nothing is allocated per
  * frame, nothing goes through stdio per frame.

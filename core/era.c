@@ -11,25 +11,30 @@
 /* Net-next between the csum_level series (77cffe23c1f8) and Part VI: levels,
  * no conversion. Kernels <= 3.17 are not modelled (skb->encapsulation rule). */
 #define SW_PRE_PART_VI (E(HAS_LEVELS) | E(UDP_GATE_BEFORE_LOOKUP) | E(SAVE_SW_COMPLETE))
-/* v3.18: Part VI c5a65680b3c2 - csum_bad, conversions 2abb7cdc0dc8. */
-#define SW_3_18 (SW_PRE_PART_VI | E(HAS_CSUM_BAD) | E(HAS_CONVERSION))
+/* v3.18: Part VI c5a65680b3c2 - csum_bad, conversions 2abb7cdc0dc8;
+ * setup_udp_tunnel_sock and fou_create set convert_csum on every UDP
+ * tunnel socket (source: v3.18.20 net/ipv4/udp_tunnel.c, net/ipv4/fou.c). */
+#define SW_3_18 (SW_PRE_PART_VI | E(HAS_CSUM_BAD) | E(HAS_CONVERSION) | E(CONVERT_ALL_TUNNELS))
 /* v4.0: RCO (vxlan_rco 2733135329e9) and 'rco_correctness': nopartial knob,
  * PARTIAL-start rule, GRO flushes when RCO was already done. */
 #define SW_4_0 (SW_3_18 | E(RCO) | E(RCO_NOPARTIAL_KNOB) | E(PARTIAL_START_RULE) | \
-                E(RCO_GRO_FLUSH_IF_DONE) | E(CONVERT_ALL_TUNNELS))
+                E(RCO_GRO_FLUSH_IF_DONE))
 /* v4.6: encap_mark fac8e0f57969, FOU/GUE stacking c3483384ee51, is_fou
  * a0ca153f98db, normal-path RCO skip on remcsum_offload again. */
 #define SW_4_6 ((SW_4_0 & ~E(RCO_GRO_FLUSH_IF_DONE)) | E(GRE_SETS_ENCAP_MARK) | \
                 E(ENCAP_CLEARED_BY_FOU) | E(GUE_IS_FOU) | E(RCO_NORMAL_SKIPS_FLAG))
-/* v4.13: csum_bad removed (5d65a16a689a series). */
-#define SW_4_13 (SW_4_6 & ~E(HAS_CSUM_BAD))
-/* v4.20: COMPLETE unset in UDP db4f1be3ca9b; plain UDP GRO e20cf8d3f1f7 moves
- * the socket lookup before the gate; GRO clears remcsum_offload (~v4.18). */
-#define SW_4_20 ((SW_4_13 & ~E(UDP_GATE_BEFORE_LOOKUP)) | E(UDP_COMPLETE_UNSET) | \
-                 E(REMCSUM_CLEARED_ON_EXIT))
-/* v5.12: zero-checksum tunnel GRO gate 89e5c58fc1e2; pskb_trim_rcsum keeps
- * COMPLETE (v5.0, "...CHECKSUM_COMPLETE are friends"). */
-#define SW_5_12 (SW_4_20 | E(UDP_GATE_NONZERO_CHECK) | E(PSKB_TRIM_KEEPS_COMPLETE))
+/* v4.13: csum_bad removed (5d65a16a689a series); vxlan_gro_receive and
+ * gue_gro_receive clear remcsum_offload on exit (source: absent in v4.12,
+ * present in v4.13.4). */
+#define SW_4_13 ((SW_4_6 & ~E(HAS_CSUM_BAD)) | E(REMCSUM_CLEARED_ON_EXIT))
+/* v4.20: COMPLETE unset in UDP db4f1be3ca9b; pskb_trim_rcsum keeps COMPLETE
+ * ("net: pskb_trim_rcsum() and CHECKSUM_COMPLETE are friends": absent in
+ * v4.13.4, pskb_trim_rcsum_slow in v4.20). The UDP tunnel gate still comes
+ * before the socket lookup (v4.20 udp_gro_receive). */
+#define SW_4_20 (SW_4_13 | E(UDP_COMPLETE_UNSET) | E(PSKB_TRIM_KEEPS_COMPLETE))
+/* v5.12: zero-checksum tunnel GRO gate 89e5c58fc1e2; plain UDP GRO
+ * (e20cf8d3f1f7, v5.0) has moved the socket lookup before the gate. */
+#define SW_5_12 ((SW_4_20 & ~E(UDP_GATE_BEFORE_LOOKUP)) | E(UDP_GATE_NONZERO_CHECK))
 /* modern 6.x: 2024 encapsulation flush, v6.14 VXLAN reserved bits first. */
 #define SW_MODERN (SW_5_12 | E(UDP_ENCAP_FLUSH) | E(VXLAN_RESERVED_EARLY))
 
@@ -43,20 +48,22 @@ static const struct era_def eras[] = {
       "net-next 2014 before Part VI: csum_level/csum_cnt (77cffe23c1f8), GRO gate "
       "(662880f44203), no UNNECESSARY->COMPLETE conversion, no csum_bad" },
     { { "3.18", SW_3_18 },
-      "Part VI (c5a65680b3c2): csum_bad, conversions (2abb7cdc0dc8); gate before lookup" },
+      "Part VI (c5a65680b3c2): csum_bad, conversions (2abb7cdc0dc8) on every UDP tunnel "
+      "socket; gate before lookup" },
     { { "4.0", SW_4_0 },
       "RCO (2733135329e9) + rco_correctness: PARTIAL-mode RCO, nopartial knob, "
       "PARTIAL counts only up to csum_start" },
     { { "4.6", SW_4_6 },
       "encap_mark on GRE/IPIP (fac8e0f57969), FOU/GUE stacking (c3483384ee51), is_fou "
       "(a0ca153f98db), GRO via UDP sockets (a6024562ffd7); zero-csum gate still refuses" },
-    { { "4.13", SW_4_13 }, "csum_bad removed (5d65a16a689a series)" },
+    { { "4.13", SW_4_13 },
+      "csum_bad removed (5d65a16a689a series); GRO clears remcsum_offload on exit" },
     { { "4.20", SW_4_20 },
-      "UDP COMPLETE unset (db4f1be3ca9b), plain UDP GRO (e20cf8d3f1f7): lookup before gate; "
-      "GRO clears remcsum_offload" },
+      "UDP COMPLETE unset (db4f1be3ca9b); pskb_trim_rcsum keeps COMPLETE; the UDP tunnel "
+      "gate still before the socket lookup" },
     { { "5.12", SW_5_12 },
-      "zero outer UDP checksum no longer refuses tunnel GRO (89e5c58fc1e2); pskb_trim_rcsum "
-      "keeps COMPLETE (v5.0)" },
+      "plain UDP GRO (e20cf8d3f1f7, v5.0): lookup before gate; zero outer UDP checksum no "
+      "longer refuses tunnel GRO (89e5c58fc1e2)" },
     { { "modern", SW_MODERN },
       "6.x: + 2024 UDP encapsulation flush, v6.14 VXLAN reserved-bits check before RCO" },
 };

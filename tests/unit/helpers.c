@@ -58,6 +58,15 @@ const struct csc_dev *dev_of_kind(enum csc_proto kind)
     return NULL;
 }
 
+int find_step(const char *fn, const char *what)
+{
+    for (int i = 0; i < R.kernel.nsteps; i++)
+        if (!strcmp(csc_fn_name(R.kernel.steps[i].fn), fn) &&
+            !strcmp(csc_what_name(R.kernel.steps[i].what), what))
+            return i;
+    return -1;
+}
+
 void dump_result(void)
 {
     fprintf(stderr, "---- result: %d layers, stop %s\n", R.nlayers, csc_stop_name(R.stop));

@@ -29,6 +29,9 @@ int has_counter(enum csc_counter c);
 uint32_t counters_of(enum csc_counter a, enum csc_counter b);
 /* Number of devices with a given kind */
 const struct csc_dev *dev_of_kind(enum csc_proto kind);
+/* Index of the first trace step with this kernel function and action names
+ * (csc_fn_name / csc_what_name), -1 when the trace has none. */
+int find_step(const char *fn, const char *what);
 /* Render the trace (for failure messages) */
 void dump_result(void);
 

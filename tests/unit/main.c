@@ -11,6 +11,7 @@ Suite *scenarios_suite(void);
 Suite *gro_suite(void);
 Suite *rewrite_suite(void);
 Suite *rcache_suite(void);
+Suite *kernel_source_suite(void);
 
 int main(void)
 {
@@ -23,6 +24,7 @@ int main(void)
     srunner_add_suite(sr, gro_suite());
     srunner_add_suite(sr, rewrite_suite());
     srunner_add_suite(sr, rcache_suite());
+    srunner_add_suite(sr, kernel_source_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -6,7 +6,9 @@
 
 #include <string.h>
 
-#define E(x) CSC_E_##x
+#define E(x) CSC_ERA_BIT(CSC_E_##x)
+
+_Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
 
 /* Net-next between the csum_level series (77cffe23c1f8) and Part VI: levels,
  * no conversion. Kernels <= 3.17 are not modelled (skb->encapsulation rule). */

@@ -56,7 +56,7 @@ struct rp {
     struct csc_result *r;
     struct csc_kernel *k;
     struct pkt p;                /* the frame, read through pkt.h only */
-    uint32_t sw;                 /* era switches */
+    uint64_t sw;                 /* era switches, CSC_ERA_BIT(enum csc_era_switch) */
     uint32_t caplen, wirelen;
     struct sk_buff_model skb;
     struct napi_gro_cb cb;
@@ -67,9 +67,9 @@ struct rp {
     struct field_patch patch[4];
 };
 
-static inline int era(const struct rp *rp, uint32_t sw)
+static inline int era(const struct rp *rp, enum csc_era_switch s)
 {
-    return (rp->sw & sw) != 0;
+    return (int)((rp->sw >> s) & 1u);
 }
 
 /* Kernel function ids for the trace (names in names.c) */

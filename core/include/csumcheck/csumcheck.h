@@ -220,36 +220,40 @@ struct csc_report {
     uint16_t start, offset;  /* PARTIAL explicit: csum_start (from L3), csum_offset */
 };
 
-/* Kernel-era switches (docs/eras.md). Presets: csc_era_by_name(). */
+/* Kernel-era switches (docs/eras.md says where each was read): bit numbers
+ * in csc_era.sw, tested with CSC_ERA_BIT(). Presets: csc_era_by_name(). */
 enum csc_era_switch {
-    CSC_E_HAS_LEVELS             = 1u << 0,  /* csum_level/csum_cnt exist (3.18 series) */
-    CSC_E_HAS_CSUM_BAD           = 1u << 1,  /* v3.18-v4.12 */
-    CSC_E_HAS_CONVERSION         = 1u << 2,  /* UNNECESSARY->COMPLETE, Part VI */
-    CSC_E_PARTIAL_START_RULE     = 1u << 3,  /* PARTIAL covers only from csum_start (v4.0) */
-    CSC_E_GRO_UDP_FLUSH_INVERTED = 1u << 4,  /* net-next only, never released */
-    CSC_E_GRE_SETS_ENCAP_MARK    = 1u << 5,  /* fac8e0f57969, v4.6 */
-    CSC_E_UDP_GATE_NONZERO_CHECK = 1u << 6,  /* 89e5c58fc1e2, v5.12 */
-    CSC_E_UDP_GATE_BEFORE_LOOKUP = 1u << 7,  /* before e20cf8d3f1f7, v4.20 */
-    CSC_E_UDP_COMPLETE_UNSET     = 1u << 8,  /* db4f1be3ca9b, v4.20 */
-    CSC_E_RCO                    = 1u << 9,  /* RCO exists (2733135329e9, v4.0) */
-    CSC_E_RCO_NOPARTIAL_KNOB     = 1u << 10, /* default PARTIAL RCO (v4.0) */
-    CSC_E_RCO_NORMAL_SKIPS_FLAG  = 1u << 11, /* normal RCO skips on remcsum_offload */
-    CSC_E_REMCSUM_CLEARED_ON_EXIT= 1u << 12, /* skb_gro_flush_final_remcsum, ~v4.18 */
-    CSC_E_RCO_GRO_FLUSH_IF_DONE  = 1u << 13, /* 2015: GRO flushes when RCO done */
-    CSC_E_VXLAN_RESERVED_EARLY   = 1u << 14, /* v6.14: reserved bits checked first */
-    CSC_E_PSKB_TRIM_KEEPS_COMPLETE = 1u << 15, /* v5.0 */
-    CSC_E_SAVE_SW_COMPLETE       = 1u << 16, /* 7e3cead51729: pass leaves COMPLETE */
-    CSC_E_UDP_ENCAP_FLUSH        = 1u << 17, /* 2024: non-tunnel UDP w/ encapsulation */
-    CSC_E_GUE_IS_FOU             = 1u << 18, /* is_fou + GRE_CSUM refusal, a0ca153f98db */
-    CSC_E_ENCAP_CLEARED_BY_FOU   = 1u << 19, /* c3483384ee51: FOU/GUE clear encap_mark */
-    CSC_E_CONVERT_ALL_TUNNELS    = 1u << 20, /* setup_udp_tunnel_sock sets convert_csum
-                                                for every UDP tunnel socket, not only
-                                                VXLAN/L2TP (docs/model-notes.md) */
+    CSC_E_HAS_LEVELS = 0,             /* csum_level/csum_cnt exist (3.18 series) */
+    CSC_E_HAS_CSUM_BAD,               /* v3.18-v4.12 */
+    CSC_E_HAS_CONVERSION,             /* UNNECESSARY->COMPLETE, Part VI */
+    CSC_E_PARTIAL_START_RULE,         /* PARTIAL covers only from csum_start (v4.0) */
+    CSC_E_GRO_UDP_FLUSH_INVERTED,     /* net-next only, never released */
+    CSC_E_GRE_SETS_ENCAP_MARK,        /* fac8e0f57969, v4.6 */
+    CSC_E_UDP_GATE_NONZERO_CHECK,     /* 89e5c58fc1e2, v5.12 */
+    CSC_E_UDP_GATE_BEFORE_LOOKUP,     /* before e20cf8d3f1f7, v5.0 */
+    CSC_E_UDP_COMPLETE_UNSET,         /* db4f1be3ca9b, by v4.20 */
+    CSC_E_RCO,                        /* RCO exists (2733135329e9, v4.0) */
+    CSC_E_RCO_NOPARTIAL_KNOB,         /* default PARTIAL RCO (v4.0) */
+    CSC_E_RCO_NORMAL_SKIPS_FLAG,      /* normal RCO skips on remcsum_offload */
+    CSC_E_REMCSUM_CLEARED_ON_EXIT,    /* GRO clears remcsum_offload on exit, v4.13 */
+    CSC_E_RCO_GRO_FLUSH_IF_DONE,      /* 2015: GRO flushes when RCO done */
+    CSC_E_VXLAN_RESERVED_EARLY,       /* v6.14: reserved bits checked first */
+    CSC_E_PSKB_TRIM_KEEPS_COMPLETE,   /* pskb_trim_rcsum_slow, by v4.20 */
+    CSC_E_SAVE_SW_COMPLETE,           /* 7e3cead51729: pass leaves COMPLETE */
+    CSC_E_UDP_ENCAP_FLUSH,            /* 2024: non-tunnel UDP w/ encapsulation */
+    CSC_E_GUE_IS_FOU,                 /* is_fou + GRE_CSUM refusal, a0ca153f98db */
+    CSC_E_ENCAP_CLEARED_BY_FOU,       /* c3483384ee51: FOU/GUE clear encap_mark */
+    CSC_E_CONVERT_ALL_TUNNELS,        /* setup_udp_tunnel_sock/fou_create set
+                                         convert_csum on every UDP tunnel socket, v3.18
+                                         (docs/model-notes.md) */
+    CSC_E__COUNT
 };
+
+#define CSC_ERA_BIT(s) (UINT64_C(1) << (s))
 
 struct csc_era {
     const char *name;
-    uint32_t sw;             /* enum csc_era_switch bits */
+    uint64_t sw;             /* CSC_ERA_BIT(enum csc_era_switch) set */
 };
 
 /* The GRE tunnel's configured checksum flag (ip_tunnel_parm i_flags & TUNNEL_CSUM) */

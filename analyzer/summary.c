@@ -70,11 +70,14 @@ static const char *rewrite_words(unsigned ops)
 void run_config_words(struct wbuf *w, const struct cli_run *run)
 {
     const struct csc_config *c = &run->cfg;
-    wb_printf(w, "rx %s, era %s, gro %s%s%s%s%s%s%s%s%s", run->rx_name, c->era.name,
+    wb_printf(w, "rx %s, era %s, gro %s%s%s%s%s%s%s%s%s%s%s", run->rx_name, c->era.name,
               c->gro_nic ? (c->gro_tunnel ? "on" : "nic") : (c->gro_tunnel ? "tunnel" : "off"),
               c->remcsum_rx ? ", remcsum-rx" : c->remcsum_rx_given ? ", no-remcsum-rx" : "",
               c->remcsum_nopartial ? ", remcsum-nopartial" : "",
-              c->udp6_zero_csum_rx ? ", udp6-zero-csum-rx" : "", c->inner_socket ? "" : ", no-socket",
+              c->udp6_zero_csum_rx ? ", udp6-zero-csum-rx" : "",
+              c->geneve_external ? ", geneve-external" : "",
+              c->geneve_inner_proto_inherit ? ", geneve-inner-proto-inherit" : "",
+              c->inner_socket ? "" : ", no-socket",
               c->assume_bad ? ", assume-bad" : "",
               c->gre_csum != CSC_GRE_CSUM_PACKET ? ", gre-csum " : "",
               c->gre_csum != CSC_GRE_CSUM_PACKET ? csc_gre_csum_name(c->gre_csum) : "",
@@ -259,6 +262,10 @@ void summary_members(struct wbuf *w, bool *fp, const struct cli_run *run, const 
     wb_json_str(w, csc_gre_csum_name(c->gre_csum));
     jkey(w, &f2, "remcsum_rx_given");
     wb_puts(w, c->remcsum_rx_given ? "true" : "false");
+    jkey(w, &f2, "geneve_external");
+    wb_puts(w, c->geneve_external ? "true" : "false");
+    jkey(w, &f2, "geneve_inner_proto_inherit");
+    wb_puts(w, c->geneve_inner_proto_inherit ? "true" : "false");
     jkey(w, &f2, "rewrite");
     wb_putc(w, '[');
     {

@@ -123,6 +123,7 @@ const char *csc_counter_name(unsigned c)
         [CSC_C_IP6_IN_HDR_ERRORS] = "Ip6InHdrErrors", [CSC_C_IP6_IN_TRUNCATED] = "Ip6InTruncatedPkts",
         [CSC_C_DEV_RX_ERRORS] = "dev:rx_errors", [CSC_C_DEV_RX_CRC_ERRORS] = "dev:rx_crc_errors",
         [CSC_C_DEV_RX_FRAME_ERRORS] = "dev:rx_frame_errors",
+        [CSC_C_DEV_RX_DROPPED] = "dev:rx_dropped",
     };
     return NAME(t, c);
 }
@@ -137,7 +138,7 @@ const char *csc_gro_reason_name(unsigned g)
         [CSC_G_RCO_NO_CSUM] = "rco-no-csum", [CSC_G_GRE_FLAGS] = "gre-flags",
         [CSC_G_GRE_CSUM_FOU] = "gre-csum-under-fou", [CSC_G_NO_HANDLER] = "no-gro-handler",
         [CSC_G_CSUM_BAD] = "csum-bad", [CSC_G_TRUNCATED] = "truncated",
-        [CSC_G_VXLAN_FLAGS] = "tunnel-flags", [CSC_G_TCP_FLAGS] = "tcp-flags",
+        [CSC_G_TUNNEL_FLAGS] = "tunnel-flags", [CSC_G_TCP_FLAGS] = "tcp-flags",
         [CSC_G_UDP_ENCAP] = "udp-encapsulation", [CSC_G_TCP_NO_PAYLOAD] = "tcp-no-payload",
     };
     return NAME(t, g);
@@ -169,7 +170,7 @@ const char *csc_fn_name(unsigned fn)
         [KF_UDP_QUEUE_RCV_ONE_SKB] = "udp_queue_rcv_one_skb", [KF_UDP_RECVMSG] = "udp_recvmsg",
         [KF_VXLAN_RCV] = "vxlan_rcv", [KF_VXLAN_REMCSUM] = "vxlan_remcsum",
         [KF_SKB_REMCSUM_PROCESS] = "skb_remcsum_process", [KF_VXLAN_SET_MAC] = "vxlan_set_mac",
-        [KF_GENEVE_UDP_ENCAP_RECV] = "geneve_udp_encap_recv", [KF_GUE_UDP_RECV] = "gue_udp_recv",
+        [KF_GENEVE_UDP_ENCAP_RECV] = "geneve_udp_encap_recv", [KF_GENEVE_RX] = "geneve_rx", [KF_GUE_UDP_RECV] = "gue_udp_recv",
         [KF_GUE_REMCSUM] = "gue_remcsum", [KF_FOU_UDP_RECV] = "fou_udp_recv",
         [KF_GRE_RCV] = "gre_rcv", [KF_GRE_PARSE_HEADER] = "gre_parse_header",
         [KF_IP_TUNNEL_RCV] = "ip_tunnel_rcv", [KF_IPIP_RCV] = "ipip_rcv",
@@ -214,6 +215,7 @@ const char *csc_drop_name(unsigned d)
         [KD_VXLAN_INVALID_HDR] = "VXLAN_INVALID_HDR", [KD_NO_SOCKET] = "NO_SOCKET",
         [KD_IGMP_CSUM] = "NOT_SPECIFIED (igmp checksum)",
         [KD_TUNNEL_CSUM_FLAGS] = "NOT_SPECIFIED (tunnel csum flags)",
+        [KD_GENEVE_HDR] = "NOT_SPECIFIED (geneve header)",
     };
     return NAME(t, d);
 }

@@ -487,7 +487,7 @@ static void gue_gro_receive(struct rp *rp, uint8_t t)
     struct gro_remcsum grc = { 0, 0, 0 };
     rp_enter(rp, t, fn);
     if (g->notes & CSC_N_RESERVED_BITS) {
-        gro_flush(rp, t, fn, CSC_G_VXLAN_FLAGS);
+        gro_flush(rp, t, fn, CSC_G_TUNNEL_FLAGS);
         return;
     }
     skb_gro_postpull_rcsum(rp, g->off, g->hdr_len);

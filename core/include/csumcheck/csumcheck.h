@@ -195,7 +195,7 @@ struct csc_layer {
     uint32_t aux;         /* TCP: ack; IP: identification; GUE/VXLAN: flags */
     uint16_t rco_start, rco_offset;  /* VXLAN/GUE RCO announcement */
     uint8_t  tcp_flags;
-    uint8_t  vers;        /* GUE variant, GRE version, IP version */
+    uint8_t  vers;        /* GUE variant, GRE version, IP version, GENEVE version */
     uint16_t mss;         /* TCP MSS option if present */
     struct csc_layer_kernel k;
 };
@@ -246,6 +246,13 @@ enum csc_era_switch {
     CSC_E_CONVERT_ALL_TUNNELS,        /* setup_udp_tunnel_sock/fou_create set
                                          convert_csum on every UDP tunnel socket, v3.18
                                          (docs/model-notes.md) */
+    CSC_E_GENEVE_ZERO6_EXTERNAL,      /* geneve_newlink: use_udp6_rx_checksums only with
+                                         a remote6 (v4.7.4 lacks, v4.12 has) */
+    CSC_E_GENEVE_CRIT_COUNTERS,       /* geneve_rx counts a critical-options drop in
+                                         rx_frame_errors/rx_errors (v4.12 lacks, v4.13.4) */
+    CSC_E_GENEVE_INNER_PROTO_INHERIT, /* innerprotoinherit exists; a non-TEB protocol
+                                         without it counts rx_dropped (v4.20 lacks,
+                                         Debian 5.10.262 and 6.1.192 have it) */
     CSC_E__COUNT
 };
 
@@ -280,7 +287,13 @@ struct csc_config {
                                 noremcsumrx given explicitly: from v6.14 the RCO
                                 bits are then configured, not reserved */
     bool remcsum_nopartial;  /* VXLAN_F_REMCSUM_NOPARTIAL / FOU_F_REMCSUM_NOPARTIAL */
-    bool udp6_zero_csum_rx;  /* udp6zerocsumrx / no_check6_rx */
+    bool udp6_zero_csum_rx;  /* udp6zerocsumrx / no_check6_rx (VXLAN, GENEVE, L2TP;
+                                FOU/GUE sockets always accept a zero checksum) */
+    bool geneve_external;    /* the GENEVE device is `external` (collect_md): critical
+                                options are kept as metadata, and it has no IPv6 remote,
+                                so its socket accepts zero UDP6 checksums (v4.12+) */
+    bool geneve_inner_proto_inherit; /* GENEVE `innerprotoinherit`: a protocol other
+                                than Ethernet (TEB) is accepted */
     uint8_t gre_csum;        /* enum csc_gre_csum */
     bool inner_socket;       /* inner L4 has a listening socket */
     bool assume_bad;         /* uncaptured checksums: assume bad (default good) */
@@ -310,6 +323,7 @@ enum csc_counter {
     CSC_C_ICMP6_IN_CSUM_ERRORS, CSC_C_ICMP6_IN_ERRORS,
     CSC_C_IP6_IN_HDR_ERRORS, CSC_C_IP6_IN_TRUNCATED,
     CSC_C_DEV_RX_ERRORS, CSC_C_DEV_RX_CRC_ERRORS, CSC_C_DEV_RX_FRAME_ERRORS,
+    CSC_C_DEV_RX_DROPPED,
     CSC_C__COUNT
 };
 
@@ -331,7 +345,8 @@ enum csc_gro_reason {
     CSC_G_NO_HANDLER,        /* protocol without a GRO handler */
     CSC_G_CSUM_BAD,          /* skb->csum_bad set (3.18-4.12) */
     CSC_G_TRUNCATED,         /* capture ends before GRO could decide */
-    CSC_G_VXLAN_FLAGS,
+    CSC_G_TUNNEL_FLAGS,      /* a tunnel header GRO does not aggregate (GENEVE version
+                                or OAM, GUE version/control/flags) */
     CSC_G_TCP_FLAGS,         /* TCP flags force a flush (tcp_gro_receive) */
     CSC_G_UDP_ENCAP,         /* 2024: encapsulation on a non-tunnel UDP */
     CSC_G_TCP_NO_PAYLOAD,    /* tcp_gro_receive: len < mss (a bare ACK) */

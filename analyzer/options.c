@@ -27,7 +27,7 @@ struct parse_state {
     GArray *ports;               /* struct port_spec, applied after parsing */
     gboolean no_default_ports;
     gboolean remcsum_rx, no_remcsum_rx, remcsum_nopartial, udp6_zero, no_socket, assume_bad,
-        geneve_external, geneve_inherit, quiet, version;
+        no_geneve_external, geneve_inherit, quiet, version;
     gint jobs;
     gint threads;
     gint top_flows;
@@ -366,7 +366,7 @@ static bool apply_spec(struct cli_run *run, const char *spec, GString *err)
             g_string_printf(err, "--compare: unknown setting '%s%s%s' in '%s' (rx=, era=, gro=, "
                             "gre-csum=, gro-budget=, gro-max-size=, gro-flush-timeout=, "
                             "poll-gap=, remcsum-rx, no-remcsum-rx, remcsum-nopartial, "
-                            "udp6-zero-csum-rx, geneve-external, geneve-inner-proto-inherit, "
+                            "udp6-zero-csum-rx, no-geneve-external, geneve-inner-proto-inherit, "
                             "no-socket, assume-bad, outer-csum, outer-zero, "
                             "inner-good, no-rewrite, and their no- forms)",
                             k, val ? "=" : "", val ? val : "", spec);
@@ -503,9 +503,10 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
         { "udp6-zero-csum-rx", 0, 0, G_OPTION_ARG_NONE, &ps.udp6_zero,
           "Tunnel sockets accept zero UDP checksums over IPv6 (udp6zerocsumrx; FOU/GUE always "
           "do)", NULL },
-        { "geneve-external", 0, 0, G_OPTION_ARG_NONE, &ps.geneve_external,
-          "The GENEVE device is 'external' (collect_md): critical options are not dropped and "
-          "its IPv6 socket accepts zero UDP checksums", NULL },
+        { "no-geneve-external", 0, 0, G_OPTION_ARG_NONE, &ps.no_geneve_external,
+          "The GENEVE device has a remote instead of being 'external' (collect_md, as OVS makes "
+          "it): critical options are dropped, zero UDP6 checksums need --udp6-zero-csum-rx",
+          NULL },
         { "geneve-inner-proto-inherit", 0, 0, G_OPTION_ARG_NONE, &ps.geneve_inherit,
           "The GENEVE device has innerprotoinherit: protocols other than Ethernet are accepted",
           NULL },
@@ -617,7 +618,7 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
     c->remcsum_rx_given = ps.no_remcsum_rx;
     c->remcsum_nopartial = ps.remcsum_nopartial;
     c->udp6_zero_csum_rx = ps.udp6_zero;
-    c->geneve_external = ps.geneve_external;
+    c->geneve_external = !ps.no_geneve_external;
     c->geneve_inner_proto_inherit = ps.geneve_inherit;
     c->inner_socket = !ps.no_socket;
     c->assume_bad = ps.assume_bad;

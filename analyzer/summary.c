@@ -75,7 +75,7 @@ void run_config_words(struct wbuf *w, const struct cli_run *run)
               c->remcsum_rx ? ", remcsum-rx" : c->remcsum_rx_given ? ", no-remcsum-rx" : "",
               c->remcsum_nopartial ? ", remcsum-nopartial" : "",
               c->udp6_zero_csum_rx ? ", udp6-zero-csum-rx" : "",
-              c->geneve_external ? ", geneve-external" : "",
+              c->geneve_external ? "" : ", no-geneve-external",
               c->geneve_inner_proto_inherit ? ", geneve-inner-proto-inherit" : "",
               c->inner_socket ? "" : ", no-socket",
               c->assume_bad ? ", assume-bad" : "",

@@ -16,6 +16,7 @@ void csc_config_default(struct csc_config *cfg)
     cfg->gro_nic = true;
     cfg->gro_tunnel = true;
     cfg->inner_socket = true;
+    cfg->geneve_external = true;     /* the OVS/OVN device: the usual GENEVE receiver */
     cfg->trace_steps = true;
     cfg->l2tp_cookie_len = 0;
     cfg->l2tp_l2spec_len = 4;

@@ -27,8 +27,11 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
                 E(ENCAP_CLEARED_BY_FOU) | E(GUE_IS_FOU) | E(RCO_NORMAL_SKIPS_FLAG))
 /* v4.13: csum_bad removed (5d65a16a689a series); vxlan_gro_receive and
  * gue_gro_receive clear remcsum_offload on exit (source: absent in v4.12,
- * present in v4.13.4). */
-#define SW_4_13 ((SW_4_6 & ~E(HAS_CSUM_BAD)) | E(REMCSUM_CLEARED_ON_EXIT))
+ * present in v4.13.4). GENEVE: geneve_newlink asks for IPv6 checksums only
+ * for a remote6 (v4.7.4 lacks, v4.12 has), geneve_rx counts the critical-
+ * options drop (v4.12 lacks, v4.13.4 has). */
+#define SW_4_13 ((SW_4_6 & ~E(HAS_CSUM_BAD)) | E(REMCSUM_CLEARED_ON_EXIT) | \
+                 E(GENEVE_ZERO6_EXTERNAL) | E(GENEVE_CRIT_COUNTERS))
 /* v4.20: COMPLETE unset in UDP db4f1be3ca9b; pskb_trim_rcsum keeps COMPLETE
  * ("net: pskb_trim_rcsum() and CHECKSUM_COMPLETE are friends": absent in
  * v4.13.4, pskb_trim_rcsum_slow in v4.20). The UDP tunnel gate still comes
@@ -37,8 +40,11 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
 /* v5.12: zero-checksum tunnel GRO gate 89e5c58fc1e2; plain UDP GRO
  * (e20cf8d3f1f7, v5.0) has moved the socket lookup before the gate. */
 #define SW_5_12 ((SW_4_20 & ~E(UDP_GATE_BEFORE_LOOKUP)) | E(UDP_GATE_NONZERO_CHECK))
-/* modern 6.x: 2024 encapsulation flush, v6.14 VXLAN reserved bits first. */
-#define SW_MODERN (SW_5_12 | E(UDP_ENCAP_FLUSH) | E(VXLAN_RESERVED_EARLY))
+/* modern 6.x: 2024 encapsulation flush, v6.14 VXLAN reserved bits first;
+ * GENEVE innerprotoinherit (v4.20 lacks it; Debian 5.10.262, 6.1.192 and
+ * 6.12.117 have it). */
+#define SW_MODERN (SW_5_12 | E(UDP_ENCAP_FLUSH) | E(VXLAN_RESERVED_EARLY) | \
+                   E(GENEVE_INNER_PROTO_INHERIT))
 
 struct era_def {
     struct csc_era era;

@@ -135,6 +135,7 @@
 /* ---- GENEVE (include/net/geneve.h) ---- */
 #define GENEVE_HLEN     8
 #define GENEVE_OAM      0x80     /* O bit, second byte */
+#define GENEVE_CRITICAL 0x40     /* C bit, second byte: critical options present */
 #define GENEVE_VER_SHIFT 6
 #define GENEVE_OPTLEN_MASK 0x3f  /* options, in 4-byte words */
 

@@ -9,6 +9,8 @@
  *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * Opt Len counts 4-byte words. Protocol 0x6558 carries Ethernet; any other
  * value is an EtherType (IPv4/IPv6 directly). No checksum of its own.
+ * A version other than 0 is pushed as a layer (vers) and ends the stack: the
+ * GENEVE socket still receives it and drops it (geneve_udp_encap_recv).
  */
 #include "../decode.h"
 
@@ -23,16 +25,19 @@ void dec_geneve(struct dec *d, uint32_t off)
     pkt_u8(&d->p, off + 1, &b1);
     pkt_be16(&d->p, off + 2, &proto);
     pkt_be32(&d->p, off + 4, &vni);
-    uint32_t hdr = 8 + (uint32_t)(b0 & 0x3f) * 4;
-    if ((b0 >> 6) != 0) {
+    uint32_t hdr = GENEVE_HLEN + (uint32_t)(b0 & GENEVE_OPTLEN_MASK) * 4;
+    uint8_t ver = (uint8_t)(b0 >> GENEVE_VER_SHIFT);
+    if (ver == 0 && !dec_need(d, CSC_P_GENEVE, off, hdr))
+        return;
+    struct csc_layer *l = dec_push(d, CSC_P_GENEVE, off, ver ? GENEVE_HLEN : hdr);
+    if (!l)
+        return;
+    l->vers = ver;
+    if (ver) {                        /* "reserved bits" to geneve_udp_encap_recv */
+        l->notes |= CSC_N_RESERVED_BITS;
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GENEVE, off);
         return;
     }
-    if (!dec_need(d, CSC_P_GENEVE, off, hdr))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_GENEVE, off, hdr);
-    if (!l)
-        return;
     l->key = vni >> 8;
     l->next = proto;
     l->aux = b1;

@@ -16,7 +16,8 @@
 
 
 static void gro_ipproto(struct rp *rp, uint8_t i, bool v6);
-static void gro_ethertype(struct rp *rp, uint8_t i);
+static void gro_receive_by_type(struct rp *rp, uint8_t i, uint16_t type, uint8_t from, enum kfn fn);
+static bool gro_has_receive_by_type(uint16_t type);
 
 static void gro_flush(struct rp *rp, uint8_t layer, enum kfn fn, enum csc_gro_reason why)
 {
@@ -329,7 +330,7 @@ static void gre_gro_receive(struct rp *rp, uint8_t i)
         gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_GRE_CSUM_FOU);
         return;
     }
-    if (g->next != ETH_P_IP && g->next != ETH_P_IPV6 && g->next != ETH_P_TEB) {
+    if (!gro_has_receive_by_type(g->next)) {
         gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_NO_HANDLER);
         return;
     }
@@ -341,14 +342,7 @@ static void gre_gro_receive(struct rp *rp, uint8_t i)
         skb_gro_checksum_try_convert(rp, i, KF_GRE_GRO_RECEIVE, 0);
     }
     skb_gro_pull(rp, g->hdr_len);
-    if (!has_layer(rp, i + 1u)) {
-        gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_TRUNCATED);
-        return;
-    }
-    if (g->next == ETH_P_TEB)
-        gro_ethertype(rp, i + 1);
-    else
-        gro_l3(rp, i + 1);
+    gro_receive_by_type(rp, i + 1, g->next, i, KF_GRE_GRO_RECEIVE);
 }
 
 static void gro_ipproto(struct rp *rp, uint8_t i, bool v6)
@@ -363,22 +357,51 @@ static void gro_ipproto(struct rp *rp, uint8_t i, bool v6)
     }
 }
 
-/* eth_gro_receive / vlan_gro_receive: postpull the header, dispatch by type */
-static void gro_ethertype(struct rp *rp, uint8_t i)
+/* gro_find_receive_by_type: the packet_offloads with a gro_receive are IPv4,
+ * IPv6 (af_inet.c, ip6_offload.c), TEB (eth.c eth_offload_init) and
+ * 802.1Q/802.1ad (net/8021q/vlan_core.c), 6.12. */
+static bool gro_has_receive_by_type(uint16_t type)
 {
-    while (has_layer(rp, i) && (L(rp, i)->proto == CSC_P_ETH || L(rp, i)->proto == CSC_P_VLAN)) {
-        rp_enter(rp, i, L(rp, i)->proto == CSC_P_ETH ? KF_ETH_GRO_RECEIVE : KF_VLAN_GRO_RECEIVE);
-        skb_gro_pull(rp, L(rp, i)->hdr_len);
-        i++;
-    }
+    return type == ETH_P_IP || type == ETH_P_IPV6 || type == ETH_P_TEB || type == ETH_P_8021Q ||
+           type == ETH_P_8021AD;
+}
+
+static void eth_gro_receive(struct rp *rp, uint8_t i);
+static void vlan_gro_receive(struct rp *rp, uint8_t i);
+
+/* ptype->callbacks.gro_receive for the header at layer i, reached through
+ * `type` from layer `from` (whose function fn decided it). */
+static void gro_receive_by_type(struct rp *rp, uint8_t i, uint16_t type, uint8_t from, enum kfn fn)
+{
     if (!has_layer(rp, i)) {
-        gro_flush(rp, i - 1, KF_ETH_GRO_RECEIVE, CSC_G_TRUNCATED);
+        gro_flush(rp, from, fn, CSC_G_TRUNCATED);
         return;
     }
-    if (L(rp, i)->proto == CSC_P_IPV4 || L(rp, i)->proto == CSC_P_IPV6)
+    uint8_t p = L(rp, i)->proto;
+    if (type == ETH_P_TEB && p == CSC_P_ETH)
+        eth_gro_receive(rp, i);
+    else if ((type == ETH_P_8021Q || type == ETH_P_8021AD) && p == CSC_P_VLAN)
+        vlan_gro_receive(rp, i);
+    else if ((type == ETH_P_IP && p == CSC_P_IPV4) || (type == ETH_P_IPV6 && p == CSC_P_IPV6))
         gro_l3(rp, i);
     else
-        gro_flush(rp, i, KF_ETH_GRO_RECEIVE, CSC_G_NO_HANDLER);
+        gro_flush(rp, from, fn, CSC_G_NO_HANDLER);
+}
+
+/* eth_gro_receive (net/ethernet/eth.c) / vlan_gro_receive (vlan_core.c):
+ * postpull the header, dispatch by its type */
+static void eth_gro_receive(struct rp *rp, uint8_t i)
+{
+    rp_enter(rp, i, KF_ETH_GRO_RECEIVE);
+    skb_gro_pull(rp, L(rp, i)->hdr_len);
+    gro_receive_by_type(rp, i + 1, L(rp, i)->next, i, KF_ETH_GRO_RECEIVE);
+}
+
+static void vlan_gro_receive(struct rp *rp, uint8_t i)
+{
+    rp_enter(rp, i, KF_VLAN_GRO_RECEIVE);
+    skb_gro_pull(rp, L(rp, i)->hdr_len);
+    gro_receive_by_type(rp, i + 1, L(rp, i)->next, i, KF_VLAN_GRO_RECEIVE);
 }
 
 /* skb_gro_remcsum_process (include/net/gro.h) for VXLAN (hdrlen 8) and GUE */
@@ -442,10 +465,7 @@ static void vxlan_gro_receive(struct rp *rp, uint8_t t)
         ok = gro_remcsum(rp, t, KF_VXLAN_GRO_RECEIVE, &grc);
     if (ok) {
         rp->cb.data_offset += VXLAN_HLEN;
-        if (has_layer(rp, t + 1u))
-            gro_ethertype(rp, t + 1);
-        else
-            gro_flush(rp, t, KF_VXLAN_GRO_RECEIVE, CSC_G_TRUNCATED);
+        gro_receive_by_type(rp, t + 1, ETH_P_TEB, t, KF_VXLAN_GRO_RECEIVE);
     }
     gro_remcsum_final(rp, t, &grc);
 }
@@ -457,26 +477,26 @@ static void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t)
     if (!has_layer(rp, t + 1u))
         gro_flush(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, CSC_G_TRUNCATED);
     else if (L(rp, t + 1)->proto == CSC_P_ETH)
-        gro_ethertype(rp, t + 1);
+        eth_gro_receive(rp, t + 1);
     else if (L(rp, t + 1)->proto == CSC_P_IPV4 || L(rp, t + 1)->proto == CSC_P_IPV6)
         gro_l3(rp, t + 1);
     else
         gro_flush(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, CSC_G_NO_HANDLER);
 }
 
+/* geneve_gro_receive (drivers/net/geneve.c, 6.12): a version other than 0 or
+ * the OAM bit flush before the pull (`goto out`); the protocol is then
+ * dispatched by type. */
 static void geneve_gro_receive(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
     rp_enter(rp, t, KF_GENEVE_GRO_RECEIVE);
+    if (g->vers != 0 || (g->aux & GENEVE_OAM)) {
+        gro_flush(rp, t, KF_GENEVE_GRO_RECEIVE, CSC_G_TUNNEL_FLAGS);
+        return;
+    }
     skb_gro_pull(rp, g->hdr_len);
-    if (!has_layer(rp, t + 1u))
-        gro_flush(rp, t, KF_GENEVE_GRO_RECEIVE, CSC_G_TRUNCATED);
-    else if (g->next == ETH_P_TEB)
-        gro_ethertype(rp, t + 1);
-    else if (L(rp, t + 1)->proto == CSC_P_IPV4 || L(rp, t + 1)->proto == CSC_P_IPV6)
-        gro_l3(rp, t + 1);
-    else
-        gro_flush(rp, t, KF_GENEVE_GRO_RECEIVE, CSC_G_NO_HANDLER);
+    gro_receive_by_type(rp, t + 1, g->next, t, KF_GENEVE_GRO_RECEIVE);
 }
 
 /* gue_gro_receive / fou_gro_receive (net/ipv4/fou_core.c) */

@@ -170,6 +170,24 @@ void netif_receive_skb(struct rp *rp, uint8_t li)
 
 /* ---- UDP ---- */
 
+/* no_check6_rx of the tunnel's socket: udp_sock_create6 sets it from
+ * !use_udp6_rx_checksums. VXLAN and L2TP set that only without
+ * udp6zerocsumrx; fou's parse_nl_config never sets it (6.12 fou_core.c), so a
+ * FOU/GUE socket always accepts a zero checksum; geneve_newlink sets it only
+ * for a device with a remote6 (v4.12+), so an `external` device accepts zero. */
+static bool tunnel_no_check6_rx(const struct rp *rp, const struct csc_layer *t)
+{
+    switch (t->proto) {
+    case CSC_P_FOU: case CSC_P_GUE:
+        return true;
+    case CSC_P_GENEVE:
+        return rp->cfg->udp6_zero_csum_rx ||
+               (rp->cfg->geneve_external && era(rp, CSC_E_GENEVE_ZERO6_EXTERNAL));
+    default:
+        return rp->cfg->udp6_zero_csum_rx;
+    }
+}
+
 static bool convert_csum_sock(const struct rp *rp, const struct csc_layer *t)
 {
     if (t->proto == CSC_P_VXLAN || t->proto == CSC_P_L2TP)
@@ -216,7 +234,7 @@ static void udp_rcv(struct rp *rp, uint8_t i, bool v6)
     }
     bool tunnel = has_layer(rp, i + 1u) && is_udp_tunnel(L(rp, i + 1));
     bool socket = tunnel || rp->cfg->inner_socket;
-    if (v6 && check == 0 && !(tunnel && rp->cfg->udp6_zero_csum_rx)) {
+    if (v6 && check == 0 && !(tunnel && tunnel_no_check6_rx(rp, L(rp, i + 1)))) {
         rp_step(rp, i, lib, W_ZERO_REFUSED, 0, 0, NULL);
         rp_layer_result(rp, i, CSC_M_ZERO, 0, 0);
         udp_csum_error(rp, i, lib, v6);
@@ -300,14 +318,37 @@ static void vxlan_rcv(struct rp *rp, uint8_t t)
     gro_cells_receive(rp, t, (uint8_t)l3);
 }
 
+/* geneve_udp_encap_recv -> geneve_rx (drivers/net/geneve.c, 6.12): a version
+ * other than 0 and (without innerprotoinherit) a protocol other than TEB are
+ * dropped before the pull; the critical-options bit on a device that does
+ * not collect metadata after it. */
 static void geneve_rcv(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
     rp_enter(rp, t, KF_GENEVE_UDP_ENCAP_RECV);
+    if (g->vers != 0) {
+        rp_step(rp, t, KF_GENEVE_UDP_ENCAP_RECV, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
+        rp_drop(rp, t, KF_GENEVE_UDP_ENCAP_RECV, KD_GENEVE_HDR, 0);
+        return;
+    }
+    bool inherit_exists = era(rp, CSC_E_GENEVE_INNER_PROTO_INHERIT);
+    if (g->next != ETH_P_TEB && !(inherit_exists && rp->cfg->geneve_inner_proto_inherit)) {
+        rp_step(rp, t, KF_GENEVE_UDP_ENCAP_RECV, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
+        rp_drop(rp, t, KF_GENEVE_UDP_ENCAP_RECV, KD_GENEVE_HDR,
+                inherit_exists ? CNT(CSC_C_DEV_RX_DROPPED) : 0);
+        return;
+    }
     skb_pull_rcsum(rp, UDP_HLEN + g->hdr_len);   /* iptunnel_pull_header */
+    if ((g->aux & GENEVE_CRITICAL) && !rp->cfg->geneve_external) {
+        rp_step(rp, t, KF_GENEVE_RX, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
+        rp_drop(rp, t, KF_GENEVE_RX, KD_GENEVE_HDR,
+                era(rp, CSC_E_GENEVE_CRIT_COUNTERS)
+                    ? CNT(CSC_C_DEV_RX_FRAME_ERRORS) | CNT(CSC_C_DEV_RX_ERRORS) : 0);
+        return;
+    }
     int l3 = next_l3(rp, t + 1u);
     if (l3 < 0) {
-        not_modelled(rp, t, KF_GENEVE_UDP_ENCAP_RECV);
+        not_modelled(rp, t, KF_GENEVE_RX);
         return;
     }
     pull_l2(rp, t + 1, (uint8_t)l3);

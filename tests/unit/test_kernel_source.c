@@ -126,6 +126,229 @@ START_TEST(era_udp_gate_before_lookup_until_4_20)
 }
 END_TEST
 
+
+/* ---- zero outer UDP checksum over IPv6 per tunnel socket (finding 1) ---- */
+
+/* outer IPv6 / UDP (zero) / TUN / [Eth] / IPv4 / TCP */
+static void over_ipv6_zero(struct pb_frame *f, enum pb_kind tun)
+{
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, PB_IPV6);
+    pb_push(f, PB_UDP)->csum = PB_ZERO;
+    pb_push(f, tun);
+    if (tun != PB_GUE)
+        pb_push(f, PB_ETH);
+    pb_push(f, PB_IPV4);
+    pb_push(f, PB_TCP);
+    pb_push(f, PB_PAYLOAD)->len = 100;
+}
+
+static void assert_zero6_refused(void)
+{
+    int u = lay(CSC_P_UDP, 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, u);
+    ck_assert_uint_eq(R.kernel.counters,
+                      counters_of(CSC_C_UDP6_IN_CSUM_ERRORS, CSC_C_UDP6_IN_ERRORS));
+    ck_assert_int_ge(find_step("__udp6_lib_rcv", "zero-refused"), 0);
+}
+
+/* fou_core.c parse_nl_config (6.12) zeroes its udp_port_cfg and never sets
+ * use_udp6_rx_checksums, so udp_sock_create6 sets no_check6_rx: a FOU/GUE
+ * socket accepts a zero checksum over IPv6 with no knob at all. */
+START_TEST(zero6_gue_socket_accepts)
+{
+    struct pb_frame f;
+    over_ipv6_zero(&f, PB_GUE);
+    cfg_set("none", "modern");
+    CFG.gro_nic = false;              /* the socket's rule, not udp6_gro_receive's */
+    run(&f);
+    ASSERT_METHOD(lay(CSC_P_UDP, 0), CSC_M_ZERO, NORMAL);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_eq(find_step("__udp6_lib_rcv", "zero-refused"), -1);
+    ck_assert_int_ge(find_step("gue_udp_recv", "enter"), 0);
+}
+END_TEST
+
+/* geneve_newlink (v4.12+, 6.12): use_udp6_rx_checksums is set only with a
+ * remote6, so an `external` device accepts a zero checksum; v4.6/v4.7
+ * geneve_create_sock asks for checksums unless udp6zerocsumrx. VXLAN keeps
+ * its knob (vxlan_socket_create). */
+START_TEST(zero6_geneve_external_and_remote6)
+{
+    struct pb_frame f;
+    over_ipv6_zero(&f, PB_GENEVE);
+    cfg_set("none", "modern");
+    ck_assert(CFG.geneve_external);   /* the default: OVS/OVN's device */
+    CFG.gro_nic = false;
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ASSERT_METHOD(lay(CSC_P_UDP, 0), CSC_M_ZERO, NORMAL);
+
+    cfg_set("none", "modern");        /* a device with a remote6 */
+    CFG.geneve_external = false;
+    run(&f);
+    assert_zero6_refused();
+    CFG.udp6_zero_csum_rx = true;
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+
+    cfg_set("none", "4.6");           /* before: every device needs udp6zerocsumrx */
+    run(&f);
+    assert_zero6_refused();
+
+    over_ipv6_zero(&f, PB_VXLAN);
+    cfg_set("none", "modern");
+    run(&f);
+    assert_zero6_refused();
+}
+END_TEST
+
+/* ---- GENEVE normal path drops (finding 2) and GRO flushes (finding 7) ---- */
+
+/* IPv4 / UDP (zero: the header may be patched) / GENEVE / [Eth] / IPv4 / TCP */
+static void geneve(struct pb_frame *f, int teb)
+{
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, PB_IPV4);
+    pb_push(f, PB_UDP)->csum = PB_ZERO;
+    pb_push(f, PB_GENEVE)->opt_words = 2;
+    if (teb)
+        pb_push(f, PB_ETH);
+    pb_push(f, PB_IPV4);
+    pb_push(f, PB_TCP);
+    pb_push(f, PB_PAYLOAD)->len = 100;
+}
+
+/* Build f, OR mask into byte `at` of the GENEVE header, analyse. */
+static void run_geneve_patched(struct pb_frame *f, unsigned at, uint8_t mask)
+{
+    FRAME_LEN = pb_build(f, FRAME, sizeof FRAME);
+    ck_assert_uint_gt(FRAME_LEN, 0);
+    FRAME[f->off[3] + at] |= mask;
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+}
+
+/* geneve_rx (6.12; v4.13.4 counts, v4.12 does not): the critical-options bit
+ * on a device that does not collect metadata is dropped, rx_frame_errors +
+ * rx_errors; an `external` device keeps the options as metadata. */
+START_TEST(geneve_critical_bit_dropped_unless_external)
+{
+    struct pb_frame f;
+    geneve(&f, 1);
+    cfg_set("none", "modern");
+    CFG.geneve_external = false;      /* a device with a remote */
+    run_geneve_patched(&f, 1, 0x40);
+    int g = lay(CSC_P_GENEVE, 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, g);
+    ck_assert_uint_eq(R.kernel.counters,
+                      counters_of(CSC_C_DEV_RX_FRAME_ERRORS, CSC_C_DEV_RX_ERRORS));
+    ck_assert_int_ge(find_step("geneve_rx", "invalid-header"), 0);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);   /* GRO does not look */
+
+    cfg_set("none", "4.6");
+    CFG.geneve_external = false;
+    run_geneve_patched(&f, 1, 0x40);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+
+    cfg_set("none", "modern");
+    run_geneve_patched(&f, 1, 0x40);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+/* geneve_udp_encap_recv (6.12): a protocol other than TEB without
+ * innerprotoinherit is dropped and counted in rx_dropped (Debian 5.10.262,
+ * 6.1.192 too); v4.20 drops it silently (no inner_proto_inherit yet). */
+START_TEST(geneve_non_teb_needs_inner_proto_inherit)
+{
+    struct pb_frame f;
+    geneve(&f, 0);
+    cfg_set("none", "modern");
+    run(&f);
+    int g = lay(CSC_P_GENEVE, 0);
+    ck_assert_uint_eq(R.layers[g].next, 0x0800);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, g);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_DEV_RX_DROPPED);
+    ck_assert_str_eq(csc_counter_name(CSC_C_DEV_RX_DROPPED), "dev:rx_dropped");
+
+    CFG.geneve_inner_proto_inherit = true;
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_eq(dev_of_kind(CSC_P_GENEVE)->layer, lay(CSC_P_IPV4, 1));
+
+    cfg_set("none", "4.20");
+    CFG.geneve_inner_proto_inherit = true;      /* no such attribute yet */
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+}
+END_TEST
+
+/* geneve_udp_encap_recv: "Return packets with reserved bits set" - a version
+ * other than 0 is dropped by the GENEVE socket (no counter), not delivered
+ * as a plain datagram; geneve_gro_receive flushes it (`goto out`). */
+START_TEST(geneve_version_dropped_and_flushed)
+{
+    struct pb_frame f;
+    geneve(&f, 1);
+    cfg_set("none", "modern");
+    run_geneve_patched(&f, 0, 0x40);          /* version 1 */
+    int g = lay(CSC_P_GENEVE, 0);
+    ck_assert_int_eq(R.layers[g].vers, 1);
+    ck_assert(R.layers[g].notes & CSC_N_RESERVED_BITS);
+    ck_assert_int_eq(R.stop, CSC_STOP_UNSUPPORTED);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, g);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "NOT_SPECIFIED (geneve header)");
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_TUNNEL_FLAGS);
+    ck_assert_int_eq(R.kernel.devs[0].gro_layer, g);
+}
+END_TEST
+
+/* geneve_gro_receive: the OAM bit flushes; the normal path delivers. */
+START_TEST(geneve_oam_flushed_delivered)
+{
+    struct pb_frame f;
+    geneve(&f, 1);
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);         /* held */
+    run_geneve_patched(&f, 1, 0x80);
+    ck_assert(R.layers[lay(CSC_P_GENEVE, 0)].notes & CSC_N_TUNNEL_OAM);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_TUNNEL_FLAGS);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+/* gro_find_receive_by_type: 802.1Q has a GRO handler (vlan_gro_receive,
+ * net/8021q/vlan_core.c); GRE carrying a VLAN tag is aggregated. */
+START_TEST(gre_vlan_goes_to_vlan_gro_receive)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_GRE);
+    pb_push(&f, PB_VLAN);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("complete", "modern");
+    run(&f);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_GRE, 0)].next, 0x8100);
+    ck_assert_int_ge(find_step("vlan_gro_receive", "enter"), 0);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
 Suite *kernel_source_suite(void);
 Suite *kernel_source_suite(void)
 {
@@ -135,6 +358,13 @@ Suite *kernel_source_suite(void)
     tcase_add_test(t, era_pskb_trim_keeps_complete_by_4_20);
     tcase_add_test(t, era_convert_all_tunnels_from_3_18);
     tcase_add_test(t, era_udp_gate_before_lookup_until_4_20);
+    tcase_add_test(t, zero6_gue_socket_accepts);
+    tcase_add_test(t, zero6_geneve_external_and_remote6);
+    tcase_add_test(t, geneve_critical_bit_dropped_unless_external);
+    tcase_add_test(t, geneve_non_teb_needs_inner_proto_inherit);
+    tcase_add_test(t, geneve_version_dropped_and_flushed);
+    tcase_add_test(t, geneve_oam_flushed_delivered);
+    tcase_add_test(t, gre_vlan_goes_to_vlan_gro_receive);
     suite_add_tcase(s, t);
     return s;
 }

@@ -289,9 +289,11 @@ struct csc_config {
     bool remcsum_nopartial;  /* VXLAN_F_REMCSUM_NOPARTIAL / FOU_F_REMCSUM_NOPARTIAL */
     bool udp6_zero_csum_rx;  /* udp6zerocsumrx / no_check6_rx (VXLAN, GENEVE, L2TP;
                                 FOU/GUE sockets always accept a zero checksum) */
-    bool geneve_external;    /* the GENEVE device is `external` (collect_md): critical
-                                options are kept as metadata, and it has no IPv6 remote,
-                                so its socket accepts zero UDP6 checksums (v4.12+) */
+    bool geneve_external;    /* the GENEVE device is `external` (collect_md, as OVS and
+                                OVN make it; the default): critical options are kept as
+                                metadata, and it has no IPv6 remote, so its socket
+                                accepts zero UDP6 checksums (v4.12+). False: a device
+                                with a remote (`ip link add ... type geneve id N remote`) */
     bool geneve_inner_proto_inherit; /* GENEVE `innerprotoinherit`: a protocol other
                                 than Ethernet (TEB) is accepted */
     uint8_t gre_csum;        /* enum csc_gre_csum */

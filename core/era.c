@@ -18,9 +18,11 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * tunnel socket (source: v3.18.20 net/ipv4/udp_tunnel.c, net/ipv4/fou.c). */
 #define SW_3_18 (SW_PRE_PART_VI | E(HAS_CSUM_BAD) | E(HAS_CONVERSION) | E(CONVERT_ALL_TUNNELS))
 /* v4.0: RCO (vxlan_rco 2733135329e9) and 'rco_correctness': nopartial knob,
- * PARTIAL-start rule, GRO flushes when RCO was already done. */
+ * PARTIAL-start rule, GRO flushes when RCO was already done. The GUE header
+ * of v3.19 (include/net/gue.h: 2-bit version, control bit, private flags;
+ * v3.18 had a 4-bit version and no flags). */
 #define SW_4_0 (SW_3_18 | E(RCO) | E(RCO_NOPARTIAL_KNOB) | E(PARTIAL_START_RULE) | \
-                E(RCO_GRO_FLUSH_IF_DONE))
+                E(RCO_GRO_FLUSH_IF_DONE) | E(GUE_HDR_2015))
 /* v4.6: encap_mark fac8e0f57969, FOU/GUE stacking c3483384ee51, is_fou
  * a0ca153f98db, normal-path RCO skip on remcsum_offload again. */
 #define SW_4_6 ((SW_4_0 & ~E(RCO_GRO_FLUSH_IF_DONE)) | E(GRE_SETS_ENCAP_MARK) | \
@@ -42,9 +44,10 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
 #define SW_5_12 ((SW_4_20 & ~E(UDP_GATE_BEFORE_LOOKUP)) | E(UDP_GATE_NONZERO_CHECK))
 /* modern 6.x: 2024 encapsulation flush, v6.14 VXLAN reserved bits first;
  * GENEVE innerprotoinherit (v4.20 lacks it; Debian 5.10.262, 6.1.192 and
- * 6.12.117 have it). */
+ * 6.12.117 have it); validate_gue_flags' REMCSUM order check (2026, in
+ * Debian 6.1.192 and 6.12.117). */
 #define SW_MODERN (SW_5_12 | E(UDP_ENCAP_FLUSH) | E(VXLAN_RESERVED_EARLY) | \
-                   E(GENEVE_INNER_PROTO_INHERIT))
+                   E(GENEVE_INNER_PROTO_INHERIT) | E(GUE_REMCSUM_ORDER))
 
 struct era_def {
     struct csc_era era;

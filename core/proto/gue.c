@@ -14,6 +14,9 @@
  * relative to the end of the GUE header including options. Linux knows no
  * other flag and drops a packet that sets one.
  * Variant 1 (first two bits 01): no GUE header, IPv4 or IPv6 directly.
+ * Variants 2 and 3 are undefined: the layer is kept (vers) and the stack
+ * ends. A control message (C) is kept with the note "oam" and ends the
+ * stack; Linux frees it (gue_control_message).
  */
 #include "../decode.h"
 
@@ -33,9 +36,12 @@ void dec_gue(struct dec *d, uint32_t off)
         dec_ip_by_nibble(d, off);
         return;
     }
-    if (!dec_need(d, CSC_P_GUE, off, 4))
+    if (!dec_need(d, CSC_P_GUE, off, GUE_HLEN))
         return;
-    if ((b0 >> 6) != 0) {
+    if ((b0 >> GUE_VARIANT_SHIFT) != 0) {  /* 2, 3: undefined, gue_udp_recv drops them */
+        struct csc_layer *l = dec_push(d, CSC_P_GUE, off, GUE_HLEN);
+        if (l)
+            l->vers = (uint8_t)(b0 >> GUE_VARIANT_SHIFT);
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GUE, off);
         return;
     }
@@ -50,7 +56,8 @@ void dec_gue(struct dec *d, uint32_t off)
     l->vers = 0;
     l->next = proto;
     l->aux = flags;
-    if (b0 & 0x20) {                  /* control message */
+    if (b0 & GUE_CONTROL) {           /* control message: the note says so */
+        l->notes |= CSC_N_TUNNEL_OAM;
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GUE, off);
         return;
     }

@@ -499,6 +499,25 @@ static void geneve_gro_receive(struct rp *rp, uint8_t t)
     gro_receive_by_type(rp, t + 1, g->next, t, KF_GENEVE_GRO_RECEIVE);
 }
 
+/* The header checks of gue_gro_receive (6.12): variant 1 must carry IPv4 or
+ * IPv6, variants 2 and 3, a control message or flags validate_gue_flags
+ * rejects flush (`goto out`). v3.18's gue_gro_receive checked nothing; a
+ * header whose 4-bit version is not 0 there (a later variant 1, control bit
+ * or hlen >= 16) is taken as a flush. */
+static bool gue_gro_header_ok(const struct rp *rp, uint8_t t)
+{
+    const struct csc_layer *g = L(rp, t);
+    if (!era(rp, CSC_E_GUE_HDR_2015)) {
+        uint8_t b0 = 0;
+        pkt_u8(&rp->p, g->off, &b0);
+        return (b0 >> 4) == 0;
+    }
+    if (g->vers == 1)
+        return has_layer(rp, t + 1u) &&
+               (L(rp, t + 1)->proto == CSC_P_IPV4 || L(rp, t + 1)->proto == CSC_P_IPV6);
+    return !(g->notes & CSC_N_TUNNEL_OAM) && gue_hdr_valid(rp, g);
+}
+
 /* gue_gro_receive / fou_gro_receive (net/ipv4/fou_core.c) */
 static void gue_gro_receive(struct rp *rp, uint8_t t)
 {
@@ -506,7 +525,7 @@ static void gue_gro_receive(struct rp *rp, uint8_t t)
     enum kfn fn = g->proto == CSC_P_FOU ? KF_FOU_GRO_RECEIVE : KF_GUE_GRO_RECEIVE;
     struct gro_remcsum grc = { 0, 0, 0 };
     rp_enter(rp, t, fn);
-    if (g->notes & CSC_N_RESERVED_BITS) {
+    if (g->proto == CSC_P_GUE && !gue_gro_header_ok(rp, t)) {
         gro_flush(rp, t, fn, CSC_G_TUNNEL_FLAGS);
         return;
     }

@@ -106,7 +106,7 @@ enum what {
 enum kdrop {
     KD_NONE = 0, KD_IP_CSUM, KD_IP_INHDR, KD_PKT_TOO_SMALL, KD_UDP_CSUM, KD_TCP_CSUM,
     KD_ICMP_CSUM, KD_GRE_CSUM, KD_GRE_FLAGS, KD_VXLAN_INVALID_HDR, KD_NO_SOCKET,
-    KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR,
+    KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR, KD_GUE_HDR, KD_GUE_CONTROL,
     KD__COUNT
 };
 
@@ -168,6 +168,10 @@ void skb_remcsum_process(struct rp *rp, uint8_t layer, enum kfn fn, uint32_t ptr
 uint32_t remcsum_adjust(struct rp *rp, uint32_t ptr, uint32_t csum, bool known, uint32_t start,
                         uint32_t offset);
 uint32_t l4_pseudo(const struct rp *rp, const struct csc_layer *l);
+
+/* validate_gue_flags and the variant checks gue_udp_recv/gue_gro_receive
+ * share (rx.c) */
+bool gue_hdr_valid(const struct rp *rp, const struct csc_layer *g);
 
 /* ---- GRO (gro.c) ---- */
 /* dev_gro_receive on the current device for layer li (an L3 layer). Returns

@@ -368,16 +368,62 @@ static void vxlan_gpe_rcv(struct rp *rp, uint8_t t)
     gro_cells_receive(rp, t, (uint8_t)l3);
 }
 
+/* validate_gue_flags (include/net/gue.h, 6.12): flags and private flags
+ * other than PRIV/REMCSUM (the decoder's reserved-bits note), private flags
+ * longer than the options (the decoder stopped on a malformed GUE header),
+ * and since the 2026 fix a REMCSUM offset below its start. Before v3.19 the
+ * header had a 4-bit version and no flags: both must be 0 (v3.18 fou.c). */
+bool gue_hdr_valid(const struct rp *rp, const struct csc_layer *g)
+{
+    if (!era(rp, CSC_E_GUE_HDR_2015)) {
+        uint8_t b0 = 0;
+        uint16_t flags = 0;
+        pkt_u8(&rp->p, g->off, &b0);
+        pkt_be16(&rp->p, (uint64_t)g->off + 2, &flags);
+        return (b0 >> 4) == 0 && flags == 0;
+    }
+    if (g->vers == 1)
+        return true;                  /* no header to validate */
+    if (g->vers != 0 || (g->notes & CSC_N_RESERVED_BITS))
+        return false;
+    const struct csc_result *r = rp->r;
+    if (r->stop == CSC_STOP_MALFORMED && r->stop_proto == CSC_P_GUE && r->stop_off == g->off)
+        return false;
+    return !((g->notes & CSC_N_RCO) && g->rco_offset < g->rco_start &&
+             era(rp, CSC_E_GUE_REMCSUM_ORDER));
+}
+
+/* The header checks of gue_udp_recv (net/ipv4/fou_core.c, 6.12) before any
+ * pull: variant 1 must carry IPv4 or IPv6, variants 2 and 3 are dropped,
+ * then validate_gue_flags. */
+static bool gue_udp_recv_header_ok(const struct rp *rp, uint8_t t)
+{
+    const struct csc_layer *g = L(rp, t);
+    if (g->vers == 1 && era(rp, CSC_E_GUE_HDR_2015))
+        return has_layer(rp, t + 1u) &&
+               (L(rp, t + 1)->proto == CSC_P_IPV4 || L(rp, t + 1)->proto == CSC_P_IPV6);
+    return gue_hdr_valid(rp, g);
+}
+
+static void gue_drop(struct rp *rp, uint8_t t, enum kfn fn, enum kdrop why)
+{
+    rp_step(rp, t, fn, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
+    rp_drop(rp, t, fn, why, 0);
+}
+
 /* gue_udp_recv / fou_udp_recv: pull, then resubmit as an IP protocol with
- * the outer IP header (ip_local_deliver_finish resubmit). */
+ * the outer IP header (ip_local_deliver_finish resubmit). A bad GUE header,
+ * a control message (gue_control_message frees it, after RCO) and protocol 0
+ * are dropped without a counter. */
 static void gue_rcv(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
     const struct csc_layer *udp = L(rp, t - 1);
-    enum kfn fn = g->proto == CSC_P_FOU ? KF_FOU_UDP_RECV : KF_GUE_UDP_RECV;
+    bool gue = g->proto == CSC_P_GUE;
+    enum kfn fn = gue ? KF_GUE_UDP_RECV : KF_FOU_UDP_RECV;
     rp_enter(rp, t, fn);
-    if (g->notes & CSC_N_RESERVED_BITS) {
-        rp_drop(rp, t, fn, KD_NONE, 0);
+    if (gue && !gue_udp_recv_header_ok(rp, t)) {
+        gue_drop(rp, t, fn, KD_GUE_HDR);
         return;
     }
     uint32_t ptr = g->off + g->hdr_len;
@@ -387,12 +433,23 @@ static void gue_rcv(struct rp *rp, uint8_t t)
             rp_step(rp, t, KF_GUE_REMCSUM, W_REMCSUM_SKIP, CSC_TRI_UNDECIDED, 0, NULL);
         } else {
             bool nopartial = !era(rp, CSC_E_RCO_NOPARTIAL_KNOB) || rp->cfg->remcsum_nopartial;
-            if ((uint64_t)ptr + g->rco_offset + CSUM_LEN > rp->skb.tail) {
-                rp_drop(rp, t, KF_GUE_REMCSUM, KD_NONE, 0);
+            /* gue_remcsum: pskb_may_pull(max(offset + 2, start)) */
+            uint32_t need = g->rco_offset + CSUM_LEN > g->rco_start ? g->rco_offset + CSUM_LEN
+                                                                  : g->rco_start;
+            if ((uint64_t)ptr + need > rp->skb.tail) {
+                gue_drop(rp, t, KF_GUE_REMCSUM, KD_GUE_HDR);
                 return;
             }
             skb_remcsum_process(rp, t, KF_GUE_REMCSUM, ptr, g->rco_start, g->rco_offset, nopartial);
         }
+    }
+    if (gue && (g->notes & CSC_N_TUNNEL_OAM) && era(rp, CSC_E_GUE_HDR_2015)) {
+        gue_drop(rp, t, fn, KD_GUE_CONTROL);
+        return;
+    }
+    if (gue && g->vers == 0 && g->next == 0) {    /* proto_ctype 0 */
+        gue_drop(rp, t, fn, KD_GUE_HDR);
+        return;
     }
     rp->skb.data = ptr;               /* __skb_pull: the sum was already adjusted */
     if (need_layer(rp, t + 1u, t, fn))

@@ -349,6 +349,151 @@ START_TEST(gre_vlan_goes_to_vlan_gro_receive)
 }
 END_TEST
 
+/* ---- GUE normal path and GRO (finding 3) ---- */
+
+/* IPv4 / UDP (zero: the header may be patched) / GUE [+RCO] / IPv4 / TCP */
+static void gue(struct pb_frame *f, int rco)
+{
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, PB_IPV4);
+    pb_push(f, PB_UDP)->csum = PB_ZERO;
+    pb_push(f, PB_GUE)->rco = (uint8_t)rco;
+    pb_push(f, PB_IPV4);
+    pb_push(f, PB_TCP)->csum = rco ? PB_SEED : PB_OK;
+    pb_push(f, PB_PAYLOAD)->len = 100;
+}
+
+/* Build f, write byte `at` of the GUE header (layer 3) as (old & keep) | set. */
+static void run_gue_patched(struct pb_frame *f, unsigned at, uint8_t keep, uint8_t set)
+{
+    FRAME_LEN = pb_build(f, FRAME, sizeof FRAME);
+    ck_assert_uint_gt(FRAME_LEN, 0);
+    uint8_t *b = &FRAME[f->off[3] + at];
+    *b = (uint8_t)((*b & keep) | set);
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+}
+
+static void assert_gue_dropped(const char *fn, const char *reason)
+{
+    int g = lay(CSC_P_GUE, 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, g);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), reason);
+    ck_assert_int_ge(find_step(fn, "invalid-header"), 0);
+}
+
+/* validate_gue_flags (include/net/gue.h) with "net: gue: reject invalid
+ * REMCSUM offsets" (Debian 6.12.117, 6.1.192; stable 6.12.112): an offset
+ * below its start is dropped by gue_udp_recv and flushed by gue_gro_receive.
+ * Before the fix (5.12) RCO was applied. */
+START_TEST(gue_remcsum_offset_below_start)
+{
+    struct pb_frame f;
+    gue(&f, 1);
+    cfg_set("complete", "modern");
+    run(&f);
+    int g = lay(CSC_P_GUE, 0);
+    ck_assert_uint_eq(R.layers[g].rco_start, 20);
+    ck_assert_uint_eq(R.layers[g].rco_offset, 36);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    run_gue_patched(&f, 11, 0, 18);   /* offset 18 < start 20 */
+    ck_assert_uint_eq(R.layers[g].rco_offset, 18);
+    assert_gue_dropped("gue_udp_recv", "NOT_SPECIFIED (gue header)");
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_TUNNEL_FLAGS);
+    ck_assert_int_eq(R.kernel.devs[0].gro_layer, g);
+
+    cfg_set("complete", "5.12");
+    run_gue_patched(&f, 11, 0, 18);
+    ck_assert_int_eq(find_step("gue_udp_recv", "invalid-header"), -1);
+    ck_assert_int_ge(find_step("gue_remcsum", "remcsum-partial"), 0);   /* RCO applied */
+    ck_assert_int_ne(R.kernel.devs[0].gro_reason, CSC_G_TUNNEL_FLAGS);
+}
+END_TEST
+
+/* gue_udp_recv: a control message (C bit) is freed by gue_control_message;
+ * gue_gro_receive flushes it. */
+START_TEST(gue_control_message_dropped)
+{
+    struct pb_frame f;
+    gue(&f, 0);
+    cfg_set("none", "modern");
+    run_gue_patched(&f, 0, 0xff, 0x20);
+    int g = lay(CSC_P_GUE, 0);
+    ck_assert(R.layers[g].notes & CSC_N_TUNNEL_OAM);
+    ck_assert_int_eq(R.stop, CSC_STOP_UNSUPPORTED);
+    assert_gue_dropped("gue_udp_recv", "NOT_SPECIFIED (gue control message)");
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_TUNNEL_FLAGS);
+}
+END_TEST
+
+/* gue_udp_recv: "Undefined version" (variants 2 and 3) is dropped; the
+ * decoder keeps the layer. Protocol 0 is dropped too ("gue: Fix skb memleak
+ * with inner IP protocol 0": before it the skb was consumed, not delivered). */
+START_TEST(gue_variant_2_and_protocol_0_dropped)
+{
+    struct pb_frame f;
+    gue(&f, 0);
+    cfg_set("none", "modern");
+    run_gue_patched(&f, 0, 0x3f, 0x80);
+    ck_assert_int_eq(R.layers[lay(CSC_P_GUE, 0)].vers, 2);
+    assert_gue_dropped("gue_udp_recv", "NOT_SPECIFIED (gue header)");
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_TUNNEL_FLAGS);
+
+    run_gue_patched(&f, 1, 0, 0);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_GUE, 0)].next, 0);
+    assert_gue_dropped("gue_udp_recv", "NOT_SPECIFIED (gue header)");
+}
+END_TEST
+
+/* gue_udp_recv, variant 1: an IP version other than 4 or 6 is dropped. */
+START_TEST(gue_variant_1_needs_ip)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP)->csum = PB_ZERO;
+    pb_push(&f, PB_GUE)->gue_variant = 1;
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    run_gue_patched(&f, 0, 0x0f, 0x50);       /* "IPv5" */
+    ck_assert_int_eq(R.layers[lay(CSC_P_GUE, 0)].vers, 1);
+    assert_gue_dropped("gue_udp_recv", "NOT_SPECIFIED (gue header)");
+}
+END_TEST
+
+/* v3.18 fou.c: the GUE header had a 4-bit version and flags that must be 0
+ * (gue_udp_recv drops anything else); its gue_gro_receive checked neither.
+ * The v3.19 header (control bit, private flags) starts with preset 4.0. */
+START_TEST(gue_v3_18_header)
+{
+    struct pb_frame f;
+    gue(&f, 0);
+    cfg_set("none", "3.18");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    run_gue_patched(&f, 3, 0xff, 0x02);       /* a flag v3.19 would call reserved */
+    assert_gue_dropped("gue_udp_recv", "NOT_SPECIFIED (gue header)");
+    ck_assert_int_eq(find_step("gue_gro_receive", "flush"), -1);   /* GRO did not look */
+    run_gue_patched(&f, 0, 0xff, 0x20);       /* C bit: 4-bit version 2 */
+    assert_gue_dropped("gue_udp_recv", "NOT_SPECIFIED (gue header)");
+
+    gue(&f, 1);                               /* PRIV flag: dropped in 3.18 ... */
+    cfg_set("complete", "3.18");
+    run(&f);
+    assert_gue_dropped("gue_udp_recv", "NOT_SPECIFIED (gue header)");
+    cfg_set("complete", "4.0");               /* ... RCO from 4.0 */
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
 Suite *kernel_source_suite(void);
 Suite *kernel_source_suite(void)
 {
@@ -365,6 +510,11 @@ Suite *kernel_source_suite(void)
     tcase_add_test(t, geneve_version_dropped_and_flushed);
     tcase_add_test(t, geneve_oam_flushed_delivered);
     tcase_add_test(t, gre_vlan_goes_to_vlan_gro_receive);
+    tcase_add_test(t, gue_remcsum_offset_below_start);
+    tcase_add_test(t, gue_control_message_dropped);
+    tcase_add_test(t, gue_variant_2_and_protocol_0_dropped);
+    tcase_add_test(t, gue_variant_1_needs_ip);
+    tcase_add_test(t, gue_v3_18_header);
     suite_add_tcase(s, t);
     return s;
 }

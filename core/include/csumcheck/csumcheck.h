@@ -253,6 +253,12 @@ enum csc_era_switch {
     CSC_E_GENEVE_INNER_PROTO_INHERIT, /* innerprotoinherit exists; a non-TEB protocol
                                          without it counts rx_dropped (v4.20 lacks,
                                          Debian 5.10.262 and 6.1.192 have it) */
+    CSC_E_GUE_HDR_2015,               /* GUE header of v3.19+: 2-bit variant, control bit,
+                                         validated flags and private flags (v3.18: 4-bit
+                                         version, flags must be 0) */
+    CSC_E_GUE_REMCSUM_ORDER,          /* validate_gue_flags rejects a REMCSUM offset below
+                                         its start ("net: gue: reject invalid REMCSUM
+                                         offsets", stable 6.12.112 and 6.1.19x) */
     CSC_E__COUNT
 };
 

@@ -20,20 +20,29 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
 /* v4.0: RCO (vxlan_rco 2733135329e9) and 'rco_correctness': nopartial knob,
  * PARTIAL-start rule, GRO flushes when RCO was already done. The GUE header
  * of v3.19 (include/net/gue.h: 2-bit version, control bit, private flags;
- * v3.18 had a 4-bit version and no flags). */
+ * v3.18 had a 4-bit version and no flags). geneve_gro_receive on the GENEVE
+ * socket (v3.19.8: NULL callbacks; v4.0.4 has it). */
 #define SW_4_0 (SW_3_18 | E(RCO) | E(RCO_NOPARTIAL_KNOB) | E(PARTIAL_START_RULE) | \
-                E(RCO_GRO_FLUSH_IF_DONE) | E(GUE_HDR_2015))
+                E(RCO_GRO_FLUSH_IF_DONE) | E(GUE_HDR_2015) | E(GENEVE_GRO))
 /* v4.6: encap_mark fac8e0f57969, FOU/GUE stacking c3483384ee51, is_fou
- * a0ca153f98db, normal-path RCO skip on remcsum_offload again. */
+ * a0ca153f98db, normal-path RCO skip on remcsum_offload again. Tunnel
+ * devices: VXLAN and the GENEVE netdev use gro_cells (v4.2.8 vxlan netif_rx,
+ * v4.0.4 no drivers/net/geneve.c, v4.3 both gro_cells), sit_gro_receive
+ * (v4.3 none, v4.6.2 has it); sit itself still ends in netif_rx. */
 #define SW_4_6 ((SW_4_0 & ~E(RCO_GRO_FLUSH_IF_DONE)) | E(GRE_SETS_ENCAP_MARK) | \
-                E(ENCAP_CLEARED_BY_FOU) | E(GUE_IS_FOU) | E(RCO_NORMAL_SKIPS_FLAG))
+                E(ENCAP_CLEARED_BY_FOU) | E(GUE_IS_FOU) | E(RCO_NORMAL_SKIPS_FLAG) | \
+                E(VXLAN_GRO_CELLS) | E(GENEVE_NETDEV) | E(SIT_GRO))
 /* v4.13: csum_bad removed (5d65a16a689a series); vxlan_gro_receive and
  * gue_gro_receive clear remcsum_offload on exit (source: absent in v4.12,
  * present in v4.13.4). GENEVE: geneve_newlink asks for IPv6 checksums only
  * for a remote6 (v4.7.4 lacks, v4.12 has), geneve_rx counts the critical-
- * options drop (v4.12 lacks, v4.13.4 has). */
+ * options drop (v4.12 lacks, v4.13.4 has), geneve_udp_encap_recv drops a
+ * bad version/protocol (v4.6.2 returns it to UDP, v4.7.4 drops). ip6_tunnel
+ * and ip6_gre: ip6_tnl_rcv with gro_cells, ip4ip6/ip6ip6 GRO callbacks
+ * (v4.6.2 netif_rx and none, v4.7.4 has them). */
 #define SW_4_13 ((SW_4_6 & ~E(HAS_CSUM_BAD)) | E(REMCSUM_CLEARED_ON_EXIT) | \
-                 E(GENEVE_ZERO6_EXTERNAL) | E(GENEVE_CRIT_COUNTERS))
+                 E(GENEVE_ZERO6_EXTERNAL) | E(GENEVE_CRIT_COUNTERS) | \
+                 E(GENEVE_BAD_HDR_DROPPED) | E(IP6_TNL_GRO))
 /* v4.20: COMPLETE unset in UDP db4f1be3ca9b; pskb_trim_rcsum keeps COMPLETE
  * ("net: pskb_trim_rcsum() and CHECKSUM_COMPLETE are friends": absent in
  * v4.13.4, pskb_trim_rcsum_slow in v4.20). The UDP tunnel gate still comes

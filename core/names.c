@@ -30,7 +30,7 @@ const char *csc_proto_name(unsigned p)
         [CSC_P_GENEVE] = "geneve", [CSC_P_GUE] = "gue", [CSC_P_FOU] = "fou", [CSC_P_L2TP] = "l2tp",
         [CSC_P_ERSPAN] = "erspan", [CSC_P_NSH] = "nsh", [CSC_P_GTP] = "gtp", [CSC_P_TEREDO] = "teredo",
         [CSC_P_AYIYA] = "ayiya", [CSC_P_CW] = "pw-cw", [CSC_P_WCCP] = "wccp",
-        [CSC_P_CMD] = "cisco-md",
+        [CSC_P_CMD] = "cisco-md", [CSC_P_SIT] = "sit",
     };
     return NAME(t, p);
 }
@@ -140,6 +140,7 @@ const char *csc_gro_reason_name(unsigned g)
         [CSC_G_CSUM_BAD] = "csum-bad", [CSC_G_TRUNCATED] = "truncated",
         [CSC_G_TUNNEL_FLAGS] = "tunnel-flags", [CSC_G_TCP_FLAGS] = "tcp-flags",
         [CSC_G_UDP_ENCAP] = "udp-encapsulation", [CSC_G_TCP_NO_PAYLOAD] = "tcp-no-payload",
+        [CSC_G_NETIF_RX] = "netif-rx",
     };
     return NAME(t, g);
 }
@@ -154,7 +155,8 @@ const char *csc_fn_name(unsigned fn)
         [KF_VXLAN_GPE_GRO_RECEIVE] = "vxlan_gpe_gro_receive",
         [KF_GENEVE_GRO_RECEIVE] = "geneve_gro_receive", [KF_GUE_GRO_RECEIVE] = "gue_gro_receive",
         [KF_FOU_GRO_RECEIVE] = "fou_gro_receive", [KF_GRE_GRO_RECEIVE] = "gre_gro_receive",
-        [KF_IPIP_GRO_RECEIVE] = "ipip_gro_receive", [KF_SIT_GRO_RECEIVE] = "sit_gro_receive",
+        [KF_IPIP_GRO_RECEIVE] = "ipip_gro_receive", [KF_SIT_GRO_RECEIVE] = "sit_ip6ip6_gro_receive",
+        [KF_IP4IP6_GRO_RECEIVE] = "ip4ip6_gro_receive",
         [KF_ETH_GRO_RECEIVE] = "eth_gro_receive", [KF_VLAN_GRO_RECEIVE] = "vlan_gro_receive",
         [KF_TCP4_GRO_RECEIVE] = "tcp4_gro_receive", [KF_TCP6_GRO_RECEIVE] = "tcp6_gro_receive",
         [KF_TCP_GRO_RECEIVE] = "tcp_gro_receive",
@@ -174,6 +176,7 @@ const char *csc_fn_name(unsigned fn)
         [KF_GUE_REMCSUM] = "gue_remcsum", [KF_FOU_UDP_RECV] = "fou_udp_recv",
         [KF_GRE_RCV] = "gre_rcv", [KF_GRE_PARSE_HEADER] = "gre_parse_header",
         [KF_IP_TUNNEL_RCV] = "ip_tunnel_rcv", [KF_IPIP_RCV] = "ipip_rcv",
+        [KF_IPIP6_RCV] = "ipip6_rcv", [KF_IP6_TNL_RCV] = "ip6_tnl_rcv", [KF_NETIF_RX] = "netif_rx",
         [KF_TCP_V4_RCV] = "tcp_v4_rcv", [KF_TCP_V6_RCV] = "tcp_v6_rcv",
         [KF_TCP_CHECKSUM_COMPLETE] = "tcp_checksum_complete", [KF_ICMP_RCV] = "icmp_rcv",
         [KF_ICMPV6_RCV] = "icmpv6_rcv", [KF_IGMP_RCV] = "igmp_rcv", [KF_IP_DEFRAG] = "ip_defrag",

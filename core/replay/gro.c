@@ -194,9 +194,11 @@ static void gro_l3(struct rp *rp, uint8_t i)
         gro_flush(rp, i, KF_DEV_GRO_RECEIVE, CSC_G_NO_HANDLER);
 }
 
-/* ipip_gro_receive / sit_gro_receive / ip4ip6 / ip6ip6 */
+/* ipip_gro_receive / sit_ip6ip6_gro_receive / ip4ip6_gro_receive: encap_mark
+ * (v4.6+), then the inner header's own gro_receive */
 static void gro_ip_in_ip(struct rp *rp, uint8_t i, enum kfn fn)
 {
+    rp_enter(rp, i, fn);
     if (era(rp, CSC_E_GRE_SETS_ENCAP_MARK)) {
         if (rp->cb.encap_mark) {
             gro_flush(rp, i, fn, CSC_G_ENCAP_MARK);
@@ -245,6 +247,8 @@ bool is_udp_tunnel(const struct csc_layer *l)
 /* A UDP tunnel socket with a gro_receive callback listens on this port. */
 static bool udp_tunnel_gro_sock(const struct rp *rp, uint8_t i)
 {
+    if (has_layer(rp, i + 1u) && L(rp, i + 1)->proto == CSC_P_GENEVE && !era(rp, CSC_E_GENEVE_GRO))
+        return false;                 /* v3.18/v3.19: the offload's gro_receive is NULL */
     return has_layer(rp, i + 1u) && is_udp_tunnel(L(rp, i + 1)) && L(rp, i + 1)->proto != CSC_P_L2TP;
 }
 
@@ -345,14 +349,29 @@ static void gre_gro_receive(struct rp *rp, uint8_t i)
     gro_receive_by_type(rp, i + 1, g->next, i, KF_GRE_GRO_RECEIVE);
 }
 
+/* inet_offloads[] / inet6_offloads[] for IP in IP (af_inet.c, ip6_offload.c,
+ * 6.12): IPv4 in IPv4 ipip_gro_receive (inet_gro_receive itself up to
+ * v4.5), IPv6 in IPv4 sit_ip6ip6_gro_receive (from v4.6), IPv4 or IPv6 in
+ * IPv6 ip4ip6_gro_receive / sit_ip6ip6_gro_receive (from v4.7). */
+static void gro_ip_in_ip_by_family(struct rp *rp, uint8_t i, bool v6)
+{
+    bool inner6 = L(rp, i)->proto == CSC_P_IPV6;
+    enum kfn fn = inner6 ? KF_SIT_GRO_RECEIVE : v6 ? KF_IP4IP6_GRO_RECEIVE : KF_IPIP_GRO_RECEIVE;
+    bool exists = v6 ? era(rp, CSC_E_IP6_TNL_GRO) : !inner6 || era(rp, CSC_E_SIT_GRO);
+    if (!exists) {
+        gro_flush(rp, i, v6 ? KF_IPV6_GRO_RECEIVE : KF_INET_GRO_RECEIVE, CSC_G_NO_HANDLER);
+        return;
+    }
+    gro_ip_in_ip(rp, i, fn);
+}
+
 static void gro_ipproto(struct rp *rp, uint8_t i, bool v6)
 {
     switch (L(rp, i)->proto) {
     case CSC_P_UDP: udp_l4_gro_receive(rp, i, v6); break;
     case CSC_P_TCP: tcp_gro_receive(rp, i, v6); break;
     case CSC_P_GRE: gre_gro_receive(rp, i); break;
-    case CSC_P_IPV4: gro_ip_in_ip(rp, i, KF_IPIP_GRO_RECEIVE); break;
-    case CSC_P_IPV6: gro_ip_in_ip(rp, i, KF_SIT_GRO_RECEIVE); break;
+    case CSC_P_IPV4: case CSC_P_IPV6: gro_ip_in_ip_by_family(rp, i, v6); break;
     default: gro_flush(rp, i, v6 ? KF_IPV6_GRO_RECEIVE : KF_INET_GRO_RECEIVE, CSC_G_NO_HANDLER); break;
     }
 }

@@ -65,10 +65,48 @@ static void pull_l2(struct rp *rp, uint8_t from, uint8_t l3)
     }
 }
 
-/* gro_cells_receive: the decapsulated skb enters the tunnel device, GRO runs
- * again there (dev_gro_receive re-initialises the control block), then the
- * device's normal receive. */
-void gro_cells_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
+/* The device an IP-in-IP packet enters: ipip (IPv4 in IPv4, ipip_rcv), sit
+ * (IPv6 in IPv4, ipip6_rcv) or ip6tnl (either in IPv6, ip6_tnl_rcv). The
+ * outer header is the inner IP layer's enclosing one, also when FOU/GUE
+ * resubmitted the packet. */
+static uint8_t ip_in_ip_dev(const struct rp *rp, uint8_t inner)
+{
+    const struct csc_layer *in = L(rp, inner);
+    if (in->ip != CSC_NO_LAYER && L(rp, in->ip)->proto == CSC_P_IPV6)
+        return CSC_P_IPV6;
+    return in->proto == CSC_P_IPV6 ? CSC_P_SIT : CSC_P_IPV4;
+}
+
+static bool outer_is_ipv6(const struct rp *rp, uint8_t layer)
+{
+    uint8_t ip = L(rp, layer)->ip;
+    return ip != CSC_NO_LAYER && L(rp, ip)->proto == CSC_P_IPV6;
+}
+
+/* Whether the device runs GRO on what it decapsulated (gro_cells_receive) or
+ * hands it to netif_rx (process_backlog: no GRO pass). 6.12: every device
+ * but sit (ipip6_rcv ends in netif_rx). Earlier: VXLAN used netif_rx up to
+ * v4.2, ip6_tunnel and ip6_gre up to v4.6. */
+static bool dev_uses_gro_cells(const struct rp *rp, uint8_t kind, bool outer_v6)
+{
+    switch (kind) {
+    case CSC_P_SIT:
+        return false;
+    case CSC_P_IPV6:
+        return era(rp, CSC_E_IP6_TNL_GRO);
+    case CSC_P_GRE:
+        return !outer_v6 || era(rp, CSC_E_IP6_TNL_GRO);
+    case CSC_P_VXLAN: case CSC_P_VXLAN_GPE:
+        return era(rp, CSC_E_VXLAN_GRO_CELLS);
+    default:
+        return true;
+    }
+}
+
+/* The decapsulated skb enters the tunnel device: through gro_cells_receive
+ * GRO runs again there (dev_gro_receive re-initialises the control block),
+ * through netif_rx it does not; then the device's normal receive. */
+void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
 {
     struct csc_kernel *k = rp->k;
     if (k->ndevs >= CSC_MAX_DEVS) {
@@ -77,19 +115,21 @@ void gro_cells_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
     }
     struct csc_dev *dev = &k->devs[k->ndevs];
     uint8_t kind = L(rp, tunnel_layer)->proto;
-    if (kind == CSC_P_GUE || kind == CSC_P_FOU || kind == CSC_P_IPV6 || kind == CSC_P_IPV4)
-        kind = L(rp, inner_l3)->proto == CSC_P_IPV6 && kind != CSC_P_IPV4 ? CSC_P_IPV6 : CSC_P_IPV4;
+    if (kind == CSC_P_IPV4 || kind == CSC_P_IPV6)
+        kind = ip_in_ip_dev(rp, tunnel_layer);
+    bool gro_cells = dev_uses_gro_cells(rp, kind, outer_is_ipv6(rp, tunnel_layer));
     dev->kind = kind;
     dev->layer = inner_l3;
     dev->gro_ran = 0;
-    dev->gro_reason = CSC_G_OFF;
+    dev->gro_reason = gro_cells ? CSC_G_OFF : CSC_G_NETIF_RX;
     dev->gro_layer = inner_l3;
     dev->entry = rp_snap(rp);
     dev->gro_passes = dev->passes = 0;
     dev->gro_pass_bytes = dev->pass_bytes = 0;
     rp->dev = k->ndevs++;
-    rp_enter(rp, inner_l3, KF_GRO_CELLS_RECEIVE);
-    dev_gro_receive(rp, inner_l3);
+    rp_enter(rp, inner_l3, gro_cells ? KF_GRO_CELLS_RECEIVE : KF_NETIF_RX);
+    if (gro_cells)
+        dev_gro_receive(rp, inner_l3);
     netif_receive_skb(rp, inner_l3);
 }
 
@@ -315,27 +355,33 @@ static void vxlan_rcv(struct rp *rp, uint8_t t)
         return;
     }
     pull_l2(rp, t + 1, (uint8_t)l3);  /* vxlan_set_mac: eth_type_trans */
-    gro_cells_receive(rp, t, (uint8_t)l3);
+    tunnel_dev_receive(rp, t, (uint8_t)l3);
 }
 
 /* geneve_udp_encap_recv -> geneve_rx (drivers/net/geneve.c, 6.12): a version
  * other than 0 and (without innerprotoinherit) a protocol other than TEB are
- * dropped before the pull; the critical-options bit on a device that does
- * not collect metadata after it. */
+ * dropped before the pull - up to v4.6 returned to UDP instead, which queues
+ * the datagram on the GENEVE socket; the critical-options bit on a device
+ * that does not collect metadata is dropped after it. Before the GENEVE
+ * netdev (v4.0 and older) only Open vSwitch's vport received GENEVE. */
 static void geneve_rcv(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
     rp_enter(rp, t, KF_GENEVE_UDP_ENCAP_RECV);
-    if (g->vers != 0) {
+    bool inherit_exists = era(rp, CSC_E_GENEVE_INNER_PROTO_INHERIT);
+    bool inherit = inherit_exists && rp->cfg->geneve_inner_proto_inherit;
+    if (g->vers != 0 || (g->next != ETH_P_TEB && !inherit)) {
         rp_step(rp, t, KF_GENEVE_UDP_ENCAP_RECV, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
-        rp_drop(rp, t, KF_GENEVE_UDP_ENCAP_RECV, KD_GENEVE_HDR, 0);
+        if (!era(rp, CSC_E_GENEVE_BAD_HDR_DROPPED)) {
+            deliver(rp, t - 1, KF_UDP_QUEUE_RCV_ONE_SKB);   /* encap_rcv returned 1 */
+            return;
+        }
+        rp_drop(rp, t, KF_GENEVE_UDP_ENCAP_RECV, KD_GENEVE_HDR,
+                g->vers == 0 && inherit_exists ? CNT(CSC_C_DEV_RX_DROPPED) : 0);
         return;
     }
-    bool inherit_exists = era(rp, CSC_E_GENEVE_INNER_PROTO_INHERIT);
-    if (g->next != ETH_P_TEB && !(inherit_exists && rp->cfg->geneve_inner_proto_inherit)) {
-        rp_step(rp, t, KF_GENEVE_UDP_ENCAP_RECV, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
-        rp_drop(rp, t, KF_GENEVE_UDP_ENCAP_RECV, KD_GENEVE_HDR,
-                inherit_exists ? CNT(CSC_C_DEV_RX_DROPPED) : 0);
+    if (!era(rp, CSC_E_GENEVE_NETDEV)) {          /* gs->rcv: the OVS datapath */
+        not_modelled(rp, t, KF_GENEVE_UDP_ENCAP_RECV);
         return;
     }
     skb_pull_rcsum(rp, UDP_HLEN + g->hdr_len);   /* iptunnel_pull_header */
@@ -352,7 +398,7 @@ static void geneve_rcv(struct rp *rp, uint8_t t)
         return;
     }
     pull_l2(rp, t + 1, (uint8_t)l3);
-    gro_cells_receive(rp, t, (uint8_t)l3);
+    tunnel_dev_receive(rp, t, (uint8_t)l3);
 }
 
 static void vxlan_gpe_rcv(struct rp *rp, uint8_t t)
@@ -365,7 +411,7 @@ static void vxlan_gpe_rcv(struct rp *rp, uint8_t t)
         return;
     }
     pull_l2(rp, t + 1, (uint8_t)l3);
-    gro_cells_receive(rp, t, (uint8_t)l3);
+    tunnel_dev_receive(rp, t, (uint8_t)l3);
 }
 
 /* validate_gue_flags (include/net/gue.h, 6.12): flags and private flags
@@ -512,14 +558,16 @@ static void gre_rcv(struct rp *rp, uint8_t i)
         return;
     }
     pull_l2(rp, (uint8_t)n, (uint8_t)l3);
-    gro_cells_receive(rp, i, (uint8_t)l3);
+    tunnel_dev_receive(rp, i, (uint8_t)l3);
 }
 
 /* ipip_rcv / ipip6_rcv / ip6_tnl_rcv: the outer header is already pulled */
 static void ipip_rcv(struct rp *rp, uint8_t i)
 {
-    rp_enter(rp, i, KF_IPIP_RCV);
-    gro_cells_receive(rp, i, i);
+    uint8_t kind = ip_in_ip_dev(rp, i);
+    rp_enter(rp, i, kind == CSC_P_IPV4 ? KF_IPIP_RCV : kind == CSC_P_SIT ? KF_IPIP6_RCV
+                                                                       : KF_IP6_TNL_RCV);
+    tunnel_dev_receive(rp, i, i);
 }
 
 /* ---- transport endpoints ---- */

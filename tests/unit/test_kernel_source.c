@@ -494,6 +494,155 @@ START_TEST(gue_v3_18_header)
 }
 END_TEST
 
+/* ---- tunnel-device GRO pass by device and era (findings 5, 6) ---- */
+
+/* outer IPv4|IPv6 / inner IPv4|IPv6 / TCP[t]: IP in IP */
+static void ip_in_ip(struct pb_frame *f, int outer6, int inner6, enum pb_state t)
+{
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, outer6 ? PB_IPV6 : PB_IPV4);
+    pb_push(f, inner6 ? PB_IPV6 : PB_IPV4);
+    pb_push(f, PB_TCP)->csum = (uint8_t)t;
+    pb_push(f, PB_PAYLOAD)->len = 100;
+}
+
+/* ipip6_rcv (net/ipv6/sit.c, 6.12 and every release read) ends in netif_rx:
+ * the sit device has no GRO pass. A bad inner TCP costs the NIC's GRO pass
+ * and tcp_v6_rcv's: 2 passes, not 3. The device is "sit", not "ip6tnl". */
+START_TEST(sit_netif_rx_no_gro_pass)
+{
+    struct pb_frame f;
+    ip_in_ip(&f, 0, 1, PB_BAD);
+    cfg_set("none", "modern");
+    run(&f);
+    const struct csc_dev *d = dev_of_kind(CSC_P_SIT);
+    ck_assert_str_eq(csc_dev_name(CSC_P_SIT), "sit");
+    ck_assert_int_eq(d->gro_ran, 0);
+    ck_assert_int_eq(d->gro_reason, CSC_G_NETIF_RX);
+    ck_assert_str_eq(csc_gro_reason_name(CSC_G_NETIF_RX), "netif-rx");
+    ck_assert_int_ge(find_step("ipip6_rcv", "enter"), 0);
+    ck_assert_int_ge(find_step("netif_rx", "enter"), 0);
+    ck_assert_int_ge(find_step("sit_ip6ip6_gro_receive", "enter"), 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ASSERT_PASSES(2);
+
+    /* IPv4 in IPv4 (ipip_rcv -> ip_tunnel_rcv) keeps its gro_cells pass */
+    ip_in_ip(&f, 0, 0, PB_BAD);
+    run(&f);
+    ck_assert_int_eq(dev_of_kind(CSC_P_IPV4)->gro_ran, 1);
+    ASSERT_PASSES(3);
+}
+END_TEST
+
+/* IPv4 in IPv6 is ip6tnl's (ip4ip6_rcv -> ip6_tnl_rcv, gro_cells since v4.7),
+ * and the NIC's GRO callback is ip4ip6_gro_receive; v4.6.2 had neither: no
+ * GRO callback for IPPROTO_IPIP in inet6_offloads, netif_rx. */
+START_TEST(ip6tnl_gro_by_era)
+{
+    struct pb_frame f;
+    ip_in_ip(&f, 1, 0, PB_OK);
+    cfg_set("none", "modern");
+    run(&f);
+    const struct csc_dev *d = dev_of_kind(CSC_P_IPV6);
+    ck_assert_str_eq(csc_dev_name(CSC_P_IPV6), "ip6tnl");
+    ck_assert_int_eq(d->gro_ran, 1);
+    ck_assert_int_ge(find_step("ip4ip6_gro_receive", "enter"), 0);
+    ck_assert_int_ge(find_step("ip6_tnl_rcv", "enter"), 0);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+
+    cfg_set("none", "4.6");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NO_HANDLER);
+    ck_assert_int_eq(dev_of_kind(CSC_P_IPV6)->gro_reason, CSC_G_NETIF_RX);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+/* IPv6 in IPv4 GRO: sit_gro_receive from v4.6 (v4.3's sit_offload has only
+ * gso_segment, so the NIC's GRO flushes at the inner header). */
+START_TEST(sit_gro_callback_from_4_6)
+{
+    struct pb_frame f;
+    ip_in_ip(&f, 0, 1, PB_OK);
+    cfg_set("none", "4.6");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    cfg_set("none", "4.0");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NO_HANDLER);
+    ck_assert_int_eq(R.kernel.devs[0].gro_layer, lay(CSC_P_IPV6, 0));
+}
+END_TEST
+
+/* vxlan_rcv ended in netif_rx up to v4.2 (v4.2.8), gro_cells from v4.3:
+ * under preset 4.0 the inner checksum is checked by tcp_v4_rcv, not by vx0's
+ * GRO. In v3.18 a failed check skips GRO at a gro_cells device on csum_bad:
+ * GRE (ip_tunnel_rcv) shows it. */
+START_TEST(vxlan_gro_cells_from_4_3)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_VXLAN);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("none", "4.0");
+    CFG.gro_nic = false;
+    run(&f);
+    ck_assert_int_eq(dev_of_kind(CSC_P_VXLAN)->gro_reason, CSC_G_NETIF_RX);
+    ASSERT_METHOD(lay(CSC_P_TCP, 0), CSC_M_COMPLETE, NORMAL);
+    cfg_set("none", "4.6");
+    CFG.gro_nic = false;
+    run(&f);
+    ck_assert_int_eq(dev_of_kind(CSC_P_VXLAN)->gro_reason, CSC_G_NONE);
+    ASSERT_METHOD(lay(CSC_P_TCP, 0), CSC_M_COMPLETE, GRO);
+
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_GRE);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP)->csum = PB_BAD;
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("none", "3.18");
+    run(&f);
+    ck_assert_int_eq(dev_of_kind(CSC_P_GRE)->gro_reason, CSC_G_CSUM_BAD);
+    ASSERT_METHOD(lay(CSC_P_TCP, 0), CSC_M_CSUM_BAD, NORMAL);
+}
+END_TEST
+
+/* GENEVE before the netdev: v3.19.8's GENEVE offload has NULL callbacks (UDP
+ * GRO treats it as no tunnel), v4.0.4 has geneve_gro_receive; only Open
+ * vSwitch's vport received GENEVE before v4.1, which the replay does not
+ * follow. v4.6.2's geneve_udp_encap_recv returned a bad version to UDP (the
+ * datagram is queued on the socket); v4.7.4 drops it. */
+START_TEST(geneve_by_era)
+{
+    struct pb_frame f;
+    geneve(&f, 1);
+    cfg_set("complete", "3.18");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NOT_TUNNEL);
+    ck_assert_uint_eq(R.kernel.warnings & CSC_W_NOT_MODELLED, CSC_W_NOT_MODELLED);
+    cfg_set("complete", "4.0");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+
+    cfg_set("none", "4.6");
+    run_geneve_patched(&f, 0, 0x40);          /* version 1 */
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_ge(find_step("udp_queue_rcv_one_skb", "deliver"), 0);
+    cfg_set("none", "4.13");
+    run_geneve_patched(&f, 0, 0x40);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+}
+END_TEST
+
 Suite *kernel_source_suite(void);
 Suite *kernel_source_suite(void)
 {
@@ -515,6 +664,11 @@ Suite *kernel_source_suite(void)
     tcase_add_test(t, gue_variant_2_and_protocol_0_dropped);
     tcase_add_test(t, gue_variant_1_needs_ip);
     tcase_add_test(t, gue_v3_18_header);
+    tcase_add_test(t, sit_netif_rx_no_gro_pass);
+    tcase_add_test(t, ip6tnl_gro_by_era);
+    tcase_add_test(t, sit_gro_callback_from_4_6);
+    tcase_add_test(t, vxlan_gro_cells_from_4_3);
+    tcase_add_test(t, geneve_by_era);
     suite_add_tcase(s, t);
     return s;
 }

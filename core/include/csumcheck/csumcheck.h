@@ -61,6 +61,8 @@ enum csc_proto {
     CSC_P_GRE, CSC_P_VXLAN, CSC_P_VXLAN_GPE, CSC_P_GENEVE, CSC_P_GUE,
     CSC_P_FOU, CSC_P_L2TP, CSC_P_ERSPAN, CSC_P_NSH, CSC_P_GTP,
     CSC_P_TEREDO, CSC_P_AYIYA, CSC_P_CW, CSC_P_WCCP, CSC_P_CMD,
+    CSC_P_SIT,           /* a device kind only: the sit device (IPv6 in IPv4);
+                            ipip is CSC_P_IPV4 (IPv4 in IPv4), ip6tnl CSC_P_IPV6 */
     CSC_P__COUNT
 };
 
@@ -259,6 +261,20 @@ enum csc_era_switch {
     CSC_E_GUE_REMCSUM_ORDER,          /* validate_gue_flags rejects a REMCSUM offset below
                                          its start ("net: gue: reject invalid REMCSUM
                                          offsets", stable 6.12.112 and 6.1.19x) */
+    CSC_E_VXLAN_GRO_CELLS,            /* vxlan_rcv ends in gro_cells_receive (v4.2.8:
+                                         netif_rx; v4.3 gro_cells) */
+    CSC_E_GENEVE_NETDEV,              /* drivers/net/geneve.c with gro_cells (v4.0.4: only
+                                         the OVS vport of net/ipv4/geneve.c; v4.3 has it) */
+    CSC_E_GENEVE_BAD_HDR_DROPPED,     /* geneve_udp_encap_recv drops a bad version or
+                                         protocol (v4.6.2: returns 1, the datagram is
+                                         queued on the socket; v4.7.4 drops) */
+    CSC_E_GENEVE_GRO,                 /* the GENEVE socket has a gro_receive (v3.19.8: NULL
+                                         callbacks; v4.0.4 geneve_gro_receive) */
+    CSC_E_SIT_GRO,                    /* inet_offloads[IPPROTO_IPV6] has a gro_receive
+                                         (v4.3: gso only; v4.6.2 sit_gro_receive) */
+    CSC_E_IP6_TNL_GRO,                /* ip4ip6/ip6ip6 GRO callbacks and gro_cells in
+                                         ip6_tnl_rcv, used by ip6_gre too (v4.6.2: none,
+                                         netif_rx; v4.7.4 has them) */
     CSC_E__COUNT
 };
 
@@ -358,6 +374,8 @@ enum csc_gro_reason {
     CSC_G_TCP_FLAGS,         /* TCP flags force a flush (tcp_gro_receive) */
     CSC_G_UDP_ENCAP,         /* 2024: encapsulation on a non-tunnel UDP */
     CSC_G_TCP_NO_PAYLOAD,    /* tcp_gro_receive: len < mss (a bare ACK) */
+    CSC_G_NETIF_RX,          /* the tunnel device hands the packet to netif_rx: no GRO
+                                pass (sit; ip6tnl/ip6gre up to v4.6, VXLAN up to v4.2) */
     CSC_G__COUNT
 };
 

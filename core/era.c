@@ -51,12 +51,19 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
 /* v5.12: zero-checksum tunnel GRO gate 89e5c58fc1e2; plain UDP GRO
  * (e20cf8d3f1f7, v5.0) has moved the socket lookup before the gate. */
 #define SW_5_12 ((SW_4_20 & ~E(UDP_GATE_BEFORE_LOOKUP)) | E(UDP_GATE_NONZERO_CHECK))
-/* modern 6.x: 2024 encapsulation flush, v6.14 VXLAN reserved bits first;
- * GENEVE innerprotoinherit (v4.20 lacks it; Debian 5.10.262, 6.1.192 and
- * 6.12.117 have it); validate_gue_flags' REMCSUM order check (2026, in
- * Debian 6.1.192 and 6.12.117). */
-#define SW_MODERN (SW_5_12 | E(UDP_ENCAP_FLUSH) | E(VXLAN_RESERVED_EARLY) | \
-                   E(GENEVE_INNER_PROTO_INHERIT) | E(GUE_REMCSUM_ORDER))
+/* Debian bullseye's 5.10 (source 5.10.262; live 5.10.0-46): 5.12's gate fix
+ * 89e5c58fc1e2 is in it by stable backport (live: kernel-findings.md L10),
+ * and innerprotoinherit; not the GPE GRO callback (live L11), the 2024
+ * encapsulation flush or the 2026 GUE REMCSUM order check. */
+#define SW_5_10 (SW_5_12 | E(GENEVE_INNER_PROTO_INHERIT))
+/* Debian bookworm's 6.1 (6.1.192) and trixie's 6.12 (6.12.117): the GPE
+ * GRO callback, "udp: prevent local UDP tunnel packets from being GROed"
+ * (2024; 6.1 by backport), "net: gue: reject invalid REMCSUM offsets" (2026
+ * stable); not v6.14's VXLAN reserved-bits order (6.12.117 vxlan_rcv). */
+#define SW_6_1 (SW_5_10 | E(VXLAN_GPE_GRO) | E(UDP_ENCAP_FLUSH) | E(GUE_REMCSUM_ORDER))
+#define SW_6_12 SW_6_1
+/* modern (6.14+, 6.18, 7.x): v6.14 VXLAN reserved bits checked before RCO. */
+#define SW_MODERN (SW_6_12 | E(VXLAN_RESERVED_EARLY))
 
 struct era_def {
     struct csc_era era;
@@ -81,11 +88,19 @@ static const struct era_def eras[] = {
     { { "4.20", SW_4_20 },
       "UDP COMPLETE unset (db4f1be3ca9b); pskb_trim_rcsum keeps COMPLETE; the UDP tunnel "
       "gate still before the socket lookup" },
+    { { "5.10", SW_5_10 },
+      "Debian bullseye's 5.10 (5.10.24x-5.10.262): 5.12's zero-checksum gate fix by stable "
+      "backport, GENEVE innerprotoinherit; no VXLAN-GPE GRO callback" },
     { { "5.12", SW_5_12 },
       "plain UDP GRO (e20cf8d3f1f7, v5.0): lookup before gate; zero outer UDP checksum no "
       "longer refuses tunnel GRO (89e5c58fc1e2)" },
+    { { "6.1", SW_6_1 },
+      "Debian bookworm's 6.1 (6.1.192): 5.10 + VXLAN-GPE GRO, the 2024 encapsulation flush "
+      "and the 2026 GUE REMCSUM order check (stable backports)" },
+    { { "6.12", SW_6_12 },
+      "Debian trixie's 6.12 (6.12.117): as 6.1 (no v6.14 VXLAN reserved-bits order yet)" },
     { { "modern", SW_MODERN },
-      "6.x: + 2024 UDP encapsulation flush, v6.14 VXLAN reserved-bits check before RCO" },
+      "6.14 and later (6.18, 7.x): 6.12 + the VXLAN reserved-bits check before RCO" },
 };
 
 size_t csc_era_count(void)

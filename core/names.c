@@ -220,7 +220,7 @@ const char *csc_drop_name(unsigned d)
         [KD_TUNNEL_CSUM_FLAGS] = "NOT_SPECIFIED (tunnel csum flags)",
         [KD_GENEVE_HDR] = "NOT_SPECIFIED (geneve header)",
         [KD_GUE_HDR] = "NOT_SPECIFIED (gue header)",
-        [KD_GUE_CONTROL] = "NOT_SPECIFIED (gue control message)",
+        [KD_GUE_CONTROL] = "NOT_SPECIFIED (gue control message)", [KD_OTHERHOST] = "OTHERHOST",
     };
     return NAME(t, d);
 }

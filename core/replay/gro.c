@@ -480,7 +480,8 @@ static void vxlan_gro_receive(struct rp *rp, uint8_t t)
     rp_enter(rp, t, KF_VXLAN_GRO_RECEIVE);
     skb_gro_postpull_rcsum(rp, vx->off, VXLAN_HLEN);
     bool ok = true;
-    if ((vx->aux & VXLAN_HF_RCO) && rp->cfg->remcsum_rx && era(rp, CSC_E_RCO))
+    if (vx->proto == CSC_P_VXLAN && (vx->aux & VXLAN_HF_RCO) && rp->cfg->remcsum_rx &&
+        era(rp, CSC_E_RCO))
         ok = gro_remcsum(rp, t, KF_VXLAN_GRO_RECEIVE, &grc);
     if (ok) {
         rp->cb.data_offset += VXLAN_HLEN;
@@ -570,7 +571,12 @@ static void tunnel_gro(struct rp *rp, uint8_t t)
 {
     switch (L(rp, t)->proto) {
     case CSC_P_VXLAN: vxlan_gro_receive(rp, t); break;
-    case CSC_P_VXLAN_GPE: vxlan_gpe_gro_receive(rp, t); break;
+    case CSC_P_VXLAN_GPE:             /* before vxlan_gpe_gro_receive: vxlan_gro_receive */
+        if (era(rp, CSC_E_VXLAN_GPE_GRO))
+            vxlan_gpe_gro_receive(rp, t);
+        else
+            vxlan_gro_receive(rp, t);
+        break;
     case CSC_P_GENEVE: geneve_gro_receive(rp, t); break;
     case CSC_P_GUE: case CSC_P_FOU: gue_gro_receive(rp, t); break;
     default: gro_flush(rp, t, KF_UDP_GRO_RECEIVE, CSC_G_NO_HANDLER); break;

@@ -63,6 +63,7 @@ struct rp {
     uint8_t dev;                 /* current device index in k->devs */
     uint8_t path;                /* enum csc_path */
     uint8_t done;                /* the packet was dropped or delivered */
+    uint8_t otherhost;           /* skb->pkt_type PACKET_OTHERHOST (eth_type_trans) */
     uint8_t npatch;
     struct field_patch patch[4];
 };
@@ -108,7 +109,7 @@ enum what {
 enum kdrop {
     KD_NONE = 0, KD_IP_CSUM, KD_IP_INHDR, KD_PKT_TOO_SMALL, KD_UDP_CSUM, KD_TCP_CSUM,
     KD_ICMP_CSUM, KD_GRE_CSUM, KD_GRE_FLAGS, KD_VXLAN_INVALID_HDR, KD_NO_SOCKET,
-    KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR, KD_GUE_HDR, KD_GUE_CONTROL,
+    KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR, KD_GUE_HDR, KD_GUE_CONTROL, KD_OTHERHOST,
     KD__COUNT
 };
 

@@ -158,9 +158,21 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
     return true;
 }
 
+/* ip_rcv_core / ip6_rcv_core drop a PACKET_OTHERHOST skb before anything
+ * else (SKB_DROP_REASON_OTHERHOST, no MIB counter). */
+static bool drop_otherhost(struct rp *rp, uint8_t i, enum kfn fn)
+{
+    if (!rp->otherhost)
+        return false;
+    rp_drop(rp, i, fn, KD_OTHERHOST, 0);
+    return true;
+}
+
 static void ip_rcv(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *ip = L(rp, i);
+    if (drop_otherhost(rp, i, KF_IP_RCV_CORE))
+        return;
     struct csc_skb_state before = rp_snap(rp);
     rp->skb.data = ip->off;
     /* ip_fast_csum: outside the skb checksum machinery, never a level. */
@@ -185,6 +197,8 @@ static void ipv6_rcv(struct rp *rp, uint8_t i)
     const struct csc_layer *ip = L(rp, i);
     rp->skb.data = ip->off;
     rp_enter(rp, i, KF_IPV6_RCV);
+    if (drop_otherhost(rp, i, KF_IPV6_RCV))
+        return;
     if (!ip_len_checks(rp, i, KF_IPV6_RCV, CNT(CSC_C_IP6_IN_HDR_ERRORS),
                        CNT(CSC_C_IP6_IN_TRUNCATED)))
         return;
@@ -397,6 +411,11 @@ static void geneve_rcv(struct rp *rp, uint8_t t)
         not_modelled(rp, t, KF_GENEVE_RX);
         return;
     }
+    /* An innerprotoinherit device is ARPHRD_NONE without an address: for it
+     * eth_type_trans makes a unicast inner frame PACKET_OTHERHOST. */
+    uint8_t dst0 = 0;
+    if (inherit && g->next == ETH_P_TEB && pkt_u8(&rp->p, L(rp, t + 1)->off, &dst0) && !(dst0 & 1))
+        rp->otherhost = 1;
     pull_l2(rp, t + 1, (uint8_t)l3);
     tunnel_dev_receive(rp, t, (uint8_t)l3);
 }

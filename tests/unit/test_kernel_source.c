@@ -643,6 +643,83 @@ START_TEST(geneve_by_era)
 }
 END_TEST
 
+/* Live (kernel-findings.md L4, 6.1/6.12/7.2): a GENEVE device made with
+ * innerprotoinherit is ARPHRD_NONE without an address, so geneve_rx's
+ * eth_type_trans marks a unicast inner frame PACKET_OTHERHOST and
+ * ip_rcv_core drops it (SKB_DROP_REASON_OTHERHOST, no MIB counter) after the
+ * device counted it. A multicast destination is not OTHERHOST. */
+START_TEST(geneve_inherit_teb_is_otherhost)
+{
+    struct pb_frame f;
+    geneve(&f, 1);
+    cfg_set("none", "modern");
+    CFG.geneve_inner_proto_inherit = true;
+    run(&f);
+    int in = lay(CSC_P_IPV4, 1);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, in);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "OTHERHOST");
+    ck_assert_uint_eq(R.kernel.counters, 0);
+    ck_assert_int_eq(dev_of_kind(CSC_P_GENEVE)->gro_ran, 1);
+
+    FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+    FRAME[f.off[4]] |= 1;                     /* inner destination multicast */
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+/* ---- Debian kernel presets (kernel-findings.md L10, L11) ---- */
+
+/* Live 5.10.0-46 (L10): Debian's 5.10 carries 89e5c58fc1e2 by stable
+ * backport: a zero outer UDP checksum no longer refuses tunnel GRO. */
+START_TEST(era_5_10_has_the_zero_checksum_gate_fix)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP)->csum = PB_ZERO;
+    pb_push(&f, PB_VXLAN);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("none", "4.20");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_UDP_GATE);
+    cfg_set("none", "5.10");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+}
+END_TEST
+
+/* Live 5.10 (L11): without vxlan_gpe_gro_receive a GPE socket used
+ * vxlan_gro_receive, whose eth_gro_receive cannot take an IP payload;
+ * Debian 6.1.192 registers vxlan_gpe_gro_receive for GPE sockets. */
+START_TEST(era_vxlan_gpe_gro_from_6_1)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_VXLAN_GPE);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("none", "5.10");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NO_HANDLER);
+    ck_assert_int_ge(find_step("vxlan_gro_receive", "enter"), 0);
+    cfg_set("none", "6.1");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    ck_assert_int_ge(find_step("vxlan_gpe_gro_receive", "enter"), 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
 Suite *kernel_source_suite(void);
 Suite *kernel_source_suite(void)
 {
@@ -669,6 +746,9 @@ Suite *kernel_source_suite(void)
     tcase_add_test(t, sit_gro_callback_from_4_6);
     tcase_add_test(t, vxlan_gro_cells_from_4_3);
     tcase_add_test(t, geneve_by_era);
+    tcase_add_test(t, geneve_inherit_teb_is_otherhost);
+    tcase_add_test(t, era_5_10_has_the_zero_checksum_gate_fix);
+    tcase_add_test(t, era_vxlan_gpe_gro_from_6_1);
     suite_add_tcase(s, t);
     return s;
 }

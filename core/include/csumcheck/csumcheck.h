@@ -272,6 +272,9 @@ enum csc_era_switch {
                                          callbacks; v4.0.4 geneve_gro_receive) */
     CSC_E_SIT_GRO,                    /* inet_offloads[IPPROTO_IPV6] has a gro_receive
                                          (v4.3: gso only; v4.6.2 sit_gro_receive) */
+    CSC_E_VXLAN_GPE_GRO,              /* GPE sockets have vxlan_gpe_gro_receive (Debian
+                                         5.10.262: vxlan_gro_receive, eth_gro_receive on
+                                         the GPE payload; 6.1.192 has it) */
     CSC_E_IP6_TNL_GRO,                /* ip4ip6/ip6ip6 GRO callbacks and gro_cells in
                                          ip6_tnl_rcv, used by ip6_gre too (v4.6.2: none,
                                          netif_rx; v4.7.4 has them) */

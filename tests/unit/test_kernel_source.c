@@ -720,6 +720,44 @@ START_TEST(era_vxlan_gpe_gro_from_6_1)
 }
 END_TEST
 
+/* ---- audit finding 4, refuted: IPv6 underlay, outer and inner UDP bad,
+ * UNNECESSARY level 0, no GRO ---- */
+
+/* udp6_csum_init consumes level 0 for the outer UDP (csum_valid, level
+ * decremented to NONE), udp6_unicast_rcv_skb converts to COMPLETE with the
+ * outer pseudo sum, vxlan_rcv/eth_type_trans postpull; at the inner
+ * udp4_csum_init the COMPLETE arithmetic fails (the outer error is not the
+ * inner's), the datagram is short enough for __skb_checksum_complete: drop,
+ * UdpInCsumErrors. The live kernels agree (kernel-findings.md: all five);
+ * the audit's "model delivers" did not reproduce. The IPv4 twin alike. */
+START_TEST(finding4_ipv6_outer_and_inner_bad_u0_dropped)
+{
+    for (int outer6 = 0; outer6 <= 1; outer6++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, outer6 ? PB_IPV6 : PB_IPV4);
+        pb_push(&f, PB_UDP)->csum = PB_BAD;
+        pb_push(&f, PB_VXLAN);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_UDP)->csum = PB_BAD;
+        pb_push(&f, PB_PAYLOAD)->len = 50;
+        cfg_set("unnecessary:0", "modern");
+        CFG.gro_nic = false;
+        CFG.gro_tunnel = false;
+        run(&f);
+        int ou = lay(CSC_P_UDP, 0), iu = lay(CSC_P_UDP, 1);
+        ASSERT_METHOD(ou, CSC_M_DEVICE, NORMAL);
+        ck_assert_int_eq(R.layers[ou].k.normal_conv, 1);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, iu);
+        ck_assert_uint_eq(R.kernel.counters,
+                          counters_of(CSC_C_UDP_IN_CSUM_ERRORS, CSC_C_UDP_IN_ERRORS));
+    }
+}
+END_TEST
+
 Suite *kernel_source_suite(void);
 Suite *kernel_source_suite(void)
 {
@@ -749,6 +787,7 @@ Suite *kernel_source_suite(void)
     tcase_add_test(t, geneve_inherit_teb_is_otherhost);
     tcase_add_test(t, era_5_10_has_the_zero_checksum_gate_fix);
     tcase_add_test(t, era_vxlan_gpe_gro_from_6_1);
+    tcase_add_test(t, finding4_ipv6_outer_and_inner_bad_u0_dropped);
     suite_add_tcase(s, t);
     return s;
 }

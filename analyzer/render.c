@@ -368,6 +368,8 @@ void render_json_gro_fate(struct wbuf *w, const struct csc_gro_decision *gd)
             wb_puts(w, csc_gro_flush_name(f->flushed_other));
             wb_putc(w, '"');
         }
+        if (f->gso_lost)
+            LIT(w, ",\"lost\":\"udp-gso\"");
         wb_putc(w, '}');
     }
     wb_putc(w, ']');
@@ -396,6 +398,8 @@ void render_text_gro_fate(struct wbuf *w, const struct csc_gro_decision *gd)
         if (f->merged) {
             LIT(w, "merged into ");
             wb_u64(w, f->super);
+            if (f->gso_lost)
+                LIT(w, " (lost at the UDP socket: GSO)");
         } else if (f->held) {
             LIT(w, "held");
         } else {

@@ -232,8 +232,18 @@ static HOT_INLINE void stream_layer(struct stream *ks, struct stream *hs, const 
         st_u32(ks, l->field == 0);
         break;
     case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
-    case CSC_P_ETH: case CSC_P_VLAN: case CSC_P_GRE:
+    case CSC_P_ETH: case CSC_P_VLAN:
         st_bytes(ks, p, l->off, l->hdr_len);
+        break;
+    case CSC_P_GRE:
+        /* gre_gro_receive (net/ipv4/gre_offload.c, 6.12): the same flow has
+         * the same flags and protocol and, with K, the same 32-bit word
+         * after the base header - the key, or with C the checksum word (the
+         * kernel reads greh + 1 either way). The checksum alone is not
+         * compared. */
+        st_bytes(ks, p, l->off, GRE_HLEN);
+        if (l->sport & GRE_K)
+            st_bytes(ks, p, l->off + GRE_HLEN, 4);
         break;
     case CSC_P_TCP:
         st_bytes(ks, p, l->off, 4);
@@ -497,6 +507,8 @@ static void deliver(struct csc_gro *g, uint8_t dev, struct csc_gro_held *h, enum
     d->flushes[why]++;
     if (h->count > 1)
         d->merged_frames += h->count;
+    if (h->count > 1 && h->gso_lost)
+        d->gso_lost_frames += h->count;
     struct csc_gro_flow_stats *fs = &g->flow[h->flow];
     if (!fs->used || fs->dev != dev || fs->key != h->key)   /* evicted meanwhile */
         fs = index_find(g, dev, h->key);                    /* (then maybe back, elsewhere) */
@@ -578,7 +590,7 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
                                     uint64_t now)
 {
     struct csc_gro_dev_stats *d = &g->dev[dev];
-    struct csc_gro_fate fate = { dev, kd->kind, 0, 0, kd->gro_reason, 0, 0, 0 };
+    struct csc_gro_fate fate = { dev, kd->kind, 0, 0, kd->gro_reason, 0, 0, 0, 0 };
     uint32_t later_passes = in->later_passes;
     uint32_t later_bytes = in->later_bytes;
     poll_boundary(g, dev, now);
@@ -630,7 +642,9 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
             h->len += s.payload;
             h->next_seq += s.payload;
             h->later_passes = h->later_bytes = 0;   /* merged: PARTIAL from here on */
+            h->gso_lost = kd->gso_lost;
             fate.held = fate.merged = 1;
+            fate.gso_lost = kd->gso_lost;
             fate.super = h->first_frame;
             if (s.payload < h->mss)
                 deliver(g, dev, h, CSC_GF_SMALL);
@@ -677,6 +691,22 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
     return fate;
 }
 
+/* A packet merged from layer l0 on is lost at its encap UDP socket when a
+ * FOU/GUE layer carries GRE (fou_gro_receive/gue_gro_receive clear
+ * encap_mark, so gre_gro_receive merges; see csc_gro_seg.gso_lost). */
+static uint8_t gre_under_udp_encap(const struct csc_result *r, unsigned l0)
+{
+    for (unsigned i = l0 + 1; i + 1 < r->nlayers; i++) {
+        uint8_t p = r->layers[i].proto;
+        if ((p == CSC_P_FOU || p == CSC_P_GUE) && r->layers[i - 1].proto == CSC_P_UDP &&
+            r->layers[i + 1].proto == CSC_P_GRE)
+            return 1;
+        if (p == CSC_P_TCP)
+            break;
+    }
+    return 0;
+}
+
 void csc_gro_prepare(const struct csc_frame *f, const struct csc_result *r,
                      struct csc_gro_input *in)
 {
@@ -701,6 +731,7 @@ void csc_gro_prepare(const struct csc_frame *f, const struct csc_result *r,
         sg->gro_ran = kd->gro_ran;
         sg->gro_reason = kd->gro_reason;
         sg->layer = kd->layer;
+        sg->gso_lost = gre_under_udp_encap(r, kd->layer);
     }
     if (n)
         segments_all(f, r, l0s, n, in->dev);

@@ -8,6 +8,8 @@
  */
 #include "helpers.h"
 
+#include "csumcheck/gro.h"
+
 #define GRO CSC_PATH_GRO
 #define NORMAL CSC_PATH_NORMAL
 
@@ -758,6 +760,101 @@ START_TEST(finding4_ipv6_outer_and_inner_bad_u0_dropped)
 }
 END_TEST
 
+/* ---- the GRO engine against the live kernels (kernel-findings.md L8, L9) ---- */
+
+static struct csc_gro KG;
+static struct csc_gro_decision KD;
+
+enum tun_kind { T_GRE_C, T_GRE_CK, T_GUE_GRE };
+
+/* One TCP segment of a flow over GRE with C (and K, key `key`), or GRE
+ * under GUE; the inner TCP checksum in state tcp. */
+static void tun_seg(enum tun_kind k, uint32_t key, uint32_t seq, enum pb_state tcp, uint64_t frame)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    if (k == T_GUE_GRE) {
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_GUE);
+    }
+    struct pb_layer *g = pb_push(&f, PB_GRE);
+    if (k != T_GUE_GRE)
+        g->gre_flags = k == T_GRE_CK ? 0xa000 : 0x8000;
+    g->key = key;
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *t = pb_push(&f, PB_TCP);
+    t->seq = seq;
+    t->csum = (uint8_t)tcp;
+    pb_push(&f, PB_PAYLOAD)->len = 1000;
+    run(&f);
+    struct csc_frame fr = { FRAME, (uint32_t)FRAME_LEN, (uint32_t)FRAME_LEN, CSC_LINK_ETHERNET, 0 };
+    csc_gro_feed(&KG, &fr, &R, frame, frame, &KD);
+}
+
+/* gre_gro_receive (net/ipv4/gre_offload.c, 6.12): two segments are the same
+ * flow when flags and protocol match and, with K, the 32-bit word after the
+ * base header does (the kernel reads greh + 1: the key, or with C the
+ * checksum word). Without K the GRE checksum is not compared: live L9, a
+ * PARTIAL-covered bad inner TCP changes the second segment's GRE checksum
+ * and the kernels still merged (gre+C ... tcp4=ok,bad rx=partial:inner). */
+START_TEST(engine_gre_flow_key_l9)
+{
+    cfg_set("partial:inner", "modern");
+    csc_gro_init(&KG, NULL);
+    tun_seg(T_GRE_C, 0, 1000, PB_OK, 1);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    tun_seg(T_GRE_C, 0, 2000, PB_BAD, 2);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    ck_assert_int_eq(KD.fate[0].merged, 1);
+    csc_gro_finish(&KG);
+    ck_assert_uint_eq(KG.dev[0].merged_frames, 2);
+
+    cfg_set("none", "modern");        /* K: different keys, different flows */
+    csc_gro_init(&KG, NULL);
+    tun_seg(T_GRE_CK, 77, 1000, PB_OK, 1);
+    tun_seg(T_GRE_CK, 78, 2000, PB_OK, 2);
+    ck_assert_int_eq(KD.fate[0].merged, 0);
+    tun_seg(T_GRE_CK, 78, 3000, PB_OK, 3);
+    ck_assert_int_eq(KD.fate[0].merged, 1);
+    csc_gro_finish(&KG);
+}
+END_TEST
+
+/* Live L8 (every kernel): GRE under FOU/GUE merged by GRO is lost. Its
+ * gro_complete chain ends in gre_gro_complete, which sets gso_type =
+ * SKB_GSO_GRE and drops the SKB_GSO_UDP_TUNNEL bit udp_gro_complete set, so
+ * at the GUE socket udp_unexpected_gso() (include/linux/udp.h) is true and
+ * udp_rcv_segment() fails to segment it: UDP_MIB_INERRORS per segment. The
+ * engine marks every merged frame and counts the lost segments. */
+START_TEST(engine_gre_under_gue_merged_is_lost_l8)
+{
+    cfg_set("none", "modern");
+    csc_gro_init(&KG, NULL);
+    tun_seg(T_GUE_GRE, 0, 1000, PB_OK, 1);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    ck_assert_int_eq(KD.fate[0].held, 1);
+    ck_assert_int_eq(KD.fate[0].gso_lost, 0);        /* alone it would pass */
+    tun_seg(T_GUE_GRE, 0, 2000, PB_OK, 2);
+    ck_assert_int_eq(KD.fate[0].merged, 1);
+    ck_assert_int_eq(KD.fate[0].gso_lost, 1);
+    ck_assert_uint_eq(KD.fate[0].super, 1);
+    csc_gro_finish(&KG);
+    ck_assert_uint_eq(KG.dev[0].merged_frames, 2);
+    ck_assert_uint_eq(KG.dev[0].gso_lost_frames, 2);
+
+    /* GRE without UDP around it (gre_rcv): nothing lost */
+    csc_gro_init(&KG, NULL);
+    tun_seg(T_GRE_C, 0, 1000, PB_OK, 1);
+    tun_seg(T_GRE_C, 0, 2000, PB_OK, 2);
+    ck_assert_int_eq(KD.fate[0].merged, 1);
+    ck_assert_int_eq(KD.fate[0].gso_lost, 0);
+    csc_gro_finish(&KG);
+    ck_assert_uint_eq(KG.dev[0].gso_lost_frames, 0);
+}
+END_TEST
+
 Suite *kernel_source_suite(void);
 Suite *kernel_source_suite(void)
 {
@@ -788,6 +885,8 @@ Suite *kernel_source_suite(void)
     tcase_add_test(t, era_5_10_has_the_zero_checksum_gate_fix);
     tcase_add_test(t, era_vxlan_gpe_gro_from_6_1);
     tcase_add_test(t, finding4_ipv6_outer_and_inner_bad_u0_dropped);
+    tcase_add_test(t, engine_gre_flow_key_l9);
+    tcase_add_test(t, engine_gre_under_gue_merged_is_lost_l8);
     suite_add_tcase(s, t);
     return s;
 }

@@ -61,6 +61,7 @@ struct csc_gro_held {
     uint64_t key, hdr;       /* flow key; header words that must match */
     uint64_t first_frame, first_us;
     uint32_t later_passes, later_bytes;  /* passes after NIC GRO, if it goes up alone */
+    uint8_t gso_lost;        /* merged, the encap UDP socket loses it (csc_gro_seg) */
 };
 
 struct csc_gro_flow_stats {
@@ -75,6 +76,8 @@ struct csc_gro_flow_stats {
 struct csc_gro_dev_stats {
     uint8_t used, kind, depth;
     uint64_t frames_in, packets_out, merged_frames, alone;
+    uint64_t gso_lost_frames;          /* segments of merged packets lost at the encap UDP
+                                          socket (csc_gro_seg.gso_lost) */
     uint64_t refused[CSC_G__COUNT];   /* not eligible, by csc_gro_reason */
     uint64_t flushes[CSC_GF__COUNT];
     struct csc_gro_held held[CSC_GRO_BUCKETS][CSC_GRO_PER_BUCKET];
@@ -110,6 +113,9 @@ struct csc_gro_fate {
     uint8_t merged;          /* 1: merged into an existing super-packet */
     uint8_t alone_reason;    /* csc_gro_reason when not held */
     uint8_t flushed_other;   /* enum csc_gro_flush of a held packet this frame pushed out */
+    uint8_t gso_lost;        /* merged into a packet the encap UDP socket drops: the whole
+                                super-packet (from frame `super` on) is lost, UDP_MIB_INERRORS
+                                per segment */
     uint64_t super;          /* frame number of the super-packet's first segment */
     uint16_t flow;           /* index of the frame's entry in csc_gro.flow */
 };
@@ -147,6 +153,10 @@ struct csc_gro {
 struct csc_gro_seg {
     uint8_t kind, gro_ran, gro_reason, layer;
     uint8_t tcp;             /* a TCP segment: the fields below are set */
+    uint8_t gso_lost;        /* merged here, the packet is GRE under FOU/GUE: gre_gro_complete
+                                sets gso_type = SKB_GSO_GRE, dropping the UDP_TUNNEL bit, so
+                                the FOU/GUE socket's udp_unexpected_gso() sends it to
+                                udp_rcv_segment(), whose segmentation fails (6.12) */
     uint8_t flags;
     uint32_t seq, ack, payload, len;
     uint64_t key, hdr;

@@ -2,13 +2,16 @@
  * kdiff.h - the live-kernel differential test (docs/kernel-diff.md).
  *
  * A case is one frame, or a run of segments of one flow, written to a TAP
- * under a VXLAN device in a private network namespace; the same bytes go
- * through csc_analyze() with the configuration that matches the harness,
- * and the two outcomes are compared.
+ * under a tunnel device in a private network namespace of some kernel (the
+ * host's, or one booted under qemu by live/vm/csc-vm); the same bytes go
+ * through csc_analyze() (and the GRO engine) with the configuration that
+ * matches the receiver and the era preset that claims that kernel, and the
+ * two outcomes are compared.
  *
- *   kdiff_cases.c   the case matrix, the frames (captures/lib/pb) and labels
- *   kdiff_ns.c      the namespace, devices, sockets, BPF, counters (child)
- *   kdiff_main.c    driver: one child per device setup, the model, compare
+ *   kdiff_cases.c   the tunnels, the case matrix and the labels
+ *   kdiff_frames.c  the frames (captures/lib/pb), the receiver setups
+ *   kdiff_model.c   the model's outcome, the kernel's outcome, the comparison
+ *   kdiff_main.c    driver: runs the kernel side (libcsclive, live/), tables
  */
 #ifndef CSC_KDIFF_H
 #define CSC_KDIFF_H
@@ -16,110 +19,168 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pb.h"
+#include "live.h"
 
 #define KD_MAX_SEGS 4
 #define KD_TCP_PAYLOAD 100
 #define KD_UDP_PAYLOAD 64
 #define KD_GRO_TIMEOUT_NS 4000000u   /* gro_flush_timeout of the GRO setups */
+#define KD_FOU_PORT 5555             /* + the FOU variant */
+#define KD_GUE_PORT 6080             /* + 100 x the GUE variant */
+#define KD_GREUDP_PORT 4754          /* GRE-in-UDP (RFC 8086); 4755 with icsum */
 
-/* Device setup: everything that needs its own namespace (one child each). */
+/* What is tunnelled, named by the wire; the underlay picks the device. */
+enum kd_tun {
+    KT_VXLAN = 0,   /* vxlan: UDP 4789, inner Ethernet */
+    KT_GPE,         /* vxlan gpe external: UDP 4790, inner IP */
+    KT_GENEVE,      /* geneve: UDP 6081, inner Ethernet (or IP with innerprotoinherit) */
+    KT_GRE,         /* gre / ip6gre: inner IP */
+    KT_GRETAP,      /* gretap / ip6gretap: inner Ethernet */
+    KT_IPIP,        /* IPv4 in IP: ipip / ip6tnl mode ipip6 (4in6) */
+    KT_IP6,         /* IPv6 in IP: sit / ip6tnl mode ip6ip6 (6in6) */
+    KT_FOU,         /* fou port 5555: bare IPv4/IPv6/GRE in UDP, to ipip/sit/ip6tnl/gre */
+    KT_GUE,         /* fou port 6080 gue: GUE header, then IPv4/IPv6/GRE */
+    KT_GREUDP,      /* fou port 4754 ipproto 47: GRE-in-UDP */
+    KT__COUNT
+};
+
+/* Receiver options: what the device (or FOU port) is created with. */
+enum kd_opt {
+    KO_REMCSUM = 1u << 0,      /* vxlan remcsumrx */
+    KO_NOPARTIAL = 1u << 1,    /* vxlan remcsum nopartial */
+    KO_NOREMCSUM = 1u << 2,    /* vxlan noremcsumrx given explicitly */
+    KO_U6Z = 1u << 3,          /* udp6zerocsumrx (vxlan, geneve) */
+    KO_EXTERNAL = 1u << 4,     /* geneve external (collect_md) */
+    KO_INHERIT = 1u << 5,      /* geneve innerprotoinherit */
+    KO_ICSUM = 1u << 6,        /* gre icsum: a GRE checksum is required */
+    KO_IKEY = 1u << 7,         /* gre ikey 77 */
+};
+
+/* What a case needs of the kernel: the namespace (underlay and TAP mode:
+ * v6, napi, gro, level) and the receiving device in it (tun, payload, opts).
+ * One namespace holds every device its cases use; each device has its own
+ * peer address and port, so none of them sees another's frames. */
 struct kd_group {
+    uint8_t tun;         /* enum kd_tun */
+    uint8_t payload;     /* FOU/GUE: 4 (IPv4), 41 (IPv6), 47 (GRE) */
     uint8_t v6;          /* IPv6 underlay */
     uint8_t napi;        /* TAP with IFF_NAPI: GRO on the TAP */
-    uint8_t gro;         /* non-zero gro_flush_timeout on the TAP (needs napi) */
+    uint8_t gro;         /* gro_flush_timeout on the TAP (needs napi) */
     int8_t level;        /* tc-ingress BPF csum level, -1: no program */
-    uint8_t remcsum;     /* vx0 remcsumrx */
-    uint8_t nopartial;   /* vx0 remcsum nopartial (VXLAN_F_REMCSUM_NOPARTIAL) */
-    uint8_t rcsum_off_explicit; /* remcsum off given explicitly (`noremcsumrx`) */
-    uint8_t u6z;         /* vx0 udp6zerocsumrx */
+    uint16_t opts;       /* enum kd_opt */
 };
 
 /* Device report as the harness produces it */
 enum kd_report {
     KR_NONE = 0,         /* virtio-net header flags 0 */
-    KR_POUT,             /* NEEDS_CSUM at the outer UDP checksum */
+    KR_POUT,             /* NEEDS_CSUM at the outermost L4 checksum (UDP, or GRE with C) */
     KR_PIN,              /* NEEDS_CSUM at the inner L4 checksum */
     KR_U0,               /* BPF: UNNECESSARY level 0 */
     KR_U1,               /* BPF: UNNECESSARY level 1 */
+    KR__COUNT
 };
 
-/* Checksum state of one field (mapped onto pb_state) */
+/* Checksum state of one field */
 enum kd_state { KS_OK = 0, KS_BAD, KS_ZERO, KS_SEED, KS_GARB };
+
+/* Tunnel header variants (bits) */
+enum kd_hdr {
+    KH_RCO = 1u << 0,          /* VXLAN / GUE remote checksum offload for the inner L4 */
+    KH_GRE_C = 1u << 1,        /* GRE checksum present */
+    KH_GRE_K = 1u << 2,        /* GRE key present (key 77) */
+    KH_GRE_S = 1u << 3,        /* GRE sequence number present */
+    KH_GNV_OPT = 1u << 4,      /* GENEVE: one 8-byte option (non-critical type) */
+    KH_GNV_CRIT = 1u << 5,     /* GENEVE: critical-options bit (C) */
+    KH_GNV_OAM = 1u << 6,      /* GENEVE: OAM bit (O) */
+    KH_GNV_VER1 = 1u << 7,     /* GENEVE: version 1 */
+    KH_L3 = 1u << 8,           /* GENEVE: inner IP with no Ethernet (protocol 0x0800/0x86dd) */
+    KH_GUE_CTRL = 1u << 9,     /* GUE control message (C bit) */
+    KH_GUE_PRIV = 1u << 10,    /* GUE private flags word with an unknown flag */
+    KH_GUE_VER1 = 1u << 11,    /* GUE variant 1: direct IP, no GUE header */
+    KH_GUE_FLAG = 1u << 12,    /* GUE: an unknown (reserved) header flag */
+    KH_GUE_VER2 = 1u << 13,    /* GUE version field 2 */
+};
 
 struct kd_case {
     struct kd_group g;
     uint8_t report;               /* enum kd_report */
     uint8_t inner6;               /* inner IPv6 */
     uint8_t tcp;                  /* inner TCP, else UDP */
-    uint8_t rco;                  /* VXLAN RCO for the inner L4 */
     uint8_t nosock;               /* inner port without a listener */
     uint8_t nseg;                 /* 1: single frame; 2..KD_MAX_SEGS: a run */
+    uint16_t hdr;                 /* enum kd_hdr */
     uint8_t ip[KD_MAX_SEGS];      /* outer IPv4 header checksum */
-    uint8_t oudp[KD_MAX_SEGS];    /* outer UDP checksum */
+    uint8_t oudp[KD_MAX_SEGS];    /* outer UDP checksum (UDP tunnels) */
+    uint8_t gcs[KD_MAX_SEGS];     /* GRE checksum (with KH_GRE_C) */
     uint8_t icsum[KD_MAX_SEGS];   /* inner L4 checksum */
     uint16_t id;                  /* case number (ports derive from it) */
-};
-
-/* What the harness reads, as deltas over one case */
-enum kd_obs {
-    O_IP_INHDR, O_IP_CSUM, O_IP_TRUNC,
-    O_UDP_INDG, O_UDP_NOPORTS, O_UDP_INERR, O_UDP_CSUM,
-    O_UDP6_INDG, O_UDP6_NOPORTS, O_UDP6_INERR, O_UDP6_CSUM,
-    O_TCP_INSEGS, O_TCP_INERRS, O_TCP_CSUM,
-    O_ICMP_INERR, O_ICMP_CSUM, O_ICMP6_INERR, O_ICMP6_CSUM,
-    O_IP6_INHDR, O_IP6_TRUNC,
-    O_VX_RXP, O_VX_RXB, O_VX_RXERR, O_VX_RXFRAME, O_VX_RXCRC, O_VX_RXDROP,
-    O_TAP_RXP, O_TAP_RXDROP,
-    O_SOCK_UDP, O_SOCK_UDP6,      /* datagrams the inner UDP sockets read */
-    O__COUNT
-};
-
-/* One case's observation, sent from the namespace child to the driver */
-enum kd_status { KD_OK = 0, KD_SKIPPED, KD_ERROR };
-
-struct kd_rec {
-    int32_t idx;                  /* index in the case table */
-    int32_t status;               /* enum kd_status */
-    uint32_t settle_us;           /* time until the counters settled */
-    uint32_t retries;             /* GRO runs repeated: a write gap over half gro_flush_timeout */
-    int64_t d[O__COUNT];
-    char msg[200];
 };
 
 /* kdiff_cases.c */
 size_t kd_make_cases(struct kd_case *out, size_t cap);
 int kd_group_eq(const struct kd_group *a, const struct kd_group *b);
-/* Build segment seg of a case; returns the frame length (0 on failure) and
- * the offsets of the outer and inner L4 headers and checksum fields. */
-struct kd_frame_info {
-    size_t len;
-    size_t outer_l4, outer_csum;  /* frame offsets (Ethernet included) */
-    size_t inner_l4, inner_csum;
-    size_t inner_l3_len;          /* inner IP packet length (vx0 rx_bytes) */
-};
-size_t kd_build(const struct kd_case *c, int seg, uint8_t *out, size_t cap, struct kd_frame_info *fi);
+const char *kd_tun_name(const struct kd_group *g);   /* "vxlan", "fou-gre", "ip6tnl-4in6", ... */
 const char *kd_state_name(unsigned s);
 const char *kd_report_name(unsigned r);
-const char *kd_obs_name(unsigned o);
 void kd_group_label(const struct kd_group *g, char *buf, size_t n);
 void kd_case_label(const struct kd_case *c, char *buf, size_t n);
+int kd_is_udp_tunnel(const struct kd_group *g);
+int kd_inner_l2(const struct kd_case *c);    /* inner Ethernet header present */
 
-/* kdiff_ns.c (runs in the namespace child) */
-struct kd_tools {
-    char ip[64];
-    char tc[64];
-    const char *bpf_obj;          /* NULL: no BPF object was built */
-    int verbose;
+/* The receiving device of a group: its name, its peer (the outer source
+ * address: 10.0.0.P, 2001:db8::P) and its UDP port (UDP tunnels). */
+struct kd_devspec {
+    int idx;
+    char name[16];            /* "t<idx>" */
+    uint8_t peer;
+    uint16_t port;
 };
-int kd_find_tools(struct kd_tools *t);
-/* Enter a private network + mount namespace and set up the group. Returns 0,
- * or -1 with a message (setup failed), or 1 with a message (skip: BPF). */
-int kd_setup(const struct kd_tools *t, const struct kd_group *g, char *err, size_t n);
-/* Write the case's frames, wait until the kernel has processed them, and
- * fill the counter deltas. */
-int kd_run(const struct kd_case *c, struct kd_rec *rec);
-/* Can the harness run here at all? 0 yes, else a reason in err. */
-int kd_preflight(const struct kd_tools *t, char *err, size_t n);
+void kd_dev_of(const struct kd_group *g, struct kd_devspec *d);
+int kd_ns_eq(const struct kd_group *a, const struct kd_group *b);
+int kd_dev_eq(const struct kd_group *a, const struct kd_group *b);
+
+/* kdiff_frames.c */
+struct kd_frame_info {
+    size_t len;
+    size_t outer_l4, outer_csum;  /* outermost L4 checksum (UDP or GRE), 0: none */
+    size_t inner_l4, inner_csum;
+    size_t inner_l3_len;          /* inner IP packet length (the device's rx_bytes) */
+};
+size_t kd_build(const struct kd_case *c, int seg, uint8_t *out, size_t cap, struct kd_frame_info *fi);
+/* The namespace of a group with no device yet (TAP, sockets), then each
+ * device (its lines and sentinels); returns the device's index in s. */
+void kd_setup_of(const struct kd_group *g, struct live_setup *s);
+int kd_setup_add_dev(struct live_setup *s, const struct kd_group *g);
+/* The case as frames with their virtio-net headers, on device dev */
+int kd_live_case(const struct kd_case *c, int dev, struct live_case *lc);
+
+/* kdiff_model.c */
+enum kd_class {
+    KC_DELIVERED = 0, KC_OUTER_IP, KC_OUTER_L4, KC_TUNNEL, KC_INNER_IP, KC_INNER_L4,
+    KC_INNER_SILENT, KC_SILENT, KC_UNKNOWN, KC_MIXED
+};
+const char *kd_class_name(int k);
+
+struct kd_outcome {
+    int frames;
+    int delivered;            /* frames delivered to the inner socket */
+    int at_dev;               /* frames (segments) that entered the tunnel device */
+    int cls;                  /* single frame: enum kd_class */
+    int64_t cnt[32];          /* per enum csc_counter: how many times it moved */
+    int skbs_dev;             /* kernel: t0 rx_packets */
+    int merges;               /* kernel: segments merged by the TAP's GRO; model: GRO engine */
+    int lost_merges;          /* kernel: of them, in super-packets the UDP socket lost (L8) */
+    char note[160];
+};
+
+/* The era preset that claims a kernel release ("5.10.0-46-amd64"). */
+const char *kd_era_for_release(const char *release);
+void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, int perturb);
+void kd_kernel(const struct kd_case *c, const struct live_obs *o, struct kd_outcome *k);
+int kd_compare(const struct kd_case *c, const struct kd_outcome *m, const struct kd_outcome *k,
+               int strict_gro, char *why, size_t n);
+void kd_outcome_text(const struct kd_case *c, const struct kd_outcome *x, char *buf, size_t n);
+void kd_dump_model(const struct kd_case *c, const char *era);
+void kd_dump_kernel(const struct live_obs *o);
 
 #endif

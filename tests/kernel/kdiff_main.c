@@ -2,407 +2,52 @@
  * kdiff_main.c - csc-kdiff: the live-kernel differential test
  * (docs/kernel-diff.md).
  *
- *   csc-kdiff [--bpf OBJ] [--filter TEXT] [--list] [--strict-gro] [-v]
+ *   csc-kdiff [--kernel host|bullseye|bookworm|trixie|sid] [--bpf OBJ]
+ *             [--vm RUNNER --agent AGENT] [--pending FILE] [--summary FILE]
+ *             [--log FILE] [--filter TEXT] [--list] [--strict-gro] [-v]
+ *             [--results FILE]  (compare a kept agent result again, no kernel run)
  *
- * For every device setup of the case table, a child process enters a
- * private network namespace, builds the setup (kdiff_ns.c), writes each
- * case's frames to the TAP and sends back the counter deltas. The driver
- * runs the same frames through csc_analyze() with the matching
- * configuration and compares: delivered or dropped, the layer class of the
- * drop, the frames that reached vx0, and every counter the model names
- * against the kernel's deltas. One line per case, then
- * "kernel differential: N cases, M agree". Exit 0 when all agree, 1 on any
- * disagreement or harness error, 77 (skipped) where it cannot run: not
- * root, no /dev/net/tun, no iproute2, no namespaces or no VXLAN.
+ * The cases (kdiff_cases.c) are grouped by receiver setup. On the host each
+ * setup runs in a child in its own network namespace (libcsclive); for
+ * another kernel the whole job goes to csc-live-agent inside a VM booted by
+ * the runner (live/vm/csc-vm) and the observations come back over 9p. Every
+ * case is then compared with the model under the era preset that claims the
+ * kernel that ran it, and a table tunnel x report shows cases and agreement.
+ *
+ * Exit 0 when every case agrees (or disagrees exactly as a --pending entry
+ * says, each of them printed and counted as a failure in the table), 1 on
+ * any other disagreement, a pending entry that now agrees or a harness
+ * error, 77 (skipped, never passed) where the kernel cannot run here: not
+ * root, no /dev/net/tun or namespaces; for a VM kernel no qemu, or no
+ * archive and nothing cached. The reason is printed loudly either way.
  */
 #include "kdiff.h"
 
 #include "csumcheck/csumcheck.h"
-#include "csumcheck/gro.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_CASES 2048
+#define MAX_CASES 6144
 #define SKIP_CODE 77
 
 static struct kd_case CASES[MAX_CASES];
-static struct kd_rec RECS[MAX_CASES];
+static struct live_obs *OBS;            /* [MAX_CASES] */
 static uint8_t HAVE[MAX_CASES];
 static uint8_t SELECTED[MAX_CASES];
 
-/* ---- model side ---- */
-
-enum kd_class {
-    KC_DELIVERED = 0, KC_OUTER_IP, KC_OUTER_UDP, KC_VXLAN, KC_INNER_IP, KC_INNER_L4,
-    KC_INNER_SILENT, KC_SILENT, KC_UNKNOWN, KC_MIXED
+struct opts {
+    const char *kernel, *bpf, *vm, *agent, *pending, *summary, *log, *filter, *results;
+    int list, strict_gro, verbose;
 };
-
-static const char *class_name(int k)
-{
-    static const char *const t[] = { "delivered", "outer-ip", "outer-udp", "vxlan", "inner-ip",
-                                     "inner-l4", "silent-after-vx0", "silent", "unknown", "mixed" };
-    return k >= 0 && k <= KC_MIXED ? t[k] : "?";
-}
-
-/* csc_counter -> the observation that carries it */
-static const int COUNTER_OBS[CSC_C__COUNT] = {
-    [CSC_C_IP_IN_CSUM_ERRORS] = O_IP_CSUM, [CSC_C_IP_IN_HDR_ERRORS] = O_IP_INHDR,
-    [CSC_C_IP_IN_TRUNCATED] = O_IP_TRUNC, [CSC_C_UDP_IN_CSUM_ERRORS] = O_UDP_CSUM,
-    [CSC_C_UDP_IN_ERRORS] = O_UDP_INERR, [CSC_C_UDP_NO_PORTS] = O_UDP_NOPORTS,
-    [CSC_C_UDP6_IN_CSUM_ERRORS] = O_UDP6_CSUM, [CSC_C_UDP6_IN_ERRORS] = O_UDP6_INERR,
-    [CSC_C_UDP6_NO_PORTS] = O_UDP6_NOPORTS, [CSC_C_TCP_IN_CSUM_ERRORS] = O_TCP_CSUM,
-    [CSC_C_TCP_IN_ERRS] = O_TCP_INERRS, [CSC_C_ICMP_IN_CSUM_ERRORS] = O_ICMP_CSUM,
-    [CSC_C_ICMP_IN_ERRORS] = O_ICMP_INERR, [CSC_C_ICMP6_IN_CSUM_ERRORS] = O_ICMP6_CSUM,
-    [CSC_C_ICMP6_IN_ERRORS] = O_ICMP6_INERR, [CSC_C_IP6_IN_HDR_ERRORS] = O_IP6_INHDR,
-    [CSC_C_IP6_IN_TRUNCATED] = O_IP6_TRUNC, [CSC_C_DEV_RX_ERRORS] = O_VX_RXERR,
-    [CSC_C_DEV_RX_CRC_ERRORS] = O_VX_RXCRC, [CSC_C_DEV_RX_FRAME_ERRORS] = O_VX_RXFRAME,
-};
-
-struct outcome {
-    int frames;
-    int delivered;            /* frames delivered to the inner socket */
-    int at_vx0;               /* frames (segments) that entered vx0 */
-    int cls;                  /* single frame: enum kd_class */
-    int64_t cnt[O__COUNT];    /* counter deltas (only the compared ones) */
-    int skbs_vx0;             /* kernel: vx0 rx_packets */
-    int merges;               /* kernel: segments merged before vx0; model: engine */
-    char note[160];
-};
-
-/* perturb: a deliberately wrong configuration (report swapped, remcsumrx
- * and udp6zerocsumrx inverted), for the specificity figure: how many
- * agreeing cases would disagree had the model been asked the wrong
- * question. */
-static void model_config(const struct kd_case *c, struct csc_config *cfg, int perturb)
-{
-    static const char *const rep[] = { "none", "partial:outer", "partial:inner", "unnecessary:0",
-                                       "unnecessary:1" };
-    static const char *const wrong[] = { "unnecessary:1", "none", "none", "none", "unnecessary:0" };
-    csc_config_default(cfg);
-    csc_report_parse(perturb ? wrong[c->report] : rep[c->report], &cfg->rx);
-    csc_era_by_name("modern", &cfg->era);
-    cfg->gro_nic = c->g.napi != 0;      /* the TAP runs GRO only with IFF_NAPI */
-    cfg->gro_tunnel = true;             /* vx0 receives through gro_cells */
-    cfg->remcsum_rx = c->g.remcsum != 0;
-    cfg->remcsum_rx_given = c->g.remcsum != 0 || c->g.rcsum_off_explicit != 0;
-    cfg->remcsum_nopartial = c->g.nopartial != 0;
-    cfg->udp6_zero_csum_rx = c->g.u6z != 0;
-    cfg->inner_socket = !c->nosock;
-    if (perturb) {
-        cfg->remcsum_rx = !cfg->remcsum_rx;
-        cfg->udp6_zero_csum_rx = !cfg->udp6_zero_csum_rx;
-    }
-}
-
-static int model_class(const struct csc_result *r)
-{
-    const struct csc_kernel *k = &r->kernel;
-    if (k->verdict == CSC_K_ACCEPT)
-        return KC_DELIVERED;
-    if (k->verdict != CSC_K_DROP || k->drop_layer >= r->nlayers)
-        return KC_UNKNOWN;
-    int vx = -1;
-    for (int i = 0; i < r->nlayers; i++)
-        if (r->layers[i].proto == CSC_P_VXLAN) {
-            vx = i;
-            break;
-        }
-    int d = k->drop_layer;
-    uint8_t p = r->layers[d].proto;
-    if (vx < 0)
-        return KC_UNKNOWN;
-    if (d == vx)
-        return KC_VXLAN;
-    if (d < vx)
-        return p == CSC_P_UDP ? KC_OUTER_UDP : (p == CSC_P_IPV4 || p == CSC_P_IPV6) ? KC_OUTER_IP : KC_UNKNOWN;
-    if (p == CSC_P_TCP || p == CSC_P_UDP)
-        return KC_INNER_L4;
-    return KC_INNER_IP;
-}
-
-static void model_run(const struct kd_case *c, struct outcome *m, int perturb)
-{
-    static struct csc_result r;
-    static struct csc_gro gro;
-    struct csc_config cfg;
-    struct csc_gro_cfg gcfg;
-    uint8_t buf[2048];
-    memset(m, 0, sizeof *m);
-    model_config(c, &cfg, perturb);
-    csc_gro_cfg_default(&gcfg);
-    gcfg.flush_timeout_us = c->g.gro ? KD_GRO_TIMEOUT_NS / 1000 : 0;
-    gcfg.poll_gap_us = 10;              /* every write is a NAPI poll of its own */
-    csc_gro_init(&gro, &gcfg);
-    m->frames = c->nseg;
-    m->cls = -1;
-    for (int s = 0; s < c->nseg; s++) {
-        struct kd_frame_info fi;
-        size_t n = kd_build(c, s, buf, sizeof buf, &fi);
-        struct csc_frame f = { buf, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, CSC_DIR_IN };
-        csc_analyze(&cfg, &f, &r);
-        int cls = model_class(&r);
-        if (cls == KC_DELIVERED)
-            m->delivered++;
-        if (r.kernel.ndevs >= 2)
-            m->at_vx0++;
-        m->cls = m->cls < 0 || m->cls == cls ? cls : KC_MIXED;
-        for (unsigned k = 0; k < CSC_C__COUNT; k++)
-            if (r.kernel.counters & (1u << k))
-                m->cnt[COUNTER_OBS[k]]++;
-        struct csc_gro_decision d;
-        csc_gro_feed(&gro, &f, &r, (uint64_t)s, (uint64_t)s * 50, &d);
-        for (int i = 0; i < d.n; i++)
-            if (d.fate[i].kind == CSC_P_NONE && d.fate[i].merged)
-                m->merges++;
-    }
-    csc_gro_finish(&gro);
-}
-
-/* ---- kernel side ---- */
-
-static int kernel_class(const struct kd_case *c, const int64_t *d, int delivered)
-{
-    if (delivered)
-        return KC_DELIVERED;
-    int vx = d[O_VX_RXP] > 0;
-    int v6 = c->g.v6;
-    if (d[O_IP_INHDR] || d[O_IP_CSUM] || d[O_IP6_INHDR])
-        return vx ? KC_INNER_IP : KC_OUTER_IP;
-    if (!vx && (d[O_UDP_INERR] || d[O_UDP_CSUM] || d[O_UDP6_INERR] || d[O_UDP6_CSUM]))
-        return KC_OUTER_UDP;
-    if (d[O_VX_RXERR] || d[O_VX_RXFRAME] || d[O_VX_RXDROP])
-        return KC_VXLAN;
-    if (!vx && d[v6 ? O_UDP6_INDG : O_UDP_INDG] > 0)
-        return KC_VXLAN;                 /* consumed by the VXLAN socket, no vx0 packet */
-    if (vx && c->nosock && (d[O_UDP_NOPORTS] || d[O_UDP6_NOPORTS] || d[O_TCP_INSEGS]))
-        return KC_INNER_L4;              /* no listener: NoPorts, or TCP answers with a reset */
-    if (vx && (d[O_TCP_INERRS] || d[O_TCP_CSUM] ||
-               d[c->inner6 ? O_UDP6_INERR : O_UDP_INERR] || d[c->inner6 ? O_UDP6_CSUM : O_UDP_CSUM]))
-        return KC_INNER_L4;
-    return vx ? KC_INNER_SILENT : KC_SILENT;
-}
-
-static void kernel_outcome(const struct kd_case *c, const struct kd_rec *rec, struct outcome *k)
-{
-    const int64_t *d = rec->d;
-    struct kd_frame_info fi;
-    uint8_t buf[2048];
-    memset(k, 0, sizeof *k);
-    kd_build(c, 0, buf, sizeof buf, &fi);
-    k->frames = c->nseg;
-    for (unsigned i = 0; i < CSC_C__COUNT; i++)
-        k->cnt[COUNTER_OBS[i]] = d[COUNTER_OBS[i]];
-    /* Segments through vx0 from its byte counter: a merged super-packet is
-     * one rx_packet carrying the payload of all its segments. */
-    int64_t payload = c->tcp ? KD_TCP_PAYLOAD : KD_UDP_PAYLOAD;
-    int64_t hdr = (int64_t)fi.inner_l3_len - payload;
-    k->skbs_vx0 = (int)d[O_VX_RXP];
-    int64_t segs = d[O_VX_RXP] > 0 ? (d[O_VX_RXB] - d[O_VX_RXP] * hdr) / payload : 0;
-    if (d[O_VX_RXP] > 0 && (d[O_VX_RXB] - d[O_VX_RXP] * hdr) % payload)
-        snprintf(k->note, sizeof k->note, "vx0 rx_bytes %lld not a whole number of segments",
-                 (long long)d[O_VX_RXB]);
-    k->at_vx0 = (int)segs;
-    k->merges = (int)(segs - d[O_VX_RXP]);
-    if (c->tcp) {
-        /* A segment that reached TCP and was not counted in InErrs passed
-         * the checksum and met the listener. Each TCP drop is one segment
-         * (a segment that fails a check is never merged). */
-        int64_t ok = segs - d[O_TCP_INERRS];
-        if (d[O_TCP_INSEGS] < d[O_VX_RXP] && !k->note[0])
-            snprintf(k->note, sizeof k->note, "TcpInSegs %lld < vx0 rx_packets %lld (merged at vx0)",
-                     (long long)d[O_TCP_INSEGS], (long long)d[O_VX_RXP]);
-        if (c->nseg == 1)
-            ok = d[O_TCP_INSEGS] == 1 && d[O_TCP_INERRS] == 0 && segs == 1;
-        k->delivered = (int)(ok < 0 || c->nosock ? 0 : ok);
-    } else {
-        k->delivered = (int)d[c->inner6 ? O_SOCK_UDP6 : O_SOCK_UDP];
-    }
-    k->cls = c->nseg == 1 ? kernel_class(c, d, k->delivered) : -1;
-}
-
-/* ---- comparison and printing ---- */
-
-static void counters_text(const int64_t *cnt, char *buf, size_t n)
-{
-    size_t o = 0;
-    buf[0] = 0;
-    for (unsigned i = 0; i < CSC_C__COUNT && o < n; i++) {
-        int ob = COUNTER_OBS[i];
-        if (!cnt[ob])
-            continue;
-        if (cnt[ob] == 1)
-            o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "," : "", csc_counter_name(i));
-        else
-            o += (size_t)snprintf(buf + o, n - o, "%s%lldx%s", o ? "," : "", (long long)cnt[ob],
-                                  csc_counter_name(i));
-    }
-    if (!o)
-        snprintf(buf, n, "-");
-}
-
-static void outcome_text(const struct kd_case *c, const struct outcome *x, char *buf, size_t n)
-{
-    char cnt[200];
-    counters_text(x->cnt, cnt, sizeof cnt);
-    if (c->nseg == 1) {
-        snprintf(buf, n, "%s {%s}", x->cls == KC_DELIVERED ? "accept" : class_name(x->cls), cnt);
-        return;
-    }
-    snprintf(buf, n, "%d/%d delivered, %d at vx0 {%s}", x->delivered, x->frames, x->at_vx0, cnt);
-}
-
-static int compare(const struct kd_case *c, const struct outcome *m, const struct outcome *k,
-                   char *why, size_t n)
-{
-    why[0] = 0;
-    if (m->delivered != k->delivered)
-        snprintf(why, n, "delivered: model %d, kernel %d", m->delivered, k->delivered);
-    else if (c->nseg == 1 && m->cls != k->cls)
-        snprintf(why, n, "drop layer: model %s, kernel %s", class_name(m->cls), class_name(k->cls));
-    else if (m->at_vx0 != k->at_vx0)
-        snprintf(why, n, "segments at vx0: model %d, kernel %d", m->at_vx0, k->at_vx0);
-    else {
-        for (unsigned i = 0; i < CSC_C__COUNT; i++) {
-            int ob = COUNTER_OBS[i];
-            if (m->cnt[ob] != k->cnt[ob]) {
-                snprintf(why, n, "%s: model %lld, kernel %lld", csc_counter_name(i),
-                         (long long)m->cnt[ob], (long long)k->cnt[ob]);
-                break;
-            }
-        }
-    }
-    return why[0] == 0;
-}
-
-static void dump_model(const struct kd_case *c, int seg)
-{
-    static struct csc_result r;
-    struct csc_config cfg;
-    uint8_t buf[2048];
-    model_config(c, &cfg, 0);
-    size_t n = kd_build(c, seg, buf, sizeof buf, NULL);
-    struct csc_frame f = { buf, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, CSC_DIR_IN };
-    csc_analyze(&cfg, &f, &r);
-    const struct csc_kernel *k = &r.kernel;
-    printf("        model seg %d: %s", seg, csc_kverdict_name(k->verdict));
-    if (k->drop_layer < r.nlayers)
-        printf(" at layer %u (%s) %s", k->drop_layer, csc_proto_name(r.layers[k->drop_layer].proto),
-               csc_drop_name(k->drop_reason));
-    printf("\n");
-    for (int i = 0; i < k->ndevs; i++)
-        printf("          dev %s entry %s/%u gro %s\n", csc_dev_name(k->devs[i].kind),
-               csc_ip_summed_name(k->devs[i].entry.ip_summed), k->devs[i].entry.csum_level,
-               k->devs[i].gro_ran ? csc_gro_reason_name(k->devs[i].gro_reason) : "not run");
-    for (int i = 0; i < r.nlayers; i++) {
-        const struct csc_layer *l = &r.layers[i];
-        if (l->verdict == CSC_V_NA)
-            continue;
-        printf("          L%d %-5s %-8s k:%s/%s ok=%u\n", i, csc_proto_name(l->proto),
-               csc_verdict_name(l->verdict), csc_method_name(l->k.method), csc_path_name(l->k.path),
-               l->k.ok);
-    }
-}
-
-static void dump_kernel(const struct kd_rec *rec)
-{
-    printf("        kernel deltas:");
-    int any = 0;
-    for (int i = 0; i < O__COUNT; i++)
-        if (rec->d[i]) {
-            printf(" %s=%lld", kd_obs_name((unsigned)i), (long long)rec->d[i]);
-            any = 1;
-        }
-    printf("%s (settled in %u us)\n", any ? "" : " none", rec->settle_us);
-}
-
-/* ---- running the groups ---- */
-
-static void run_group(const struct kd_tools *t, const size_t *idx, size_t n, int *errors)
-{
-    int pfd[2];
-    if (pipe(pfd) < 0) {
-        perror("pipe");
-        exit(1);
-    }
-    fflush(stdout);
-    fflush(stderr);
-    pid_t p = fork();
-    if (p < 0) {
-        perror("fork");
-        exit(1);
-    }
-    if (p == 0) {
-        close(pfd[0]);
-        alarm(90);                      /* a stuck setup ends as harness errors, not a hang */
-        char err[200];
-        int st = kd_setup(t, &CASES[idx[0]].g, err, sizeof err);
-        for (size_t i = 0; i < n; i++) {
-            struct kd_rec rec;
-            if (st) {
-                memset(&rec, 0, sizeof rec);
-                rec.idx = CASES[idx[i]].id;
-                rec.status = st > 0 ? KD_SKIPPED : KD_ERROR;
-                snprintf(rec.msg, sizeof rec.msg, "%s", err);
-            } else {
-                kd_run(&CASES[idx[i]], &rec);
-            }
-            if (write(pfd[1], &rec, sizeof rec) != (ssize_t)sizeof rec)
-                _exit(3);
-        }
-        _exit(0);
-    }
-    close(pfd[1]);
-    struct kd_rec rec;
-    ssize_t r;
-    while ((r = read(pfd[0], &rec, sizeof rec)) == (ssize_t)sizeof rec)
-        if (rec.idx >= 0 && rec.idx < MAX_CASES) {
-            RECS[rec.idx] = rec;
-            HAVE[rec.idx] = 1;
-        }
-    close(pfd[0]);
-    int st = 0;
-    while (waitpid(p, &st, 0) < 0 && errno == EINTR) {
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!HAVE[idx[i]]) {
-            RECS[idx[i]].status = KD_ERROR;
-            snprintf(RECS[idx[i]].msg, sizeof RECS[idx[i]].msg, "namespace child ended (status 0x%x)", st);
-            HAVE[idx[i]] = 1;
-            (*errors)++;
-        }
-}
-
-static int preflight(const struct kd_tools *t, char *err, size_t n)
-{
-    int pfd[2];
-    if (pipe(pfd) < 0)
-        return -1;
-    fflush(stdout);
-    pid_t p = fork();
-    if (p == 0) {
-        close(pfd[0]);
-        char e[200] = "";
-        int r = kd_preflight(t, e, sizeof e);
-        if (write(pfd[1], e, sizeof e) < 0)
-            _exit(2);
-        _exit(r ? 1 : 0);
-    }
-    close(pfd[1]);
-    memset(err, 0, n);
-    if (read(pfd[0], err, n - 1) < 0)
-        err[0] = 0;
-    close(pfd[0]);
-    int st = 0;
-    waitpid(p, &st, 0);
-    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
 
 static double now_s(void)
 {
@@ -411,38 +56,501 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int skip(const char *why)
+static int skip(const struct opts *o, const char *why)
 {
-    printf("\n*** SKIP: kernel differential test NOT RUN: %s ***\n", why);
-    printf("*** (needs root, /dev/net/tun, iproute2, network namespaces and the vxlan module) ***\n\n");
+    printf("\n*** SKIP: kernel differential test on %s NOT RUN: %s ***\n\n", o->kernel, why);
+    if (o->summary) {
+        FILE *f = fopen(o->summary, "w");
+        if (f) {
+            fprintf(f, "kernel %s\nskipped %s\n", o->kernel, why);
+            fclose(f);
+        }
+    }
     fflush(stdout);
     return SKIP_CODE;
 }
 
-int main(int argc, char **argv)
+/* ---- running the kernel side ---- */
+
+static void store(void *ctx, const struct live_obs *o)
 {
-    struct kd_tools tools;
-    memset(&tools, 0, sizeof tools);
-    const char *filter = NULL;
-    int list = 0, strict_gro = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--bpf") && i + 1 < argc)
-            tools.bpf_obj = argv[++i];
-        else if (!strcmp(argv[i], "--filter") && i + 1 < argc)
-            filter = argv[++i];
-        else if (!strcmp(argv[i], "--list"))
-            list = 1;
-        else if (!strcmp(argv[i], "-v"))
-            tools.verbose = 1;
-        else if (!strcmp(argv[i], "--strict-gro"))
-            strict_gro = 1;
-        else {
-            fprintf(stderr, "usage: csc-kdiff [--bpf OBJ] [--filter TEXT] [--list] [--strict-gro] [-v]\n");
-            return 2;
+    (void)ctx;
+    if (o->id >= 0 && o->id < MAX_CASES) {
+        OBS[o->id] = *o;
+        HAVE[o->id] = 1;
+    }
+}
+
+/* Groups of selected cases with one namespace: calls fn(ctx, idx, n). */
+static size_t for_each_group(size_t ncases, void (*fn)(void *ctx, const size_t *idx, size_t n), void *ctx)
+{
+    static size_t idx[MAX_CASES];
+    static uint8_t done[MAX_CASES];
+    memset(done, 0, sizeof done);
+    size_t groups = 0;
+    for (size_t i = 0; i < ncases; i++) {
+        if (!SELECTED[i] || done[i])
+            continue;
+        size_t n = 0;
+        for (size_t j = i; j < ncases; j++)
+            if (SELECTED[j] && !done[j] && kd_ns_eq(&CASES[i].g, &CASES[j].g)) {
+                idx[n++] = j;
+                done[j] = 1;
+            }
+        groups++;
+        fn(ctx, idx, n);
+    }
+    return groups;
+}
+
+/* The namespace of a group of cases with every device they use; dev[i] is
+ * case idx[i]'s device. */
+static void setup_of(const size_t *idx, size_t n, struct live_setup *s, int *dev)
+{
+    kd_setup_of(&CASES[idx[0]].g, s);
+    for (size_t i = 0; i < n; i++) {
+        dev[i] = -1;
+        for (size_t j = 0; j < i && dev[i] < 0; j++)
+            if (kd_dev_eq(&CASES[idx[j]].g, &CASES[idx[i]].g))
+                dev[i] = dev[j];
+        if (dev[i] < 0)
+            dev[i] = kd_setup_add_dev(s, &CASES[idx[i]].g);
+    }
+}
+
+static void host_group(void *ctx, const size_t *idx, size_t n)
+{
+    const struct live_tools *t = ctx;
+    static struct live_setup s;
+    static int dev[MAX_CASES];
+    setup_of(idx, n, &s, dev);
+    struct live_case *lc = calloc(n, sizeof *lc);
+    struct live_obs *obs = calloc(n, sizeof *obs);
+    if (!lc || !obs) {
+        perror("calloc");
+        exit(1);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (dev[i] < 0 || kd_live_case(&CASES[idx[i]], dev[i], &lc[i]))
+            lc[i].nframes = 0;
+    live_run_setup(t, &s, lc, n, obs, 600);
+    for (size_t i = 0; i < n; i++)
+        store(NULL, &obs[i]);
+    free(lc);
+    free(obs);
+}
+
+static void job_group(void *ctx, const size_t *idx, size_t n)
+{
+    FILE *f = ctx;
+    static struct live_setup s;
+    static struct live_case lc;
+    static int dev[MAX_CASES];
+    setup_of(idx, n, &s, dev);
+    live_job_setup(f, &s);
+    for (size_t i = 0; i < n; i++) {
+        if (dev[i] < 0 || kd_live_case(&CASES[idx[i]], dev[i], &lc))
+            lc.nframes = 0;
+        live_job_case(f, &lc);
+    }
+}
+
+static int run_host(const struct opts *o, size_t ncases, char *release, size_t rn, size_t *groups)
+{
+    struct live_tools t;
+    memset(&t, 0, sizeof t);
+    t.bpf_obj = o->bpf;
+    char err[200];
+    if (geteuid() != 0)
+        return skip(o, "not root");
+    if (access("/dev/net/tun", R_OK | W_OK) != 0)
+        return skip(o, "/dev/net/tun missing");
+    if (live_find_tools(&t))
+        return skip(o, "iproute2 (ip) not found");
+    if (live_preflight(&t, err, sizeof err))
+        return skip(o, err[0] ? err : "namespace/TAP setup failed");
+    struct utsname u;
+    uname(&u);
+    snprintf(release, rn, "%s", u.release);
+    *groups = for_each_group(ncases, host_group, &t);
+    return 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+    FILE *a = fopen(from, "rb"), *b = a ? fopen(to, "wb") : NULL;
+    char buf[8192];
+    size_t n;
+    int rc = a && b ? 0 : -1;
+    while (!rc && (n = fread(buf, 1, sizeof buf, a)) > 0)
+        rc = fwrite(buf, 1, n, b) == n ? 0 : -1;
+    if (a)
+        fclose(a);
+    if (b && fclose(b) != 0)
+        rc = -1;
+    return rc;
+}
+
+/* The whole job through csc-live-agent in a VM booted by the runner. */
+static int run_vm(const struct opts *o, size_t ncases, char *release, size_t rn, size_t *groups)
+{
+    if (!o->vm || !o->agent || access(o->vm, X_OK) || access(o->agent, X_OK))
+        return skip(o, "no VM runner or agent given (--vm, --agent)");
+    char agent[4096];
+    if (!realpath(o->agent, agent)) {
+        perror(o->agent);
+        return 1;
+    }
+    char dir[] = "/tmp/csc-kdiff.XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    char job[256], res[256], bpf[256], cmd[10000];
+    snprintf(job, sizeof job, "%s/job.txt", dir);
+    snprintf(res, sizeof res, "%s/result.txt", dir);
+    snprintf(bpf, sizeof bpf, "%s/csum_level.bpf.o", dir);
+    FILE *f = fopen(job, "w");
+    if (!f) {
+        perror(job);
+        return 1;
+    }
+    live_job_begin(f);
+    *groups = for_each_group(ncases, job_group, f);
+    if (fclose(f) != 0) {
+        perror(job);
+        return 1;
+    }
+    int have_bpf = o->bpf && !copy_file(o->bpf, bpf);
+    /* the agent runs from the initramfs (with its libraries, the ASan
+     * runtime for the sanitizer build); job, BPF object and result on 9p;
+     * the sanitizer options of this run go with it */
+    char env[1024] = "";
+    size_t eo = 0;
+    static const char *const pass[] = { "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS" };
+    for (size_t i = 0; i < sizeof pass / sizeof *pass; i++) {
+        const char *v = getenv(pass[i]);
+        if (v && !strchr(v, '\'') && eo < sizeof env)
+            eo += (size_t)snprintf(env + eo, sizeof env - eo, " '%s=%s'", pass[i], v);
+    }
+    snprintf(cmd, sizeof cmd, "'%s' -s '%s' -f '%s' -T 1500 %s -- env%s '%s' %s%s --timeout 1200 "
+             "/mnt/host/job.txt /mnt/host/result.txt",
+             o->vm, dir, agent, o->kernel, env, agent, have_bpf ? "--bpf " : "",
+             have_bpf ? "/mnt/host/csum_level.bpf.o" : "");
+    printf("kernel differential on %s: %zu setups in one VM (%s)\n", o->kernel, *groups, o->vm);
+    fflush(stdout);
+    /* the runner's output goes on as it comes; its UNAVAILABLE line is the
+     * reason of a skip */
+    char why[400] = "the VM runner cannot run this kernel here";
+    strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
+    FILE *p = popen(cmd, "r");
+    int st = -1;
+    if (p) {
+        char line[1024];
+        while (fgets(line, sizeof line, p)) {
+            fputs(line, stdout);
+            if (!strncmp(line, "csc-vm: UNAVAILABLE: ", 21)) {
+                line[strcspn(line, "\n")] = 0;
+                snprintf(why, sizeof why, "%.399s", line + 21);
+            }
+        }
+        st = pclose(p);
+    }
+    int rc = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : 125;
+    int out = 0;
+    if (rc == 123)
+        out = skip(o, why);
+    else if (rc == 77)
+        out = skip(o, "the agent cannot run setups in the guest (its reason is above)");
+    else if (rc != 0 && rc != 1) {
+        printf("*** HARNESS ERROR: the VM run for %s ended with status %d ***\n", o->kernel, rc);
+        out = 1;
+    } else {
+        FILE *r = fopen(res, "r");
+        int n = r ? live_result_read(r, release, rn, store, NULL) : -1;
+        if (r)
+            fclose(r);
+        if (n < 0) {
+            printf("*** HARNESS ERROR: no readable result from the agent in %s ***\n", res);
+            out = 1;
         }
     }
-    if (tools.bpf_obj && access(tools.bpf_obj, R_OK) != 0)
-        tools.bpf_obj = NULL;
+    if (getenv("CSC_KDIFF_KEEP")) {
+        printf("kept the job and the result in %s\n", dir);
+    } else {
+        unlink(job);
+        unlink(res);
+        unlink(bpf);
+        rmdir(dir);
+    }
+    return out;
+}
+
+/* ---- pending model fixes ---- */
+
+struct pending {
+    char series[16];                /* the kernel: host, bullseye, ... */
+    char label[200];
+    char finding[120];
+    int seen, agreed;
+};
+static struct pending *PENDING;
+static size_t NPENDING, CAPPENDING;
+
+/* Lines "KERNEL | case label | finding" (KERNEL as --kernel names it:
+ * host, bullseye, bookworm, trixie, sid); '#' comments. */
+static int load_pending(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT ? 0 : -1;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!line[0] || line[0] == '#')
+            continue;
+        char *a = strstr(line, " | "), *b = a ? strstr(a + 3, " | ") : NULL;
+        if (!a || !b) {
+            fprintf(stderr, "pending list: not \"SERIES | label | finding\": %s\n", line);
+            fclose(f);
+            return -1;
+        }
+        if (NPENDING == CAPPENDING) {
+            size_t cap = CAPPENDING ? CAPPENDING * 2 : 1024;
+            struct pending *p = realloc(PENDING, cap * sizeof *p);
+            if (!p) {
+                fclose(f);
+                return -1;
+            }
+            PENDING = p;
+            CAPPENDING = cap;
+        }
+        struct pending *p = &PENDING[NPENDING++];
+        memset(p, 0, sizeof *p);
+        snprintf(p->series, sizeof p->series, "%.*s", (int)(a - line), line);
+        snprintf(p->label, sizeof p->label, "%.*s", (int)(b - a - 3), a + 3);
+        snprintf(p->finding, sizeof p->finding, "%s", b + 3);
+    }
+    fclose(f);
+    return 0;
+}
+
+static struct pending *pending_for(const char *series, const char *label)
+{
+    for (size_t i = 0; i < NPENDING; i++)
+        if (!strcmp(PENDING[i].series, series) && !strcmp(PENDING[i].label, label))
+            return &PENDING[i];
+    return NULL;
+}
+
+/* ---- the table ---- */
+
+#define NCOL (KR__COUNT + 1)         /* the reports, then GRO runs */
+
+struct cell {
+    int cases, agree, pending, errors, skipped;
+};
+static struct cell TABLE[64][NCOL];
+static char ROWS[64][24];
+static int NROWS;
+
+static struct cell *cell_of(const struct kd_case *c)
+{
+    const char *name = kd_tun_name(&c->g);
+    int r = 0;
+    while (r < NROWS && strcmp(ROWS[r], name))
+        r++;
+    if (r == NROWS && NROWS < 64)
+        snprintf(ROWS[NROWS++], sizeof ROWS[0], "%s", name);
+    return &TABLE[r < 64 ? r : 63][c->nseg > 1 ? KR__COUNT : c->report];
+}
+
+static void cell_text(const struct cell *c, char *buf, size_t n)
+{
+    if (!c->cases && !c->skipped)
+        snprintf(buf, n, "-");
+    else if (!c->cases)
+        snprintf(buf, n, "skip %d", c->skipped);
+    else
+        snprintf(buf, n, "%d/%d%s%s", c->agree, c->cases, c->pending ? "P" : "", c->errors ? "E" : "");
+}
+
+static void print_table(FILE *f, const char *kernel, const char *release)
+{
+    static const char *const cols[NCOL] = { "none", "partial:outer", "partial:inner", "unnecessary:0",
+                                            "unnecessary:1", "GRO runs" };
+    fprintf(f, "\nkernel %s (%s): agreeing/cases per tunnel and device report "
+               "(P: pending model fixes among the disagreements, E: harness errors)\n", kernel, release);
+    fprintf(f, "%-14s", "tunnel");
+    for (int c = 0; c < NCOL; c++)
+        fprintf(f, " %14s", cols[c]);
+    fprintf(f, " %14s\n", "total");
+    struct cell tot[NCOL + 1];
+    memset(tot, 0, sizeof tot);
+    for (int r = 0; r < NROWS; r++) {
+        struct cell row = { 0, 0, 0, 0, 0 };
+        fprintf(f, "%-14s", ROWS[r]);
+        for (int c = 0; c < NCOL; c++) {
+            char t[32];
+            const struct cell *x = &TABLE[r][c];
+            cell_text(x, t, sizeof t);
+            fprintf(f, " %14s", t);
+            row.cases += x->cases, row.agree += x->agree, row.pending += x->pending;
+            row.errors += x->errors, row.skipped += x->skipped;
+            tot[c].cases += x->cases, tot[c].agree += x->agree, tot[c].pending += x->pending;
+            tot[c].errors += x->errors, tot[c].skipped += x->skipped;
+        }
+        char t[32];
+        cell_text(&row, t, sizeof t);
+        fprintf(f, " %14s\n", t);
+        tot[NCOL].cases += row.cases, tot[NCOL].agree += row.agree, tot[NCOL].pending += row.pending;
+        tot[NCOL].errors += row.errors, tot[NCOL].skipped += row.skipped;
+    }
+    fprintf(f, "%-14s", "all");
+    for (int c = 0; c <= NCOL; c++) {
+        char t[32];
+        cell_text(&tot[c], t, sizeof t);
+        fprintf(f, " %14s", t);
+    }
+    fprintf(f, "\n");
+}
+
+static void write_summary(const char *path, const char *kernel, const char *release, const char *era)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "kernel %s\nrelease %s\nera %s\n", kernel, release, era);
+    for (int r = 0; r < NROWS; r++)
+        for (int c = 0; c < NCOL; c++) {
+            const struct cell *x = &TABLE[r][c];
+            if (x->cases || x->skipped)
+                fprintf(f, "cell %s %d %d %d %d %d %d\n", ROWS[r], c, x->cases, x->agree, x->pending,
+                        x->errors, x->skipped);
+        }
+    fclose(f);
+}
+
+/* ---- the whole matrix: kernel x tunnel x report ---- */
+
+/* csc-kdiff --matrix OUT SUMMARY...: the tables of every kernel test, one
+ * after the other, and a line per kernel; exit 0 when every kernel ran and
+ * agreed, 1 when one disagreed or a summary is missing, 77 when one was
+ * skipped (named, with its reason). */
+static int matrix(int argc, char **argv)
+{
+    FILE *out = fopen(argv[0], "w");
+    if (!out) {
+        perror(argv[0]);
+        return 1;
+    }
+    int failed = 0, skipped = 0, pending = 0, pending_kernels = 0;
+    char lines[16][320];
+    int nlines = 0;
+    for (int i = 1; i < argc; i++) {
+        FILE *f = fopen(argv[i], "r");
+        char kernel[64] = "?", release[128] = "?", era[32] = "?", line[512];
+        struct cell tot = { 0, 0, 0, 0, 0 };
+        NROWS = 0;
+        memset(TABLE, 0, sizeof TABLE);
+        if (!f) {
+            snprintf(lines[nlines++ & 15], sizeof lines[0], "%-10s MISSING: %s was not written (the test did not run)",
+                     "?", argv[i]);
+            failed = 1;
+            continue;
+        }
+        int skip = 0;
+        while (fgets(line, sizeof line, f)) {
+            line[strcspn(line, "\n")] = 0;
+            char tun[24];
+            int col;
+            struct cell c;
+            if (sscanf(line, "kernel %63s", kernel) == 1 || sscanf(line, "release %127s", release) == 1 ||
+                sscanf(line, "era %31s", era) == 1)
+                continue;
+            if (!strncmp(line, "skipped ", 8)) {
+                snprintf(lines[nlines++ & 15], sizeof lines[0], "%-10s SKIPPED, NOT PASSED: %.200s", kernel, line + 8);
+                skip = 1;
+            } else if (sscanf(line, "cell %23s %d %d %d %d %d %d", tun, &col, &c.cases, &c.agree, &c.pending,
+                              &c.errors, &c.skipped) == 7 && col >= 0 && col < NCOL) {
+                int r = 0;
+                while (r < NROWS && strcmp(ROWS[r], tun))
+                    r++;
+                if (r == NROWS && NROWS < 64)
+                    snprintf(ROWS[NROWS++], sizeof ROWS[0], "%s", tun);
+                TABLE[r < 64 ? r : 63][col] = c;
+                tot.cases += c.cases, tot.agree += c.agree, tot.pending += c.pending;
+                tot.errors += c.errors, tot.skipped += c.skipped;
+            }
+        }
+        fclose(f);
+        if (skip) {
+            skipped = 1;
+            continue;
+        }
+        print_table(out, kernel, release);
+        print_table(stdout, kernel, release);
+        int ok = tot.cases && tot.agree + tot.pending == tot.cases && !tot.errors;
+        failed |= !ok;
+        pending += tot.pending;
+        pending_kernels += tot.pending > 0;
+        snprintf(lines[nlines++ & 15], sizeof lines[0],
+                 "%-10s %-26s era %-7s %5d cases, %5d agree (%.1f%%), %d pending model fixes, %d errors, %d skipped%s",
+                 kernel, release, era, tot.cases, tot.agree, tot.cases ? 100.0 * tot.agree / tot.cases : 0.0,
+                 tot.pending, tot.errors, tot.skipped, ok ? "" : "  FAIL");
+    }
+    for (FILE *f = out;; f = stdout) {
+        fprintf(f, "\nkernel differential matrix:\n");
+        for (int i = 0; i < nlines && i < 16; i++)
+            fprintf(f, "  %s\n", lines[i]);
+        if (pending)
+            fprintf(f, "*** NOT 100%%: %d disagreements on %d kernels wait for model fixes (each listed with its "
+                       "finding in tests/kernel/pending.txt and printed by its kernel's test) ***\n",
+                    pending, pending_kernels);
+        if (f == stdout)
+            break;
+    }
+    fclose(out);
+    return failed ? 1 : skipped ? SKIP_CODE : 0;
+}
+
+/* ---- main ---- */
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: csc-kdiff [--kernel host|bullseye|bookworm|trixie|sid] [--bpf OBJ] "
+                    "[--vm RUNNER --agent AGENT] [--pending FILE] [--summary FILE] [--log FILE] "
+                    "[--filter TEXT] [--list] [--strict-gro] [-v] [--results FILE]\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o;
+    memset(&o, 0, sizeof o);
+    o.kernel = "host";
+    if (argc >= 3 && !strcmp(argv[1], "--matrix"))
+        return matrix(argc - 2, argv + 2);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--kernel") && v) o.kernel = argv[++i];
+        else if (!strcmp(a, "--bpf") && v) o.bpf = argv[++i];
+        else if (!strcmp(a, "--vm") && v) o.vm = argv[++i];
+        else if (!strcmp(a, "--agent") && v) o.agent = argv[++i];
+        else if (!strcmp(a, "--pending") && v) o.pending = argv[++i];
+        else if (!strcmp(a, "--summary") && v) o.summary = argv[++i];
+        else if (!strcmp(a, "--log") && v) o.log = argv[++i];
+        else if (!strcmp(a, "--filter") && v) o.filter = argv[++i];
+        else if (!strcmp(a, "--results") && v) o.results = argv[++i];
+        else if (!strcmp(a, "--list")) o.list = 1;
+        else if (!strcmp(a, "--strict-gro")) o.strict_gro = 1;
+        else if (!strcmp(a, "-v")) o.verbose = 1;
+        else return usage();
+    }
+    if (o.bpf && access(o.bpf, R_OK) != 0)
+        o.bpf = NULL;
+    if (o.summary)
+        unlink(o.summary);           /* never a stale result for the matrix */
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
 
@@ -455,130 +563,185 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < ncases; i++) {
         char label[200];
         kd_case_label(&CASES[i], label, sizeof label);
-        SELECTED[i] = !filter || strstr(label, filter) != NULL;
+        SELECTED[i] = !o.filter || strstr(label, o.filter) != NULL;
         nsel += SELECTED[i];
-        if (list && SELECTED[i])
+        if (o.list && SELECTED[i])
             printf("[%4zu] %s\n", i, label);
     }
-    if (list) {
+    if (o.list) {
         printf("%zu cases\n", nsel);
         return 0;
     }
-
-    if (geteuid() != 0)
-        return skip("not root");
-    if (access("/dev/net/tun", R_OK | W_OK) != 0)
-        return skip("/dev/net/tun missing");
-    if (kd_find_tools(&tools))
-        return skip("iproute2 (ip) not found");
-    char err[200];
-    if (preflight(&tools, err, sizeof err))
-        return skip(err[0] ? err : "namespace/TAP/VXLAN setup failed");
-    if (!tools.bpf_obj)
-        printf("*** SKIP (partial): no BPF object: the unnecessary:L cases will be skipped ***\n");
+    if (o.pending && load_pending(o.pending)) {
+        perror(o.pending);
+        return 1;
+    }
+    OBS = calloc(MAX_CASES, sizeof *OBS);
+    if (!OBS) {
+        perror("calloc");
+        return 1;
+    }
 
     double t0 = now_s();
-    int errors = 0;
-    size_t idx[MAX_CASES];
-    static uint8_t done[MAX_CASES];
-    size_t ngroups = 0;
-    for (size_t i = 0; i < ncases; i++) {
-        if (!SELECTED[i] || done[i])
-            continue;
-        size_t n = 0;
-        for (size_t j = i; j < ncases; j++)
-            if (SELECTED[j] && !done[j] && kd_group_eq(&CASES[i].g, &CASES[j].g)) {
-                idx[n++] = j;
-                done[j] = 1;
-            }
-        ngroups++;
-        run_group(&tools, idx, n, &errors);
+    char release[128] = "";
+    size_t groups = 0;
+    int rc;
+    if (o.results) {                 /* a kept agent result (CSC_KDIFF_KEEP) compared again */
+        FILE *r = fopen(o.results, "r");
+        rc = !r || live_result_read(r, release, sizeof release, store, NULL) < 0;
+        if (r)
+            fclose(r);
+        if (rc)
+            fprintf(stderr, "%s: not a readable agent result\n", o.results);
+    } else {
+        rc = !strcmp(o.kernel, "host") ? run_host(&o, ncases, release, sizeof release, &groups)
+                                       : run_vm(&o, ncases, release, sizeof release, &groups);
     }
+    if (rc)
+        return rc;
     double t_kernel = now_s() - t0;
+    const char *era = kd_era_for_release(release);
+    const char *series = o.kernel;   /* pending entries are per kernel (suite) */
+    if (!o.bpf)
+        printf("*** no BPF object: the unnecessary:L cases are skipped ***\n");
+    FILE *log = o.log ? fopen(o.log, "w") : NULL;
 
-    size_t compared = 0, agree = 0, skipped = 0, gro_runs = 0, gro_agree = 0, coalesced = 0, gro_retried = 0;
-    size_t wrong_disagree = 0;
-    char skipmsg[200] = "";
+    size_t compared = 0, agree = 0, skipped = 0, errors = 0, pend = 0, gro_runs = 0, gro_agree = 0;
+    size_t coalesced = 0, retried = 0, disputed = 0, wrong_disagree = 0;
+    static char skipmsg[32][200];
+    int nskipmsg = 0;
     for (size_t i = 0; i < ncases; i++) {
         if (!SELECTED[i])
             continue;
         const struct kd_case *c = &CASES[i];
-        const struct kd_rec *rec = &RECS[i];
-        char label[200], ktxt[300], mtxt[300], why[200];
+        const struct live_obs *ob = &OBS[i];
+        struct cell *cl = cell_of(c);
+        char label[200], ktxt[320], mtxt[320], why[200];
         kd_case_label(c, label, sizeof label);
-        if (rec->status == KD_SKIPPED) {
+        if (!HAVE[i] || ob->status == LIVE_ERROR) {
+            printf("[%4zu] %s | HARNESS ERROR: %s\n", i, label, HAVE[i] ? ob->msg : "no observation");
+            errors++;
+            cl->cases++;
+            cl->errors++;
+            compared++;
+            continue;
+        }
+        if (ob->status == LIVE_SKIPPED) {
             skipped++;
-            snprintf(skipmsg, sizeof skipmsg, "%s", rec->msg);
-            if (tools.verbose)
-                printf("[%4zu] %s | SKIP %s\n", i, label, rec->msg);
+            cl->skipped++;
+            /* one line per tunnel and reason: "tNN (geneve): why" -> "geneve: why" */
+            char m[200];
+            const char *open = strchr(ob->msg, '('), *close = open ? strstr(open, "): ") : NULL;
+            if (open && close)
+                snprintf(m, sizeof m, "%.*s: %s", (int)(close - open - 1), open + 1, close + 3);
+            else
+                snprintf(m, sizeof m, "%s", ob->msg);
+            int known = 0;
+            for (int k = 0; k < nskipmsg; k++)
+                known |= !strcmp(skipmsg[k], m);
+            if (!known && nskipmsg < 32)
+                snprintf(skipmsg[nskipmsg++], sizeof skipmsg[0], "%s", m);
             continue;
         }
         compared++;
-        if (rec->status != KD_OK) {
-            printf("[%4zu] %s | HARNESS ERROR: %s\n", i, label, rec->msg);
-            errors++;
-            continue;
-        }
-        struct outcome m, k, pm;
-        model_run(c, &m, 0);
-        kernel_outcome(c, rec, &k);
-        int ok = compare(c, &m, &k, why, sizeof why);
-        /* Specificity: would the model, asked the wrong question (report
-         * swapped, remcsumrx and udp6zerocsumrx inverted), still agree? The
-         * fewer such cases, the more the agreement says about the harness
-         * really producing the configuration it claims. */
+        cl->cases++;
+        struct kd_outcome m, k, pm;
+        kd_model(c, era, &m, 0);
+        kd_kernel(c, ob, &k);
+        int ok = kd_compare(c, &m, &k, o.strict_gro, why, sizeof why);
+        kd_model(c, era, &pm, 1);
         char pwhy[200];
-        model_run(c, &pm, 1);
-        if (ok && !compare(c, &pm, &k, pwhy, sizeof pwhy))
+        if (ok && !kd_compare(c, &pm, &k, 0, pwhy, sizeof pwhy))
             wrong_disagree++;
-        outcome_text(c, &k, ktxt, sizeof ktxt);
-        outcome_text(c, &m, mtxt, sizeof mtxt);
-        agree += ok;
-        char gro[120] = "";
+        kd_outcome_text(c, &k, ktxt, sizeof ktxt);
+        kd_outcome_text(c, &m, mtxt, sizeof mtxt);
+        char gro[200] = "";
         if (c->nseg > 1) {
-            snprintf(gro, sizeof gro, " | vx0 got %d skb%s for %d segment%s%s; engine %d merge%s",
-                     k.skbs_vx0, k.skbs_vx0 == 1 ? "" : "s", k.at_vx0, k.at_vx0 == 1 ? "" : "s",
-                     k.merges > 0 ? " (coalesced)" : "", m.merges, m.merges == 1 ? "" : "s");
+            char lostx[64] = "";
+            if (k.lost_merges)
+                snprintf(lostx, sizeof lostx, ", %d merge%s lost at the UDP socket", k.lost_merges,
+                         k.lost_merges == 1 ? "" : "s");
+            snprintf(gro, sizeof gro, " | the device got %d skb%s for %d segment%s%s%s; engine %d merge%s%s",
+                     k.skbs_dev, k.skbs_dev == 1 ? "" : "s", k.at_dev, k.at_dev == 1 ? "" : "s",
+                     k.merges > k.lost_merges ? " (coalesced)" : "", lostx, m.merges, m.merges == 1 ? "" : "s",
+                     ob->disputed ? " (written 3 times: the first two differed)" : "");
             if (c->g.gro) {
                 gro_runs++;
-                gro_retried += rec->retries;
+                retried += ob->retries;
+                disputed += ob->disputed != 0;
                 gro_agree += m.merges == k.merges;
-                if (strict_gro && ok && m.merges != k.merges) {
-                    ok = 0;
-                    agree--;
-                    snprintf(why, sizeof why, "GRO merges: engine %d, kernel %d", m.merges, k.merges);
-                }
             }
             coalesced += k.merges > 0;
         }
-        printf("[%4zu] %s | kernel: %s | model: %s%s | %s%s\n", i, label, ktxt, mtxt, gro,
-               ok ? "agree" : "DISAGREE: ", ok ? "" : why);
-        if (k.note[0])
-            printf("        note: %s\n", k.note);
-        if (!ok || tools.verbose) {
-            dump_kernel(rec);
-            for (int s = 0; s < c->nseg; s++)
-                dump_model(c, s);
+        struct pending *p = pending_for(series, label);
+        const char *verdict = ok ? "agree" : "DISAGREE: ";
+        if (p) {
+            p->seen = 1;
+            if (ok) {
+                p->agreed = 1;
+                verdict = "AGREES BUT LISTED AS PENDING (remove it from the pending list)";
+                ok = 0;
+                why[0] = 0;
+            } else {
+                pend++;
+                cl->pending++;
+                verdict = "DISAGREE (pending model fix): ";
+            }
+        }
+        agree += ok;
+        cl->agree += ok;
+        char line[2048];
+        snprintf(line, sizeof line, "[%4zu] %s | kernel: %s | model: %s%s | %s%s%s%s\n", i, label, ktxt, mtxt, gro,
+                 verdict, ok ? "" : why, p && !p->agreed ? " -- " : "", p && !p->agreed ? p->finding : "");
+        if (log)
+            fputs(line, log);
+        int pending_disagreement = p && !p->agreed;
+        if (!ok || o.verbose) {
+            fputs(line, stdout);
+            if (k.note[0])
+                printf("        note: %s\n", k.note);
+            if (!pending_disagreement || o.verbose) {   /* its finding explains it */
+                kd_dump_kernel(ob);
+                kd_dump_model(c, era);
+            }
         }
     }
+    size_t stale = 0;
+    for (size_t i = 0; i < NPENDING; i++)
+        if (!strcmp(PENDING[i].series, series) && !PENDING[i].seen && !o.filter) {
+            printf("*** pending entry not found among the cases: %s | %s ***\n", PENDING[i].series, PENDING[i].label);
+            stale++;
+        }
     double total = now_s() - t0;
-    printf("\n%zu device setups (one namespace each), kernel side %.1f s, total %.1f s\n", ngroups,
-           t_kernel, total);
+    print_table(stdout, o.kernel, release);
+    if (log) {
+        print_table(log, o.kernel, release);
+        fclose(log);
+    }
+    if (o.summary)
+        write_summary(o.summary, o.kernel, release, era);
+    printf("\n%zu device setups (one namespace each), kernel side %.1f s, total %.1f s; era preset %s\n", groups,
+           t_kernel, total, era);
     if (gro_runs)
-        printf("GRO runs (IFF_NAPI + gro_flush_timeout): %zu, %zu with coalescing seen; "
-               "GRO engine merge count matches the kernel on %zu (%s); %zu repeated because "
-               "the writer stalled over half gro_flush_timeout\n",
-               gro_runs, coalesced, gro_agree, strict_gro ? "enforced: --strict-gro" : "informational",
-               gro_retried);
-    printf("specificity: with a wrong configuration (report swapped, remcsumrx and "
-           "udp6zerocsumrx inverted) the model would disagree on %zu of the %zu agreeing cases\n",
-           wrong_disagree, agree);
+        printf("GRO runs (IFF_NAPI + gro_flush_timeout): %zu, each written twice, %zu with coalescing seen; GRO "
+               "engine merge count matches the kernel on %zu (%s); %zu writes repeated because the writer "
+               "stalled over half gro_flush_timeout or the run straddled a tick; %zu runs whose two writes "
+               "differed, decided by a third\n", gro_runs, coalesced, gro_agree,
+               o.strict_gro ? "enforced: --strict-gro" : "informational", retried, disputed);
+    printf("specificity: with a wrong configuration (report swapped, remcsumrx and udp6zerocsumrx inverted) "
+           "the model would disagree on %zu of the %zu agreeing cases\n", wrong_disagree, agree);
+    for (int k = 0; k < nskipmsg; k++)
+        printf("*** SKIPPED (not in this kernel): %s ***\n", skipmsg[k]);
     if (skipped)
-        printf("*** SKIP (partial): %zu cases not run: %s ***\n", skipped, skipmsg);
+        printf("*** %zu cases skipped: their setups need what this kernel does not have (above) ***\n", skipped);
     if (errors)
-        printf("*** %d harness errors ***\n", errors);
-    printf("kernel differential: %zu cases, %zu agree\n", compared, agree);
+        printf("*** %zu harness errors ***\n", errors);
+    if (pend)
+        printf("*** NOT 100%%: %zu disagreements wait for model fixes (pending list %s, each printed above) ***\n",
+               pend, o.pending);
+    printf("kernel differential on %s (%s): %zu cases, %zu agree, %zu pending model fixes, %zu skipped\n",
+           o.kernel, release, compared, agree, pend, skipped);
     if (compared == 0)
-        return skip("no case could run");
-    return agree == compared && !errors ? 0 : 1;
+        return skip(&o, "no case could run");
+    return agree + pend == compared && !errors && !stale ? 0 : 1;
 }

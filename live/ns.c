@@ -1,0 +1,896 @@
+/*
+ * ns.c - one setup in a private network namespace: the TAP, the devices the
+ * setup's commands make, the sockets, the BPF program, the sentinel frames;
+ * then cases written to the TAP and observed (obs.c).
+ *
+ * Runs in a child process (live_run_setup) that unshares its network and
+ * mount namespaces: every device, address, port, socket, qdisc and program
+ * it makes dies with it, whatever way it ends, and it dies with its parent
+ * (PR_SET_PDEATHSIG). Nothing is configured outside it.
+ */
+#define _GNU_SOURCE
+#include "live_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_tun.h>
+#include <linux/virtio_net.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct {
+    const struct live_tools *t;
+    struct live_setup s;
+    int tap;
+    int socks[LIVE_MAX_SOCKS];
+    int64_t reads[LIVE_MAX_SOCKS];
+    int8_t dev_state[LIVE_MAX_DEVS];          /* 0 made, 1 not in this kernel, -1 failed */
+    int ifindex[2];                           /* links read: the TAP, the current device */
+    char dev_err[LIVE_MAX_DEVS][180];
+    struct live_obs footprint[LIVE_MAX_DEVS]; /* each device's sentinel's own traces */
+} E;
+
+/* ---- commands ---- */
+
+/* Refusals that mean "this kernel (or its module set) has no such thing",
+ * as iproute2 words them: the setup is then skipped, loudly, not failed. */
+static int unsupported(const char *out)
+{
+    static const char *const says[] = {
+        "Unknown device type", "not supported", "Not supported", "Unknown family",
+        "Family not found", "No such file or directory", "Unknown attribute",
+        "unknown attribute", "Protocol not available",
+    };
+    for (size_t i = 0; i < sizeof says / sizeof *says; i++)
+        if (strstr(out, says[i]))
+            return 1;
+    return 0;
+}
+
+static int run_argv(char *const argv[], char *err, size_t n)
+{
+    int pfd[2];
+    if (pipe2(pfd, O_CLOEXEC) < 0) {
+        snprintf(err, n, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    pid_t p = fork();
+    if (p < 0) {
+        snprintf(err, n, "fork: %s", strerror(errno));
+        close(pfd[0]);
+        close(pfd[1]);
+        return -1;
+    }
+    if (p == 0) {
+        dup2(pfd[1], 1);
+        dup2(pfd[1], 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(pfd[1]);
+    char out[512];
+    size_t got = 0;
+    ssize_t r;
+    while ((r = read(pfd[0], out + got, sizeof out - 1 - got)) > 0 && got < sizeof out - 1)
+        got += (size_t)r;
+    out[got] = 0;
+    char rest[256];
+    while (read(pfd[0], rest, sizeof rest) > 0) {
+    }
+    close(pfd[0]);
+    int st = 0;
+    while (waitpid(p, &st, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return 0;
+    size_t o = 0;
+    for (int i = 0; argv[i] && o < n; i++)
+        o += (size_t)snprintf(err + o, n - o, "%s%s", i ? " " : "", argv[i]);
+    if (o < n)
+        snprintf(err + o, n - o, ": %s", got ? out : "failed");
+    for (char *c = err; *c; c++)
+        if (*c == '\n')
+            *c = ' ';
+    return unsupported(out) ? 1 : -1;
+}
+
+/* One setup line: split on spaces; "ip" and "tc" run the tools found by
+ * live_find_tools, "@name" a built-in (netlink.c). */
+static int run_line(const char *line, char *err, size_t n)
+{
+    char buf[LIVE_CMD_LEN];
+    char *argv[48];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *tok = strtok(buf, " \t"); tok && argc < 47; tok = strtok(NULL, " \t"))
+        argv[argc++] = tok;
+    argv[argc] = NULL;
+    if (!argc)
+        return 0;
+    if (argv[0][0] == '@')
+        return builtin_run(argc, argv, err, n);
+    char tool[sizeof E.t->ip];
+    if (!strcmp(argv[0], "ip") || (!strcmp(argv[0], "tc") && E.t->tc[0])) {
+        snprintf(tool, sizeof tool, "%s", argv[0][0] == 'i' ? E.t->ip : E.t->tc);
+        argv[0] = tool;
+    } else {
+        snprintf(err, n, "setup line \"%s\": only ip, tc and built-ins run", line);
+        return -1;
+    }
+    return run_argv(argv, err, n);
+}
+
+static int run(char *err, size_t n, const char *fmt, ...)
+{
+    char line[LIVE_CMD_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    return run_line(line, err, n);
+}
+
+/* ---- the setup's lines ---- */
+
+/* A line `ip ARGS` with no global option can go into one `ip -batch`,
+ * except `ip fou`, which exits on a refusal and would end the batch. */
+static int batchable(const char *line)
+{
+    return !strncmp(line, "ip ", 3) && line[3] != '-' && strncmp(line + 3, "fou ", 4) != 0;
+}
+
+/* Where each batched line came from: a device index, or -1 (common). */
+struct batch {
+    char *text;
+    size_t len, cap;
+    int nlines;
+    int16_t owner[LIVE_MAX_CMDS + LIVE_MAX_DEVS * LIVE_MAX_DEV_CMDS];
+};
+
+static void batch_add(struct batch *b, const char *line, int owner)
+{
+    size_t l = strlen(line + 3);
+    if (b->len + l + 2 > b->cap) {
+        size_t cap = (b->cap + l + 2) * 2;
+        char *t = realloc(b->text, cap);
+        if (!t)
+            return;
+        b->text = t;
+        b->cap = cap;
+    }
+    memcpy(b->text + b->len, line + 3, l);
+    b->len += l;
+    b->text[b->len++] = '\n';
+    b->owner[b->nlines++] = (int16_t)owner;
+}
+
+static void fail_dev(int d, int unsupported_here, const char *msg)
+{
+    if (E.dev_state[d])
+        return;                       /* the first refusal says why */
+    E.dev_state[d] = (int8_t)(unsupported_here ? 1 : -1);
+    size_t o = strlen(E.s.devs[d].name);
+    if (o > sizeof E.dev_err[d] - 3)
+        o = sizeof E.dev_err[d] - 3;
+    memcpy(E.dev_err[d], E.s.devs[d].name, o);
+    memcpy(E.dev_err[d] + o, ": ", 2);
+    o += 2;
+    size_t l = strlen(msg);
+    if (l > sizeof E.dev_err[d] - 1 - o)
+        l = sizeof E.dev_err[d] - 1 - o;
+    memcpy(E.dev_err[d] + o, msg, l);
+    E.dev_err[d][o + l] = 0;
+}
+
+/* `ip -force -batch -`: every line runs, each refusal is reported as the
+ * error text then "Command failed -:N". Output of the tool is collected
+ * whole (a few KiB at most). */
+static int run_batch(struct batch *b, char *err, size_t n)
+{
+    if (!b->nlines)
+        return 0;
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
+        snprintf(err, n, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    pid_t p = fork();
+    if (p < 0) {
+        snprintf(err, n, "fork: %s", strerror(errno));
+        return -1;
+    }
+    if (p == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        dup2(out[1], 2);
+        char *argv[] = { (char *)E.t->ip, (char *)"-force", (char *)"-batch", (char *)"-", NULL };
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    /* the whole batch fits the pipe buffer many times over; write, then read */
+    size_t off = 0;
+    while (off < b->len) {
+        ssize_t w = write(in[1], b->text + off, b->len - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    close(in[1]);
+    static char text[16384];
+    size_t got = 0;
+    ssize_t r;
+    while ((r = read(out[0], text + got, sizeof text - 1 - got)) > 0 && got < sizeof text - 1)
+        got += (size_t)r;
+    text[got] = 0;
+    close(out[0]);
+    int st = 0;
+    while (waitpid(p, &st, 0) < 0 && errno == EINTR) {
+    }
+    /* attribute each "Command failed -:N" to the line's owner, with the
+     * error lines printed since the previous one */
+    char *msg = text;
+    int rc = 0;
+    for (char *l = text; l && *l;) {
+        char *nl = strchr(l, '\n');
+        if (nl)
+            *nl = 0;
+        int line;
+        if (sscanf(l, "Command failed -:%d", &line) == 1) {
+            *l = 0;
+            for (char *c = msg; *c; c++)
+                if (*c == '\n' || *c == '\0')
+                    *c = ' ';
+            int owner = line >= 1 && line <= b->nlines ? b->owner[line - 1] : -1;
+            if (owner >= 0) {
+                fail_dev(owner, unsupported(msg), msg);
+            } else if (!rc) {
+                snprintf(err, n, "ip -batch line %d: %s", line, msg);
+                rc = -1;
+            }
+            msg = nl ? nl + 1 : l;
+        } else if (nl) {
+            *nl = '\n';
+        }
+        l = nl ? nl + 1 : NULL;
+    }
+    if (!rc && !(WIFEXITED(st) && (WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == 1))) {
+        /* a line that exits instead of returning ends the batch: the lines
+         * after it never ran */
+        for (char *c = msg; *c; c++)
+            if (*c == '\n')
+                *c = ' ';
+        snprintf(err, n, "ip -batch ended early (status 0x%x) after: %.120s", st, msg);
+        rc = -1;
+    }
+    return rc;
+}
+
+/* Lines that cannot be batched (built-ins, a global option) run one by one
+ * first, in order; then every batchable line in one `ip -batch`, in order.
+ * Built-ins and option lines create things (a VXLAN device, a FOU port) and
+ * depend on nothing the batch makes. */
+static int run_setup_lines(char *err, size_t n)
+{
+    static struct batch b;
+    b.len = 0;
+    b.nlines = 0;
+    for (int i = 0; i < E.s.ncmds; i++) {
+        if (batchable(E.s.cmds[i]))
+            batch_add(&b, E.s.cmds[i], -1);
+        else if (run_line(E.s.cmds[i], err, n))
+            return -1;
+    }
+    for (int d = 0; d < E.s.ndevs; d++)
+        for (int i = 0; i < E.s.devs[d].ncmds; i++) {
+            const char *line = E.s.devs[d].cmds[i];
+            char e[180];
+            if (batchable(line)) {
+                batch_add(&b, line, d);
+            } else {
+                int rc = run_line(line, e, sizeof e);
+                if (rc)
+                    fail_dev(d, rc > 0, e);
+            }
+        }
+    int rc = run_batch(&b, err, n);
+    free(b.text);
+    b.text = NULL;
+    b.cap = 0;
+    return rc;
+}
+
+static int write_file(const char *path, const char *val)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t w = write(fd, val, strlen(val));
+    close(fd);
+    return w == (ssize_t)strlen(val) ? 0 : -1;
+}
+
+static const char *find_bin(const char *name, char *buf, size_t n)
+{
+    const char *dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin" };
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        snprintf(buf, n, "%s/%s", dirs[i], name);
+        if (access(buf, X_OK) == 0)
+            return buf;
+    }
+    buf[0] = 0;
+    return NULL;
+}
+
+int live_find_tools(struct live_tools *t)
+{
+    find_bin("tc", t->tc, sizeof t->tc);
+    return find_bin("ip", t->ip, sizeof t->ip) ? 0 : -1;
+}
+
+/* ---- namespace, TAP, sockets ---- */
+
+static int enter_ns(char *err, size_t n)
+{
+    if (unshare(CLONE_NEWNET | CLONE_NEWNS) < 0) {
+        snprintf(err, n, "unshare(CLONE_NEWNET|CLONE_NEWNS): %s", strerror(errno));
+        return -1;
+    }
+    /* sysfs shows the devices of the namespace it was mounted in: a fresh
+     * one over /sys, privately (the host's mounts stay as they are) */
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+        mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) {
+        snprintf(err, n, "private sysfs mount: %s", strerror(errno));
+        return -1;
+    }
+    /* tc keeps BPF state under /sys/fs/bpf: a private bpffs (only the
+     * setups with a level need it) */
+    mount("bpf", "/sys/fs/bpf", "bpf", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0700");
+    if (run(err, n, "ip link set lo up"))
+        return -1;
+    /* before any device exists, so every one inherits them */
+    write_file("/proc/sys/net/ipv4/conf/all/rp_filter", "0");
+    write_file("/proc/sys/net/ipv4/conf/default/rp_filter", "0");
+    write_file("/proc/sys/net/ipv6/conf/all/accept_dad", "0");
+    write_file("/proc/sys/net/ipv6/conf/default/accept_dad", "0");
+    write_file("/proc/sys/net/ipv6/conf/default/router_solicitations", "0");
+    return 0;
+}
+
+static int open_tap(int napi, char *err, size_t n)
+{
+    int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, n, "open /dev/net/tun: %s", strerror(errno));
+        return -1;
+    }
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", LIVE_TAP_NAME);
+    ifr.ifr_flags = IFF_TAP | IFF_NO_PI | IFF_VNET_HDR | (napi ? IFF_NAPI : 0);
+    if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
+        snprintf(err, n, "TUNSETIFF %s%s: %s", LIVE_TAP_NAME, napi ? " IFF_NAPI" : "", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    int sz = (int)sizeof(struct virtio_net_hdr);
+    if (ioctl(fd, TUNSETVNETHDRSZ, &sz) < 0) {
+        snprintf(err, n, "TUNSETVNETHDRSZ: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int open_sock(const struct live_sock *s, char *err, size_t n)
+{
+    int v6 = s->kind == LIVE_UDP6 || s->kind == LIVE_TCP6;
+    int tcp = s->kind == LIVE_TCP4 || s->kind == LIVE_TCP6;
+    int fd = socket(v6 ? AF_INET6 : AF_INET, (tcp ? SOCK_STREAM : SOCK_DGRAM) | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int one = 1;
+    if (fd < 0)
+        goto fail;
+    if (v6 && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one) < 0)
+        goto fail;
+    if (v6) {
+        struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(s->port) };
+        if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0)
+            goto fail;
+    } else {
+        struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(s->port) };
+        if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0)
+            goto fail;
+    }
+    if (tcp && listen(fd, 16) < 0)
+        goto fail;
+    return fd;
+fail:
+    snprintf(err, n, "%s%s socket on %u: %s", tcp ? "TCP" : "UDP", v6 ? "6" : "", s->port, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return -1;
+}
+
+int live_preflight(const struct live_tools *t, char *err, size_t n)
+{
+    int pfd[2];
+    if (pipe(pfd) < 0)
+        return -1;
+    fflush(NULL);
+    pid_t p = fork();
+    if (p < 0)
+        return -1;
+    if (p == 0) {
+        close(pfd[0]);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        char e[200] = "";
+        E.t = t;
+        int r = enter_ns(e, sizeof e);
+        if (!r && open_tap(0, e, sizeof e) < 0)
+            r = -1;
+        if (write(pfd[1], e, sizeof e) < 0)
+            _exit(2);
+        _exit(r ? 1 : 0);
+    }
+    close(pfd[1]);
+    memset(err, 0, n);
+    if (read(pfd[0], err, n - 1) < 0)
+        err[0] = 0;
+    close(pfd[0]);
+    int st = 0;
+    while (waitpid(p, &st, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* ---- writing and observing ---- */
+
+static void drain(void)
+{
+    uint8_t buf[LIVE_MAX_FRAME + 16];
+    for (int i = 0; i < E.s.nsocks; i++) {
+        if (E.s.socks[i].kind == LIVE_TCP4 || E.s.socks[i].kind == LIVE_TCP6)
+            continue;
+        while (recv(E.socks[i], buf, sizeof buf, MSG_DONTWAIT) >= 0)
+            E.reads[i]++;
+    }
+    /* what the namespace sends out (resets, ICMP errors, neighbour
+     * discovery) leaves through the TAP: read and drop it */
+    for (int i = 0; i < 64 && read(E.tap, buf, sizeof buf) > 0; i++) {
+    }
+}
+
+static int64_t PROF_SNAP_US, PROF_SNAPS;
+static int PREV_VALID;          /* S_PREV holds the counters as the last case left them */
+
+static void snapshot(struct snap *s)
+{
+    int64_t t = live_now_us();
+    drain();
+    snap_take(s, E.reads, E.s.nsocks, E.ifindex, E.ifindex[1] > 0 ? 2 : 1);
+    PROF_SNAP_US += live_now_us() - t;
+    PROF_SNAPS++;
+}
+
+static int write_frame(const struct live_frame *fr)
+{
+    uint8_t buf[sizeof fr->vnet + LIVE_MAX_FRAME];
+    size_t len = fr->len;
+    if (len > LIVE_MAX_FRAME)
+        return -1;
+    memcpy(buf, fr->vnet, sizeof fr->vnet);
+    memcpy(buf + sizeof fr->vnet, fr->data, len);
+    ssize_t w = write(E.tap, buf, sizeof fr->vnet + len);
+    return w == (ssize_t)(sizeof fr->vnet + len) ? 0 : -1;
+}
+
+/* Read the statistics of the TAP and of device d from now on. The base
+ * snapshot of the next case is then read afresh (its names change). */
+static void watch_dev(int d)
+{
+    int idx = (int)if_nametoindex(E.s.devs[d].ifname);
+    if (idx != E.ifindex[1])
+        PREV_VALID = 0;
+    E.ifindex[1] = idx;
+}
+
+/* Write sentinel i of device d and wait (up to ms) for its socket to read it. */
+static int sentinel(int d, int i, int ms)
+{
+    const struct live_dev *dev = &E.s.devs[d];
+    if (write_frame(&dev->sent[i]))
+        return -1;
+    int sk = dev->sent_sock[i];
+    struct pollfd pfd = { E.socks[sk], POLLIN, 0 };
+    int pr;
+    while ((pr = poll(&pfd, 1, ms)) < 0 && errno == EINTR) {
+    }
+    return pr > 0 ? 0 : 1;
+}
+
+/* After a sentinel arrived: the counters must hold still over two reads
+ * 0.3 ms apart (they normally already do: the sentinel took the same queues
+ * as everything before it). Reading them is most of a case's time under
+ * TCG (about 1.2 ms a snapshot), hence no more reads than that. */
+static void settle(struct snap *cur, struct snap *prev)
+{
+    snapshot(prev);
+    for (int k = 0; k < 400; k++) {
+        struct timespec ts = { 0, 300000 };
+        nanosleep(&ts, NULL);
+        snapshot(cur);
+        int stable = snap_equal(cur, prev);
+        if (!stable && getenv("CSC_LIVE_PROFILE"))
+            for (int i = 0; i < cur->n; i++)
+                if (i >= prev->n || cur->v[i] != prev->v[i])
+                    fprintf(stderr, "  settle: %s moved\n", cur->name[i]);
+        memcpy(prev, cur, sizeof *cur);
+        if (stable)
+            break;
+    }
+}
+
+static struct snap S_BASE, S_CUR, S_PREV;
+
+/* Before the first case, for every device: each sentinel until it gets
+ * through (IPv6 addresses become usable only once addrconf ran, even with
+ * nodad), then the first sentinel's own traces, measured until two rounds in
+ * a row agree (a first round can carry the end of the namespace's start-up).
+ * A device whose sentinel never arrives fails alone. */
+static void warm_up_dev(int d)
+{
+    const struct live_dev *dev = &E.s.devs[d];
+    watch_dev(d);
+    for (int i = 0; i < dev->nsent; i++) {
+        int ok = 0;
+        for (int tries = 0; tries < 100 && !ok; tries++) {
+            int r = sentinel(d, i, 20);
+            if (r < 0) {
+                fail_dev(d, 0, "warm-up: cannot write to the TAP");
+                return;
+            }
+            ok = r == 0;
+        }
+        if (!ok) {
+            char m[64];
+            snprintf(m, sizeof m, "warm-up: sentinel %d never reached its socket in 2 s", i);
+            fail_dev(d, 0, m);
+            return;
+        }
+    }
+    struct live_obs fp[2];
+    int same = 0;
+    for (int round = 0; round < 6 && !same; round++) {
+        struct live_obs *cur = &fp[round & 1], *prev = &fp[!(round & 1)];
+        settle(&S_CUR, &S_BASE);
+        if (sentinel(d, 0, 2000)) {
+            fail_dev(d, 0, "warm-up: sentinel lost while measuring its traces");
+            return;
+        }
+        settle(&S_CUR, &S_PREV);
+        memset(cur, 0, sizeof *cur);
+        snap_delta(&S_BASE, &S_PREV, NULL, cur);
+        same = round > 0 && cur->n == prev->n;
+        for (int i = 0; same && i < cur->n; i++)
+            same = live_obs_get(prev, cur->v[i].name) == cur->v[i].delta;
+    }
+    if (!same) {
+        char m[180];
+        size_t o = (size_t)snprintf(m, sizeof m, "warm-up: the sentinel's traces keep changing:");
+        for (int i = 0; i < fp[0].n && o < sizeof m; i++)
+            if (live_obs_get(&fp[1], fp[0].v[i].name) != fp[0].v[i].delta)
+                o += (size_t)snprintf(m + o, sizeof m - o, " %s", fp[0].v[i].name);
+        fail_dev(d, 0, m);
+        return;
+    }
+    E.footprint[d] = fp[0];
+}
+
+int live_setup(const struct live_tools *t, const struct live_setup *s, char *err, size_t n)
+{
+    E.t = t;
+    E.s = *s;
+    E.tap = -1;
+    memset(E.dev_state, 0, sizeof E.dev_state);
+    for (int i = 0; i < LIVE_MAX_SOCKS; i++) {
+        E.socks[i] = -1;
+        E.reads[i] = 0;
+    }
+    if (s->nsocks > LIVE_MAX_SOCKS || s->ncmds > LIVE_MAX_CMDS || s->ndevs > LIVE_MAX_DEVS) {
+        snprintf(err, n, "setup: %d sockets, %d commands, %d devices", s->nsocks, s->ncmds, s->ndevs);
+        return -1;
+    }
+    for (int d = 0; d < s->ndevs; d++)
+        for (int i = 0; i < s->devs[d].nsent; i++)
+            if (s->devs[d].nsent > LIVE_MAX_SENT || s->devs[d].sent_sock[i] >= s->nsocks) {
+                snprintf(err, n, "device %s: bad sentinel %d", s->devs[d].name, i);
+                return -1;
+            }
+    int rc;
+    if ((rc = enter_ns(err, n)))
+        return -1;
+    if ((E.tap = open_tap(s->napi, err, n)) < 0)
+        return -1;
+    if ((rc = run(err, n, "ip link set %s address %s up", LIVE_TAP_NAME, LIVE_TAP_MAC)))
+        return -1;
+    if (s->gro_flush_ns) {
+        char v[24];
+        snprintf(v, sizeof v, "%u", s->gro_flush_ns);
+        if (write_file("/sys/class/net/" LIVE_TAP_NAME "/gro_flush_timeout", v)) {
+            snprintf(err, n, "gro_flush_timeout: %s", strerror(errno));
+            return -1;
+        }
+    }
+    if (run_setup_lines(err, n))
+        return -1;
+    if (s->level >= 0) {
+        if (!t->bpf_obj) {
+            snprintf(err, n, "no BPF object (clang -target bpf was not available at build time)");
+            return -1;
+        }
+        if (!t->tc[0]) {
+            snprintf(err, n, "tc (iproute2) not found");
+            return -1;
+        }
+        if (run(err, n, "tc qdisc add dev %s clsact", LIVE_TAP_NAME) ||
+            run(err, n, "tc filter add dev %s ingress bpf da obj %s sec level%d", LIVE_TAP_NAME, t->bpf_obj,
+                s->level))
+            return -1;
+    }
+    for (int i = 0; i < s->nsocks; i++)
+        if ((E.socks[i] = open_sock(&s->socks[i], err, n)) < 0)
+            return -1;
+    E.ifindex[0] = (int)if_nametoindex(LIVE_TAP_NAME);
+    E.ifindex[1] = 0;
+    PREV_VALID = 0;
+    for (int d = 0; d < s->ndevs; d++)
+        if (!E.dev_state[d])
+            warm_up_dev(d);
+    PREV_VALID = 0;
+    return 0;
+}
+
+/* The kernel's tick, as CLOCK_MONOTONIC_COARSE shows it (it moves when
+ * jiffies does). */
+static int64_t tick_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Wait (at most 20 ms) for a tick to begin: a run written right after one
+ * has a whole jiffy before napi_gro_flush(flush_old) would cut it. */
+static void align_to_tick(void)
+{
+    int64_t t = tick_now(), end = live_now_us() + 20000;
+    while (tick_now() == t && live_now_us() < end) {
+    }
+}
+
+static int run_once(const struct live_case *c, struct live_obs *o, int64_t *max_gap_us, int *straddled)
+{
+    memset(o, 0, sizeof *o);
+    o->id = c->id;
+    /* the counters as the previous case left them (they held still then,
+     * and nothing was written since), or read now */
+    watch_dev(c->dev);
+    if (PREV_VALID)
+        memcpy(&S_BASE, &S_PREV, sizeof S_BASE);
+    else
+        snapshot(&S_BASE);
+    PREV_VALID = 0;
+    int gro_run = E.s.gro_flush_ns && c->nframes > 1;
+    if (gro_run)
+        align_to_tick();
+    int64_t t0 = live_now_us(), prev_start = t0, tick0 = tick_now();
+    *max_gap_us = 0;
+    for (int i = 0; i < c->nframes; i++) {
+        int64_t start = live_now_us();
+        if (write_frame(&c->frames[i])) {
+            o->status = LIVE_ERROR;
+            snprintf(o->msg, sizeof o->msg, "write to the TAP: %s", strerror(errno));
+            return -1;
+        }
+        /* from the start of the previous write to the end of this one: the
+         * longest the TAP's NAPI can have been idle between two frames */
+        int64_t gap = live_now_us() - prev_start;
+        if (i && gap > *max_gap_us)
+            *max_gap_us = gap;
+        prev_start = start;
+    }
+    *straddled = tick_now() != tick0;
+    /* GRO: let gro_flush_timeout expire (twice over) first, so the sentinel
+     * cannot overtake frames still held on the TAP */
+    if (E.s.gro_flush_ns) {
+        struct timespec ts = { 0, (long)E.s.gro_flush_ns * 2 };
+        nanosleep(&ts, NULL);
+    }
+    int r = sentinel(c->dev, 0, 2000);
+    settle(&S_CUR, &S_PREV);
+    o->settle_us = (uint32_t)(live_now_us() - t0);
+    if (r) {
+        snap_delta(&S_BASE, &S_PREV, NULL, o);
+        o->status = LIVE_ERROR;
+        snprintf(o->msg, sizeof o->msg, "the sentinel frame never arrived (2 s)");
+        return -1;
+    }
+    snap_delta(&S_BASE, &S_PREV, &E.footprint[c->dev], o);
+    o->status = LIVE_OK;
+    PREV_VALID = 1;
+    if (getenv("CSC_LIVE_PROFILE"))
+        fprintf(stderr, "case %d: %lld us, %lld snapshots %lld us\n", c->id, (long long)(live_now_us() - t0),
+                (long long)PROF_SNAPS, (long long)PROF_SNAP_US);
+    PROF_SNAPS = PROF_SNAP_US = 0;
+    return 0;
+}
+
+/* A GRO run premises that its frames reach the TAP's GRO back to back: no
+ * gro_flush_timeout expiry between two of them (the writer can lose its CPU
+ * that long on a shared machine) and no tick in the middle of the run (at
+ * the end of a NAPI poll napi_gro_flush() flushes what was held since an
+ * earlier jiffy, so a run that straddles one is cut in two). Such a run did
+ * not test what it meant to: it is written again (up to 4 attempts),
+ * whatever its outcome. */
+static int run_gro_attempts(const struct live_case *c, struct live_obs *o)
+{
+    int rc = 0;
+    uint32_t repeats = 0;
+    for (uint32_t attempt = 0; attempt < 4; attempt++) {
+        int64_t gap = 0;
+        int straddled = 0;
+        rc = run_once(c, o, &gap, &straddled);
+        repeats = attempt;
+        if (rc || !E.s.gro_flush_ns || c->nframes < 2 ||
+            (gap * 2000 < (int64_t)E.s.gro_flush_ns && !straddled))
+            break;
+    }
+    o->retries = repeats;
+    return rc;
+}
+
+static int obs_equal(const struct live_obs *a, const struct live_obs *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (int i = 0; i < a->n; i++)
+        if (live_obs_get(b, a->v[i].name) != a->v[i].delta)
+            return 0;
+    return 1;
+}
+
+/* A GRO run is written twice; when the kernel did not do the same both
+ * times (a flush nothing above explains: the machine is loaded), a third
+ * time, and the outcome two of the three share is the kernel's. None shared:
+ * an error, never a guess. The model plays no part in this. */
+int live_run_case(const struct live_case *c, struct live_obs *o)
+{
+    if (c->dev >= E.s.ndevs || E.dev_state[c->dev]) {
+        memset(o, 0, sizeof *o);
+        o->id = c->id;
+        o->status = c->dev < E.s.ndevs && E.dev_state[c->dev] > 0 ? LIVE_SKIPPED : LIVE_ERROR;
+        snprintf(o->msg, sizeof o->msg, "%s", c->dev < E.s.ndevs ? E.dev_err[c->dev] : "no such device");
+        return -1;
+    }
+    int gro_run = E.s.gro_flush_ns && c->nframes > 1;
+    static struct live_obs a[3];
+    int rc = run_gro_attempts(c, o);
+    if (rc || !gro_run)
+        return rc;
+    a[0] = *o;
+    if ((rc = run_gro_attempts(c, &a[1])))
+        return rc;
+    uint32_t retries = a[0].retries + a[1].retries;
+    if (obs_equal(&a[0], &a[1])) {
+        *o = a[0];
+    } else {
+        if ((rc = run_gro_attempts(c, &a[2])))
+            return rc;
+        retries += a[2].retries;
+        if (obs_equal(&a[0], &a[2]) || obs_equal(&a[1], &a[2])) {
+            *o = a[2];
+        } else {
+            *o = a[2];
+            o->status = LIVE_ERROR;
+            snprintf(o->msg, sizeof o->msg, "GRO run not reproducible: three writes, three outcomes");
+            rc = -1;
+        }
+        o->disputed = 1;
+    }
+    o->retries = retries;
+    return rc;
+}
+
+int live_run_setup(const struct live_tools *t, const struct live_setup *s,
+                   const struct live_case *cases, size_t n, struct live_obs *obs, unsigned timeout_s)
+{
+    int pfd[2];
+    for (size_t i = 0; i < n; i++) {
+        memset(&obs[i], 0, sizeof obs[i]);
+        obs[i].id = cases[i].id;
+        obs[i].status = LIVE_ERROR;
+    }
+    if (pipe(pfd) < 0) {
+        snprintf(obs[0].msg, sizeof obs[0].msg, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t p = fork();
+    if (p < 0) {
+        close(pfd[0]);
+        close(pfd[1]);
+        return -1;
+    }
+    if (p == 0) {
+        close(pfd[0]);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        signal(SIGPIPE, SIG_DFL);
+        alarm(timeout_s);              /* a stuck setup ends as errors, not a hang */
+        char err[180];
+        int st = live_setup(t, s, err, sizeof err);
+        for (size_t i = 0; i < n; i++) {
+            static struct live_obs o;
+            if (st) {
+                memset(&o, 0, sizeof o);
+                o.id = cases[i].id;
+                o.status = st > 0 ? LIVE_SKIPPED : LIVE_ERROR;
+                snprintf(o.msg, sizeof o.msg, "setup: %s", err);
+            } else {
+                live_run_case(&cases[i], &o);
+            }
+            if (write(pfd[1], &o, sizeof o) != (ssize_t)sizeof o)
+                _exit(3);
+        }
+        _exit(0);
+    }
+    close(pfd[1]);
+    size_t got = 0;
+    static struct live_obs o;
+    ssize_t r;
+    while (got < n && (r = read(pfd[0], &o, sizeof o)) == (ssize_t)sizeof o)
+        obs[got++] = o;
+    close(pfd[0]);
+    int st = 0;
+    while (waitpid(p, &st, 0) < 0 && errno == EINTR) {
+    }
+    for (size_t i = got; i < n; i++)
+        snprintf(obs[i].msg, sizeof obs[i].msg, "namespace child ended early (%s %d)",
+                 WIFSIGNALED(st) ? "signal" : "status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+    return got == n ? 0 : -1;
+}
+
+void live_frame_set(struct live_frame *fr, const uint8_t *data, size_t len)
+{
+    memset(fr->vnet, 0, sizeof fr->vnet);
+    if (len > LIVE_MAX_FRAME)
+        len = 0;
+    fr->len = (uint16_t)len;
+    memcpy(fr->data, data, len);
+}
+
+void live_frame_partial(struct live_frame *fr, uint16_t csum_start, uint16_t csum_offset)
+{
+    struct virtio_net_hdr vh;
+    memset(&vh, 0, sizeof vh);
+    vh.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+    vh.gso_type = VIRTIO_NET_HDR_GSO_NONE;
+    vh.csum_start = csum_start;       /* from the start of the frame */
+    vh.csum_offset = csum_offset;
+    memcpy(fr->vnet, &vh, sizeof fr->vnet);
+}

@@ -1,0 +1,398 @@
+/*
+ * kdiff_frames.c - the frames of a case, built with the project's frame
+ * builder (captures/lib/pb), and the receiver each group of cases needs.
+ *
+ * Addresses are pb's defaults: the outer packet goes 10.0.0.1 -> 10.0.0.2
+ * (2001:db8::1 -> ::2), the TAP's address; the inner one 10.0.1.1 ->
+ * 10.0.1.2 (2001:db8:0:1::1 -> ::2), t0's. Every Ethernet destination is
+ * 02:00:00:00:00:02, the MAC the TAP and the Ethernet-carrying tunnel devices
+ * get. Inner TCP goes to 5001, inner UDP to 5000 (5003/5002 when no socket
+ * listens); the sentinel is inner UDP to 5999.
+ *
+ * Header variants the builder has no field for (GENEVE flags and versions,
+ * GUE control, flags and versions) are written as raw bytes (PB_RAW), which
+ * the outer checksums then cover like any other header.
+ */
+#include "kdiff.h"
+
+#include "pb.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define SENTINEL_PORT 5999
+#define GRE_KEY 77
+#define GENEVE_VNI 42
+
+static uint8_t pb_state_of(uint8_t s)
+{
+    switch (s) {
+    case KS_BAD: return PB_BAD;
+    case KS_ZERO: return PB_ZERO;
+    case KS_SEED: return PB_SEED;
+    case KS_GARB: return PB_GARBAGE;
+    default: return PB_OK;
+    }
+}
+
+static int inner_is6(const struct kd_case *c)
+{
+    switch (c->g.tun) {
+    case KT_IPIP: return 0;
+    case KT_IP6: return 1;
+    case KT_FOU: case KT_GUE:
+        if (c->g.payload == 4)
+            return 0;
+        if (c->g.payload == 41)
+            return 1;
+        return c->inner6;
+    default: return c->inner6;
+    }
+}
+
+static void push_gre(struct pb_frame *f, const struct kd_case *c, int seg)
+{
+    struct pb_layer *g = pb_push(f, PB_GRE);
+    g->gre_flags = (uint16_t)(((c->hdr & KH_GRE_C) ? 0x8000 : 0) | ((c->hdr & KH_GRE_K) ? 0x2000 : 0) |
+                              ((c->hdr & KH_GRE_S) ? 0x1000 : 0));
+    g->key = GRE_KEY;
+    g->gre_seq = (uint32_t)(seg + 1);
+    g->csum = pb_state_of(c->gcs[seg]);
+}
+
+/* GENEVE (RFC 8926) as raw bytes: ver(2)|optlen(6), O|C|rsvd, protocol,
+ * VNI, reserved, then an option of class 0x0102 type 0x01 (not critical)
+ * with 4 bytes of data. */
+static void push_geneve(struct pb_frame *f, const struct kd_case *c, int inner6)
+{
+    struct pb_layer *r = pb_push(f, PB_RAW);
+    int opt = (c->hdr & KH_GNV_OPT) != 0;
+    uint16_t proto = (c->hdr & KH_L3) ? (inner6 ? 0x86dd : 0x0800) : 0x6558;
+    uint8_t *p = r->raw;
+    memset(p, 0, sizeof r->raw);
+    p[0] = (uint8_t)(((c->hdr & KH_GNV_VER1) ? 0x40 : 0) | (opt ? 2 : 0));
+    p[1] = (uint8_t)(((c->hdr & KH_GNV_OAM) ? 0x80 : 0) | ((c->hdr & KH_GNV_CRIT) ? 0x40 : 0));
+    p[2] = (uint8_t)(proto >> 8);
+    p[3] = (uint8_t)proto;
+    p[4] = (uint8_t)(GENEVE_VNI >> 16);
+    p[5] = (uint8_t)(GENEVE_VNI >> 8);
+    p[6] = (uint8_t)GENEVE_VNI;
+    if (opt) {
+        p[8] = 0x01;
+        p[9] = 0x02;
+        p[10] = 0x01;
+        p[11] = 1;                     /* option data: 1 word */
+        memcpy(p + 12, "\xca\xfe\xf0\x0d", 4);
+    }
+    r->len = (uint16_t)(8 + (opt ? 8 : 0));
+}
+
+/* GUE variants the builder does not name, as raw bytes (draft-ietf-intarea-gue):
+ * ver(2)|C|hlen(5), proto/ctype, flags(16), then extension fields. */
+static void push_gue_raw(struct pb_frame *f, const struct kd_case *c, uint8_t proto)
+{
+    struct pb_layer *r = pb_push(f, PB_RAW);
+    uint8_t *p = r->raw;
+    memset(p, 0, sizeof r->raw);
+    r->len = 4;
+    p[1] = proto;
+    if (c->hdr & KH_GUE_CTRL)
+        p[0] |= 0x20;                  /* control message, ctype = the proto byte */
+    if (c->hdr & KH_GUE_VER2)
+        p[0] |= 0x80;
+    if (c->hdr & KH_GUE_FLAG)
+        p[2] = 0x40;                   /* a header flag GUE does not define */
+    if (c->hdr & KH_GUE_PRIV) {
+        p[0] |= 1;                     /* hlen: one extension word */
+        p[3] = 0x01;                   /* GUE_FLAG_PRIV */
+        p[4] = 0x40;                   /* private flags: not GUE_PFLAG_REMCSUM */
+        r->len = 8;
+    }
+}
+
+static void push_inner_ip(struct pb_frame *f, int inner6, int seg)
+{
+    pb_push(f, inner6 ? PB_IPV6 : PB_IPV4)->ip_id = (uint16_t)(seg + 1);
+}
+
+/* Everything from the tunnel header to the inner IP header. */
+static void push_tunnel(struct pb_frame *f, const struct kd_case *c, int seg, int *outer_l4, int *udp)
+{
+    int inner6 = inner_is6(c);
+    struct pb_layer *u;
+    struct kd_devspec ds;
+    kd_dev_of(&c->g, &ds);
+    *outer_l4 = -1;
+    *udp = -1;
+    switch (c->g.tun) {
+    case KT_VXLAN: case KT_GPE: case KT_GENEVE: case KT_FOU: case KT_GUE: case KT_GREUDP:
+        *outer_l4 = *udp = f->n;
+        u = pb_push(f, PB_UDP);
+        u->csum = pb_state_of(c->oudp[seg]);
+        u->sport = 40000;
+        u->dport = ds.port;
+        break;
+    default:
+        break;
+    }
+    switch (c->g.tun) {
+    case KT_VXLAN:
+        pb_push(f, PB_VXLAN)->rco = (c->hdr & KH_RCO) != 0;
+        pb_push(f, PB_ETH);
+        break;
+    case KT_GPE:
+        pb_push(f, PB_VXLAN_GPE);
+        break;
+    case KT_GENEVE:
+        push_geneve(f, c, inner6);
+        if (!(c->hdr & KH_L3))
+            pb_push(f, PB_ETH);
+        break;
+    case KT_GRE: case KT_GRETAP:
+        if (c->hdr & KH_GRE_C)
+            *outer_l4 = f->n;
+        push_gre(f, c, seg);
+        if (c->g.tun == KT_GRETAP)
+            pb_push(f, PB_ETH);
+        break;
+    case KT_FOU: case KT_GREUDP:
+        if (c->g.payload == 47 || c->g.tun == KT_GREUDP)
+            push_gre(f, c, seg);
+        break;
+    case KT_GUE:
+        if (c->hdr & KH_GUE_VER1) {
+            pb_push(f, PB_GUE)->gue_variant = 1;
+        } else if (c->hdr & (KH_GUE_CTRL | KH_GUE_PRIV | KH_GUE_FLAG | KH_GUE_VER2)) {
+            push_gue_raw(f, c, c->g.payload);
+        } else {
+            pb_push(f, PB_GUE)->rco = (c->hdr & KH_RCO) != 0;
+        }
+        if (c->g.payload == 47)
+            push_gre(f, c, seg);
+        break;
+    default:
+        break;
+    }
+    push_inner_ip(f, inner6, seg);
+}
+
+static size_t build(const struct kd_case *c, int seg, uint16_t dport, uint8_t *out, size_t cap,
+                    struct kd_frame_info *fi)
+{
+    static struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    struct pb_layer *ip = pb_push(&f, c->g.v6 ? PB_IPV6 : PB_IPV4);
+    struct kd_devspec ds;
+    kd_dev_of(&c->g, &ds);
+    ip->src[c->g.v6 ? 15 : 3] = ds.peer;  /* the device's peer: tunnels find their device by it */
+    ip->csum = pb_state_of(c->ip[seg]);
+    ip->ip_id = (uint16_t)(seg + 1);
+    int outer_l4, udp;
+    push_tunnel(&f, c, seg, &outer_l4, &udp);
+    int il4 = f.n;
+    struct pb_layer *l4 = pb_push(&f, c->tcp ? PB_TCP : PB_UDP);
+    l4->csum = pb_state_of(c->icsum[seg]);
+    l4->sport = (uint16_t)(20000 + c->id);
+    l4->dport = dport ? dport : c->nosock ? (c->tcp ? 5003 : 5002) : 0;
+    if (c->tcp) {
+        l4->seq = 1000u + (uint32_t)seg * KD_TCP_PAYLOAD;
+        l4->ack = 1;
+    }
+    struct pb_layer *pl = pb_push(&f, PB_PAYLOAD);
+    pl->len = c->tcp ? KD_TCP_PAYLOAD : KD_UDP_PAYLOAD;
+    pl->fill = (uint8_t)(0x40 + seg);
+    size_t n = pb_build(&f, out, cap);
+    if (fi) {
+        memset(fi, 0, sizeof *fi);
+        fi->len = n;
+        if (outer_l4 >= 0) {
+            fi->outer_l4 = f.off[outer_l4];
+            fi->outer_csum = f.off[outer_l4] + (f.l[outer_l4].kind == PB_GRE ? 4 : 6);
+        }
+        fi->inner_l4 = f.off[il4];
+        fi->inner_csum = f.off[il4] + (c->tcp ? 16 : 6);
+        fi->inner_l3_len = f.len - f.off[il4 - 1];
+    }
+    return n;
+}
+
+size_t kd_build(const struct kd_case *c, int seg, uint8_t *out, size_t cap, struct kd_frame_info *fi)
+{
+    return build(c, seg, 0, out, cap, fi);
+}
+
+int kd_live_case(const struct kd_case *c, int dev, struct live_case *lc)
+{
+    memset(lc, 0, sizeof *lc);
+    lc->id = c->id;
+    lc->dev = (uint8_t)dev;
+    lc->nframes = c->nseg;
+    for (int s = 0; s < c->nseg; s++) {
+        struct kd_frame_info fi;
+        struct live_frame *fr = &lc->frames[s];
+        uint8_t buf[LIVE_MAX_FRAME];
+        size_t n = kd_build(c, s, buf, sizeof buf, &fi);
+        if (!n)
+            return -1;
+        live_frame_set(fr, buf, n);
+        if (c->report == KR_POUT || c->report == KR_PIN) {
+            size_t l4 = c->report == KR_POUT ? fi.outer_l4 : fi.inner_l4;
+            size_t cs = c->report == KR_POUT ? fi.outer_csum : fi.inner_csum;
+            if (!l4)
+                return -1;
+            live_frame_partial(fr, (uint16_t)l4, (uint16_t)(cs - l4));
+        }
+    }
+    return 0;
+}
+
+/* ---- the receiver ---- */
+
+static void dev_line(struct live_dev *d, const char *line)
+{
+    if (d->ncmds < LIVE_MAX_DEV_CMDS)
+        snprintf(d->cmds[d->ncmds++], LIVE_CMD_LEN, "%s", line);
+}
+
+/* The device that receives a bare IP or GRE payload over this underlay. */
+static const char *ip_tunnel_type(int v6, int payload)
+{
+    switch (payload) {
+    case 4: return v6 ? "ip6tnl mode ipip6" : "ipip";
+    case 41: return v6 ? "ip6tnl mode ip6ip6" : "sit mode ip6ip";
+    default: return v6 ? "ip6gre" : "gre";
+    }
+}
+
+void kd_setup_of(const struct kd_group *g, struct live_setup *s)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s underlay, TAP %s%s%s", g->v6 ? "IPv6" : "IPv4",
+             g->napi ? "IFF_NAPI" : "plain", g->gro ? " + gro_flush_timeout" : "",
+             g->level >= 0 ? (g->level ? " + BPF level 1" : " + BPF level 0") : "");
+    s->napi = g->napi;
+    s->gro_flush_ns = g->gro ? KD_GRO_TIMEOUT_NS : 0;
+    s->level = g->level;
+    s->ncmds = 1;
+    if (g->v6)
+        snprintf(s->cmds[0], LIVE_CMD_LEN, "ip addr add 2001:db8::2/64 dev " LIVE_TAP_NAME " nodad");
+    else
+        snprintf(s->cmds[0], LIVE_CMD_LEN, "ip addr add 10.0.0.2/24 dev " LIVE_TAP_NAME);
+    static const struct live_sock socks[] = {
+        { LIVE_UDP4, 5000 }, { LIVE_UDP6, 5000 }, { LIVE_TCP4, 5001 }, { LIVE_TCP6, 5001 },
+        { LIVE_UDP4, SENTINEL_PORT }, { LIVE_UDP6, SENTINEL_PORT },
+    };
+    s->nsocks = (int)(sizeof socks / sizeof *socks);
+    memcpy(s->socks, socks, sizeof socks);
+}
+
+int kd_setup_add_dev(struct live_setup *s, const struct kd_group *g)
+{
+    if (s->ndevs >= LIVE_MAX_DEVS)
+        return -1;
+    struct kd_devspec ds;
+    kd_dev_of(g, &ds);
+    struct live_dev *d = &s->devs[s->ndevs];
+    memset(d, 0, sizeof *d);
+    snprintf(d->ifname, sizeof d->ifname, "%s", ds.name);
+    snprintf(d->name, sizeof d->name, "%s (%s)", ds.name, kd_tun_name(g));
+    char me[24], peer[24], line[LIVE_CMD_LEN], o[64];
+    snprintf(me, sizeof me, "%s", g->v6 ? "2001:db8::2" : "10.0.0.2");
+    if (g->v6)
+        snprintf(peer, sizeof peer, "2001:db8::%x", ds.peer);
+    else
+        snprintf(peer, sizeof peer, "10.0.0.%u", ds.peer);
+    const char *fam = g->v6 ? "-6 " : "";
+    int inherit = 0;
+    snprintf(o, sizeof o, "%s%s", (g->opts & KO_ICSUM) ? " icsum" : "", (g->opts & KO_IKEY) ? " ikey 77" : "");
+    switch (g->tun) {
+    case KT_VXLAN:
+        snprintf(line, sizeof line, "@vxlan %s address " LIVE_TAP_MAC " id 42 dstport %u local %s nolearning%s%s%s%s",
+                 ds.name, ds.port, me, (g->opts & KO_REMCSUM) ? " remcsumrx" : "",
+                 (g->opts & KO_NOREMCSUM) ? " noremcsumrx" : "", (g->opts & KO_NOPARTIAL) ? " remcsum-nopartial" : "",
+                 (g->opts & KO_U6Z) ? " udp6zerocsumrx" : "");
+        break;
+    case KT_GPE:
+        snprintf(line, sizeof line, "ip link add %s type vxlan dstport %u gpe external%s", ds.name, ds.port,
+                 (g->opts & KO_U6Z) ? " udp6zerocsumrx" : "");
+        break;
+    case KT_GENEVE: {
+        char id[48];
+        inherit = (g->opts & KO_INHERIT) != 0;
+        if (g->opts & KO_EXTERNAL)
+            snprintf(id, sizeof id, "external");
+        else
+            snprintf(id, sizeof id, "id 42 remote %s", peer);
+        snprintf(line, sizeof line, "ip link add %s%s type geneve %s dstport %u%s%s", ds.name,
+                 inherit ? "" : " address " LIVE_TAP_MAC, id, ds.port, (g->opts & KO_U6Z) ? " udp6zerocsumrx" : "",
+                 inherit ? " innerprotoinherit" : "");
+        break;
+    }
+    case KT_GRE: case KT_GRETAP:
+        snprintf(line, sizeof line, "ip link add %s%s type %s%s local %s remote %s%s", ds.name,
+                 g->tun == KT_GRETAP ? " address " LIVE_TAP_MAC : "", g->v6 ? "ip6gre" : "gre",
+                 g->tun == KT_GRETAP ? "tap" : "", me, peer, o);
+        break;
+    case KT_IPIP: case KT_IP6:
+        snprintf(line, sizeof line, "ip link add %s type %s local %s remote %s", ds.name,
+                 ip_tunnel_type(g->v6, g->tun == KT_IPIP ? 4 : 41), me, peer);
+        break;
+    case KT_FOU: case KT_GUE: case KT_GREUDP: {
+        int payload = g->tun == KT_GREUDP ? 47 : g->payload;
+        char port[LIVE_CMD_LEN];
+        if (g->tun == KT_GUE)
+            snprintf(port, sizeof port, "ip %sfou add port %u gue", fam, ds.port);
+        else
+            snprintf(port, sizeof port, "ip %sfou add port %u ipproto %d", fam, ds.port, payload);
+        dev_line(d, port);
+        snprintf(line, sizeof line, "ip link add %s type %s local %s remote %s%s", ds.name,
+                 ip_tunnel_type(g->v6, payload), me, peer, payload == 47 ? o : "");
+        break;
+    }
+    default:
+        return -1;
+    }
+    dev_line(d, line);
+    snprintf(line, sizeof line, "ip link set %s up", ds.name);
+    dev_line(d, line);
+    snprintf(line, sizeof line, "ip addr add 10.0.1.2/24 dev %s", ds.name);
+    dev_line(d, line);
+    snprintf(line, sizeof line, "ip addr add 2001:db8:0:1::2/64 dev %s nodad", ds.name);
+    dev_line(d, line);
+    /* Permanent neighbours for what the namespace answers (TCP resets, ICMP
+     * errors): the peer on the TAP and, behind an Ethernet-carrying device,
+     * the inner source. A resolution that times out would send the stack
+     * host-unreachable errors of its own, counted as IcmpInErrors in some
+     * later case. */
+    snprintf(line, sizeof line, "ip neigh replace %s lladdr 02:00:00:00:00:01 dev " LIVE_TAP_NAME " nud permanent",
+             peer);
+    dev_line(d, line);
+    if (g->tun == KT_VXLAN || g->tun == KT_GRETAP || (g->tun == KT_GENEVE && !inherit)) {
+        snprintf(line, sizeof line, "ip neigh replace 10.0.1.1 lladdr 02:00:00:00:00:01 dev %s nud permanent", ds.name);
+        dev_line(d, line);
+        snprintf(line, sizeof line, "ip neigh replace 2001:db8:0:1::1 lladdr 02:00:00:00:00:01 dev %s nud permanent",
+                 ds.name);
+        dev_line(d, line);
+    }
+    /* Sentinels: a clean frame through this device carrying UDP to 5999,
+     * inner IPv4 first (it ends every case), then inner IPv6, where the
+     * tunnel carries that family (sockets 4 and 5). */
+    struct kd_case sc;
+    memset(&sc, 0, sizeof sc);
+    sc.g = *g;
+    sc.nseg = 1;
+    sc.hdr = (uint16_t)(((g->opts & KO_ICSUM) ? KH_GRE_C : 0) | ((g->opts & KO_IKEY) ? KH_GRE_K : 0));
+    if (g->tun == KT_GENEVE && inherit)
+        sc.hdr |= KH_L3;
+    for (int in6 = 0; in6 <= 1; in6++) {
+        sc.inner6 = (uint8_t)in6;
+        if (inner_is6(&sc) != in6)
+            continue;
+        uint8_t buf[LIVE_MAX_FRAME];
+        size_t n = build(&sc, 0, SENTINEL_PORT, buf, sizeof buf, NULL);
+        d->sent_sock[d->nsent] = (uint8_t)(in6 ? 5 : 4);
+        live_frame_set(&d->sent[d->nsent++], buf, n);
+    }
+    return s->ndevs++;
+}

@@ -78,6 +78,8 @@ bool cli_finding_parse(const char *s, uint32_t *mask, char **bad)
     return ok;
 }
 
+#define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
+
 #define FAIL(...)                                                                              \
     do {                                                                                       \
         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, __VA_ARGS__);             \
@@ -180,32 +182,29 @@ static gboolean opt_l2tp(const gchar *name, const gchar *value, gpointer data, G
     return TRUE;
 }
 
+/* The protocol row whose port option this is ("--vxlan-port" -> CSC_P_VXLAN) */
+static unsigned port_option_proto(const char *name)
+{
+    for (unsigned p = 0; p < CSC_P__COUNT; p++) {
+        const char *opt = csc_proto_desc(p)->option;
+        if (opt && !strcmp(opt, name + 2))
+            return p;
+    }
+    return CSC_P_NONE;
+}
+
 static gboolean opt_port(const gchar *name, const gchar *value, gpointer data, GError **error)
 {
     struct parse_state *ps = data;
-    struct port_spec p = { 0, 0, 0 };
+    struct port_spec p = { 0, (uint8_t)port_option_proto(name), 0 };
+    bool with_ipproto = csc_proto_desc(p.proto)->flags & CSC_PF_PORT_IPPROTO;
     unsigned long v, ipp = 0;
-    const char *n = name + 2;   /* "--vxlan-port" */
     gchar *num = g_strdup(value);
     gchar *colon = strchr(num, ':');
     if (colon)
         *colon++ = 0;
     bool ok = parse_uint(num, 65535, &v) && v > 0;
-    if (!strcmp(n, "vxlan-port"))
-        p.proto = CSC_P_VXLAN;
-    else if (!strcmp(n, "vxlan-gpe-port"))
-        p.proto = CSC_P_VXLAN_GPE;
-    else if (!strcmp(n, "geneve-port"))
-        p.proto = CSC_P_GENEVE;
-    else if (!strcmp(n, "gue-port"))
-        p.proto = CSC_P_GUE;
-    else if (!strcmp(n, "l2tp-port"))
-        p.proto = CSC_P_L2TP;
-    else if (!strcmp(n, "mpls-port"))
-        p.proto = CSC_P_MPLS;
-    else
-        p.proto = CSC_P_FOU;
-    if (p.proto == CSC_P_FOU) {
+    if (with_ipproto) {
         if (!colon || !parse_uint(colon, 255, &ipp) || ipp == 0)
             ok = false;
     } else if (colon) {
@@ -213,7 +212,7 @@ static gboolean opt_port(const gchar *name, const gchar *value, gpointer data, G
     }
     g_free(num);
     if (!ok) {
-        if (p.proto == CSC_P_FOU)
+        if (with_ipproto)
             FAIL("%s: expected PORT:IPPROTO (e.g. 5555:4 for IPIP, 5555:41 for IPv6, 5555:47 "
                  "for GRE), not '%s'", name, value);
         FAIL("%s: expected a UDP port 1-65535, not '%s'", name, value);
@@ -222,6 +221,32 @@ static gboolean opt_port(const gchar *name, const gchar *value, gpointer data, G
     p.ipproto = (uint8_t)ipp;
     g_array_append_val(ps->ports, p);
     return TRUE;
+}
+
+/* One --PROTO-port option per protocol row that has one; the texts are kept
+ * in strs until the options are parsed. */
+static void add_port_entries(GArray *entries, GPtrArray *strs, gboolean *no_default)
+{
+    GString *defaults = g_string_new(NULL);
+    for (unsigned p = 0; p < CSC_P__COUNT; p++) {
+        const struct csc_proto_desc *d = csc_proto_desc(p);
+        for (unsigned i = 0; i < CSC_PROTO_PORTS && d->ports[i]; i++)
+            g_string_append_printf(defaults, "%s%u", defaults->len ? ", " : "", d->ports[i]);
+        if (!d->option)
+            continue;
+        bool ipp = d->flags & CSC_PF_PORT_IPPROTO;
+        char *help = ipp ? g_strdup_printf("Decode UDP PORT as %s carrying IP protocol IPPROTO",
+                                           d->title)
+                         : g_strdup_printf("Also decode UDP PORT as %s (repeatable)", d->title);
+        g_ptr_array_add(strs, help);
+        GOptionEntry e = { d->option, 0, 0, CB(opt_port), help, ipp ? "PORT:IPPROTO" : "PORT" };
+        g_array_append_val(entries, e);
+    }
+    char *help = g_strdup_printf("Forget the default tunnel ports (%s)", defaults->str);
+    g_string_free(defaults, TRUE);
+    g_ptr_array_add(strs, help);
+    GOptionEntry e = { "no-default-ports", 0, 0, G_OPTION_ARG_NONE, no_default, help, NULL };
+    g_array_append_val(entries, e);
 }
 
 /* GRO engine parameters: --gro-budget, --gro-flush-timeout, --gro-max-size,
@@ -456,8 +481,6 @@ static void list_eras(void)
     }
 }
 
-#define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
-
 void options_free_runs(struct cli_run *runs, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
@@ -533,17 +556,9 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
         { "compare", 0, 0, CB(opt_compare), "Replay the capture under a second configuration "
           "(SPEC: comma list such as era=4.6,rx=unnecessary:0,outer-zero,remcsum-rx) and print "
           "both side by side; give it twice for A and B", "SPEC" },
-        { "vxlan-port", 0, 0, CB(opt_port), "Also decode UDP PORT as VXLAN (repeatable)",
-          "PORT" },
-        { "vxlan-gpe-port", 0, 0, CB(opt_port), "Also decode UDP PORT as VXLAN-GPE", "PORT" },
-        { "geneve-port", 0, 0, CB(opt_port), "Also decode UDP PORT as GENEVE", "PORT" },
-        { "gue-port", 0, 0, CB(opt_port), "Also decode UDP PORT as GUE", "PORT" },
-        { "fou-port", 0, 0, CB(opt_port), "Decode UDP PORT as FOU carrying IP protocol IPPROTO",
-          "PORT:IPPROTO" },
-        { "l2tp-port", 0, 0, CB(opt_port), "Also decode UDP PORT as L2TP", "PORT" },
-        { "mpls-port", 0, 0, CB(opt_port), "Also decode UDP PORT as MPLS-in-UDP", "PORT" },
-        { "no-default-ports", 0, 0, G_OPTION_ARG_NONE, &ps.no_default_ports,
-          "Forget the standard tunnel ports (4789, 4790, 6081, 6080, 1701, ...)", NULL },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },   /* the port options of the protocol table */
+    };
+    const GOptionEntry tail[] = {
         { "l2tp-cookie-len", 0, 0, CB(opt_l2tp), "L2TPv3 cookie length: 0 (default), 4, 8",
           "N" },
         { "l2tp-l2spec-len", 0, 0, CB(opt_l2tp),
@@ -585,7 +600,12 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
         ctx, "Exit status: 0 no --fail-on finding, 1 a --fail-on finding, 2 an error (an input "
              "that could not be read completely, bad usage).\nSee csumcheck(1) and docs/json.md.\n");
     GOptionGroup *grp = g_option_group_new(CLI_NAME, "csumcheck options", "Show options", &ps, NULL);
-    g_option_group_add_entries(grp, entries);
+    GArray *all = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));   /* NULL-terminated */
+    GPtrArray *texts = g_ptr_array_new_with_free_func(g_free);
+    g_array_append_vals(all, entries, G_N_ELEMENTS(entries) - 1);
+    add_port_entries(all, texts, &ps.no_default_ports);
+    g_array_append_vals(all, tail, G_N_ELEMENTS(tail));
+    g_option_group_add_entries(grp, (const GOptionEntry *)(void *)all->data);
     g_option_context_set_main_group(ctx, grp);
 
     GError *err = NULL;
@@ -711,5 +731,7 @@ out:
     g_array_free(ps.ports, TRUE);
     g_ptr_array_free(ps.compare, TRUE);
     g_option_context_free(ctx);
+    g_array_free(all, TRUE);
+    g_ptr_array_free(texts, TRUE);
     return rc;
 }

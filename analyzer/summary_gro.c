@@ -74,11 +74,11 @@ static void endpoint_words(struct wbuf *w, const struct cli_endpoint *e)
     addr_words(w, e, false);
 }
 
-/* VXLAN, VXLAN-GPE and GENEVE carry a VNI; GRE a key when set */
+/* A VNI (VXLAN, VXLAN-GPE, GENEVE: CSC_PF_VNI); a GRE key when set */
 static bool tunnel_has_id(const struct cli_flow_id *id)
 {
-    return id->tunnel == CSC_P_VXLAN || id->tunnel == CSC_P_VXLAN_GPE ||
-           id->tunnel == CSC_P_GENEVE || (id->tunnel == CSC_P_GRE && id->tunnel_id);
+    return (csc_proto_desc(id->tunnel)->flags & CSC_PF_VNI) ||
+           (id->tunnel == CSC_P_GRE && id->tunnel_id);
 }
 
 void gro_flow_label(struct wbuf *w, const struct cli_flow_id *id)

@@ -4,6 +4,8 @@
  */
 #include "csumcheck/csumcheck.h"
 
+#include "proto/protos.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +22,9 @@ void csc_config_default(struct csc_config *cfg)
     cfg->trace_steps = true;
     cfg->l2tp_cookie_len = 0;
     cfg->l2tp_l2spec_len = 4;
-    csc_config_set_port(cfg, 4789, CSC_P_VXLAN, 0);
-    csc_config_set_port(cfg, 4790, CSC_P_VXLAN_GPE, 0);
-    csc_config_set_port(cfg, 6081, CSC_P_GENEVE, 0);
-    csc_config_set_port(cfg, 6080, CSC_P_GUE, 0);
-    csc_config_set_port(cfg, 1701, CSC_P_L2TP, 0);
-    csc_config_set_port(cfg, 2152, CSC_P_GTP, 0);
-    csc_config_set_port(cfg, 3544, CSC_P_TEREDO, 0);
-    csc_config_set_port(cfg, 5072, CSC_P_AYIYA, 0);
-    csc_config_set_port(cfg, 6635, CSC_P_MPLS, 0);
+    for (unsigned p = 0; p < CSC_P__COUNT; p++)   /* every row's default ports */
+        for (unsigned i = 0; i < CSC_PROTO_PORTS && csc_protos[p].pub.ports[i]; i++)
+            csc_config_set_port(cfg, csc_protos[p].pub.ports[i], (uint8_t)p, 0);
 }
 
 bool csc_config_set_port(struct csc_config *cfg, uint16_t port, uint8_t proto, uint8_t fou_ipproto)

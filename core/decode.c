@@ -5,6 +5,7 @@
 #include "decode.h"
 
 #include "csum.h"
+#include "proto/protos.h"
 
 #include <string.h>
 
@@ -140,28 +141,12 @@ void dec_ethertype(struct dec *d, uint16_t type, uint32_t off)
     /* ARP, LLDP, ...: a normal end of the stack. */
 }
 
-static dec_fn ipproto_table(uint8_t proto)
-{
-    switch (proto) {
-    case IPPROTO_ICMP_: return dec_icmp;
-    case IPPROTO_IGMP_: return dec_igmp;
-    case IPPROTO_IPIP_: return dec_ipv4;
-    case IPPROTO_TCP_: return dec_tcp;
-    case IPPROTO_UDP_: return dec_udp;
-    case IPPROTO_IPV6_: return dec_ipv6;
-    case IPPROTO_GRE_: return dec_gre;
-    case IPPROTO_ICMPV6_: return dec_icmpv6;
-    case IPPROTO_L2TP_: return dec_l2tp_ip;
-    case IPPROTO_MPLS_: return dec_mpls;
-    default: return NULL;
-    }
-}
-
+/* inet_protos[]: the IP protocol number's row, and its decoder */
 void dec_ipproto(struct dec *d, uint8_t proto, uint32_t off)
 {
-    dec_fn fn = ipproto_table(proto);
-    if (fn)
-        fn(d, off);
+    const struct proto_row *row = csc_inet_protos[proto];
+    if (row && row->decode_ip)
+        row->decode_ip(d, off);
 }
 
 void dec_ppp_proto(struct dec *d, uint16_t proto, uint32_t off)
@@ -204,25 +189,10 @@ void dec_udp_payload(struct dec *d, struct csc_layer *udp, uint32_t off)
         pt = port_lookup(d->cfg, udp->sport);
     if (!pt || d->quoted)
         return;
-    switch (pt->proto) {
-    case CSC_P_VXLAN: dec_vxlan(d, off); break;
-    case CSC_P_VXLAN_GPE: dec_vxlan_gpe(d, off); break;
-    case CSC_P_GENEVE: dec_geneve(d, off); break;
-    case CSC_P_GUE: dec_gue(d, off); break;
-    case CSC_P_L2TP: dec_l2tp_udp(d, off); break;
-    case CSC_P_GTP: dec_gtp(d, off); break;
-    case CSC_P_TEREDO: dec_teredo(d, off); break;
-    case CSC_P_AYIYA: dec_ayiya(d, off); break;
-    case CSC_P_MPLS: dec_mpls_udp(d, off); break;
-    case CSC_P_FOU: {
-        struct csc_layer *l = dec_push(d, CSC_P_FOU, off, 0);
-        if (!l)
-            return;
-        l->next = pt->fou_ipproto;
-        dec_ipproto(d, pt->fou_ipproto, off);
-        break;
-    }
-    default: break;
+    dec_fn fn = proto_row(pt->proto)->decode_udp;   /* the port's protocol row */
+    if (fn) {
+        d->port_ipproto = pt->fou_ipproto;
+        fn(d, off);
     }
 }
 

@@ -25,6 +25,7 @@ struct dec {
     uint8_t fragment;   /* the enclosing IP packet is a first fragment */
     uint8_t gso;        /* the enclosing IP packet is a super-packet */
     uint8_t summing;    /* breakpoints are being recorded (an IP layer exists) */
+    uint8_t port_ipproto; /* the UDP port's IP protocol, for a FOU port (dec_fou) */
 };
 
 typedef void (*dec_fn)(struct dec *d, uint32_t off);
@@ -123,6 +124,7 @@ void dec_gtp(struct dec *d, uint32_t off);
 void dec_teredo(struct dec *d, uint32_t off);
 void dec_ayiya(struct dec *d, uint32_t off);
 void dec_mpls_udp(struct dec *d, uint32_t off);
+void dec_fou(struct dec *d, uint32_t off);
 
 /* True when [off, off+len) is captured and inside the enclosing payload.
  * Otherwise records why the stack ends: nothing left (normal end), the

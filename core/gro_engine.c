@@ -17,6 +17,7 @@
 #include "csum.h"
 #include "pkt.h"
 #include "wire.h"
+#include "proto/protos.h"
 
 #include "csumcheck/gro.h"
 
@@ -199,11 +200,12 @@ static void st_init(struct stream *s)
 #else
 #define HOT_INLINE inline
 #endif
-static HOT_INLINE void stream_layer(struct stream *ks, struct stream *hs, const struct pkt *p,
-                                    const struct csc_layer *l)
+static HOT_INLINE unsigned stream_layer(struct stream *ks, struct stream *hs, const struct pkt *p,
+                                        const struct csc_layer *l)
 {
-    switch (l->proto) {
-    case CSC_P_IPV4:
+    unsigned rule = layer_row(l)->gro_key;   /* the protocol row's flow-key rule */
+    switch (rule) {
+    case GRO_KEY_IPV4:
         if (pkt_has(p, l->off, 20) && ks->n <= ST_CAP - 9 && hs->n <= ST_CAP - 6) {
             const uint8_t *h = p->data + l->off;   /* the same bytes, one bounds check */
             memcpy(ks->b + ks->n, h + 12, 8);       /* addresses */
@@ -221,21 +223,20 @@ static HOT_INLINE void stream_layer(struct stream *ks, struct stream *hs, const 
         st_bytes(hs, p, l->off + 8, 1);
         st_u32(hs, l->sport & 0x4000);
         break;
-    case CSC_P_IPV6:
+    case GRO_KEY_IPV6:
         st_bytes(ks, p, l->off + 8, 32);
         st_u32(ks, l->next);
         st_bytes(hs, p, l->off, 4);
         st_bytes(hs, p, l->off + 7, 1);
         break;
-    case CSC_P_UDP:
+    case GRO_KEY_UDP:
         st_bytes(ks, p, l->off, 4);
         st_u32(ks, l->field == 0);
         break;
-    case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
-    case CSC_P_ETH: case CSC_P_VLAN:
+    case GRO_KEY_HEADER:
         st_bytes(ks, p, l->off, l->hdr_len);
         break;
-    case CSC_P_GRE:
+    case GRO_KEY_GRE:
         /* gre_gro_receive (net/ipv4/gre_offload.c, 6.12): the same flow has
          * the same flags and protocol and, with K, the same 32-bit word
          * after the base header - the key, or with C the checksum word (the
@@ -245,7 +246,7 @@ static HOT_INLINE void stream_layer(struct stream *ks, struct stream *hs, const 
         if (l->sport & GRE_K)
             st_bytes(ks, p, l->off + GRE_HLEN, 4);
         break;
-    case CSC_P_TCP:
+    case GRO_KEY_TCP:
         st_bytes(ks, p, l->off, 4);
         st_u32(hs, l->aux);                         /* ack */
         st_u32(hs, l->tcp_flags & ~(TCP_CWR | TCP_FIN | TCP_PSH));
@@ -256,6 +257,7 @@ static HOT_INLINE void stream_layer(struct stream *ks, struct stream *hs, const 
         st_u32(ks, l->proto);
         break;
     }
+    return rule;
 }
 
 /* the TCP segment's own fields, as the device whose first layer is l0 sees it */
@@ -281,8 +283,7 @@ static void segment_of(const struct csc_frame *f, const struct csc_result *r, un
     st_init(&hs);
     o->tcp = 0;
     for (unsigned i = l0; i < r->nlayers && i < CSC_MAX_LAYERS; i++) {
-        stream_layer(&ks, &hs, &p, &r->layers[i]);
-        if (r->layers[i].proto == CSC_P_TCP) {
+        if (stream_layer(&ks, &hs, &p, &r->layers[i]) == GRO_KEY_TCP) {
             st_seal(&ks);
             st_seal(&hs);
             o->key = st_hash(&ks);
@@ -309,8 +310,7 @@ static void segments_all(const struct csc_frame *f, const struct csc_result *r,
         const struct csc_layer *l = &r->layers[i];
         koff[i] = (uint16_t)ks.n;
         hoff[i] = (uint16_t)hs.n;
-        stream_layer(&ks, &hs, &p, l);
-        if (l->proto == CSC_P_TCP)
+        if (stream_layer(&ks, &hs, &p, l) == GRO_KEY_TCP)
             tcp = i;
     }
     bool whole = !ks.folded && !hs.folded;

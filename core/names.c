@@ -4,35 +4,20 @@
  */
 #include "csumcheck/csumcheck.h"
 #include "csumcheck/gro.h"
+#include "proto/protos.h"
 #include "replay/replay.h"
 
 #define NAME(tab, i) ((unsigned)(i) < sizeof(tab) / sizeof((tab)[0]) && (tab)[i] ? (tab)[i] : "?")
 
 bool csc_proto_is_tunnel(unsigned p)
 {
-    switch (p) {
-    case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE: case CSC_P_FOU:
-    case CSC_P_GRE: case CSC_P_L2TP: case CSC_P_GTP: case CSC_P_TEREDO: case CSC_P_AYIYA:
-        return true;
-    default:
-        return false;
-    }
+    return proto_has(p, CSC_PF_TUNNEL);
 }
 
+/* The protocol table's names (core/proto/protos.c) */
 const char *csc_proto_name(unsigned p)
 {
-    static const char *const t[CSC_P__COUNT] = {
-        [CSC_P_NONE] = "none", [CSC_P_ETH] = "eth", [CSC_P_VLAN] = "vlan", [CSC_P_MPLS] = "mpls",
-        [CSC_P_PPPOE] = "pppoe", [CSC_P_PPP] = "ppp", [CSC_P_SLL] = "sll", [CSC_P_SLL2] = "sll2",
-        [CSC_P_NULL] = "null", [CSC_P_IPV4] = "ipv4", [CSC_P_IPV6] = "ipv6", [CSC_P_UDP] = "udp",
-        [CSC_P_TCP] = "tcp", [CSC_P_ICMP] = "icmp", [CSC_P_ICMPV6] = "icmpv6", [CSC_P_IGMP] = "igmp",
-        [CSC_P_GRE] = "gre", [CSC_P_VXLAN] = "vxlan", [CSC_P_VXLAN_GPE] = "vxlan-gpe",
-        [CSC_P_GENEVE] = "geneve", [CSC_P_GUE] = "gue", [CSC_P_FOU] = "fou", [CSC_P_L2TP] = "l2tp",
-        [CSC_P_ERSPAN] = "erspan", [CSC_P_NSH] = "nsh", [CSC_P_GTP] = "gtp", [CSC_P_TEREDO] = "teredo",
-        [CSC_P_AYIYA] = "ayiya", [CSC_P_CW] = "pw-cw", [CSC_P_WCCP] = "wccp",
-        [CSC_P_CMD] = "cisco-md", [CSC_P_SIT] = "sit",
-    };
-    return NAME(t, p);
+    return p < CSC_P__COUNT && csc_protos[p].pub.name ? csc_protos[p].pub.name : "?";
 }
 
 const char *csc_verdict_name(unsigned v)
@@ -250,14 +235,12 @@ const char *csc_note_name(unsigned bit)
     return NAME(t, bit);
 }
 
+/* A device's kind is the protocol it decapsulates (CSC_P_NONE: the NIC) */
 const char *csc_dev_name(unsigned kind)
 {
-    switch (kind) {
-    case CSC_P_NONE: return "nic";
-    case CSC_P_IPV4: return "ipip";
-    case CSC_P_IPV6: return "ip6tnl";
-    default: return csc_proto_name(kind);
-    }
+    if (kind < CSC_P__COUNT && csc_protos[kind].pub.dev)
+        return csc_protos[kind].pub.dev;
+    return csc_proto_name(kind);
 }
 
 const char *csc_report_kind_name(unsigned k)

@@ -20,6 +20,7 @@
 #include "wire.h"
 
 #include "csumcheck/csumcheck.h"
+#include "proto/protos.h"
 
 #include <string.h>
 
@@ -154,7 +155,7 @@ static void sum_pieces(const struct pkt *p, struct csc_sums *s)
 
 static bool has_pseudo(const struct csc_layer *l)
 {
-    return l->proto == CSC_P_UDP || l->proto == CSC_P_TCP || l->proto == CSC_P_ICMPV6;
+    return layer_row(l)->pub.flags & CSC_PF_PSEUDO_HDR;
 }
 
 static bool under_ipv6(const struct csc_result *r, const struct csc_layer *l)
@@ -208,7 +209,8 @@ static void verify_layer(struct csc_result *r, const struct pkt *p, struct csc_l
         }
         return;
     }
-    uint32_t pseudo = has_pseudo(l) ? l->pseudo : 0;
+    bool with_pseudo = has_pseudo(l);
+    uint32_t pseudo = with_pseudo ? l->pseudo : 0;
     uint16_t expected = csum_fold(csum_add(pseudo, s0));
     if (l->proto == CSC_P_UDP && expected == 0)
         expected = CSUM_MANGLED_0;
@@ -224,10 +226,10 @@ static void verify_layer(struct csc_result *r, const struct pkt *p, struct csc_l
     uint8_t verdict, reason = l->reason;
     if (csum_valid_total(csum_add(pseudo, s))) {
         verdict = CSC_V_GOOD;
-    } else if (has_pseudo(l) && l->field == fold16(pseudo)) {
+    } else if (with_pseudo && l->field == fold16(pseudo)) {
         verdict = CSC_V_PARTIAL;
         reason = CSC_R_SEED;
-    } else if (has_pseudo(l) && l->field == fold16(nolen)) {
+    } else if (with_pseudo && l->field == fold16(nolen)) {
         verdict = CSC_V_PARTIAL;
         reason = CSC_R_SEED_NOLEN;
     } else if (l->notes & CSC_N_GSO) {

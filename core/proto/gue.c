@@ -17,6 +17,7 @@
  * Variants 2 and 3 are undefined: the layer is kept (vers) and the stack
  * ends. A control message (C) is kept with the note "oam" and ends the
  * stack; Linux frees it (gue_control_message).
+ * FOU, at the end: no header, the port names the protocol.
  */
 #include "../decode.h"
 
@@ -83,4 +84,18 @@ void dec_gue(struct dec *d, uint32_t off)
         }
     }
     dec_ipproto(d, proto, off + hdr);
+}
+
+/*
+ * FOU (Linux net/ipv4/fou_core.c): no header at all; the UDP port says which
+ * IP protocol the payload is (ip fou add port PORT ipproto N), resubmitted
+ * as if the outer IP header had carried it.
+ */
+void dec_fou(struct dec *d, uint32_t off)
+{
+    struct csc_layer *l = dec_push(d, CSC_P_FOU, off, 0);
+    if (!l)
+        return;
+    l->next = d->port_ipproto;
+    dec_ipproto(d, d->port_ipproto, off);
 }

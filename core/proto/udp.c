@@ -32,7 +32,7 @@ void dec_udp(struct dec *d, uint32_t off)
 
     uint32_t avail = d->end - off, len = ulen;
     int bad_len = 0;
-    if (ulen == 0 && (d->gso || (d->ip != 0xff && (d->r->layers[d->ip].notes & CSC_N_JUMBO)))) {
+    if (ulen == 0 && (d->gso || (d->ip != CSC_NO_LAYER && (d->r->layers[d->ip].notes & CSC_N_JUMBO)))) {
         len = avail;
         l->notes |= CSC_N_GSO;
     } else if (ulen < 8) {

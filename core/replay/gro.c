@@ -12,6 +12,8 @@
  */
 #include "replay.h"
 
+#include "../proto/protos.h"
+
 #include <string.h>
 
 
@@ -211,9 +213,11 @@ static void gro_ip_in_ip(struct rp *rp, uint8_t i, enum kfn fn)
 
 /* ---- L4 ---- */
 
-static void tcp_gro_receive(struct rp *rp, uint8_t i, bool v6)
+/* tcp4_gro_receive / tcp6_gro_receive and tcp_gro_receive */
+void tcp_gro_receive(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *th = L(rp, i);
+    bool v6 = under_ipv6(rp, i);
     enum kfn fn = v6 ? KF_TCP6_GRO_RECEIVE : KF_TCP4_GRO_RECEIVE;
     rp_enter(rp, i, fn);
     if (!rp->cb.flush) {
@@ -235,13 +239,7 @@ static void tcp_gro_receive(struct rp *rp, uint8_t i, bool v6)
 
 bool is_udp_tunnel(const struct csc_layer *l)
 {
-    switch (l->proto) {
-    case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
-    case CSC_P_FOU: case CSC_P_L2TP:
-        return true;
-    default:
-        return false;
-    }
+    return proto_has(l->proto, CSC_PF_UDP_TUNNEL);
 }
 
 /* A UDP tunnel socket with a gro_receive callback listens on this port. */
@@ -249,10 +247,9 @@ static bool udp_tunnel_gro_sock(const struct rp *rp, uint8_t i)
 {
     if (has_layer(rp, i + 1u) && L(rp, i + 1)->proto == CSC_P_GENEVE && !era(rp, CSC_E_GENEVE_GRO))
         return false;                 /* v3.18/v3.19: the offload's gro_receive is NULL */
-    return has_layer(rp, i + 1u) && is_udp_tunnel(L(rp, i + 1)) && L(rp, i + 1)->proto != CSC_P_L2TP;
+    return has_layer(rp, i + 1u) && is_udp_tunnel(L(rp, i + 1)) &&
+           proto_row(L(rp, i + 1)->proto)->gro_receive;
 }
-
-static void tunnel_gro(struct rp *rp, uint8_t t);
 
 static bool udp_gate_refuses(const struct rp *rp, uint16_t check)
 {
@@ -288,13 +285,14 @@ static void udp_gro_receive(struct rp *rp, uint8_t i)
     }
     rp_step(rp, i, KF_UDP_GRO_RECEIVE, W_ENCAP_MARK, CSC_TRI_UNDECIDED, 0, NULL);
     skb_gro_pull(rp, UDP_HLEN);
-    tunnel_gro(rp, i + 1);
+    proto_row(L(rp, i + 1)->proto)->gro_receive(rp, i + 1);   /* the tunnel socket's */
 }
 
 /* udp4_gro_receive / udp6_gro_receive */
-static void udp_l4_gro_receive(struct rp *rp, uint8_t i, bool v6)
+void udp_l4_gro_receive(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *uh = L(rp, i);
+    bool v6 = under_ipv6(rp, i);
     enum kfn fn = v6 ? KF_UDP6_GRO_RECEIVE : KF_UDP4_GRO_RECEIVE;
     uint16_t check = rp_field(rp, uh);
     rp_enter(rp, i, fn);
@@ -314,7 +312,7 @@ static void udp_l4_gro_receive(struct rp *rp, uint8_t i, bool v6)
 }
 
 /* gre_gro_receive (net/ipv4/gre_offload.c) */
-static void gre_gro_receive(struct rp *rp, uint8_t i)
+void gre_gro_receive(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *g = L(rp, i);
     uint16_t flags = g->sport;
@@ -353,8 +351,9 @@ static void gre_gro_receive(struct rp *rp, uint8_t i)
  * 6.12): IPv4 in IPv4 ipip_gro_receive (inet_gro_receive itself up to
  * v4.5), IPv6 in IPv4 sit_ip6ip6_gro_receive (from v4.6), IPv4 or IPv6 in
  * IPv6 ip4ip6_gro_receive / sit_ip6ip6_gro_receive (from v4.7). */
-static void gro_ip_in_ip_by_family(struct rp *rp, uint8_t i, bool v6)
+void ip_in_ip_gro_receive(struct rp *rp, uint8_t i)
 {
+    bool v6 = under_ipv6(rp, i);
     bool inner6 = L(rp, i)->proto == CSC_P_IPV6;
     enum kfn fn = inner6 ? KF_SIT_GRO_RECEIVE : v6 ? KF_IP4IP6_GRO_RECEIVE : KF_IPIP_GRO_RECEIVE;
     bool exists = v6 ? era(rp, CSC_E_IP6_TNL_GRO) : !inner6 || era(rp, CSC_E_SIT_GRO);
@@ -365,15 +364,14 @@ static void gro_ip_in_ip_by_family(struct rp *rp, uint8_t i, bool v6)
     gro_ip_in_ip(rp, i, fn);
 }
 
+/* inet_offloads[] / inet6_offloads[]: the protocol's gro_receive callback */
 static void gro_ipproto(struct rp *rp, uint8_t i, bool v6)
 {
-    switch (L(rp, i)->proto) {
-    case CSC_P_UDP: udp_l4_gro_receive(rp, i, v6); break;
-    case CSC_P_TCP: tcp_gro_receive(rp, i, v6); break;
-    case CSC_P_GRE: gre_gro_receive(rp, i); break;
-    case CSC_P_IPV4: case CSC_P_IPV6: gro_ip_in_ip_by_family(rp, i, v6); break;
-    default: gro_flush(rp, i, v6 ? KF_IPV6_GRO_RECEIVE : KF_INET_GRO_RECEIVE, CSC_G_NO_HANDLER); break;
-    }
+    void (*gro_receive)(struct rp *, uint8_t) = proto_row(L(rp, i)->proto)->gro_receive;
+    if (gro_receive)
+        gro_receive(rp, i);
+    else
+        gro_flush(rp, i, v6 ? KF_IPV6_GRO_RECEIVE : KF_INET_GRO_RECEIVE, CSC_G_NO_HANDLER);
 }
 
 /* gro_find_receive_by_type: the packet_offloads with a gro_receive are IPv4,
@@ -473,7 +471,7 @@ static void gro_remcsum_final(struct rp *rp, uint8_t t, struct gro_remcsum *grc)
         rp->skb.remcsum_offload = 0;
 }
 
-static void vxlan_gro_receive(struct rp *rp, uint8_t t)
+void vxlan_gro_receive(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *vx = L(rp, t);
     struct gro_remcsum grc = { 0, 0, 0 };
@@ -490,8 +488,14 @@ static void vxlan_gro_receive(struct rp *rp, uint8_t t)
     gro_remcsum_final(rp, t, &grc);
 }
 
-static void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t)
+/* vxlan_gpe_gro_receive (drivers/net/vxlan/vxlan_core.c); before it a GPE
+ * socket ran vxlan_gro_receive (era switch VXLAN_GPE_GRO) */
+void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t)
 {
+    if (!era(rp, CSC_E_VXLAN_GPE_GRO)) {
+        vxlan_gro_receive(rp, t);
+        return;
+    }
     rp_enter(rp, t, KF_VXLAN_GPE_GRO_RECEIVE);
     skb_gro_pull(rp, VXLAN_HLEN);
     if (!has_layer(rp, t + 1u))
@@ -507,7 +511,7 @@ static void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t)
 /* geneve_gro_receive (drivers/net/geneve.c, 6.12): a version other than 0 or
  * the OAM bit flush before the pull (`goto out`); the protocol is then
  * dispatched by type. */
-static void geneve_gro_receive(struct rp *rp, uint8_t t)
+void geneve_gro_receive(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
     rp_enter(rp, t, KF_GENEVE_GRO_RECEIVE);
@@ -539,7 +543,7 @@ static bool gue_gro_header_ok(const struct rp *rp, uint8_t t)
 }
 
 /* gue_gro_receive / fou_gro_receive (net/ipv4/fou_core.c) */
-static void gue_gro_receive(struct rp *rp, uint8_t t)
+void gue_gro_receive(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
     enum kfn fn = g->proto == CSC_P_FOU ? KF_FOU_GRO_RECEIVE : KF_GUE_GRO_RECEIVE;
@@ -565,22 +569,6 @@ static void gue_gro_receive(struct rp *rp, uint8_t t)
             gro_ipproto(rp, t + 1, L(rp, L(rp, t)->ip)->proto == CSC_P_IPV6);
     }
     gro_remcsum_final(rp, t, &grc);
-}
-
-static void tunnel_gro(struct rp *rp, uint8_t t)
-{
-    switch (L(rp, t)->proto) {
-    case CSC_P_VXLAN: vxlan_gro_receive(rp, t); break;
-    case CSC_P_VXLAN_GPE:             /* before vxlan_gpe_gro_receive: vxlan_gro_receive */
-        if (era(rp, CSC_E_VXLAN_GPE_GRO))
-            vxlan_gpe_gro_receive(rp, t);
-        else
-            vxlan_gro_receive(rp, t);
-        break;
-    case CSC_P_GENEVE: geneve_gro_receive(rp, t); break;
-    case CSC_P_GUE: case CSC_P_FOU: gue_gro_receive(rp, t); break;
-    default: gro_flush(rp, t, KF_UDP_GRO_RECEIVE, CSC_G_NO_HANDLER); break;
-    }
 }
 
 /* dev_gro_receive (net/core/gro.c): re-create the control block from the skb. */

@@ -5,14 +5,10 @@
  */
 #include "replay.h"
 
+#include "../proto/protos.h"
+
 #include <string.h>
 
-/* Link layers the NIC removes before L3 (VLAN: hardware or software untag). */
-static bool transparent_link(uint8_t p)
-{
-    return p == CSC_P_ETH || p == CSC_P_VLAN || p == CSC_P_SLL || p == CSC_P_SLL2 ||
-           p == CSC_P_NULL;
-}
 
 static void finish(struct rp *rp)
 {
@@ -55,7 +51,7 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
         memset(&r->layers[i].k, 0, sizeof r->layers[i].k);
 
     unsigned l0 = 0;
-    while (l0 < r->nlayers && transparent_link(r->layers[l0].proto))
+    while (l0 < r->nlayers && proto_has(r->layers[l0].proto, CSC_PF_LINK))   /* the NIC strips it */
         l0++;
     if (l0 >= r->nlayers)
         return;

@@ -180,10 +180,34 @@ bool gue_hdr_valid(const struct rp *rp, const struct csc_layer *g);
 /* dev_gro_receive on the current device for layer li (an L3 layer). Returns
  * true when GRO holds the packet (count 1: flushed alone, no gro_complete). */
 bool dev_gro_receive(struct rp *rp, uint8_t li);
+/* gro_receive callbacks, one per protocol row (core/proto/protos.c):
+ * inet_offloads[] for IP protocols, the UDP tunnel socket's for tunnels */
+void ip_in_ip_gro_receive(struct rp *rp, uint8_t i);
+void udp_l4_gro_receive(struct rp *rp, uint8_t i);
+void tcp_gro_receive(struct rp *rp, uint8_t i);
+void gre_gro_receive(struct rp *rp, uint8_t i);
+void vxlan_gro_receive(struct rp *rp, uint8_t t);
+void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t);
+void geneve_gro_receive(struct rp *rp, uint8_t t);
+void gue_gro_receive(struct rp *rp, uint8_t t);
 
 /* ---- normal path (rx.c) ---- */
 void netif_receive_skb(struct rp *rp, uint8_t li);
 void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3);
+/* receive handlers, one per protocol row: inet_protos[] for IP protocols,
+ * encap_rcv for a UDP tunnel socket */
+void ipip_rcv(struct rp *rp, uint8_t i);
+void udp_rcv(struct rp *rp, uint8_t i);
+void tcp_rcv(struct rp *rp, uint8_t i);
+void icmp_rcv(struct rp *rp, uint8_t i);
+void icmpv6_rcv(struct rp *rp, uint8_t i);
+void igmp_rcv(struct rp *rp, uint8_t i);
+void gre_rcv(struct rp *rp, uint8_t i);
+void vxlan_rcv(struct rp *rp, uint8_t t);
+void vxlan_gpe_rcv(struct rp *rp, uint8_t t);
+void geneve_rcv(struct rp *rp, uint8_t t);
+void gue_rcv(struct rp *rp, uint8_t t);
+void l2tp_rcv(struct rp *rp, uint8_t t);
 
 /* ---- device report (report.c) ---- */
 void rp_from_report(struct rp *rp, uint8_t l3);
@@ -198,5 +222,12 @@ static inline bool has_layer(const struct rp *rp, unsigned i)
     return i < rp->r->nlayers;
 }
 bool is_udp_tunnel(const struct csc_layer *l);
+/* The layer travels under IPv6: its enclosing IP layer is IPv6 (the udp6_ /
+ * tcp6_ / __udp6_ functions rather than the v4 ones). */
+static inline bool under_ipv6(const struct rp *rp, uint8_t i)
+{
+    uint8_t ip = L(rp, i)->ip;
+    return ip != CSC_NO_LAYER && L(rp, ip)->proto == CSC_P_IPV6;
+}
 
 #endif

@@ -12,8 +12,10 @@
  */
 #include "replay.h"
 
+#include "../proto/protos.h"
 
-static void deliver_l4(struct rp *rp, uint8_t i, bool v6);
+
+static void deliver_l4(struct rp *rp, uint8_t i);
 
 static void not_modelled(struct rp *rp, uint8_t i, enum kfn fn)
 {
@@ -189,7 +191,7 @@ static void ip_rcv(struct rp *rp, uint8_t i)
         return;
     rp->skb.data = ip->off + ip->hdr_len;   /* ip_local_deliver_finish: __skb_pull */
     if (need_layer(rp, i + 1u, i, KF_IP_LOCAL_DELIVER))
-        deliver_l4(rp, i + 1, false);
+        deliver_l4(rp, i + 1);
 }
 
 static void ipv6_rcv(struct rp *rp, uint8_t i)
@@ -206,7 +208,7 @@ static void ipv6_rcv(struct rp *rp, uint8_t i)
     skb_pull_rcsum(rp, ip->hdr_len);
     rp_enter(rp, i, KF_IP6_PROTOCOL_DELIVER_RCU);
     if (need_layer(rp, i + 1u, i, KF_IP6_PROTOCOL_DELIVER_RCU))
-        deliver_l4(rp, i + 1, true);
+        deliver_l4(rp, i + 1);
 }
 
 void netif_receive_skb(struct rp *rp, uint8_t li)
@@ -244,9 +246,7 @@ static bool tunnel_no_check6_rx(const struct rp *rp, const struct csc_layer *t)
 
 static bool convert_csum_sock(const struct rp *rp, const struct csc_layer *t)
 {
-    if (t->proto == CSC_P_VXLAN || t->proto == CSC_P_L2TP)
-        return true;
-    return era(rp, CSC_E_CONVERT_ALL_TUNNELS);
+    return proto_has(t->proto, CSC_PF_CONVERT_CSUM) || era(rp, CSC_E_CONVERT_ALL_TUNNELS);
 }
 
 static void udp_csum_error(struct rp *rp, uint8_t i, enum kfn fn, bool v6)
@@ -256,11 +256,11 @@ static void udp_csum_error(struct rp *rp, uint8_t i, enum kfn fn, bool v6)
     rp_drop(rp, i, fn, KD_UDP_CSUM, c);
 }
 
-static void tunnel_rcv(struct rp *rp, uint8_t t);
-
-static void udp_rcv(struct rp *rp, uint8_t i, bool v6)
+/* __udp4_lib_rcv / __udp6_lib_rcv and the socket's receive */
+void udp_rcv(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *uh = L(rp, i);
+    bool v6 = under_ipv6(rp, i);
     enum kfn lib = v6 ? KF_UDP6_LIB_RCV : KF_UDP4_LIB_RCV;
     enum kfn init = v6 ? KF_UDP6_CSUM_INIT : KF_UDP4_CSUM_INIT;
     uint16_t check = rp_field(rp, uh);
@@ -312,7 +312,7 @@ static void udp_rcv(struct rp *rp, uint8_t i, bool v6)
             udp_csum_error(rp, i, KF_UDP_QUEUE_RCV_ONE_SKB, v6);
             return;
         }
-        tunnel_rcv(rp, i + 1);
+        proto_row(L(rp, i + 1)->proto)->rcv(rp, i + 1);   /* the tunnel socket's encap_rcv */
         return;
     }
     /* plain socket: copy-and-checksum at recvmsg */
@@ -325,7 +325,7 @@ static void udp_rcv(struct rp *rp, uint8_t i, bool v6)
 
 /* ---- tunnels ---- */
 
-static void vxlan_rcv(struct rp *rp, uint8_t t)
+void vxlan_rcv(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *vx = L(rp, t);
     bool rco = (vx->aux & VXLAN_HF_RCO) != 0;
@@ -378,7 +378,7 @@ static void vxlan_rcv(struct rp *rp, uint8_t t)
  * the datagram on the GENEVE socket; the critical-options bit on a device
  * that does not collect metadata is dropped after it. Before the GENEVE
  * netdev (v4.0 and older) only Open vSwitch's vport received GENEVE. */
-static void geneve_rcv(struct rp *rp, uint8_t t)
+void geneve_rcv(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
     rp_enter(rp, t, KF_GENEVE_UDP_ENCAP_RECV);
@@ -420,7 +420,7 @@ static void geneve_rcv(struct rp *rp, uint8_t t)
     tunnel_dev_receive(rp, t, (uint8_t)l3);
 }
 
-static void vxlan_gpe_rcv(struct rp *rp, uint8_t t)
+void vxlan_gpe_rcv(struct rp *rp, uint8_t t)
 {
     rp_enter(rp, t, KF_VXLAN_RCV);
     skb_pull_rcsum(rp, UDP_HLEN + VXLAN_HLEN);
@@ -480,7 +480,7 @@ static void gue_drop(struct rp *rp, uint8_t t, enum kfn fn, enum kdrop why)
  * the outer IP header (ip_local_deliver_finish resubmit). A bad GUE header,
  * a control message (gue_control_message frees it, after RCO) and protocol 0
  * are dropped without a counter. */
-static void gue_rcv(struct rp *rp, uint8_t t)
+void gue_rcv(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
     const struct csc_layer *udp = L(rp, t - 1);
@@ -518,22 +518,18 @@ static void gue_rcv(struct rp *rp, uint8_t t)
     }
     rp->skb.data = ptr;               /* __skb_pull: the sum was already adjusted */
     if (need_layer(rp, t + 1u, t, fn))
-        deliver_l4(rp, t + 1, L(rp, g->ip)->proto == CSC_P_IPV6);
+        deliver_l4(rp, t + 1);   /* the resubmit: under the same (outer) IP header */
 }
 
-static void tunnel_rcv(struct rp *rp, uint8_t t)
+/* l2tp_udp_encap_recv / l2tp_ip_recv: the L2TP core is not modelled */
+void l2tp_rcv(struct rp *rp, uint8_t t)
 {
-    switch (L(rp, t)->proto) {
-    case CSC_P_VXLAN: vxlan_rcv(rp, t); break;
-    case CSC_P_VXLAN_GPE: vxlan_gpe_rcv(rp, t); break;
-    case CSC_P_GENEVE: geneve_rcv(rp, t); break;
-    case CSC_P_GUE: case CSC_P_FOU: gue_rcv(rp, t); break;
-    default: not_modelled(rp, t, KF_L2TP_UDP_ENCAP_RECV); break;
-    }
+    bool udp = t > 0 && L(rp, t - 1)->proto == CSC_P_UDP;
+    not_modelled(rp, t, udp ? KF_L2TP_UDP_ENCAP_RECV : KF_IP_LOCAL_DELIVER);
 }
 
 /* gre_rcv -> gre_parse_header -> ip_tunnel_rcv (net/ipv4/gre_demux.c, ip_gre.c) */
-static void gre_rcv(struct rp *rp, uint8_t i)
+void gre_rcv(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *g = L(rp, i);
     uint16_t flags = g->sport;
@@ -581,7 +577,7 @@ static void gre_rcv(struct rp *rp, uint8_t i)
 }
 
 /* ipip_rcv / ipip6_rcv / ip6_tnl_rcv: the outer header is already pulled */
-static void ipip_rcv(struct rp *rp, uint8_t i)
+void ipip_rcv(struct rp *rp, uint8_t i)
 {
     uint8_t kind = ip_in_ip_dev(rp, i);
     rp_enter(rp, i, kind == CSC_P_IPV4 ? KF_IPIP_RCV : kind == CSC_P_SIT ? KF_IPIP6_RCV
@@ -591,9 +587,11 @@ static void ipip_rcv(struct rp *rp, uint8_t i)
 
 /* ---- transport endpoints ---- */
 
-static void tcp_rcv(struct rp *rp, uint8_t i, bool v6)
+/* tcp_v4_rcv / tcp_v6_rcv */
+void tcp_rcv(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *th = L(rp, i);
+    bool v6 = under_ipv6(rp, i);
     enum kfn fn = v6 ? KF_TCP_V6_RCV : KF_TCP_V4_RCV;
     uint32_t err = CNT(CSC_C_TCP_IN_CSUM_ERRORS) | CNT(CSC_C_TCP_IN_ERRS);
     rp_enter(rp, i, fn);
@@ -617,7 +615,7 @@ static void tcp_rcv(struct rp *rp, uint8_t i, bool v6)
     deliver(rp, i, fn);
 }
 
-static void icmp_rcv(struct rp *rp, uint8_t i, bool v6)
+static void icmp_rcv_v(struct rp *rp, uint8_t i, bool v6)
 {
     enum kfn fn = v6 ? KF_ICMPV6_RCV : KF_ICMP_RCV;
     rp_enter(rp, i, fn);
@@ -631,7 +629,17 @@ static void icmp_rcv(struct rp *rp, uint8_t i, bool v6)
     deliver(rp, i, fn);
 }
 
-static void igmp_rcv(struct rp *rp, uint8_t i)
+void icmp_rcv(struct rp *rp, uint8_t i)
+{
+    icmp_rcv_v(rp, i, false);
+}
+
+void icmpv6_rcv(struct rp *rp, uint8_t i)
+{
+    icmp_rcv_v(rp, i, true);
+}
+
+void igmp_rcv(struct rp *rp, uint8_t i)
 {
     rp_enter(rp, i, KF_IGMP_RCV);
     if (__skb_checksum_validate(rp, i, KF_IGMP_RCV, true, false, 0, 0)) {
@@ -641,19 +649,14 @@ static void igmp_rcv(struct rp *rp, uint8_t i)
     deliver(rp, i, KF_IGMP_RCV);
 }
 
-/* ip_protocol_deliver_rcu / ip6_protocol_deliver_rcu dispatch */
-static void deliver_l4(struct rp *rp, uint8_t i, bool v6)
+/* ip_protocol_deliver_rcu / ip6_protocol_deliver_rcu: inet_protos[]'s handler */
+static void deliver_l4(struct rp *rp, uint8_t i)
 {
     if (rp->done)
         return;
-    switch (L(rp, i)->proto) {
-    case CSC_P_UDP: udp_rcv(rp, i, v6); break;
-    case CSC_P_TCP: tcp_rcv(rp, i, v6); break;
-    case CSC_P_ICMP: icmp_rcv(rp, i, false); break;
-    case CSC_P_ICMPV6: icmp_rcv(rp, i, true); break;
-    case CSC_P_IGMP: igmp_rcv(rp, i); break;
-    case CSC_P_GRE: gre_rcv(rp, i); break;
-    case CSC_P_IPV4: case CSC_P_IPV6: ipip_rcv(rp, i); break;
-    default: not_modelled(rp, i, KF_IP_LOCAL_DELIVER); break;
-    }
+    void (*rcv)(struct rp *, uint8_t) = proto_row(L(rp, i)->proto)->rcv;
+    if (rcv)
+        rcv(rp, i);
+    else
+        not_modelled(rp, i, KF_IP_LOCAL_DELIVER);
 }

@@ -161,23 +161,16 @@ static guint pref_l2tp_cookie_len = 0;
 static guint pref_l2tp_l2spec_len = 4;
 static const char *pref_fou_ports = "";
 
-/* UDP port tables, one range preference per protocol the core maps ports to. */
-struct port_pref {
-    uint8_t proto;
-    const char *name, *title, *cli;
-    range_t *range;
-};
-static struct port_pref port_prefs[] = {
-    { CSC_P_VXLAN, "vxlan_ports", "VXLAN UDP ports", "--vxlan-port", NULL },
-    { CSC_P_VXLAN_GPE, "vxlan_gpe_ports", "VXLAN-GPE UDP ports", "--vxlan-gpe-port", NULL },
-    { CSC_P_GENEVE, "geneve_ports", "GENEVE UDP ports", "--geneve-port", NULL },
-    { CSC_P_GUE, "gue_ports", "GUE UDP ports", "--gue-port", NULL },
-    { CSC_P_L2TP, "l2tp_ports", "L2TP UDP ports", "--l2tp-port", NULL },
-    { CSC_P_MPLS, "mpls_ports", "MPLS-in-UDP ports", "--mpls-port", NULL },
-    { CSC_P_GTP, "gtp_ports", "GTP-U UDP ports", NULL, NULL },
-    { CSC_P_TEREDO, "teredo_ports", "Teredo UDP ports", NULL, NULL },
-    { CSC_P_AYIYA, "ayiya_ports", "AYIYA UDP ports", NULL, NULL },
-};
+/* UDP port tables: a range preference for every row of the core's protocol
+ * table that names one (csc_proto_desc: vxlan_ports, ...); FOU's takes
+ * PORT:IPPROTO pairs (pref_fou_ports). */
+static range_t *port_ranges[CSC_P__COUNT];
+
+static bool is_port_range_pref(unsigned p)
+{
+    const struct csc_proto_desc *d = csc_proto_desc(p);
+    return d->pref && !(d->flags & CSC_PF_PORT_IPPROTO);
+}
 
 static struct csc_config cfg;          /* what csc_analyze() runs with */
 static GPtrArray *pref_errors;         /* one message per invalid preference */
@@ -276,16 +269,16 @@ static void apply_prefs(void)
                   c.l2tp_l2spec_len);
     c.trace_steps = false;   /* the plugin shows per-layer summaries, not the step trace */
 
-    for (unsigned p = 0; p < G_N_ELEMENTS(port_prefs); p++)
-        csc_config_clear_ports(&c, port_prefs[p].proto);
-    csc_config_clear_ports(&c, CSC_P_FOU);
-    for (unsigned p = 0; p < G_N_ELEMENTS(port_prefs); p++) {
-        const range_t *r = port_prefs[p].range;
+    for (unsigned p = 0; p < CSC_P__COUNT; p++)
+        if (csc_proto_desc(p)->pref)
+            csc_config_clear_ports(&c, (uint8_t)p);
+    for (unsigned p = 0; p < CSC_P__COUNT; p++) {
+        const range_t *r = is_port_range_pref(p) ? port_ranges[p] : NULL;
         for (guint i = 0; r && i < r->nranges; i++)
             for (guint32 port = r->ranges[i].low; port <= r->ranges[i].high && port <= 65535; port++)
-                if (port && !csc_config_set_port(&c, (uint16_t)port, port_prefs[p].proto, 0)) {
+                if (port && !csc_config_set_port(&c, (uint16_t)port, (uint8_t)p, 0)) {
                     add_error("csumcheck.%s: more than %d tunnel ports in all; %u and later ignored",
-                              port_prefs[p].name, CSC_MAX_PORTS, port);
+                              csc_proto_desc(p)->pref, CSC_MAX_PORTS, port);
                     goto ports_done;
                 }
     }
@@ -1033,20 +1026,19 @@ void proto_register_csumcheck(void)
     prefs_register_bool_preference(m, "assume_bad", "Assume uncaptured checksums bad",
                                    "Checksums over bytes the capture lacks are assumed bad, not good "
                                    "(--assume-bad)", &pref_assume_bad);
-    for (unsigned p = 0; p < G_N_ELEMENTS(port_prefs); p++) {
-        char *d = default_ports(&def, port_prefs[p].proto);
-        range_convert_str(wmem_epan_scope(), &port_prefs[p].range, d, 65535);
+    for (unsigned p = 0; p < CSC_P__COUNT; p++) {
+        if (!is_port_range_pref(p))
+            continue;
+        const struct csc_proto_desc *pd = csc_proto_desc(p);
+        char *d = default_ports(&def, (uint8_t)p);
+        range_convert_str(wmem_epan_scope(), &port_ranges[p], d, 65535);
         g_free(d);
-        char *desc = port_prefs[p].cli
-                         ? g_strdup_printf("UDP ports decoded as %s (the CLI's %s; this list replaces the "
-                                           "default, so keep the default port in it)",
-                                           csc_proto_name(port_prefs[p].proto), port_prefs[p].cli)
-                         : g_strdup_printf("UDP ports decoded as %s",
-                                           csc_proto_name(port_prefs[p].proto));
-        prefs_register_range_preference(m, port_prefs[p].name, port_prefs[p].title, desc,
-                                        &port_prefs[p].range, 65535);
+        char *title = g_strdup_printf("UDP ports for %s", pd->title);
+        char *desc = g_strdup_printf("UDP ports decoded as %s (the CLI's --%s; this list replaces the "
+                                     "default, so keep the default port in it)", pd->name, pd->option);
+        prefs_register_range_preference(m, pd->pref, title, desc, &port_ranges[p], 65535);
     }
-    prefs_register_string_preference(m, "fou_ports", "FOU UDP ports",
+    prefs_register_string_preference(m, csc_proto_desc(CSC_P_FOU)->pref, "UDP ports for FOU",
                                      "PORT:IPPROTO list as the CLI's --fou-port, e.g. \"5555:4,5556:47\" "
                                      "(4 IPIP, 41 IPv6, 47 GRE)",
                                      &pref_fou_ports);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # coverage.sh - every verdict of the vocabulary and every protocol the
-# decoder knows (csc_verdict_name / csc_proto_name in core/names.c) appears
+# decoder knows (csc_verdict_name in core/names.c, the rows of
+# core/proto/protos.c) appears
 # in the committed captures' reference outputs; the demo capture alone shows
 # every verdict and a kernel drop; the README's generated table says where.
 #
@@ -19,8 +20,10 @@ table() {
     sed -n "/^const char \*$1(/,/^}/p" "$NAMES" | grep -o '\] = "[^"]*"' | sed 's/.*= "//; s/"$//'
 }
 table csc_verdict_name | grep -v '^n/a$' >"$TMP/verdicts"
-# sit names a device kind only (IPv6 in IPv4), never a decoded layer
-table csc_proto_name | grep -v '^none$' | grep -v '^sit$' >"$TMP/protos"
+# protocol names: the rows of the protocol table next to names.c; sit names
+# a device kind only (IPv6 in IPv4), never a decoded layer
+grep -o '\.name = "[^"]*"' "$(dirname "$NAMES")/proto/protos.c" | sed 's/.*= "//; s/"$//' |
+    grep -v '^none$' | grep -v '^sit$' >"$TMP/protos"
 [ -s "$TMP/verdicts" ] && [ -s "$TMP/protos" ] || { echo "FAIL: cannot read the name tables in $NAMES"; exit 1; }
 
 # where: "kind<TAB>name<TAB>file<TAB>frame" for every layer of every reference run

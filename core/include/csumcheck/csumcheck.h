@@ -22,6 +22,7 @@ extern "C" {
 
 #define CSC_MAX_LAYERS   32   /* deeper stacks end with CSC_STOP_DEPTH */
 #define CSC_MAX_PORTS    16   /* configurable UDP tunnel ports */
+#define CSC_PROTO_PORTS   2   /* default UDP ports per protocol row */
 #define CSC_MAX_BREAKS  192   /* summing breakpoints per frame */
 #define CSC_MAX_STEPS    96   /* replay trace entries per frame */
 #define CSC_MAX_DEVS      8   /* GRO/RX entries: NIC + tunnel devices */
@@ -64,6 +65,30 @@ enum csc_proto {
     CSC_P_SIT,           /* a device kind only: the sit device (IPv6 in IPv4);
                             ipip is CSC_P_IPV4 (IPv4 in IPv4), ip6tnl CSC_P_IPV6 */
     CSC_P__COUNT
+};
+
+/* What a protocol is, for everyone who reads the protocol table
+ * (csc_proto_desc; the rows are in core/proto/protos.c) */
+enum csc_proto_flag {
+    CSC_PF_LINK         = 1u << 0,  /* a link header the receiving NIC strips before L3 */
+    CSC_PF_TUNNEL       = 1u << 1,  /* what follows is an encapsulated packet or frame */
+    CSC_PF_UDP_TUNNEL   = 1u << 2,  /* a kernel UDP tunnel socket receives it (encap_rcv) */
+    CSC_PF_CONVERT_CSUM = 1u << 3,  /* that socket converts a verified checksum to COMPLETE
+                                       (VXLAN, L2TP; every UDP tunnel from 4.0) */
+    CSC_PF_PSEUDO_HDR   = 1u << 4,  /* its checksum covers the IP pseudo-header */
+    CSC_PF_PORT_IPPROTO = 1u << 5,  /* a UDP port maps to it with the IP protocol it
+                                       carries (FOU: PORT:IPPROTO) */
+    CSC_PF_VNI          = 1u << 6,  /* its header names a virtual network (VNI) */
+};
+
+struct csc_proto_desc {
+    const char *name;        /* the JSON vocabulary (csc_proto_name) */
+    const char *dev;         /* its receiving device's kind (csc_dev_name); NULL: name */
+    const char *title;       /* in words, for help texts ("VXLAN", "MPLS-in-UDP") */
+    uint32_t flags;          /* enum csc_proto_flag */
+    uint16_t ports[CSC_PROTO_PORTS]; /* UDP ports decoded as it by default; 0 ends the list */
+    const char *option;      /* CLI option that adds a UDP port ("vxlan-port"); NULL: none */
+    const char *pref;        /* plugin preference with its UDP ports ("vxlan_ports") */
 };
 
 /* Raw verdict of the bytes of one checksummed layer (design.md) */
@@ -519,6 +544,8 @@ bool csc_region_sum(const struct csc_result *r, uint32_t a, uint32_t b, uint32_t
 /* Ranking used for the frame's worst verdict (higher is worse). */
 int csc_verdict_rank(enum csc_verdict v);
 
+/* The protocol's row (never NULL; an unknown p gives the row of CSC_P_NONE). */
+const struct csc_proto_desc *csc_proto_desc(unsigned p);
 /* A tunnel header: what follows it is an encapsulated packet or frame. */
 bool csc_proto_is_tunnel(unsigned p);
 

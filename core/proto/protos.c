@@ -1,0 +1,142 @@
+/*
+ * protos.c - one row per protocol: its name, what it is (link header,
+ * tunnel, UDP tunnel socket...), its default UDP ports and the option and
+ * preference that add more, the decoder a UDP port or an IP protocol number
+ * leads to, the GRO flow-key rule and the replay's entry points (protos.h).
+ * names.c, config.c, the decoder, the replay, the GRO engine, the CLI's
+ * port options and the plugin's port preferences all read this table.
+ *
+ * Default ports: IANA's assignments (VXLAN 4789 RFC 7348, VXLAN-GPE 4790,
+ * GENEVE 6081 RFC 8926, L2TP 1701, GTP-U 2152, Teredo 3544, AYIYA 5072,
+ * MPLS-in-UDP 6635 RFC 7510) and GUE's 6080 (the Linux fou examples).
+ */
+#include "protos.h"
+
+#include "../decode.h"
+#include "../replay/replay.h"
+
+#define ROW(p) [CSC_P_##p]
+
+const struct proto_row csc_protos[CSC_P__COUNT] = {
+    ROW(NONE) = { .pub = { .name = "none", .dev = "nic" } },
+    ROW(ETH) = { .pub = { .name = "eth", .flags = CSC_PF_LINK }, .gro_key = GRO_KEY_HEADER },
+    ROW(VLAN) = { .pub = { .name = "vlan", .flags = CSC_PF_LINK }, .gro_key = GRO_KEY_HEADER },
+    ROW(MPLS) = {
+        .pub = { .name = "mpls", .title = "MPLS-in-UDP", .ports = { 6635 }, .option = "mpls-port",
+                 .pref = "mpls_ports" },
+        .decode_ip = dec_mpls, .decode_udp = dec_mpls_udp,
+    },
+    ROW(PPPOE) = { .pub = { .name = "pppoe" } },
+    ROW(PPP) = { .pub = { .name = "ppp" } },
+    ROW(SLL) = { .pub = { .name = "sll", .flags = CSC_PF_LINK } },
+    ROW(SLL2) = { .pub = { .name = "sll2", .flags = CSC_PF_LINK } },
+    ROW(NULL) = { .pub = { .name = "null", .flags = CSC_PF_LINK } },
+    /* IPv4 and IPv6 inside IP (ip_in_ip_gro_receive picks ipip_gro_receive,
+     * sit_ip6ip6_gro_receive or ip4ip6_gro_receive by family): IPv4 in IPv4
+     * is the ipip device's, anything in IPv6 ip6tnl's, IPv6 in IPv4 sit's */
+    ROW(IPV4) = {
+        .pub = { .name = "ipv4", .dev = "ipip" },
+        .decode_ip = dec_ipv4, .gro_key = GRO_KEY_IPV4,
+        .gro_receive = ip_in_ip_gro_receive, .rcv = ipip_rcv,
+    },
+    ROW(IPV6) = {
+        .pub = { .name = "ipv6", .dev = "ip6tnl" },
+        .decode_ip = dec_ipv6, .gro_key = GRO_KEY_IPV6,
+        .gro_receive = ip_in_ip_gro_receive, .rcv = ipip_rcv,
+    },
+    ROW(UDP) = {
+        .pub = { .name = "udp", .flags = CSC_PF_PSEUDO_HDR },
+        .decode_ip = dec_udp, .gro_key = GRO_KEY_UDP,
+        .gro_receive = udp_l4_gro_receive, .rcv = udp_rcv,
+    },
+    ROW(TCP) = {
+        .pub = { .name = "tcp", .flags = CSC_PF_PSEUDO_HDR },
+        .decode_ip = dec_tcp, .gro_key = GRO_KEY_TCP,
+        .gro_receive = tcp_gro_receive, .rcv = tcp_rcv,
+    },
+    ROW(ICMP) = { .pub = { .name = "icmp" }, .decode_ip = dec_icmp, .rcv = icmp_rcv },
+    ROW(ICMPV6) = {
+        .pub = { .name = "icmpv6", .flags = CSC_PF_PSEUDO_HDR },
+        .decode_ip = dec_icmpv6, .rcv = icmpv6_rcv,
+    },
+    ROW(IGMP) = { .pub = { .name = "igmp" }, .decode_ip = dec_igmp, .rcv = igmp_rcv },
+    ROW(GRE) = {
+        .pub = { .name = "gre", .flags = CSC_PF_TUNNEL },
+        .decode_ip = dec_gre, .gro_key = GRO_KEY_GRE,
+        .gro_receive = gre_gro_receive, .rcv = gre_rcv,
+    },
+    ROW(VXLAN) = {
+        .pub = { .name = "vxlan", .title = "VXLAN",
+                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_CONVERT_CSUM | CSC_PF_VNI,
+                 .ports = { 4789 }, .option = "vxlan-port", .pref = "vxlan_ports" },
+        .decode_udp = dec_vxlan, .gro_key = GRO_KEY_HEADER,
+        .gro_receive = vxlan_gro_receive, .rcv = vxlan_rcv,
+    },
+    ROW(VXLAN_GPE) = {
+        .pub = { .name = "vxlan-gpe", .title = "VXLAN-GPE",
+                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_VNI,
+                 .ports = { 4790 }, .option = "vxlan-gpe-port", .pref = "vxlan_gpe_ports" },
+        .decode_udp = dec_vxlan_gpe, .gro_key = GRO_KEY_HEADER,
+        .gro_receive = vxlan_gpe_gro_receive, .rcv = vxlan_gpe_rcv,
+    },
+    ROW(GENEVE) = {
+        .pub = { .name = "geneve", .title = "GENEVE",
+                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_VNI,
+                 .ports = { 6081 }, .option = "geneve-port", .pref = "geneve_ports" },
+        .decode_udp = dec_geneve, .gro_key = GRO_KEY_HEADER,
+        .gro_receive = geneve_gro_receive, .rcv = geneve_rcv,
+    },
+    ROW(GUE) = {
+        .pub = { .name = "gue", .title = "GUE", .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL,
+                 .ports = { 6080 }, .option = "gue-port", .pref = "gue_ports" },
+        .decode_udp = dec_gue, .gro_key = GRO_KEY_HEADER,
+        .gro_receive = gue_gro_receive, .rcv = gue_rcv,
+    },
+    ROW(FOU) = {
+        .pub = { .name = "fou", .title = "FOU",
+                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_PORT_IPPROTO,
+                 .option = "fou-port", .pref = "fou_ports" },
+        .decode_udp = dec_fou, .gro_receive = gue_gro_receive, .rcv = gue_rcv,
+    },
+    ROW(L2TP) = {
+        .pub = { .name = "l2tp", .title = "L2TP",
+                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_CONVERT_CSUM,
+                 .ports = { 1701 }, .option = "l2tp-port", .pref = "l2tp_ports" },
+        .decode_ip = dec_l2tp_ip, .decode_udp = dec_l2tp_udp, .rcv = l2tp_rcv,
+    },
+    ROW(ERSPAN) = { .pub = { .name = "erspan" } },
+    ROW(NSH) = { .pub = { .name = "nsh" } },
+    ROW(GTP) = {
+        .pub = { .name = "gtp", .title = "GTP-U", .flags = CSC_PF_TUNNEL, .ports = { 2152 },
+                 .option = "gtp-port", .pref = "gtp_ports" },
+        .decode_udp = dec_gtp,
+    },
+    ROW(TEREDO) = {
+        .pub = { .name = "teredo", .title = "Teredo", .flags = CSC_PF_TUNNEL, .ports = { 3544 },
+                 .option = "teredo-port", .pref = "teredo_ports" },
+        .decode_udp = dec_teredo,
+    },
+    ROW(AYIYA) = {
+        .pub = { .name = "ayiya", .title = "AYIYA", .flags = CSC_PF_TUNNEL, .ports = { 5072 },
+                 .option = "ayiya-port", .pref = "ayiya_ports" },
+        .decode_udp = dec_ayiya,
+    },
+    ROW(CW) = { .pub = { .name = "pw-cw" } },
+    ROW(WCCP) = { .pub = { .name = "wccp" } },
+    ROW(CMD) = { .pub = { .name = "cisco-md" } },
+    /* a device kind only, never a decoded layer: the sit device */
+    ROW(SIT) = { .pub = { .name = "sit" } },
+};
+
+#define INET(n, p) [IPPROTO_##n##_] = &csc_protos[CSC_P_##p]
+
+/* inet_protos[]: IP protocol number -> its row (NULL: not decoded) */
+const struct proto_row *const csc_inet_protos[256] = {
+    INET(ICMP, ICMP), INET(IGMP, IGMP), INET(IPIP, IPV4),     INET(TCP, TCP),   INET(UDP, UDP),
+    INET(IPV6, IPV6), INET(GRE, GRE),   INET(ICMPV6, ICMPV6), INET(L2TP, L2TP), INET(MPLS, MPLS),
+};
+
+const struct csc_proto_desc *csc_proto_desc(unsigned p)
+{
+    return &proto_row(p)->pub;
+}

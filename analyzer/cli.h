@@ -102,8 +102,9 @@ struct cli_gro_dev {
 
 /* What names a flow: the outermost and innermost IP/L4 the device sees,
  * and the first tunnel id (copied from the frame that opened the flow). */
+enum cli_family { CLI_FAMILY_NONE = 0, CLI_FAMILY_IPV4 = 4, CLI_FAMILY_IPV6 = 6 };
 struct cli_endpoint {
-    uint8_t family;            /* 0 none, 4, 6 */
+    uint8_t family;            /* enum cli_family */
     uint8_t l4;                /* enum csc_proto of the transport, 0 none */
     uint16_t sport, dport;
     uint8_t src[16], dst[16];

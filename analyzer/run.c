@@ -155,18 +155,9 @@ static void endpoint_of(struct cli_endpoint *e, const struct csc_frame *f, const
                         int k)
 {
     uint8_t ip_proto = ref->ip_proto[k];
-    uint32_t ip_off = ref->ip_off[k];
-    uint32_t cap = f->caplen < f->wirelen ? f->caplen : f->wirelen;
     memset(e, 0, sizeof *e);
-    if (ip_proto == CSC_P_IPV4 && ip_off + 20 <= cap) {
-        e->family = 4;
-        memcpy(e->src, f->data + ip_off + 12, 4);
-        memcpy(e->dst, f->data + ip_off + 16, 4);
-    } else if (ip_proto == CSC_P_IPV6 && ip_off + 40 <= cap) {
-        e->family = 6;
-        memcpy(e->src, f->data + ip_off + 8, 16);
-        memcpy(e->dst, f->data + ip_off + 24, 16);
-    }
+    if (csc_ip_addresses(f, ip_proto, ref->addr_off[k], e->src, e->dst))
+        e->family = ip_proto == CSC_P_IPV6 ? CLI_FAMILY_IPV6 : CLI_FAMILY_IPV4;
     if (ref->l4_proto[k]) {
         e->l4 = ref->l4_proto[k];
         e->sport = ref->sport[k];
@@ -193,9 +184,9 @@ static void flow_ref_of(struct flow_ref *ref, const struct csc_result *r, unsign
             l4s[1] = l;
             if (ips[1] == ips[0])
                 l4s[0] = l;
-        } else if (csc_proto_is_tunnel(l->proto) && !ref->tunnel) {
+        } else if (!ref->tunnel && csc_proto_is_tunnel(l->proto)) {
             ref->tunnel = l->proto;
-            ref->tunnel_id = l->key;
+            ref->tunnel_id = csc_layer_id(l);
         }
     }
     if (ips[1] == ips[0])      /* no inner IP: the inner endpoint stays empty */
@@ -203,12 +194,12 @@ static void flow_ref_of(struct flow_ref *ref, const struct csc_result *r, unsign
     for (int k = 0; k < 2; k++) {
         if (ips[k]) {
             ref->ip_proto[k] = ips[k]->proto;
-            ref->ip_off[k] = ips[k]->off;
+            ref->addr_off[k] = ips[k]->u.ip.addr_off;
         }
         if (ips[k] && l4s[k]) {
             ref->l4_proto[k] = l4s[k]->proto;
-            ref->sport[k] = l4s[k]->sport;
-            ref->dport[k] = l4s[k]->dport;
+            ref->sport[k] = l4s[k]->u.ports.sport;
+            ref->dport[k] = l4s[k]->u.ports.dport;
         }
     }
 }

@@ -16,7 +16,7 @@
  * flow from the frame's bytes without decoding it again (with thousands of
  * flows, nearly every frame opens one in the engine's table). */
 struct flow_ref {
-    uint32_t ip_off[2];
+    uint32_t addr_off[2];         /* the IP layers' csc_layer.u.ip.addr_off */
     uint32_t tunnel_id;
     uint16_t sport[2], dport[2];  /* as decoded (a reassembled transport has none) */
     uint8_t ip_proto[2], l4_proto[2];

@@ -48,7 +48,7 @@ static void addr_words(struct wbuf *w, const struct cli_endpoint *e, bool src)
 {
     char a[64];
     const uint8_t *x = src ? e->src : e->dst;
-    if (e->family == 4)
+    if (e->family == CLI_FAMILY_IPV4)
         snprintf(a, sizeof a, "%u.%u.%u.%u", x[0], x[1], x[2], x[3]);
     else if (!inet_ntop(AF_INET6, x, a + 1, sizeof a - 2))
         snprintf(a, sizeof a, "?");
@@ -221,7 +221,7 @@ static void endpoint_json(struct wbuf *w, const struct cli_endpoint *e)
     wb_json_str(w, e->l4 ? csc_proto_name(e->l4) : "ip");
     for (int i = 0; i < 2; i++) {
         const uint8_t *x = i ? e->dst : e->src;
-        if (e->family == 4)
+        if (e->family == CLI_FAMILY_IPV4)
             snprintf(a, sizeof a, "%u.%u.%u.%u", x[0], x[1], x[2], x[3]);
         else if (!inet_ntop(AF_INET6, x, a, sizeof a))
             snprintf(a, sizeof a, "?");

@@ -76,15 +76,22 @@ static size_t make_key(const struct csc_frame *f, const struct csc_result *r, st
             bits = l->field == 0;
             break;
         case CSC_P_TCP:
-            bits = l->tcp_flags;
+            bits = l->u.tcp.flags;
             break;
-        case CSC_P_IPV4: case CSC_P_IPV6: case CSC_P_GRE:
-            sport = l->sport;           /* fragment field / GRE flags */
+        case CSC_P_IPV4: case CSC_P_IPV6:
+            sport = l->u.ip.frag_off;
+            next = l->next;
+            break;
+        case CSC_P_GRE:
+            sport = l->u.gre.flags;
             next = l->next;
             break;
         case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
         case CSC_P_FOU:
-            aux = l->aux;               /* tunnel flags */
+            aux = l->proto == CSC_P_GENEVE ? l->u.geneve.flags   /* tunnel flags */
+                  : l->proto == CSC_P_GUE  ? l->u.gue.flags
+                  : l->proto == CSC_P_FOU  ? 0
+                                           : l->u.vxlan.flags;
             next = l->next;
             rco_start = l->rco_start;
             rco_offset = l->rco_offset;

@@ -184,9 +184,9 @@ static const struct csc_port *port_lookup(const struct csc_config *cfg, uint16_t
 
 void dec_udp_payload(struct dec *d, struct csc_layer *udp, uint32_t off)
 {
-    const struct csc_port *pt = port_lookup(d->cfg, udp->dport);
+    const struct csc_port *pt = port_lookup(d->cfg, udp->u.ports.dport);
     if (!pt)
-        pt = port_lookup(d->cfg, udp->sport);
+        pt = port_lookup(d->cfg, udp->u.ports.sport);
     if (!pt || d->quoted)
         return;
     dec_fn fn = proto_row(pt->proto)->decode_udp;   /* the port's protocol row */
@@ -270,4 +270,14 @@ bool dec_need(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len)
     else
         dec_stop(d, CSC_STOP_TRUNCATED, proto, off);
     return false;
+}
+
+unsigned csc_ip_addresses(const struct csc_frame *f, unsigned ip_proto, uint32_t addr_off,
+                          uint8_t src[16], uint8_t dst[16])
+{
+    unsigned len = ip_proto == CSC_P_IPV4 ? IPV4_ADDR_LEN : ip_proto == CSC_P_IPV6 ? IPV6_ADDR_LEN : 0;
+    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
+    if (!len || !pkt_copy(&p, addr_off, len, src) || !pkt_copy(&p, addr_off + len, len, dst))
+        return 0;
+    return len;
 }

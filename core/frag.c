@@ -274,20 +274,19 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
     struct csc_frag_entry k;
     memset(&k, 0, sizeof k);
     uint32_t foff = 0, more = 0, pay = ip->off + ip->hdr_len;
+    uint16_t fo = ip->u.ip.frag_off;
     k.proto = (uint8_t)ip->next;
+    if (!csc_ip_addresses(f, ip->proto, ip->u.ip.addr_off, k.saddr, k.daddr))
+        return false;
     if (ip->proto == CSC_P_IPV4) {
-        if (!pkt_copy(&p, ip->off + 12, 4, k.saddr) || !pkt_copy(&p, ip->off + 16, 4, k.daddr))
-            return false;
-        foff = (ip->sport & 0x1fffu) * 8u;
-        more = ip->sport & 0x2000;
+        foff = (fo & IP_OFFSET) * IP_FRAG_UNIT;
+        more = fo & IP_MF;
     } else {
         k.v6 = 1;
-        if (!pkt_copy(&p, ip->off + 8, 16, k.saddr) || !pkt_copy(&p, ip->off + 24, 16, k.daddr))
-            return false;
-        foff = (uint32_t)(ip->sport >> 3) * 8u;
-        more = ip->sport & 1;
+        foff = (uint32_t)(fo >> IP6_OFFSET_SHIFT) * IP_FRAG_UNIT;
+        more = fo & IP6_MF;
     }
-    k.id = ip->aux;
+    k.id = ip->u.ip.id;
     uint32_t len = ip->end > pay ? ip->end - pay : 0;
     uint32_t sum;
     if (ip->notes & CSC_N_LEN_EXCEEDS || !csc_region_sum(r, pay, ip->end, &sum)) {
@@ -321,7 +320,7 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
                     e->ulen = r->layers[i].cov_end - r->layers[i].cov_off;
                 if (r->layers[i].proto == CSC_P_UDP) {
                     uint16_t ul = 0;
-                    pkt_be16(&p, pay + 4, &ul);  /* the length field, not the fragment's share */
+                    pkt_be16(&p, pay + WIRE_OFF(udp_hdr, len), &ul);  /* not the fragment's share */
                     e->ulen = ul;
                 }
                 break;

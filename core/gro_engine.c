@@ -200,37 +200,41 @@ static void st_init(struct stream *s)
 #else
 #define HOT_INLINE inline
 #endif
+#define IPV4_KEY_LEN (2 * IPV4_ADDR_LEN + 1)          /* addresses, protocol */
+#define IPV4_HDR_LEN (2 + sizeof(uint32_t))          /* tos, ttl, DF as a u32 */
 static HOT_INLINE unsigned stream_layer(struct stream *ks, struct stream *hs, const struct pkt *p,
                                         const struct csc_layer *l)
 {
     unsigned rule = layer_row(l)->gro_key;   /* the protocol row's flow-key rule */
     switch (rule) {
     case GRO_KEY_IPV4:
-        if (pkt_has(p, l->off, 20) && ks->n <= ST_CAP - 9 && hs->n <= ST_CAP - 6) {
+        /* key: addresses, protocol; header: tos, ttl, DF */
+        if (pkt_has(p, l->off, IPV4_HLEN) && ks->n <= ST_CAP - IPV4_KEY_LEN &&
+            hs->n <= ST_CAP - IPV4_HDR_LEN) {
             const uint8_t *h = p->data + l->off;   /* the same bytes, one bounds check */
-            memcpy(ks->b + ks->n, h + 12, 8);       /* addresses */
-            ks->b[ks->n + 8] = h[9];                /* protocol */
-            ks->n += 9;
-            hs->b[hs->n] = h[1];                    /* tos */
-            hs->b[hs->n + 1] = h[8];                /* ttl */
+            memcpy(ks->b + ks->n, h + WIRE_OFF(ipv4_hdr, saddr), 2 * IPV4_ADDR_LEN);
+            ks->b[ks->n + 2 * IPV4_ADDR_LEN] = h[WIRE_OFF(ipv4_hdr, protocol)];
+            ks->n += IPV4_KEY_LEN;
+            hs->b[hs->n] = h[WIRE_OFF(ipv4_hdr, tos)];
+            hs->b[hs->n + 1] = h[WIRE_OFF(ipv4_hdr, ttl)];
             hs->n += 2;
-            st_u32(hs, l->sport & 0x4000);          /* DF */
+            st_u32(hs, l->u.ip.frag_off & IP_DF);
             break;
         }
-        st_bytes(ks, p, l->off + 12, 8);
-        st_bytes(ks, p, l->off + 9, 1);
-        st_bytes(hs, p, l->off + 1, 1);
-        st_bytes(hs, p, l->off + 8, 1);
-        st_u32(hs, l->sport & 0x4000);
+        st_bytes(ks, p, l->u.ip.addr_off, 2 * IPV4_ADDR_LEN);
+        st_bytes(ks, p, l->off + WIRE_OFF(ipv4_hdr, protocol), 1);
+        st_bytes(hs, p, l->off + WIRE_OFF(ipv4_hdr, tos), 1);
+        st_bytes(hs, p, l->off + WIRE_OFF(ipv4_hdr, ttl), 1);
+        st_u32(hs, l->u.ip.frag_off & IP_DF);
         break;
-    case GRO_KEY_IPV6:
-        st_bytes(ks, p, l->off + 8, 32);
+    case GRO_KEY_IPV6:   /* key: addresses, next header; header: class, flow label, hop limit */
+        st_bytes(ks, p, l->u.ip.addr_off, 2 * IPV6_ADDR_LEN);
         st_u32(ks, l->next);
-        st_bytes(hs, p, l->off, 4);
-        st_bytes(hs, p, l->off + 7, 1);
+        st_bytes(hs, p, l->off + WIRE_OFF(ipv6_hdr, vtc_flow), sizeof(uint32_t));
+        st_bytes(hs, p, l->off + WIRE_OFF(ipv6_hdr, hop_limit), 1);
         break;
-    case GRO_KEY_UDP:
-        st_bytes(ks, p, l->off, 4);
+    case GRO_KEY_UDP:    /* ports, and whether the checksum is zero */
+        st_bytes(ks, p, l->off, L4_PORTS_LEN);
         st_u32(ks, l->field == 0);
         break;
     case GRO_KEY_HEADER:
@@ -243,15 +247,15 @@ static HOT_INLINE unsigned stream_layer(struct stream *ks, struct stream *hs, co
          * kernel reads greh + 1 either way). The checksum alone is not
          * compared. */
         st_bytes(ks, p, l->off, GRE_HLEN);
-        if (l->sport & GRE_K)
-            st_bytes(ks, p, l->off + GRE_HLEN, 4);
+        if (l->u.gre.flags & GRE_K)
+            st_bytes(ks, p, l->off + GRE_HLEN, GRE_OPT_LEN);
         break;
     case GRO_KEY_TCP:
-        st_bytes(ks, p, l->off, 4);
-        st_u32(hs, l->aux);                         /* ack */
-        st_u32(hs, l->tcp_flags & ~(TCP_CWR | TCP_FIN | TCP_PSH));
-        if (l->hdr_len > 20)
-            st_bytes(hs, p, l->off + 20, l->hdr_len - 20);
+        st_bytes(ks, p, l->off, L4_PORTS_LEN);
+        st_u32(hs, l->u.tcp.ack);
+        st_u32(hs, l->u.tcp.flags & ~(TCP_CWR | TCP_FIN | TCP_PSH));
+        if (l->hdr_len > TCP_HLEN)                  /* options */
+            st_bytes(hs, p, l->off + TCP_HLEN, l->hdr_len - TCP_HLEN);
         break;
     default:
         st_u32(ks, l->proto);
@@ -265,9 +269,9 @@ static void seg_tcp(struct csc_gro_seg *o, const struct csc_result *r, unsigned 
 {
     const struct csc_layer *l = &r->layers[tcp];
     o->tcp = 1;
-    o->flags = l->tcp_flags;
-    o->seq = l->key;
-    o->ack = l->aux;
+    o->flags = l->u.tcp.flags;
+    o->seq = l->u.tcp.seq;
+    o->ack = l->u.tcp.ack;
     o->payload = l->end > l->off + l->hdr_len ? l->end - l->off - l->hdr_len : 0;
     o->len = l->end - r->layers[l0].off;
 }

@@ -175,8 +175,8 @@ static bool sum_without_field(const struct csc_result *r, const struct csc_layer
 
 static uint16_t payload_mss(const struct csc_result *r, const struct csc_layer *tcp)
 {
-    if (tcp->mss)
-        return tcp->mss;
+    if (tcp->u.tcp.mss)
+        return tcp->u.tcp.mss;
     uint32_t ip_hdr = tcp->ip != CSC_NO_LAYER ? r->layers[tcp->ip].hdr_len : IPV4_HLEN;
     uint32_t mtu_payload = ETH_DATA_LEN - ip_hdr - tcp->hdr_len;
     return (uint16_t)mtu_payload;

@@ -10,6 +10,17 @@
 #ifndef CSC_WIRE_H
 #define CSC_WIRE_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+/* Header layouts are structs of byte arrays, in the manner of tcpdump's
+ * nd_uint16_t headers: offsetof() gives a field's wire offset whatever the
+ * host's alignment, and every read still goes through pkt.h:
+ *   pkt_be16(&d->p, off + WIRE_OFF(ipv4_hdr, tot_len), &tot_len)            */
+#define WIRE_OFF(hdr, field) ((uint32_t)offsetof(struct hdr, field))
+#define WIRE_LEN(hdr)        ((uint32_t)sizeof(struct hdr))
+#define WIRE_WORD 4u             /* header length fields that count 32-bit words */
+
 /* ---- EtherTypes (if_ether.h) ---- */
 #define ETH_P_IP        0x0800
 #define ETH_P_ARP       0x0806
@@ -28,7 +39,11 @@
 #define ETH_P_WCCP      0x883e
 #define ETH_P_CMD       0x8909
 #define ETH_P_802_3_MIN 0x0600   /* below: an 802.3 length, LLC follows */
-#define ETH_HLEN        14
+struct eth_hdr { uint8_t dst[6], src[6], type[2]; };
+struct vlan_hdr { uint8_t tci[2], type[2]; };
+#define ETH_HLEN        WIRE_LEN(eth_hdr)
+#define VLAN_HLEN       WIRE_LEN(vlan_hdr)
+#define VLAN_VID_MASK   0x0fff
 #define ETH_DATA_LEN    1500     /* the MTU assumed where a segment names no MSS */
 
 /* ---- IP protocol numbers (in.h, in6.h) ---- */
@@ -50,15 +65,30 @@
 #define IPPROTO_MPLS_    137
 
 /* ---- IPv4 (ip.h) ---- */
-#define IPV4_HLEN       20       /* header without options (ihl 5) */
+struct ipv4_hdr {
+    uint8_t vihl, tos, tot_len[2], id[2], frag_off[2], ttl, protocol, check[2], saddr[4], daddr[4];
+};
+#define IPV4_HLEN       WIRE_LEN(ipv4_hdr)   /* header without options (ihl 5) */
 #define IPV4_IHL_MIN    5
+#define IPV4_IHL_MASK   0x0f
+#define IPV4_ADDR_LEN   4
 #define IP_DF           0x4000   /* frag_off: don't fragment */
 #define IP_MF           0x2000   /* frag_off: more fragments */
 #define IP_OFFSET       0x1fff   /* frag_off: offset in 8-byte units */
 #define IP_FRAG_UNIT    8
 
 /* ---- IPv6 (ipv6.h) ---- */
-#define IPV6_HLEN       40
+struct ipv6_hdr {
+    uint8_t vtc_flow[4], payload_len[2], nexthdr, hop_limit, saddr[16], daddr[16];
+};
+struct ipv6_opt_hdr { uint8_t nexthdr, hdrlen; };   /* hop-by-hop, destination, routing: + TLVs */
+struct ipv6_rt_hdr { uint8_t nexthdr, hdrlen, type, segments_left, reserved[4]; };  /* + addresses */
+struct ipv6_frag_hdr { uint8_t nexthdr, reserved, frag_off[2], identification[4]; };
+struct ipv6_tlv { uint8_t type, len; };             /* + len bytes of value */
+#define IPV6_HLEN       WIRE_LEN(ipv6_hdr)
+#define IPV6_ADDR_LEN   16
+#define IPV6_EXT_UNIT   8        /* hdrlen counts 8-byte units after the first 8 */
+#define IPV6_AH_UNIT    4        /* AH's counts 4-byte words after the first 8 (RFC 4302) */
 #define IPV6_FLOWLABEL_MASK 0x000fffffu   /* of the first 32-bit word */
 #define IP6_OFFSET      0xfff8   /* fragment header frag_off: offset << 3 */
 #define IP6_OFFSET_SHIFT 3
@@ -72,10 +102,16 @@
 #define IPV6_SRCRT_TYPE_4 4      /* segment routing header */
 
 /* ---- UDP, TCP (udp.h, tcp.h) ---- */
-#define UDP_HLEN        8
-#define UDP_CSUM_OFF    6        /* offsetof(struct udphdr, check) */
-#define TCP_HLEN        20       /* header without options (doff 5) */
-#define TCP_CSUM_OFF    16       /* offsetof(struct tcphdr, check) */
+struct udp_hdr { uint8_t source[2], dest[2], len[2], check[2]; };
+struct tcp_hdr {
+    uint8_t source[2], dest[2], seq[4], ack_seq[4], doff, flags, window[2], check[2], urg_ptr[2];
+};
+#define UDP_HLEN        WIRE_LEN(udp_hdr)
+#define UDP_CSUM_OFF    WIRE_OFF(udp_hdr, check)
+#define TCP_HLEN        WIRE_LEN(tcp_hdr)    /* header without options (doff 5) */
+#define TCP_CSUM_OFF    WIRE_OFF(tcp_hdr, check)
+#define TCP_DOFF_SHIFT  4        /* doff: the high nibble, in 32-bit words */
+#define L4_PORTS_LEN    4        /* source and destination port, first in UDP and TCP */
 #define TCP_FIN         0x01
 #define TCP_SYN         0x02
 #define TCP_RST         0x04
@@ -84,6 +120,7 @@
 #define TCP_URG         0x20
 #define TCP_ECE         0x40
 #define TCP_CWR         0x80
+struct tcp_opt { uint8_t kind, len; };   /* + len - 2 bytes of value */
 #define TCPOPT_EOL      0
 #define TCPOPT_NOP      1
 #define TCPOPT_MSS      2
@@ -93,7 +130,8 @@
 #define CSUM_LEN        2        /* sizeof(__sum16) */
 
 /* ---- ICMP (icmp.h, icmpv6.h): the error types that quote a packet ---- */
-#define ICMP_HLEN             8
+struct icmp_hdr { uint8_t type, code, checksum[2], rest[4]; };   /* IGMP and ICMPv6 alike */
+#define ICMP_HLEN             WIRE_LEN(icmp_hdr)
 #define ICMP_DEST_UNREACH     3
 #define ICMP_SOURCE_QUENCH    4
 #define ICMP_REDIRECT         5
@@ -103,7 +141,9 @@
 #define ICMPV6_PARAMPROB      4   /* 1..4: the ICMPv6 error messages */
 
 /* ---- GRE (include/net/gre.h; the flags word in host order) ---- */
-#define GRE_HLEN        4
+struct gre_hdr { uint8_t flags[2], protocol[2]; };   /* + checksum, key, sequence words */
+#define GRE_HLEN        WIRE_LEN(gre_hdr)
+#define GRE_OPT_LEN     4        /* each optional field (checksum+reserved, key, seq, ack) */
 #define GRE_C           0x8000   /* checksum present */
 #define GRE_R           0x4000   /* routing present (RFC 1701; never decapsulated) */
 #define GRE_K           0x2000   /* key present */
@@ -114,16 +154,22 @@
 #define GRE_VERSION_1   1        /* enhanced GRE (PPTP) */
 
 /* ---- VXLAN (include/net/vxlan.h; the flags word in host order) ---- */
-#define VXLAN_HLEN      8
+struct vxlan_hdr { uint8_t flags[4], vni[4]; };
+#define VXLAN_HLEN      WIRE_LEN(vxlan_hdr)
 #define VXLAN_HF_VNI    0x08000000u
 #define VXLAN_HF_RCO    0x00200000u
 #define VXLAN_HF_GBP    0x80000000u
 #define VXLAN_RCO_MASK  0x7f     /* low byte of the VNI word: start / 2 */
 #define VXLAN_RCO_UDP   0x80     /* the covered checksum is UDP's (else TCP's) */
 #define VXLAN_RCO_SHIFT 1
-#define VXLAN_VNI_SHIFT 8        /* the VNI is the top 24 bits of its word */
+#define VNI_SHIFT       8        /* a 24-bit VNI in the top of its word (VXLAN, GPE, GENEVE) */
 
-/* ---- VXLAN-GPE (draft-ietf-nvo3-vxlan-gpe) ---- */
+/* ---- VXLAN-GPE (draft-ietf-nvo3-vxlan-gpe), NSH (RFC 8300) ---- */
+struct vxlan_gpe_hdr { uint8_t flags, reserved[2], next_protocol, vni[4]; };
+struct nsh_hdr { uint8_t ver_flags, ttl_len, md_type, next_protocol, spi_si[4]; };
+#define NSH_HLEN_MIN    WIRE_LEN(nsh_hdr)
+#define NSH_LEN_MASK    0x3f     /* ttl_len: length in 4-byte words */
+#define NSH_VER_SHIFT   6
 #define VXLAN_GPE_O     0x01     /* OAM */
 #define VXLAN_GPE_P     0x04     /* next protocol present */
 #define VXLAN_GPE_NP_IPV4 1
@@ -133,23 +179,33 @@
 #define VXLAN_GPE_NP_MPLS 5
 
 /* ---- GENEVE (include/net/geneve.h) ---- */
-#define GENEVE_HLEN     8
+struct geneve_hdr { uint8_t ver_optlen, flags, proto_type[2], vni[4]; };
+#define GENEVE_HLEN     WIRE_LEN(geneve_hdr)
 #define GENEVE_OAM      0x80     /* O bit, second byte */
 #define GENEVE_CRITICAL 0x40     /* C bit, second byte: critical options present */
 #define GENEVE_VER_SHIFT 6
 #define GENEVE_OPTLEN_MASK 0x3f  /* options, in 4-byte words */
 
 /* ---- GUE (include/net/gue.h) ---- */
-#define GUE_HLEN        4
+struct guehdr { uint8_t control, proto_ctype, flags[2]; };
+struct gue_remcsum { uint8_t start[2], offset[2]; };
+#define GUE_HLEN        WIRE_LEN(guehdr)
 #define GUE_VARIANT_SHIFT 6
 #define GUE_CONTROL     0x20     /* C bit: a control message */
 #define GUE_HLEN_MASK   0x1f     /* extension fields, in 4-byte words */
 #define GUE_FLAG_PRIV   0x0001
 #define GUE_PFLAG_REMCSUM 0x80000000u
-#define GUE_PLEN_REMCSUM 4       /* start:16 offset:16 */
+#define GUE_PRIV_LEN    4        /* the private flags word */
+#define GUE_PLEN_REMCSUM WIRE_LEN(gue_remcsum)
+#define GUE_VARIANT_0   0
+#define GUE_VARIANT_1   1        /* no header: IPv4 or IPv6 directly */
+#define GUE_PROTO_NONE  0        /* proto_ctype 0: gue_udp_recv drops it */
+/* v3.18's header (net/ipv4/fou.c, v3.18): a 4-bit version, then hlen,
+ * proto_ctype and the 16-bit flags word at the same place as today's */
+#define GUE_2014_VER_SHIFT 4
 
 /* ---- MPLS (RFC 3032) ---- */
-#define MPLS_HLEN       4
+#define MPLS_HLEN       4        /* one label stack entry */
 #define MPLS_LS_S       0x00000100u   /* bottom of stack */
 #define MPLS_LS_LABEL_SHIFT 12
 
@@ -160,10 +216,19 @@
 #define PPP_MPLS_MC     0x0283
 #define PPP_ALLSTATIONS 0xff
 #define PPP_UI          0x03
+#define PPP_ADDR_CTRL_LEN 2      /* FF 03, which HDLC-like framing may keep */
+struct pppoe_hdr { uint8_t ver_type, code, session[2], length[2], ppp_proto[2]; };
+#define PPPOE_HLEN      WIRE_LEN(pppoe_hdr)
 #define PPPOE_VER_TYPE  0x11
-#define PPPOE_SES_HLEN  6        /* before the PPP protocol field */
+#define PPPOE_SES_HLEN  WIRE_OFF(pppoe_hdr, ppp_proto)  /* length counts from here */
+#define PPP_PROTO_COMPRESSED 0x01  /* an odd first byte: a 1-byte protocol field */
 
 /* ---- Linux cooked captures (if_packet.h, tcpdump.org/linktypes) ---- */
+struct sll_hdr { uint8_t pkttype[2], hatype[2], halen[2], addr[8], protocol[2]; };
+struct sll2_hdr {
+    uint8_t protocol[2], reserved[2], ifindex[4], hatype[2], pkttype, halen, addr[8];
+};
+struct null_hdr { uint8_t family[4]; };
 #define PACKET_OUTGOING 4
 #define LINUX_SLL_P_802_3 0x0001
 #define LINUX_SLL_P_802_2 0x0004
@@ -176,6 +241,10 @@
 #define BSD_AF_INET6_DARWIN 30
 
 /* ---- GTP-U (3GPP TS 29.281) ---- */
+struct gtp_hdr { uint8_t flags, type, length[2], teid[4]; };
+struct gtp_opt { uint8_t seq[2], npdu, next_ext; };      /* present with E, S or PN */
+#define GTP_HLEN        WIRE_LEN(gtp_hdr)
+#define GTP_OPT_LEN     WIRE_LEN(gtp_opt)
 #define GTP_VERSION_1   1
 #define GTP_VERSION_SHIFT 5
 #define GTP_E_S_PN      0x07     /* an optional 4-byte field follows */
@@ -183,6 +252,13 @@
 #define GTP_TPDU        0xff     /* G-PDU: carries a user packet */
 
 /* ---- L2TP (RFC 2661, RFC 3931) ---- */
+#define L2TPV3_SESSION_LEN 4     /* the session ID (0: a control message) */
+#define L2TPV3_UDP_HLEN  4       /* over UDP: flags, version, reserved first */
+#define L2TP_FLAGS_LEN   2
+#define L2TPV2_LENGTH_LEN 2
+#define L2TPV2_IDS_LEN   4       /* tunnel ID, session ID */
+#define L2TPV2_NS_NR_LEN 4
+#define L2TPV2_OFFSET_LEN 2
 #define L2TP_T          0x8000   /* control message */
 #define L2TP_L          0x4000   /* length present */
 #define L2TP_S          0x0800   /* Ns, Nr present */
@@ -190,6 +266,28 @@
 #define L2TP_VERSION_MASK 0x000f
 #define L2TP_VERSION_2  2
 #define L2TP_VERSION_3  3
+
+/* ---- ERSPAN (draft-foschiano-erspan), Cisco MetaData, WCCP, AYIYA, Teredo ---- */
+struct erspan2_hdr { uint8_t ver_vlan[2], cos_session[2], index[4]; };
+struct erspan3_hdr { uint8_t ver_vlan[2], cos_session[2], timestamp[4], sgt[2], hw_o[2]; };
+#define ERSPAN3_SUBHDR_LEN 8     /* platform-specific subheader when O is set */
+#define ERSPAN3_O       0x01     /* last byte of the header */
+#define ERSPAN_VER_SHIFT 12
+#define ERSPAN_SESSION_MASK 0x03ff
+struct cmd_hdr { uint8_t ethertype[2], version, length, option[2], sgt[2]; };
+#define WCCP_REDIRECT_LEN 4      /* absent when an IPv4 header follows at once */
+struct ayiya_hdr { uint8_t id_len_type, sig_len_hash, auth_opcode, next_header, epoch[4]; };
+#define AYIYA_NIBBLE    4        /* IDlen/SigLen/OpCode share bytes with another field */
+#define AYIYA_LOW_NIBBLE 0x0f
+#define AYIYA_OP_FORWARD 1
+#define AYIYA_SIG_UNIT  4        /* SigLen counts 4-byte words */
+struct teredo_auth { uint8_t indicator[2], id_len, au_len; };  /* + id, auth, nonce, conf */
+#define TEREDO_AUTH     0x0001   /* authentication indicator */
+#define TEREDO_ORIGIN   0x0000   /* origin indication */
+#define TEREDO_AUTH_HLEN WIRE_LEN(teredo_auth)
+#define TEREDO_AUTH_TAIL 9       /* nonce (8) and confirmation (1) */
+#define TEREDO_ORIGIN_LEN 8
+#define TEREDO_MAX_INDICATORS 2
 
 /* ---- pcap link types (tcpdump.org/linktypes.html; DLT_ values of libpcap) ---- */
 #define LINKTYPE_NULL       0
@@ -206,6 +304,7 @@
 #define LINKTYPE_LINUX_SLL2 276
 
 /* ---- IP version nibble ---- */
+#define IP_VERSION_SHIFT 4
 #define IP_VERSION_4    4
 #define IP_VERSION_6    6
 

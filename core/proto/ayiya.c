@@ -11,20 +11,22 @@
 void dec_ayiya(struct dec *d, uint32_t off)
 {
     uint8_t b0 = 0, b1 = 0, b2 = 0, nh = 0;
-    if (!dec_need(d, CSC_P_AYIYA, off, 8))
+    if (!dec_need(d, CSC_P_AYIYA, off, WIRE_LEN(ayiya_hdr)))
         return;
-    pkt_u8(&d->p, off, &b0);
-    pkt_u8(&d->p, off + 1, &b1);
-    pkt_u8(&d->p, off + 2, &b2);
-    pkt_u8(&d->p, off + 3, &nh);
-    uint32_t hdr = 8 + (1u << (b0 >> 4)) + 4u * (b1 >> 4);
+    pkt_u8(&d->p, off + WIRE_OFF(ayiya_hdr, id_len_type), &b0);
+    pkt_u8(&d->p, off + WIRE_OFF(ayiya_hdr, sig_len_hash), &b1);
+    pkt_u8(&d->p, off + WIRE_OFF(ayiya_hdr, auth_opcode), &b2);
+    pkt_u8(&d->p, off + WIRE_OFF(ayiya_hdr, next_header), &nh);
+    /* identity 2^IDlen bytes, signature SigLen 4-byte words (high nibbles) */
+    uint32_t hdr = WIRE_LEN(ayiya_hdr) + (1u << (b0 >> AYIYA_NIBBLE)) +
+                   AYIYA_SIG_UNIT * (b1 >> AYIYA_NIBBLE);
     if (!dec_need(d, CSC_P_AYIYA, off, hdr))
         return;
     struct csc_layer *l = dec_push(d, CSC_P_AYIYA, off, hdr);
     if (!l)
         return;
     l->next = nh;
-    if ((b2 & 0x0f) != 1)
+    if ((b2 & AYIYA_LOW_NIBBLE) != AYIYA_OP_FORWARD)
         return;
     if (nh == IPPROTO_IPV6_)
         dec_ipv6(d, off + hdr);

@@ -17,29 +17,29 @@
 void dec_eth(struct dec *d, uint32_t off)
 {
     uint16_t type = 0;
-    if (!dec_need(d, CSC_P_ETH, off, 14))
+    if (!dec_need(d, CSC_P_ETH, off, ETH_HLEN))
         return;
-    struct csc_layer *l = dec_push(d, CSC_P_ETH, off, 14);
+    struct csc_layer *l = dec_push(d, CSC_P_ETH, off, ETH_HLEN);
     if (!l)
         return;
-    pkt_be16(&d->p, off + 12, &type);
+    pkt_be16(&d->p, off + WIRE_OFF(eth_hdr, type), &type);
     l->next = type;
-    if (type >= 0x0600)
-        dec_ethertype(d, type, off + 14);
+    if (type >= ETH_P_802_3_MIN)
+        dec_ethertype(d, type, off + ETH_HLEN);
 }
 
 void dec_vlan(struct dec *d, uint32_t off)
 {
     uint16_t tci = 0, type = 0;
-    if (!dec_need(d, CSC_P_VLAN, off, 4))
+    if (!dec_need(d, CSC_P_VLAN, off, VLAN_HLEN))
         return;
-    struct csc_layer *l = dec_push(d, CSC_P_VLAN, off, 4);
+    struct csc_layer *l = dec_push(d, CSC_P_VLAN, off, VLAN_HLEN);
     if (!l)
         return;
-    pkt_be16(&d->p, off, &tci);
-    pkt_be16(&d->p, off + 2, &type);
-    l->key = tci & 0x0fff;
+    pkt_be16(&d->p, off + WIRE_OFF(vlan_hdr, tci), &tci);
+    pkt_be16(&d->p, off + WIRE_OFF(vlan_hdr, type), &type);
+    l->u.vlan.vid = tci & VLAN_VID_MASK;
     l->next = type;
-    if (type >= 0x0600)
-        dec_ethertype(d, type, off + 4);
+    if (type >= ETH_P_802_3_MIN)
+        dec_ethertype(d, type, off + VLAN_HLEN);
 }

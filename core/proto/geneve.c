@@ -19,31 +19,31 @@ void dec_geneve(struct dec *d, uint32_t off)
     uint8_t b0 = 0, b1 = 0;
     uint16_t proto = 0;
     uint32_t vni = 0;
-    if (!dec_need(d, CSC_P_GENEVE, off, 8))
+    if (!dec_need(d, CSC_P_GENEVE, off, GENEVE_HLEN))
         return;
-    pkt_u8(&d->p, off, &b0);
-    pkt_u8(&d->p, off + 1, &b1);
-    pkt_be16(&d->p, off + 2, &proto);
-    pkt_be32(&d->p, off + 4, &vni);
-    uint32_t hdr = GENEVE_HLEN + (uint32_t)(b0 & GENEVE_OPTLEN_MASK) * 4;
+    pkt_u8(&d->p, off + WIRE_OFF(geneve_hdr, ver_optlen), &b0);
+    pkt_u8(&d->p, off + WIRE_OFF(geneve_hdr, flags), &b1);
+    pkt_be16(&d->p, off + WIRE_OFF(geneve_hdr, proto_type), &proto);
+    pkt_be32(&d->p, off + WIRE_OFF(geneve_hdr, vni), &vni);
+    uint32_t hdr = GENEVE_HLEN + (uint32_t)(b0 & GENEVE_OPTLEN_MASK) * WIRE_WORD;
     uint8_t ver = (uint8_t)(b0 >> GENEVE_VER_SHIFT);
     if (ver == 0 && !dec_need(d, CSC_P_GENEVE, off, hdr))
         return;
     struct csc_layer *l = dec_push(d, CSC_P_GENEVE, off, ver ? GENEVE_HLEN : hdr);
     if (!l)
         return;
-    l->vers = ver;
+    l->u.geneve.ver = ver;
     if (ver) {                        /* "reserved bits" to geneve_udp_encap_recv */
         l->notes |= CSC_N_RESERVED_BITS;
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GENEVE, off);
         return;
     }
-    l->key = vni >> 8;
+    l->u.geneve.vni = vni >> VNI_SHIFT;
+    l->u.geneve.flags = b1;
     l->next = proto;
-    l->aux = b1;
-    if (hdr > 8)
+    if (hdr > GENEVE_HLEN)
         l->notes |= CSC_N_GENEVE_OPTIONS;
-    if (b1 & 0x80)
+    if (b1 & GENEVE_OAM)
         l->notes |= CSC_N_TUNNEL_OAM;
     dec_ethertype(d, proto, off + hdr);
 }

@@ -18,46 +18,52 @@
  */
 #include "../decode.h"
 
+/* Header length: the fixed part and the optional words its flags announce. */
+static uint32_t gre_hlen(uint16_t flags)
+{
+    uint8_t ver = flags & GRE_VERSION;
+    uint32_t hdr = GRE_HLEN;
+    if (ver == GRE_VERSION_0 && (flags & (GRE_C | GRE_R)))
+        hdr += GRE_OPT_LEN;
+    if (flags & GRE_K)
+        hdr += GRE_OPT_LEN;
+    if (flags & GRE_S)
+        hdr += GRE_OPT_LEN;
+    if (ver == GRE_VERSION_1 && (flags & GRE_A))
+        hdr += GRE_OPT_LEN;
+    return hdr;
+}
 
 void dec_gre(struct dec *d, uint32_t off)
 {
     uint16_t flags = 0, proto = 0;
-    if (!dec_need(d, CSC_P_GRE, off, 4))
+    if (!dec_need(d, CSC_P_GRE, off, GRE_HLEN))
         return;
-    pkt_be16(&d->p, off, &flags);
-    pkt_be16(&d->p, off + 2, &proto);
-    uint8_t ver = flags & 7;
-    uint32_t hdr = 4;
-    if (ver == 0 && (flags & (GRE_C | GRE_R)))
-        hdr += 4;
-    if (flags & GRE_K)
-        hdr += 4;
-    if (flags & GRE_S)
-        hdr += 4;
-    if (ver == 1 && (flags & GRE_A))
-        hdr += 4;
+    pkt_be16(&d->p, off + WIRE_OFF(gre_hdr, flags), &flags);
+    pkt_be16(&d->p, off + WIRE_OFF(gre_hdr, protocol), &proto);
+    uint8_t ver = flags & GRE_VERSION;
+    uint32_t hdr = gre_hlen(flags);
     if (!dec_need(d, CSC_P_GRE, off, hdr))
         return;
     struct csc_layer *l = dec_push(d, CSC_P_GRE, off, hdr);
     if (!l)
         return;
-    l->sport = flags;
+    l->u.gre.flags = flags;
     l->next = proto;
-    l->vers = ver;
     if (flags & GRE_K) {
-        uint32_t k = off + 4 + ((flags & (GRE_C | GRE_R)) ? 4 : 0);
-        pkt_be32(&d->p, k, &l->key);
+        uint32_t k = off + GRE_HLEN + ((flags & (GRE_C | GRE_R)) ? GRE_OPT_LEN : 0);
+        pkt_be32(&d->p, k, &l->u.gre.key);
         l->notes |= CSC_N_GRE_KEY;
     }
     if (flags & GRE_S)
         l->notes |= CSC_N_GRE_SEQ;
-    if (ver == 0 && (flags & GRE_C)) {
-        dec_csum(d, l, off + 4, off, d->end, 0);
+    if (ver == GRE_VERSION_0 && (flags & GRE_C)) {   /* the checksum starts the first word */
+        dec_csum(d, l, off + GRE_HLEN, off, d->end, 0);
     } else {
         l->verdict = CSC_V_NONE;
         l->reason = CSC_R_NO_C_BIT;
     }
-    if (ver > 1 || (flags & GRE_R)) {
+    if (ver > GRE_VERSION_1 || (flags & GRE_R)) {
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GRE, off);
         return;
     }
@@ -88,7 +94,7 @@ void dec_wccp(struct dec *d, uint32_t off)
     if (!dec_need(d, CSC_P_WCCP, off, 1))
         return;
     pkt_u8(&d->p, off, &b);
-    uint32_t hdr = (b >> 4) == 4 ? 0 : 4;
+    uint32_t hdr = (b >> IP_VERSION_SHIFT) == IP_VERSION_4 ? 0 : WCCP_REDIRECT_LEN;
     if (!dec_need(d, CSC_P_WCCP, off, hdr))
         return;
     if (dec_push(d, CSC_P_WCCP, off, hdr))
@@ -103,16 +109,26 @@ void dec_wccp(struct dec *d, uint32_t off)
 void dec_cmd_gre(struct dec *d, uint32_t off)
 {
     uint16_t type = 0, sgt = 0;
-    if (!dec_need(d, CSC_P_CMD, off, 8))
+    if (!dec_need(d, CSC_P_CMD, off, WIRE_LEN(cmd_hdr)))
         return;
-    pkt_be16(&d->p, off, &type);
-    pkt_be16(&d->p, off + 6, &sgt);
-    struct csc_layer *l = dec_push(d, CSC_P_CMD, off, 8);
+    pkt_be16(&d->p, off + WIRE_OFF(cmd_hdr, ethertype), &type);
+    pkt_be16(&d->p, off + WIRE_OFF(cmd_hdr, sgt), &sgt);
+    struct csc_layer *l = dec_push(d, CSC_P_CMD, off, WIRE_LEN(cmd_hdr));
     if (!l)
         return;
     l->next = type;
-    l->key = sgt;
-    dec_ethertype(d, type, off + 8);
+    l->u.cmd.sgt = sgt;
+    dec_ethertype(d, type, off + WIRE_LEN(cmd_hdr));
+}
+
+/* ERSPAN's version and session ID, in the first two words of II and III */
+static void erspan_ids(struct dec *d, struct csc_layer *l, uint32_t off)
+{
+    uint16_t w = 0;
+    pkt_be16(&d->p, off + WIRE_OFF(erspan2_hdr, ver_vlan), &w);
+    l->u.erspan.version = (uint8_t)(w >> ERSPAN_VER_SHIFT);
+    pkt_be16(&d->p, off + WIRE_OFF(erspan2_hdr, cos_session), &w);
+    l->u.erspan.session = w & ERSPAN_SESSION_MASK;
 }
 
 /*
@@ -122,17 +138,13 @@ void dec_cmd_gre(struct dec *d, uint32_t off)
  */
 void dec_erspan2(struct dec *d, uint32_t off)
 {
-    uint16_t w = 0;
-    if (!dec_need(d, CSC_P_ERSPAN, off, 8))
+    if (!dec_need(d, CSC_P_ERSPAN, off, WIRE_LEN(erspan2_hdr)))
         return;
-    struct csc_layer *l = dec_push(d, CSC_P_ERSPAN, off, 8);
+    struct csc_layer *l = dec_push(d, CSC_P_ERSPAN, off, WIRE_LEN(erspan2_hdr));
     if (!l)
         return;
-    pkt_be16(&d->p, off, &w);
-    l->vers = (uint8_t)(w >> 12);
-    pkt_be16(&d->p, off + 2, &w);
-    l->key = w & 0x3ff;
-    dec_eth(d, off + 8);
+    erspan_ids(d, l, off);
+    dec_eth(d, off + WIRE_LEN(erspan2_hdr));
 }
 
 /*
@@ -145,19 +157,16 @@ void dec_erspan2(struct dec *d, uint32_t off)
 void dec_erspan3(struct dec *d, uint32_t off)
 {
     uint8_t last = 0;
-    uint16_t w = 0;
-    if (!dec_need(d, CSC_P_ERSPAN, off, 12))
+    uint32_t base = WIRE_LEN(erspan3_hdr);
+    if (!dec_need(d, CSC_P_ERSPAN, off, base))
         return;
-    pkt_u8(&d->p, off + 11, &last);
-    uint32_t hdr = (last & 1) ? 20 : 12;
+    pkt_u8(&d->p, off + base - 1, &last);
+    uint32_t hdr = (last & ERSPAN3_O) ? base + ERSPAN3_SUBHDR_LEN : base;
     if (!dec_need(d, CSC_P_ERSPAN, off, hdr))
         return;
     struct csc_layer *l = dec_push(d, CSC_P_ERSPAN, off, hdr);
     if (!l)
         return;
-    pkt_be16(&d->p, off, &w);
-    l->vers = (uint8_t)(w >> 12);
-    pkt_be16(&d->p, off + 2, &w);
-    l->key = w & 0x3ff;
+    erspan_ids(d, l, off);
     dec_eth(d, off + hdr);
 }

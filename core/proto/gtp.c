@@ -9,47 +9,57 @@
  */
 #include "../decode.h"
 
+/* The extension header chain after the optional fields: each header's first
+ * byte counts 4-byte units, its last byte names the next (0: none). The
+ * chain is bounded by the captured bytes: every header is >= 4. Returns the
+ * header length, 0 when the stack ended. */
+static uint32_t gtp_ext_chain(struct dec *d, uint32_t off, uint32_t hdr, uint8_t next)
+{
+    while (next) {
+        uint8_t len = 0;
+        if (!dec_need(d, CSC_P_GTP, off + hdr, 1))
+            return 0;
+        pkt_u8(&d->p, off + hdr, &len);
+        if (len == 0) {
+            dec_stop(d, CSC_STOP_MALFORMED, CSC_P_GTP, off + hdr);
+            return 0;
+        }
+        if (!dec_need(d, CSC_P_GTP, off + hdr, WIRE_WORD * len))
+            return 0;
+        pkt_u8(&d->p, off + hdr + WIRE_WORD * len - 1, &next);
+        hdr += WIRE_WORD * len;
+    }
+    return hdr;
+}
+
 void dec_gtp(struct dec *d, uint32_t off)
 {
     uint8_t flags = 0, type = 0;
     uint32_t teid = 0;
-    if (!dec_need(d, CSC_P_GTP, off, 8))
+    if (!dec_need(d, CSC_P_GTP, off, GTP_HLEN))
         return;
-    pkt_u8(&d->p, off, &flags);
-    pkt_u8(&d->p, off + 1, &type);
-    pkt_be32(&d->p, off + 4, &teid);
-    if ((flags >> 5) != 1) {
+    pkt_u8(&d->p, off + WIRE_OFF(gtp_hdr, flags), &flags);
+    pkt_u8(&d->p, off + WIRE_OFF(gtp_hdr, type), &type);
+    pkt_be32(&d->p, off + WIRE_OFF(gtp_hdr, teid), &teid);
+    if ((flags >> GTP_VERSION_SHIFT) != GTP_VERSION_1) {
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GTP, off);
         return;
     }
-    uint32_t hdr = 8;
-    if (flags & 0x07) {
+    uint32_t hdr = GTP_HLEN;
+    if (flags & GTP_E_S_PN) {
         uint8_t next = 0;
-        if (!dec_need(d, CSC_P_GTP, off, 12))
+        if (!dec_need(d, CSC_P_GTP, off, GTP_HLEN + GTP_OPT_LEN))
             return;
-        pkt_u8(&d->p, off + 11, &next);
-        hdr = 12;
-        /* The chain is bounded by the captured bytes: every header is >= 4. */
-        while ((flags & 0x04) && next) {
-            uint8_t len = 0;
-            if (!dec_need(d, CSC_P_GTP, off + hdr, 1))
-                return;
-            pkt_u8(&d->p, off + hdr, &len);
-            if (len == 0) {
-                dec_stop(d, CSC_STOP_MALFORMED, CSC_P_GTP, off + hdr);
-                return;
-            }
-            if (!dec_need(d, CSC_P_GTP, off + hdr, 4u * len))
-                return;
-            pkt_u8(&d->p, off + hdr + 4u * len - 1, &next);
-            hdr += 4u * len;
-        }
+        pkt_u8(&d->p, off + GTP_HLEN + WIRE_OFF(gtp_opt, next_ext), &next);
+        hdr = GTP_HLEN + GTP_OPT_LEN;
+        if ((flags & GTP_E) && !(hdr = gtp_ext_chain(d, off, hdr, next)))
+            return;
     }
     struct csc_layer *l = dec_push(d, CSC_P_GTP, off, hdr);
     if (!l)
         return;
-    l->key = teid;
+    l->u.gtp.teid = teid;
     l->next = type;
-    if (type == 0xff)
+    if (type == GTP_TPDU)
         dec_ip_by_nibble(d, off + hdr);
 }

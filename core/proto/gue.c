@@ -21,6 +21,25 @@
  */
 #include "../decode.h"
 
+/* The private flags word and, with REMCSUM, the RCO start and offset. */
+static bool gue_private(struct dec *d, struct csc_layer *l, uint32_t off, uint32_t hdr)
+{
+    uint32_t pflags = 0, priv = off + GUE_HLEN;
+    if (hdr < GUE_HLEN + GUE_PRIV_LEN || !pkt_be32(&d->p, priv, &pflags))
+        return false;
+    if (pflags & ~GUE_PFLAG_REMCSUM)
+        l->notes |= CSC_N_RESERVED_BITS;
+    if (!(pflags & GUE_PFLAG_REMCSUM))
+        return true;
+    uint32_t rc = priv + GUE_PRIV_LEN;
+    if (hdr < GUE_HLEN + GUE_PRIV_LEN + GUE_PLEN_REMCSUM)
+        return false;
+    pkt_be16(&d->p, rc + WIRE_OFF(gue_remcsum, start), &l->rco_start);
+    pkt_be16(&d->p, rc + WIRE_OFF(gue_remcsum, offset), &l->rco_offset);
+    l->notes |= CSC_N_RCO;
+    dec_break_end(d, (uint64_t)off + hdr + l->rco_start);
+    return true;
+}
 
 void dec_gue(struct dec *d, uint32_t off)
 {
@@ -28,35 +47,35 @@ void dec_gue(struct dec *d, uint32_t off)
     uint16_t flags = 0;
     if (!dec_need(d, CSC_P_GUE, off, 1))
         return;
-    pkt_u8(&d->p, off, &b0);
-    if ((b0 >> 6) == 1) {             /* variant 1: direct IP */
+    pkt_u8(&d->p, off + WIRE_OFF(guehdr, control), &b0);
+    if ((b0 >> GUE_VARIANT_SHIFT) == GUE_VARIANT_1) {   /* direct IP */
         struct csc_layer *l = dec_push(d, CSC_P_GUE, off, 0);
         if (!l)
             return;
-        l->vers = 1;
+        l->u.gue.variant = GUE_VARIANT_1;
         dec_ip_by_nibble(d, off);
         return;
     }
     if (!dec_need(d, CSC_P_GUE, off, GUE_HLEN))
         return;
-    if ((b0 >> GUE_VARIANT_SHIFT) != 0) {  /* 2, 3: undefined, gue_udp_recv drops them */
+    if ((b0 >> GUE_VARIANT_SHIFT) != GUE_VARIANT_0) {  /* 2, 3: undefined, gue_udp_recv drops them */
         struct csc_layer *l = dec_push(d, CSC_P_GUE, off, GUE_HLEN);
         if (l)
-            l->vers = (uint8_t)(b0 >> GUE_VARIANT_SHIFT);
+            l->u.gue.variant = (uint8_t)(b0 >> GUE_VARIANT_SHIFT);
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GUE, off);
         return;
     }
-    pkt_u8(&d->p, off + 1, &proto);
-    pkt_be16(&d->p, off + 2, &flags);
-    uint32_t hdr = 4 + (uint32_t)(b0 & 0x1f) * 4;
+    pkt_u8(&d->p, off + WIRE_OFF(guehdr, proto_ctype), &proto);
+    pkt_be16(&d->p, off + WIRE_OFF(guehdr, flags), &flags);
+    uint32_t hdr = GUE_HLEN + (uint32_t)(b0 & GUE_HLEN_MASK) * WIRE_WORD;
     if (!dec_need(d, CSC_P_GUE, off, hdr))
         return;
     struct csc_layer *l = dec_push(d, CSC_P_GUE, off, hdr);
     if (!l)
         return;
-    l->vers = 0;
+    l->u.gue.variant = GUE_VARIANT_0;
+    l->u.gue.flags = flags;
     l->next = proto;
-    l->aux = flags;
     if (b0 & GUE_CONTROL) {           /* control message: the note says so */
         l->notes |= CSC_N_TUNNEL_OAM;
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GUE, off);
@@ -64,24 +83,9 @@ void dec_gue(struct dec *d, uint32_t off)
     }
     if (flags & ~GUE_FLAG_PRIV)
         l->notes |= CSC_N_RESERVED_BITS;
-    if (flags & GUE_FLAG_PRIV) {
-        uint32_t pflags = 0;
-        if (hdr < 8 || !pkt_be32(&d->p, off + 4, &pflags)) {
-            dec_stop(d, CSC_STOP_MALFORMED, CSC_P_GUE, off);
-            return;
-        }
-        if (pflags & ~GUE_PFLAG_REMCSUM)
-            l->notes |= CSC_N_RESERVED_BITS;
-        if (pflags & GUE_PFLAG_REMCSUM) {
-            if (hdr < 12) {
-                dec_stop(d, CSC_STOP_MALFORMED, CSC_P_GUE, off);
-                return;
-            }
-            pkt_be16(&d->p, off + 8, &l->rco_start);
-            pkt_be16(&d->p, off + 10, &l->rco_offset);
-            l->notes |= CSC_N_RCO;
-            dec_break_end(d, (uint64_t)off + hdr + l->rco_start);
-        }
+    if ((flags & GUE_FLAG_PRIV) && !gue_private(d, l, off, hdr)) {
+        dec_stop(d, CSC_STOP_MALFORMED, CSC_P_GUE, off);
+        return;
     }
     dec_ipproto(d, proto, off + hdr);
 }

@@ -24,43 +24,51 @@ static void quote(struct dec *d, uint32_t off, int v6)
         dec_ipv4(d, off);
 }
 
+static bool icmp_is_error(uint8_t type)
+{
+    return type == ICMP_DEST_UNREACH || type == ICMP_SOURCE_QUENCH || type == ICMP_REDIRECT ||
+           type == ICMP_TIME_EXCEEDED || type == ICMP_PARAMETERPROB;
+}
+
 void dec_icmp(struct dec *d, uint32_t off)
 {
     uint8_t type = 0;
-    if (!dec_need(d, CSC_P_ICMP, off, 8))
+    if (!dec_need(d, CSC_P_ICMP, off, ICMP_HLEN))
         return;
-    pkt_u8(&d->p, off, &type);
-    struct csc_layer *l = dec_push(d, CSC_P_ICMP, off, 8);
+    pkt_u8(&d->p, off + WIRE_OFF(icmp_hdr, type), &type);
+    struct csc_layer *l = dec_push(d, CSC_P_ICMP, off, ICMP_HLEN);
     if (!l)
         return;
-    l->sport = type;
-    dec_csum(d, l, off + 2, off, d->end, 0);
-    if (type == 3 || type == 4 || type == 5 || type == 11 || type == 12)
-        quote(d, off + 8, 0);
+    l->u.icmp.type = type;
+    dec_csum(d, l, off + WIRE_OFF(icmp_hdr, checksum), off, d->end, 0);
+    if (icmp_is_error(type))
+        quote(d, off + ICMP_HLEN, 0);
 }
 
 void dec_icmpv6(struct dec *d, uint32_t off)
 {
     uint8_t type = 0;
-    if (!dec_need(d, CSC_P_ICMPV6, off, 8))
+    if (!dec_need(d, CSC_P_ICMPV6, off, ICMP_HLEN))
         return;
-    pkt_u8(&d->p, off, &type);
-    struct csc_layer *l = dec_push(d, CSC_P_ICMPV6, off, 8);
+    pkt_u8(&d->p, off + WIRE_OFF(icmp_hdr, type), &type);
+    struct csc_layer *l = dec_push(d, CSC_P_ICMPV6, off, ICMP_HLEN);
     if (!l)
         return;
-    l->sport = type;
+    l->u.icmp.type = type;
     uint32_t len = d->end - off;
-    dec_csum(d, l, off + 2, off, d->end, dec_l4_pseudo(d, IPPROTO_ICMPV6_, len, 1));
-    if (type >= 1 && type <= 4)
-        quote(d, off + 8, 1);
+    dec_csum(d, l, off + WIRE_OFF(icmp_hdr, checksum), off, d->end,
+             dec_l4_pseudo(d, IPPROTO_ICMPV6_, len, 1));
+    if (type >= ICMPV6_DEST_UNREACH && type <= ICMPV6_PARAMPROB)
+        quote(d, off + ICMP_HLEN, 1);
 }
 
+/* IGMP has ICMP's first four bytes: type, code, checksum */
 void dec_igmp(struct dec *d, uint32_t off)
 {
-    if (!dec_need(d, CSC_P_IGMP, off, 8))
+    if (!dec_need(d, CSC_P_IGMP, off, ICMP_HLEN))
         return;
-    struct csc_layer *l = dec_push(d, CSC_P_IGMP, off, 8);
+    struct csc_layer *l = dec_push(d, CSC_P_IGMP, off, ICMP_HLEN);
     if (!l)
         return;
-    dec_csum(d, l, off + 2, off, d->end, 0);
+    dec_csum(d, l, off + WIRE_OFF(icmp_hdr, checksum), off, d->end, 0);
 }

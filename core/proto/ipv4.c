@@ -26,22 +26,22 @@ void dec_ipv4(struct dec *d, uint32_t off)
     uint8_t vihl = 0, proto = 0;
     uint16_t tot_len = 0, id = 0, frag = 0;
     uint32_t saddr = 0, daddr = 0;
-    if (!dec_need(d, CSC_P_IPV4, off, 20))
+    if (!dec_need(d, CSC_P_IPV4, off, IPV4_HLEN))
         return;
-    pkt_u8(&d->p, off, &vihl);
-    if ((vihl >> 4) != 4 || (vihl & 0xf) < 5) {
+    pkt_u8(&d->p, off + WIRE_OFF(ipv4_hdr, vihl), &vihl);
+    if ((vihl >> IP_VERSION_SHIFT) != IP_VERSION_4 || (vihl & IPV4_IHL_MASK) < IPV4_IHL_MIN) {
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_IPV4, off);
         return;
     }
-    uint32_t hdr = (uint32_t)(vihl & 0xf) * 4;
+    uint32_t hdr = (uint32_t)(vihl & IPV4_IHL_MASK) * WIRE_WORD;
     if (!dec_need(d, CSC_P_IPV4, off, hdr))
         return;
-    pkt_be16(&d->p, off + 2, &tot_len);
-    pkt_be16(&d->p, off + 4, &id);
-    pkt_be16(&d->p, off + 6, &frag);
-    pkt_u8(&d->p, off + 9, &proto);
-    pkt_be32(&d->p, off + 12, &saddr);
-    pkt_be32(&d->p, off + 16, &daddr);
+    pkt_be16(&d->p, off + WIRE_OFF(ipv4_hdr, tot_len), &tot_len);
+    pkt_be16(&d->p, off + WIRE_OFF(ipv4_hdr, id), &id);
+    pkt_be16(&d->p, off + WIRE_OFF(ipv4_hdr, frag_off), &frag);
+    pkt_u8(&d->p, off + WIRE_OFF(ipv4_hdr, protocol), &proto);
+    pkt_be32(&d->p, off + WIRE_OFF(ipv4_hdr, saddr), &saddr);
+    pkt_be32(&d->p, off + WIRE_OFF(ipv4_hdr, daddr), &daddr);
 
     uint8_t quoted_before = d->quoted;
     d->summing = 1;
@@ -49,14 +49,14 @@ void dec_ipv4(struct dec *d, uint32_t off)
     if (!l)
         return;
     l->next = proto;
-    l->aux = id;
-    l->vers = 4;
-    l->sport = frag;                  /* flags + fragment offset */
-    if (hdr > 20)
+    l->u.ip.id = id;
+    l->u.ip.frag_off = frag;          /* flags + fragment offset */
+    l->u.ip.addr_off = off + WIRE_OFF(ipv4_hdr, saddr);
+    if (hdr > IPV4_HLEN)
         l->notes |= CSC_N_IP_OPTIONS;
     l->pseudo = csum_tcpudp_nofold(saddr, daddr, 0, 0, 0);
     /* The header checksum: no pseudo-header, always judged if captured. */
-    l->csum_off = off + 10;
+    l->csum_off = off + WIRE_OFF(ipv4_hdr, check);
     l->cov_off = off;
     l->cov_end = off + hdr;
 
@@ -65,8 +65,8 @@ void dec_ipv4(struct dec *d, uint32_t off)
         return;
     d->ip = dec_index(d, l);
 
-    uint16_t frag_off = frag & 0x1fff;
-    if (frag_off || (frag & 0x2000)) {
+    uint16_t frag_off = frag & IP_OFFSET;
+    if (frag_off || (frag & IP_MF)) {
         l->notes |= CSC_N_FRAGMENT;
         if (frag_off) {
             dec_stop(d, CSC_STOP_FRAGMENT, CSC_P_IPV4, off + hdr);

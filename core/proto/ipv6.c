@@ -23,10 +23,10 @@
 
 #define MAX_EXT_HEADERS 16
 
-static uint32_t addr_sum(const uint8_t a[16])
+static uint32_t addr_sum(const uint8_t a[IPV6_ADDR_LEN])
 {
     uint32_t s = 0;
-    for (int i = 0; i < 16; i += 2)
+    for (int i = 0; i < IPV6_ADDR_LEN; i += 2)
         s = csum_add(s, ((uint32_t)a[i] << 8) | a[i + 1]);
     return s;
 }
@@ -37,42 +37,70 @@ static void scan_options(struct dec *d, uint32_t opt, uint32_t end, uint32_t *ju
 {
     while (opt < end) {
         uint8_t type = 0, len = 0;
-        if (!pkt_u8(&d->p, opt, &type))
+        uint32_t val = opt + WIRE_LEN(ipv6_tlv);
+        if (!pkt_u8(&d->p, opt + WIRE_OFF(ipv6_tlv, type), &type))
             return;
-        if (type == 0) {             /* Pad1 */
+        if (type == IPV6_TLV_PAD1) {
             opt++;
             continue;
         }
-        if (!pkt_u8(&d->p, opt + 1, &len))
+        if (!pkt_u8(&d->p, opt + WIRE_OFF(ipv6_tlv, len), &len))
             return;
-        if (type == 0xc2 && len == 4 && jumbo)
-            pkt_be32(&d->p, opt + 2, jumbo);
-        if (type == 0xc9 && len == 16 && hoa && pkt_copy(&d->p, opt + 2, 16, hoa))
+        if (type == IPV6_TLV_JUMBO && len == sizeof(uint32_t) && jumbo)
+            pkt_be32(&d->p, val, jumbo);
+        if (type == IPV6_TLV_HAO && len == IPV6_ADDR_LEN && hoa &&
+            pkt_copy(&d->p, val, IPV6_ADDR_LEN, hoa))
             *has_hoa = 1;
-        opt += 2u + len;
+        opt = val + len;
     }
+}
+
+/* The final destination a routing header with segments left names: type
+ * 0/2 the last address; type 4 (SRH) Segment List[0], the first entry. */
+static void routing_dst(struct dec *d, uint32_t cur, uint8_t hl, uint8_t dst[IPV6_ADDR_LEN],
+                        uint32_t *notes)
+{
+    uint8_t type = 0, left = 0;
+    pkt_u8(&d->p, cur + WIRE_OFF(ipv6_rt_hdr, type), &type);
+    pkt_u8(&d->p, cur + WIRE_OFF(ipv6_rt_hdr, segments_left), &left);
+    uint32_t naddr = hl / (IPV6_ADDR_LEN / IPV6_EXT_UNIT);
+    if (!left || !naddr)
+        return;
+    uint32_t at = 0, first = cur + WIRE_LEN(ipv6_rt_hdr);
+    if (type == IPV6_SRCRT_TYPE_0 || type == IPV6_SRCRT_TYPE_2)
+        at = first + IPV6_ADDR_LEN * (naddr - 1);
+    else if (type == IPV6_SRCRT_TYPE_4)
+        at = first;
+    if (at && pkt_copy(&d->p, at, IPV6_ADDR_LEN, dst))
+        *notes |= CSC_N_ROUTING_DST;
+}
+
+static bool is_ext_header(uint8_t nh)
+{
+    return nh == IPPROTO_HOPOPTS_ || nh == IPPROTO_DSTOPTS_ || nh == IPPROTO_ROUTING_ ||
+           nh == IPPROTO_AH_ || nh == IPPROTO_FRAG_;
 }
 
 void dec_ipv6(struct dec *d, uint32_t off)
 {
     uint8_t v = 0, nh = 0;
     uint16_t plen = 0;
-    uint8_t src[16], dst[16];
-    if (!dec_need(d, CSC_P_IPV6, off, 40))
+    uint8_t src[IPV6_ADDR_LEN], dst[IPV6_ADDR_LEN];
+    if (!dec_need(d, CSC_P_IPV6, off, IPV6_HLEN))
         return;
     pkt_u8(&d->p, off, &v);
-    if ((v >> 4) != 6) {
+    if ((v >> IP_VERSION_SHIFT) != IP_VERSION_6) {
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_IPV6, off);
         return;
     }
-    pkt_be16(&d->p, off + 4, &plen);
-    pkt_u8(&d->p, off + 6, &nh);
-    pkt_copy(&d->p, off + 8, 16, src);
-    pkt_copy(&d->p, off + 24, 16, dst);
+    pkt_be16(&d->p, off + WIRE_OFF(ipv6_hdr, payload_len), &plen);
+    pkt_u8(&d->p, off + WIRE_OFF(ipv6_hdr, nexthdr), &nh);
+    pkt_copy(&d->p, off + WIRE_OFF(ipv6_hdr, saddr), IPV6_ADDR_LEN, src);
+    pkt_copy(&d->p, off + WIRE_OFF(ipv6_hdr, daddr), IPV6_ADDR_LEN, dst);
 
     /* Walk the extension headers first: the layer is pushed only once its
      * whole header chain is captured. */
-    uint32_t cur = off + 40, jumbo = 0, notes = 0, frag_id = 0;
+    uint32_t cur = off + IPV6_HLEN, jumbo = 0, notes = 0, frag_id = 0;
     uint16_t frag = 0;
     int frag_seen = 0, stop = 0;
     for (int i = 0; i < MAX_EXT_HEADERS && !stop; i++) {
@@ -83,49 +111,36 @@ void dec_ipv6(struct dec *d, uint32_t off)
         case IPPROTO_DSTOPTS_:
         case IPPROTO_ROUTING_:
         case IPPROTO_AH_:
-            if (!dec_need(d, CSC_P_IPV6, cur, 2))
+            if (!dec_need(d, CSC_P_IPV6, cur, WIRE_LEN(ipv6_opt_hdr)))
                 return;
-            pkt_u8(&d->p, cur, &next);
-            pkt_u8(&d->p, cur + 1, &hl);
-            len = nh == IPPROTO_AH_ ? ((uint32_t)hl + 2) * 4 : ((uint32_t)hl + 1) * 8;
+            pkt_u8(&d->p, cur + WIRE_OFF(ipv6_opt_hdr, nexthdr), &next);
+            pkt_u8(&d->p, cur + WIRE_OFF(ipv6_opt_hdr, hdrlen), &hl);
+            len = nh == IPPROTO_AH_ ? ((uint32_t)hl + 2) * IPV6_AH_UNIT
+                                    : ((uint32_t)hl + 1) * IPV6_EXT_UNIT;
             if (!dec_need(d, CSC_P_IPV6, cur, len))
                 return;
             if (nh == IPPROTO_HOPOPTS_) {
-                scan_options(d, cur + 2, cur + len, &jumbo, NULL, NULL);
+                scan_options(d, cur + WIRE_LEN(ipv6_opt_hdr), cur + len, &jumbo, NULL, NULL);
             } else if (nh == IPPROTO_DSTOPTS_) {
                 int has = 0;
-                scan_options(d, cur + 2, cur + len, NULL, src, &has);
+                scan_options(d, cur + WIRE_LEN(ipv6_opt_hdr), cur + len, NULL, src, &has);
                 if (has)
                     notes |= CSC_N_HOME_ADDRESS;
             } else if (nh == IPPROTO_ROUTING_) {
-                uint8_t type = 0, left = 0;
-                pkt_u8(&d->p, cur + 2, &type);
-                pkt_u8(&d->p, cur + 3, &left);
-                uint32_t naddr = hl / 2;
-                if (left && naddr) {
-                    /* type 0/2: final destination is the last address;
-                     * type 4 (SRH): Segment List[0], the first entry. */
-                    uint32_t at = 0;
-                    if (type == 0 || type == 2)
-                        at = cur + 8 + 16 * (naddr - 1);
-                    else if (type == 4)
-                        at = cur + 8;
-                    if (at && pkt_copy(&d->p, at, 16, dst))
-                        notes |= CSC_N_ROUTING_DST;
-                }
+                routing_dst(d, cur, hl, dst, &notes);
             }
             nh = next;
             cur += len;
             break;
         case IPPROTO_FRAG_:
-            if (!dec_need(d, CSC_P_IPV6, cur, 8))
+            if (!dec_need(d, CSC_P_IPV6, cur, WIRE_LEN(ipv6_frag_hdr)))
                 return;
-            pkt_u8(&d->p, cur, &next);
-            pkt_be16(&d->p, cur + 2, &frag);
-            pkt_be32(&d->p, cur + 4, &frag_id);
+            pkt_u8(&d->p, cur + WIRE_OFF(ipv6_frag_hdr, nexthdr), &next);
+            pkt_be16(&d->p, cur + WIRE_OFF(ipv6_frag_hdr, frag_off), &frag);
+            pkt_be32(&d->p, cur + WIRE_OFF(ipv6_frag_hdr, identification), &frag_id);
             frag_seen = 1;
             nh = next;
-            cur += 8;
+            cur += WIRE_LEN(ipv6_frag_hdr);
             break;
         default:
             stop = 1;
@@ -138,18 +153,18 @@ void dec_ipv6(struct dec *d, uint32_t off)
     struct csc_layer *l = dec_push(d, CSC_P_IPV6, off, cur - off);
     if (!l)
         return;
-    l->vers = 6;
     l->notes |= notes;
-    l->aux = frag_id;
-    pkt_be32(&d->p, off, &l->key);    /* version, class, flow label */
-    l->key &= 0x000fffff;
+    l->u.ip.id = frag_id;
+    l->u.ip.addr_off = off + WIRE_OFF(ipv6_hdr, saddr);
+    pkt_be32(&d->p, off + WIRE_OFF(ipv6_hdr, vtc_flow), &l->u.ip.flow_label);
+    l->u.ip.flow_label &= IPV6_FLOWLABEL_MASK;
     l->next = nh;
-    dec_break(d, off + 40);
+    dec_break(d, off + IPV6_HLEN);
 
-    uint64_t declared = (uint64_t)off + 40 + plen;
+    uint64_t declared = (uint64_t)off + IPV6_HLEN + plen;
     if (plen == 0 && jumbo) {
         l->notes |= CSC_N_JUMBO;
-        declared = (uint64_t)off + 40 + jumbo;
+        declared = (uint64_t)off + IPV6_HLEN + jumbo;
     }
     /* payload length 0 without a jumbo option: a BIG TCP packet */
     if (!dec_ip_extent(d, l, declared, cur, plen == 0 && !jumbo, quoted_before))
@@ -157,17 +172,16 @@ void dec_ipv6(struct dec *d, uint32_t off)
     l->pseudo = csum_add(addr_sum(src), addr_sum(dst));
     d->ip = dec_index(d, l);
 
-    l->sport = frag;                  /* fragment offset << 3 | M */
-    if (frag_seen && (frag & 0xfff9)) {
+    l->u.ip.frag_off = frag;          /* fragment offset << 3 | M */
+    if (frag_seen && (frag & (IP6_OFFSET | IP6_MF))) {
         l->notes |= CSC_N_FRAGMENT;
-        if (frag >> 3) {
+        if (frag >> IP6_OFFSET_SHIFT) {
             dec_stop(d, CSC_STOP_FRAGMENT, CSC_P_IPV6, cur);
             return;
         }
         d->fragment = 1;
     }
-    if (nh == IPPROTO_FRAG_ || nh == IPPROTO_HOPOPTS_ || nh == IPPROTO_ROUTING_ ||
-        nh == IPPROTO_DSTOPTS_ || nh == IPPROTO_AH_) {
+    if (is_ext_header(nh)) {
         dec_stop(d, CSC_STOP_DEPTH, CSC_P_IPV6, cur);   /* chain longer than we walk */
         return;
     }

@@ -18,14 +18,14 @@
 static void l2tpv3_session(struct dec *d, uint32_t off, uint32_t pre)
 {
     uint32_t sid = 0;
-    uint32_t hdr = pre + 4 + d->cfg->l2tp_cookie_len + d->cfg->l2tp_l2spec_len;
-    if (!dec_need(d, CSC_P_L2TP, off, pre + 4))
+    uint32_t hdr = pre + L2TPV3_SESSION_LEN + d->cfg->l2tp_cookie_len + d->cfg->l2tp_l2spec_len;
+    if (!dec_need(d, CSC_P_L2TP, off, pre + L2TPV3_SESSION_LEN))
         return;
     pkt_be32(&d->p, off + pre, &sid);
     if (sid == 0) {                   /* control message */
-        struct csc_layer *l = dec_push(d, CSC_P_L2TP, off, pre + 4);
+        struct csc_layer *l = dec_push(d, CSC_P_L2TP, off, pre + L2TPV3_SESSION_LEN);
         if (l)
-            l->vers = 3;
+            l->u.l2tp.version = L2TP_VERSION_3;
         return;
     }
     if (!dec_need(d, CSC_P_L2TP, off, hdr))
@@ -33,8 +33,8 @@ static void l2tpv3_session(struct dec *d, uint32_t off, uint32_t pre)
     struct csc_layer *l = dec_push(d, CSC_P_L2TP, off, hdr);
     if (!l)
         return;
-    l->vers = 3;
-    l->key = sid;
+    l->u.l2tp.version = L2TP_VERSION_3;
+    l->u.l2tp.session = sid;
     dec_eth(d, off + hdr);
 }
 
@@ -43,54 +43,63 @@ void dec_l2tp_ip(struct dec *d, uint32_t off)
     l2tpv3_session(d, off, 0);
 }
 
+/* L2TPv2: the header up to the PPP frame; 0 when the stack ended. */
+static uint32_t l2tpv2_hlen(struct dec *d, uint32_t off, uint16_t flags, uint32_t *session)
+{
+    uint32_t hdr = L2TP_FLAGS_LEN;
+    if (flags & L2TP_L)
+        hdr += L2TPV2_LENGTH_LEN;
+    hdr += L2TPV2_IDS_LEN;
+    if (flags & L2TP_S)
+        hdr += L2TPV2_NS_NR_LEN;
+    if (!dec_need(d, CSC_P_L2TP, off, hdr))
+        return 0;
+    uint16_t w = 0;
+    pkt_be16(&d->p, off + hdr - sizeof w, &w);   /* the session ID ends the IDs */
+    *session = w;
+    if (flags & L2TP_O) {             /* offset size + padding */
+        uint16_t osz = 0;
+        if (!dec_need(d, CSC_P_L2TP, off, hdr + L2TPV2_OFFSET_LEN))
+            return 0;
+        pkt_be16(&d->p, off + hdr, &osz);
+        hdr += L2TPV2_OFFSET_LEN + osz;
+        if (!dec_need(d, CSC_P_L2TP, off, hdr))
+            return 0;
+    }
+    return hdr;
+}
+
 void dec_l2tp_udp(struct dec *d, uint32_t off)
 {
     uint16_t flags = 0;
-    if (!dec_need(d, CSC_P_L2TP, off, 2))
+    if (!dec_need(d, CSC_P_L2TP, off, L2TP_FLAGS_LEN))
         return;
     pkt_be16(&d->p, off, &flags);
-    uint8_t ver = flags & 0xf;
-    if (ver == 3) {
-        if (flags & 0x8000) {
-            if (!dec_need(d, CSC_P_L2TP, off, 4))
+    uint8_t ver = flags & L2TP_VERSION_MASK;
+    if (ver == L2TP_VERSION_3) {
+        if (flags & L2TP_T) {
+            if (!dec_need(d, CSC_P_L2TP, off, L2TPV3_UDP_HLEN))
                 return;
-            struct csc_layer *l = dec_push(d, CSC_P_L2TP, off, 4);
+            struct csc_layer *l = dec_push(d, CSC_P_L2TP, off, L2TPV3_UDP_HLEN);
             if (l)
-                l->vers = 3;
+                l->u.l2tp.version = L2TP_VERSION_3;
             return;
         }
-        l2tpv3_session(d, off, 4);
+        l2tpv3_session(d, off, L2TPV3_UDP_HLEN);
         return;
     }
-    if (ver != 2) {
+    if (ver != L2TP_VERSION_2) {
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_L2TP, off);
         return;
     }
-    uint32_t hdr = 2;
-    if (flags & 0x4000)
-        hdr += 2;                     /* length */
-    hdr += 4;                         /* tunnel, session */
-    if (flags & 0x0800)
-        hdr += 4;                     /* Ns, Nr */
-    if (!dec_need(d, CSC_P_L2TP, off, hdr))
+    uint32_t session = 0, hdr = l2tpv2_hlen(d, off, flags, &session);
+    if (!hdr)
         return;
-    uint16_t w = 0;
-    pkt_be16(&d->p, off + hdr - 2, &w);
-    uint32_t key = w;
-    if (flags & 0x0200) {             /* offset size + padding */
-        uint16_t osz = 0;
-        if (!dec_need(d, CSC_P_L2TP, off, hdr + 2))
-            return;
-        pkt_be16(&d->p, off + hdr, &osz);
-        hdr += 2u + osz;
-        if (!dec_need(d, CSC_P_L2TP, off, hdr))
-            return;
-    }
     struct csc_layer *l = dec_push(d, CSC_P_L2TP, off, hdr);
     if (!l)
         return;
-    l->vers = 2;
-    l->key = key;
-    if (!(flags & 0x8000))
+    l->u.l2tp.version = L2TP_VERSION_2;
+    l->u.l2tp.session = session;
+    if (!(flags & L2TP_T))
         dec_ppp(d, off + hdr);
 }

@@ -13,36 +13,39 @@
  */
 #include "../decode.h"
 
+#define PW_CONTROL_WORD_NIBBLE 0   /* first nibble of a pseudowire control word */
+#define PW_CW_LEN 4
+
 void dec_mpls(struct dec *d, uint32_t off)
 {
     uint32_t n = 0, entry = 0;
     do {
-        if (!dec_need(d, CSC_P_MPLS, off + 4 * n, 4))
+        if (!dec_need(d, CSC_P_MPLS, off + MPLS_HLEN * n, MPLS_HLEN))
             return;
-        pkt_be32(&d->p, off + 4 * n, &entry);
+        pkt_be32(&d->p, off + MPLS_HLEN * n, &entry);
         n++;
-    } while (!(entry & 0x100));
-    struct csc_layer *l = dec_push(d, CSC_P_MPLS, off, 4 * n);
+    } while (!(entry & MPLS_LS_S));
+    struct csc_layer *l = dec_push(d, CSC_P_MPLS, off, MPLS_HLEN * n);
     if (!l)
         return;
-    l->key = entry >> 12;            /* bottom label */
-    l->aux = n;                      /* labels in the stack */
-    uint32_t pay = off + 4 * n;
+    l->u.mpls.label = entry >> MPLS_LS_LABEL_SHIFT;   /* bottom label */
+    l->u.mpls.depth = (uint8_t)n;                     /* labels in the stack */
+    uint32_t pay = off + MPLS_HLEN * n;
     uint8_t first = 0;
     if (!pkt_u8(&d->p, pay, &first)) {
         if (pay < d->end)
             dec_stop(d, CSC_STOP_TRUNCATED, CSC_P_MPLS, pay);
         return;
     }
-    switch (first >> 4) {
-    case 4: dec_ipv4(d, pay); break;
-    case 6: dec_ipv6(d, pay); break;
-    case 0: {
-        if (!dec_need(d, CSC_P_CW, pay, 4))
+    switch (first >> IP_VERSION_SHIFT) {
+    case IP_VERSION_4: dec_ipv4(d, pay); break;
+    case IP_VERSION_6: dec_ipv6(d, pay); break;
+    case PW_CONTROL_WORD_NIBBLE: {
+        if (!dec_need(d, CSC_P_CW, pay, PW_CW_LEN))
             return;
-        struct csc_layer *cw = dec_push(d, CSC_P_CW, pay, 4);
+        struct csc_layer *cw = dec_push(d, CSC_P_CW, pay, PW_CW_LEN);
         if (cw)
-            dec_eth(d, pay + 4);
+            dec_eth(d, pay + PW_CW_LEN);
         break;
     }
     default: break;

@@ -20,13 +20,13 @@
 const struct proto_row csc_protos[CSC_P__COUNT] = {
     ROW(NONE) = { .pub = { .name = "none", .dev = "nic" } },
     ROW(ETH) = { .pub = { .name = "eth", .flags = CSC_PF_LINK }, .gro_key = GRO_KEY_HEADER },
-    ROW(VLAN) = { .pub = { .name = "vlan", .flags = CSC_PF_LINK }, .gro_key = GRO_KEY_HEADER },
+    ROW(VLAN) = { .pub = { .name = "vlan", .flags = CSC_PF_LINK | CSC_PF_ID }, .gro_key = GRO_KEY_HEADER },
     ROW(MPLS) = {
-        .pub = { .name = "mpls", .title = "MPLS-in-UDP", .ports = { 6635 }, .option = "mpls-port",
+        .pub = { .name = "mpls", .title = "MPLS-in-UDP", .flags = CSC_PF_ID, .ports = { 6635 }, .option = "mpls-port",
                  .pref = "mpls_ports" },
         .decode_ip = dec_mpls, .decode_udp = dec_mpls_udp,
     },
-    ROW(PPPOE) = { .pub = { .name = "pppoe" } },
+    ROW(PPPOE) = { .pub = { .name = "pppoe", .flags = CSC_PF_ID } },
     ROW(PPP) = { .pub = { .name = "ppp" } },
     ROW(SLL) = { .pub = { .name = "sll", .flags = CSC_PF_LINK } },
     ROW(SLL2) = { .pub = { .name = "sll2", .flags = CSC_PF_LINK } },
@@ -61,27 +61,27 @@ const struct proto_row csc_protos[CSC_P__COUNT] = {
     },
     ROW(IGMP) = { .pub = { .name = "igmp" }, .decode_ip = dec_igmp, .rcv = igmp_rcv },
     ROW(GRE) = {
-        .pub = { .name = "gre", .flags = CSC_PF_TUNNEL },
+        .pub = { .name = "gre", .flags = CSC_PF_TUNNEL | CSC_PF_ID },
         .decode_ip = dec_gre, .gro_key = GRO_KEY_GRE,
         .gro_receive = gre_gro_receive, .rcv = gre_rcv,
     },
     ROW(VXLAN) = {
         .pub = { .name = "vxlan", .title = "VXLAN",
-                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_CONVERT_CSUM | CSC_PF_VNI,
+                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_CONVERT_CSUM | CSC_PF_VNI | CSC_PF_ID,
                  .ports = { 4789 }, .option = "vxlan-port", .pref = "vxlan_ports" },
         .decode_udp = dec_vxlan, .gro_key = GRO_KEY_HEADER,
         .gro_receive = vxlan_gro_receive, .rcv = vxlan_rcv,
     },
     ROW(VXLAN_GPE) = {
         .pub = { .name = "vxlan-gpe", .title = "VXLAN-GPE",
-                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_VNI,
+                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_VNI | CSC_PF_ID,
                  .ports = { 4790 }, .option = "vxlan-gpe-port", .pref = "vxlan_gpe_ports" },
         .decode_udp = dec_vxlan_gpe, .gro_key = GRO_KEY_HEADER,
         .gro_receive = vxlan_gpe_gro_receive, .rcv = vxlan_gpe_rcv,
     },
     ROW(GENEVE) = {
         .pub = { .name = "geneve", .title = "GENEVE",
-                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_VNI,
+                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_VNI | CSC_PF_ID,
                  .ports = { 6081 }, .option = "geneve-port", .pref = "geneve_ports" },
         .decode_udp = dec_geneve, .gro_key = GRO_KEY_HEADER,
         .gro_receive = geneve_gro_receive, .rcv = geneve_rcv,
@@ -100,14 +100,14 @@ const struct proto_row csc_protos[CSC_P__COUNT] = {
     },
     ROW(L2TP) = {
         .pub = { .name = "l2tp", .title = "L2TP",
-                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_CONVERT_CSUM,
+                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_CONVERT_CSUM | CSC_PF_ID,
                  .ports = { 1701 }, .option = "l2tp-port", .pref = "l2tp_ports" },
         .decode_ip = dec_l2tp_ip, .decode_udp = dec_l2tp_udp, .rcv = l2tp_rcv,
     },
-    ROW(ERSPAN) = { .pub = { .name = "erspan" } },
-    ROW(NSH) = { .pub = { .name = "nsh" } },
+    ROW(ERSPAN) = { .pub = { .name = "erspan", .flags = CSC_PF_ID } },
+    ROW(NSH) = { .pub = { .name = "nsh", .flags = CSC_PF_ID } },
     ROW(GTP) = {
-        .pub = { .name = "gtp", .title = "GTP-U", .flags = CSC_PF_TUNNEL, .ports = { 2152 },
+        .pub = { .name = "gtp", .title = "GTP-U", .flags = CSC_PF_TUNNEL | CSC_PF_ID, .ports = { 2152 },
                  .option = "gtp-port", .pref = "gtp_ports" },
         .decode_udp = dec_gtp,
     },
@@ -123,7 +123,7 @@ const struct proto_row csc_protos[CSC_P__COUNT] = {
     },
     ROW(CW) = { .pub = { .name = "pw-cw" } },
     ROW(WCCP) = { .pub = { .name = "wccp" } },
-    ROW(CMD) = { .pub = { .name = "cisco-md" } },
+    ROW(CMD) = { .pub = { .name = "cisco-md", .flags = CSC_PF_ID } },
     /* a device kind only, never a decoded layer: the sit device */
     ROW(SIT) = { .pub = { .name = "sit" } },
 };
@@ -139,4 +139,9 @@ const struct proto_row *const csc_inet_protos[256] = {
 const struct csc_proto_desc *csc_proto_desc(unsigned p)
 {
     return &proto_row(p)->pub;
+}
+
+uint32_t csc_layer_id(const struct csc_layer *l)
+{
+    return proto_has(l->proto, CSC_PF_ID) ? l->u.id.id : 0;
 }

@@ -18,11 +18,10 @@
  */
 #include "../decode.h"
 
-
 static void sll_payload(struct dec *d, uint16_t proto, uint32_t off)
 {
     switch (proto) {
-    case 0x0001: case 0x0004: return;     /* 802.3 / 802.2 frames */
+    case LINUX_SLL_P_802_3: case LINUX_SLL_P_802_2: return;     /* 802.3 / 802.2 frames */
     default: dec_ethertype(d, proto, off); return;
     }
 }
@@ -30,42 +29,43 @@ static void sll_payload(struct dec *d, uint16_t proto, uint32_t off)
 void dec_sll(struct dec *d, uint32_t off)
 {
     uint16_t pkttype = 0, proto = 0;
-    if (!dec_need(d, CSC_P_SLL, off, 16))
+    if (!dec_need(d, CSC_P_SLL, off, WIRE_LEN(sll_hdr)))
         return;
-    struct csc_layer *l = dec_push(d, CSC_P_SLL, off, 16);
+    struct csc_layer *l = dec_push(d, CSC_P_SLL, off, WIRE_LEN(sll_hdr));
     if (!l)
         return;
-    pkt_be16(&d->p, off, &pkttype);
-    pkt_be16(&d->p, off + 14, &proto);
+    pkt_be16(&d->p, off + WIRE_OFF(sll_hdr, pkttype), &pkttype);
+    pkt_be16(&d->p, off + WIRE_OFF(sll_hdr, protocol), &proto);
     l->next = proto;
-    l->aux = pkttype;
+    l->u.sll.pkttype = pkttype;
     d->r->direction = pkttype == PACKET_OUTGOING ? CSC_DIR_OUT : CSC_DIR_IN;
-    sll_payload(d, proto, off + 16);
+    sll_payload(d, proto, off + WIRE_LEN(sll_hdr));
 }
 
 void dec_sll2(struct dec *d, uint32_t off)
 {
     uint16_t proto = 0;
     uint8_t pkttype = 0;
-    if (!dec_need(d, CSC_P_SLL2, off, 20))
+    if (!dec_need(d, CSC_P_SLL2, off, WIRE_LEN(sll2_hdr)))
         return;
-    struct csc_layer *l = dec_push(d, CSC_P_SLL2, off, 20);
+    struct csc_layer *l = dec_push(d, CSC_P_SLL2, off, WIRE_LEN(sll2_hdr));
     if (!l)
         return;
-    pkt_be16(&d->p, off, &proto);
-    pkt_u8(&d->p, off + 10, &pkttype);
-    pkt_be32(&d->p, off + 4, &l->key);     /* ifindex */
+    pkt_be16(&d->p, off + WIRE_OFF(sll2_hdr, protocol), &proto);
+    pkt_u8(&d->p, off + WIRE_OFF(sll2_hdr, pkttype), &pkttype);
+    pkt_be32(&d->p, off + WIRE_OFF(sll2_hdr, ifindex), &l->u.sll.ifindex);
     l->next = proto;
-    l->aux = pkttype;
+    l->u.sll.pkttype = pkttype;
     d->r->direction = pkttype == PACKET_OUTGOING ? CSC_DIR_OUT : CSC_DIR_IN;
-    sll_payload(d, proto, off + 20);
+    sll_payload(d, proto, off + WIRE_LEN(sll2_hdr));
 }
 
 static void family_payload(struct dec *d, uint32_t fam, uint32_t off)
 {
     switch (fam) {
-    case 2: dec_ipv4(d, off); break;
-    case 10: case 24: case 28: case 30: dec_ipv6(d, off); break;
+    case BSD_AF_INET: dec_ipv4(d, off); break;
+    case BSD_AF_INET6_LINUX: case BSD_AF_INET6_BSD: case BSD_AF_INET6_FREEBSD:
+    case BSD_AF_INET6_DARWIN: dec_ipv6(d, off); break;
     default: break;
     }
 }
@@ -73,28 +73,29 @@ static void family_payload(struct dec *d, uint32_t fam, uint32_t off)
 void dec_null(struct dec *d, uint32_t off)
 {
     uint32_t fam = 0;
-    if (!dec_need(d, CSC_P_NULL, off, 4))
+    if (!dec_need(d, CSC_P_NULL, off, WIRE_LEN(null_hdr)))
         return;
-    struct csc_layer *l = dec_push(d, CSC_P_NULL, off, 4);
+    struct csc_layer *l = dec_push(d, CSC_P_NULL, off, WIRE_LEN(null_hdr));
     if (!l)
         return;
-    /* Host order of the capturing machine: try little-endian first. */
+    /* Host order of the capturing machine: try little-endian first (a
+     * family never needs more than 16 bits). */
     pkt_le32(&d->p, off, &fam);
-    if (fam > 0xffff)
+    if (fam > UINT16_MAX)
         pkt_be32(&d->p, off, &fam);
     l->next = (uint16_t)fam;
-    family_payload(d, fam, off + 4);
+    family_payload(d, fam, off + WIRE_LEN(null_hdr));
 }
 
 void dec_loop(struct dec *d, uint32_t off)
 {
     uint32_t fam = 0;
-    if (!dec_need(d, CSC_P_NULL, off, 4))
+    if (!dec_need(d, CSC_P_NULL, off, WIRE_LEN(null_hdr)))
         return;
-    struct csc_layer *l = dec_push(d, CSC_P_NULL, off, 4);
+    struct csc_layer *l = dec_push(d, CSC_P_NULL, off, WIRE_LEN(null_hdr));
     if (!l)
         return;
     pkt_be32(&d->p, off, &fam);
     l->next = (uint16_t)fam;
-    family_payload(d, fam, off + 4);
+    family_payload(d, fam, off + WIRE_LEN(null_hdr));
 }

@@ -19,23 +19,24 @@
 void dec_udp(struct dec *d, uint32_t off)
 {
     uint16_t sport = 0, dport = 0, ulen = 0;
-    if (!dec_need(d, CSC_P_UDP, off, 8))
+    if (!dec_need(d, CSC_P_UDP, off, UDP_HLEN))
         return;
-    pkt_be16(&d->p, off, &sport);
-    pkt_be16(&d->p, off + 2, &dport);
-    pkt_be16(&d->p, off + 4, &ulen);
-    struct csc_layer *l = dec_push(d, CSC_P_UDP, off, 8);
+    pkt_be16(&d->p, off + WIRE_OFF(udp_hdr, source), &sport);
+    pkt_be16(&d->p, off + WIRE_OFF(udp_hdr, dest), &dport);
+    pkt_be16(&d->p, off + WIRE_OFF(udp_hdr, len), &ulen);
+    struct csc_layer *l = dec_push(d, CSC_P_UDP, off, UDP_HLEN);
     if (!l)
         return;
-    l->sport = sport;
-    l->dport = dport;
+    l->u.ports.sport = sport;
+    l->u.ports.dport = dport;
 
     uint32_t avail = d->end - off, len = ulen;
     int bad_len = 0;
-    if (ulen == 0 && (d->gso || (d->ip != CSC_NO_LAYER && (d->r->layers[d->ip].notes & CSC_N_JUMBO)))) {
+    if (ulen == 0 && (d->gso || (d->ip != CSC_NO_LAYER &&
+                                 (d->r->layers[d->ip].notes & CSC_N_JUMBO)))) {
         len = avail;
         l->notes |= CSC_N_GSO;
-    } else if (ulen < 8) {
+    } else if (ulen < UDP_HLEN) {
         l->notes |= CSC_N_LEN_SHORT;
         len = avail;
         bad_len = 1;
@@ -51,7 +52,7 @@ void dec_udp(struct dec *d, uint32_t off)
     if (bad_len)
         dec_unverifiable(l, CSC_R_LEN_MISMATCH);
     l->end = off + len;
-    dec_csum(d, l, off + 6, off, off + len, dec_l4_pseudo(d, IPPROTO_UDP_, len, 1));
+    dec_csum(d, l, off + UDP_CSUM_OFF, off, off + len, dec_l4_pseudo(d, IPPROTO_UDP_, len, 1));
     if (l->notes & CSC_N_LEN_SHORT) {
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_UDP, off);
         return;
@@ -59,5 +60,5 @@ void dec_udp(struct dec *d, uint32_t off)
     if (d->fragment)
         return;                       /* the rest of the datagram is elsewhere */
     d->end = off + len;
-    dec_udp_payload(d, l, off + 8);
+    dec_udp_payload(d, l, off + UDP_HLEN);
 }

@@ -21,42 +21,44 @@
 #include "../decode.h"
 
 #define VXLAN_KNOWN  (VXLAN_HF_VNI | VXLAN_HF_RCO | VXLAN_HF_GBP)
+#define VXLAN_FLAGS_MASK 0xffffff00u   /* the flags word but its low byte (RCO start) */
+#define VNI_LOW_BYTE 0xffu             /* the reserved byte after the VNI */
 
 void dec_vxlan(struct dec *d, uint32_t off)
 {
     uint32_t flags = 0, vni = 0;
-    if (!dec_need(d, CSC_P_VXLAN, off, 8))
+    if (!dec_need(d, CSC_P_VXLAN, off, VXLAN_HLEN))
         return;
-    pkt_be32(&d->p, off, &flags);
-    pkt_be32(&d->p, off + 4, &vni);
-    struct csc_layer *l = dec_push(d, CSC_P_VXLAN, off, 8);
+    pkt_be32(&d->p, off + WIRE_OFF(vxlan_hdr, flags), &flags);
+    pkt_be32(&d->p, off + WIRE_OFF(vxlan_hdr, vni), &vni);
+    struct csc_layer *l = dec_push(d, CSC_P_VXLAN, off, VXLAN_HLEN);
     if (!l)
         return;
-    l->aux = flags;
-    l->key = vni >> 8;
-    if (flags & ~VXLAN_KNOWN & 0xffffff00u)
+    l->u.vxlan.flags = flags;
+    l->u.vxlan.vni = vni >> VNI_SHIFT;
+    if (flags & ~VXLAN_KNOWN & VXLAN_FLAGS_MASK)
         l->notes |= CSC_N_RESERVED_BITS;
     if (flags & VXLAN_HF_RCO) {
-        uint8_t lo = vni & 0xff;
+        uint8_t lo = vni & VNI_LOW_BYTE;
         l->notes |= CSC_N_RCO;
-        l->rco_start = (uint16_t)((lo & 0x7f) << 1);
-        l->rco_offset = (uint16_t)(l->rco_start + ((lo & 0x80) ? 6 : 16));
+        l->rco_start = (uint16_t)((lo & VXLAN_RCO_MASK) << VXLAN_RCO_SHIFT);
+        l->rco_offset = (uint16_t)(l->rco_start + ((lo & VXLAN_RCO_UDP) ? UDP_CSUM_OFF : TCP_CSUM_OFF));
         /* remcsum_adjust sums the prefix [inner, inner+start) */
-        dec_break_end(d, (uint64_t)off + 8 + l->rco_start);
-    } else if (vni & 0xff) {
+        dec_break_end(d, (uint64_t)off + VXLAN_HLEN + l->rco_start);
+    } else if (vni & VNI_LOW_BYTE) {
         l->notes |= CSC_N_RESERVED_BITS;
     }
-    dec_eth(d, off + 8);
+    dec_eth(d, off + VXLAN_HLEN);
 }
 
 static void gpe_next(struct dec *d, uint8_t np, uint32_t off)
 {
     switch (np) {
-    case 1: dec_ipv4(d, off); break;
-    case 2: dec_ipv6(d, off); break;
-    case 3: dec_eth(d, off); break;
-    case 4: dec_nsh(d, off); break;
-    case 5: dec_mpls(d, off); break;
+    case VXLAN_GPE_NP_IPV4: dec_ipv4(d, off); break;
+    case VXLAN_GPE_NP_IPV6: dec_ipv6(d, off); break;
+    case VXLAN_GPE_NP_ETHERNET: dec_eth(d, off); break;
+    case VXLAN_GPE_NP_NSH: dec_nsh(d, off); break;
+    case VXLAN_GPE_NP_MPLS: dec_mpls(d, off); break;
     default: break;
     }
 }
@@ -65,33 +67,33 @@ void dec_vxlan_gpe(struct dec *d, uint32_t off)
 {
     uint8_t flags = 0, np = 0;
     uint32_t vni = 0;
-    if (!dec_need(d, CSC_P_VXLAN_GPE, off, 8))
+    if (!dec_need(d, CSC_P_VXLAN_GPE, off, WIRE_LEN(vxlan_gpe_hdr)))
         return;
-    pkt_u8(&d->p, off, &flags);
-    pkt_u8(&d->p, off + 3, &np);
-    pkt_be32(&d->p, off + 4, &vni);
-    struct csc_layer *l = dec_push(d, CSC_P_VXLAN_GPE, off, 8);
+    pkt_u8(&d->p, off + WIRE_OFF(vxlan_gpe_hdr, flags), &flags);
+    pkt_u8(&d->p, off + WIRE_OFF(vxlan_gpe_hdr, next_protocol), &np);
+    pkt_be32(&d->p, off + WIRE_OFF(vxlan_gpe_hdr, vni), &vni);
+    struct csc_layer *l = dec_push(d, CSC_P_VXLAN_GPE, off, WIRE_LEN(vxlan_gpe_hdr));
     if (!l)
         return;
-    l->aux = flags;
-    l->key = vni >> 8;
+    l->u.vxlan.flags = flags;
+    l->u.vxlan.vni = vni >> VNI_SHIFT;
     l->next = np;
-    if (flags & 0x01)
+    if (flags & VXLAN_GPE_O)
         l->notes |= CSC_N_TUNNEL_OAM;
-    /* P bit (0x04) says the next-protocol field is present; 0 means Ethernet. */
-    gpe_next(d, (flags & 0x04) ? np : 3, off + 8);
+    /* P says the next-protocol field is present; without it, Ethernet. */
+    gpe_next(d, (flags & VXLAN_GPE_P) ? np : VXLAN_GPE_NP_ETHERNET, off + WIRE_LEN(vxlan_gpe_hdr));
 }
 
 void dec_nsh(struct dec *d, uint32_t off)
 {
     uint8_t b0 = 0, b1 = 0, np = 0;
-    if (!dec_need(d, CSC_P_NSH, off, 8))
+    if (!dec_need(d, CSC_P_NSH, off, NSH_HLEN_MIN))
         return;
-    pkt_u8(&d->p, off, &b0);
-    pkt_u8(&d->p, off + 1, &b1);
-    pkt_u8(&d->p, off + 3, &np);
-    uint32_t hdr = (uint32_t)(b1 & 0x3f) * 4;
-    if ((b0 >> 6) != 0 || hdr < 8) {
+    pkt_u8(&d->p, off + WIRE_OFF(nsh_hdr, ver_flags), &b0);
+    pkt_u8(&d->p, off + WIRE_OFF(nsh_hdr, ttl_len), &b1);
+    pkt_u8(&d->p, off + WIRE_OFF(nsh_hdr, next_protocol), &np);
+    uint32_t hdr = (uint32_t)(b1 & NSH_LEN_MASK) * WIRE_WORD;
+    if ((b0 >> NSH_VER_SHIFT) != 0 || hdr < NSH_HLEN_MIN) {
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_NSH, off);
         return;
     }
@@ -101,6 +103,6 @@ void dec_nsh(struct dec *d, uint32_t off)
     if (!l)
         return;
     l->next = np;
-    pkt_be32(&d->p, off + 4, &l->key);
+    pkt_be32(&d->p, off + WIRE_OFF(nsh_hdr, spi_si), &l->u.nsh.spi_si);
     gpe_next(d, np, off + hdr);
 }

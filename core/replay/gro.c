@@ -231,7 +231,7 @@ void tcp_gro_receive(struct rp *rp, uint8_t i)
     /* tcp_gro_receive, out_check_final for a segment with no held flow:
      * flush = len < mss (mss 1: a segment without payload), and
      * URG|PSH|RST|SYN|FIN push the packet up at once. */
-    if (th->tcp_flags & (TCP_URG | TCP_PSH | TCP_RST | TCP_SYN | TCP_FIN))
+    if (th->u.tcp.flags & (TCP_URG | TCP_PSH | TCP_RST | TCP_SYN | TCP_FIN))
         gro_flush(rp, i, KF_TCP_GRO_RECEIVE, CSC_G_TCP_FLAGS);
     else if (th->end <= th->off + th->hdr_len)
         gro_flush(rp, i, KF_TCP_GRO_RECEIVE, CSC_G_TCP_NO_PAYLOAD);
@@ -315,7 +315,7 @@ void udp_l4_gro_receive(struct rp *rp, uint8_t i)
 void gre_gro_receive(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *g = L(rp, i);
-    uint16_t flags = g->sport;
+    uint16_t flags = g->u.gre.flags;
     rp_enter(rp, i, KF_GRE_GRO_RECEIVE);
     if (era(rp, CSC_E_GRE_SETS_ENCAP_MARK)) {
         if (rp->cb.encap_mark) {
@@ -478,7 +478,7 @@ void vxlan_gro_receive(struct rp *rp, uint8_t t)
     rp_enter(rp, t, KF_VXLAN_GRO_RECEIVE);
     skb_gro_postpull_rcsum(rp, vx->off, VXLAN_HLEN);
     bool ok = true;
-    if (vx->proto == CSC_P_VXLAN && (vx->aux & VXLAN_HF_RCO) && rp->cfg->remcsum_rx &&
+    if (vx->proto == CSC_P_VXLAN && (vx->u.vxlan.flags & VXLAN_HF_RCO) && rp->cfg->remcsum_rx &&
         era(rp, CSC_E_RCO))
         ok = gro_remcsum(rp, t, KF_VXLAN_GRO_RECEIVE, &grc);
     if (ok) {
@@ -515,7 +515,7 @@ void geneve_gro_receive(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
     rp_enter(rp, t, KF_GENEVE_GRO_RECEIVE);
-    if (g->vers != 0 || (g->aux & GENEVE_OAM)) {
+    if (g->u.geneve.ver != 0 || (g->u.geneve.flags & GENEVE_OAM)) {
         gro_flush(rp, t, KF_GENEVE_GRO_RECEIVE, CSC_G_TUNNEL_FLAGS);
         return;
     }
@@ -533,10 +533,10 @@ static bool gue_gro_header_ok(const struct rp *rp, uint8_t t)
     const struct csc_layer *g = L(rp, t);
     if (!era(rp, CSC_E_GUE_HDR_2015)) {
         uint8_t b0 = 0;
-        pkt_u8(&rp->p, g->off, &b0);
-        return (b0 >> 4) == 0;
+        pkt_u8(&rp->p, g->off + WIRE_OFF(guehdr, control), &b0);
+        return (b0 >> GUE_2014_VER_SHIFT) == 0;
     }
-    if (g->vers == 1)
+    if (g->u.gue.variant == GUE_VARIANT_1)
         return has_layer(rp, t + 1u) &&
                (L(rp, t + 1)->proto == CSC_P_IPV4 || L(rp, t + 1)->proto == CSC_P_IPV6);
     return !(g->notes & CSC_N_TUNNEL_OAM) && gue_hdr_valid(rp, g);

@@ -328,14 +328,14 @@ void udp_rcv(struct rp *rp, uint8_t i)
 void vxlan_rcv(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *vx = L(rp, t);
-    bool rco = (vx->aux & VXLAN_HF_RCO) != 0;
+    bool rco = (vx->u.vxlan.flags & VXLAN_HF_RCO) != 0;
     bool rco_ok = rco && rp->cfg->remcsum_rx && era(rp, CSC_E_RCO);
     /* v6.14+ (vxlan_nl2conf): the RCO bits count as used once the device was
      * configured with the remcsumrx attribute, whatever its value; RCO
      * processing itself still needs remcsumrx on. */
     bool rco_bits_used = rco_ok || (era(rp, CSC_E_VXLAN_RESERVED_EARLY) && rp->cfg->remcsum_rx_given);
     bool reserved = (vx->notes & CSC_N_RESERVED_BITS) || (rco && !rco_bits_used) ||
-                    !(vx->aux & VXLAN_HF_VNI);
+                    !(vx->u.vxlan.flags & VXLAN_HF_VNI);
     rp_enter(rp, t, KF_VXLAN_RCV);
     if (reserved && era(rp, CSC_E_VXLAN_RESERVED_EARLY)) {
         rp_step(rp, t, KF_VXLAN_RCV, W_INVALID_HDR, 0, 0, NULL);
@@ -384,14 +384,14 @@ void geneve_rcv(struct rp *rp, uint8_t t)
     rp_enter(rp, t, KF_GENEVE_UDP_ENCAP_RECV);
     bool inherit_exists = era(rp, CSC_E_GENEVE_INNER_PROTO_INHERIT);
     bool inherit = inherit_exists && rp->cfg->geneve_inner_proto_inherit;
-    if (g->vers != 0 || (g->next != ETH_P_TEB && !inherit)) {
+    if (g->u.geneve.ver != 0 || (g->next != ETH_P_TEB && !inherit)) {
         rp_step(rp, t, KF_GENEVE_UDP_ENCAP_RECV, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
         if (!era(rp, CSC_E_GENEVE_BAD_HDR_DROPPED)) {
             deliver(rp, t - 1, KF_UDP_QUEUE_RCV_ONE_SKB);   /* encap_rcv returned 1 */
             return;
         }
         rp_drop(rp, t, KF_GENEVE_UDP_ENCAP_RECV, KD_GENEVE_HDR,
-                g->vers == 0 && inherit_exists ? CNT(CSC_C_DEV_RX_DROPPED) : 0);
+                g->u.geneve.ver == 0 && inherit_exists ? CNT(CSC_C_DEV_RX_DROPPED) : 0);
         return;
     }
     if (!era(rp, CSC_E_GENEVE_NETDEV)) {          /* gs->rcv: the OVS datapath */
@@ -399,7 +399,7 @@ void geneve_rcv(struct rp *rp, uint8_t t)
         return;
     }
     skb_pull_rcsum(rp, UDP_HLEN + g->hdr_len);   /* iptunnel_pull_header */
-    if ((g->aux & GENEVE_CRITICAL) && !rp->cfg->geneve_external) {
+    if ((g->u.geneve.flags & GENEVE_CRITICAL) && !rp->cfg->geneve_external) {
         rp_step(rp, t, KF_GENEVE_RX, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
         rp_drop(rp, t, KF_GENEVE_RX, KD_GENEVE_HDR,
                 era(rp, CSC_E_GENEVE_CRIT_COUNTERS)
@@ -443,13 +443,13 @@ bool gue_hdr_valid(const struct rp *rp, const struct csc_layer *g)
     if (!era(rp, CSC_E_GUE_HDR_2015)) {
         uint8_t b0 = 0;
         uint16_t flags = 0;
-        pkt_u8(&rp->p, g->off, &b0);
-        pkt_be16(&rp->p, (uint64_t)g->off + 2, &flags);
-        return (b0 >> 4) == 0 && flags == 0;
+        pkt_u8(&rp->p, g->off + WIRE_OFF(guehdr, control), &b0);
+        pkt_be16(&rp->p, (uint64_t)g->off + WIRE_OFF(guehdr, flags), &flags);
+        return (b0 >> GUE_2014_VER_SHIFT) == 0 && flags == 0;
     }
-    if (g->vers == 1)
+    if (g->u.gue.variant == GUE_VARIANT_1)
         return true;                  /* no header to validate */
-    if (g->vers != 0 || (g->notes & CSC_N_RESERVED_BITS))
+    if (g->u.gue.variant != GUE_VARIANT_0 || (g->notes & CSC_N_RESERVED_BITS))
         return false;
     const struct csc_result *r = rp->r;
     if (r->stop == CSC_STOP_MALFORMED && r->stop_proto == CSC_P_GUE && r->stop_off == g->off)
@@ -464,7 +464,7 @@ bool gue_hdr_valid(const struct rp *rp, const struct csc_layer *g)
 static bool gue_udp_recv_header_ok(const struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
-    if (g->vers == 1 && era(rp, CSC_E_GUE_HDR_2015))
+    if (g->u.gue.variant == GUE_VARIANT_1 && era(rp, CSC_E_GUE_HDR_2015))
         return has_layer(rp, t + 1u) &&
                (L(rp, t + 1)->proto == CSC_P_IPV4 || L(rp, t + 1)->proto == CSC_P_IPV6);
     return gue_hdr_valid(rp, g);
@@ -512,7 +512,7 @@ void gue_rcv(struct rp *rp, uint8_t t)
         gue_drop(rp, t, fn, KD_GUE_CONTROL);
         return;
     }
-    if (gue && g->vers == 0 && g->next == 0) {    /* proto_ctype 0 */
+    if (gue && g->u.gue.variant == GUE_VARIANT_0 && g->next == GUE_PROTO_NONE) {
         gue_drop(rp, t, fn, KD_GUE_HDR);
         return;
     }
@@ -532,7 +532,7 @@ void l2tp_rcv(struct rp *rp, uint8_t t)
 void gre_rcv(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *g = L(rp, i);
-    uint16_t flags = g->sport;
+    uint16_t flags = g->u.gre.flags;
     rp_enter(rp, i, KF_GRE_RCV);
     if ((flags & GRE_VERSION) == GRE_VERSION_1) {   /* PPTP: the pptp module, not modelled */
         not_modelled(rp, i, KF_GRE_RCV);

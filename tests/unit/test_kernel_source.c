@@ -302,7 +302,7 @@ START_TEST(geneve_version_dropped_and_flushed)
     cfg_set("none", "modern");
     run_geneve_patched(&f, 0, 0x40);          /* version 1 */
     int g = lay(CSC_P_GENEVE, 0);
-    ck_assert_int_eq(R.layers[g].vers, 1);
+    ck_assert_int_eq(R.layers[g].u.geneve.ver, 1);
     ck_assert(R.layers[g].notes & CSC_N_RESERVED_BITS);
     ck_assert_int_eq(R.stop, CSC_STOP_UNSUPPORTED);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
@@ -439,7 +439,7 @@ START_TEST(gue_variant_2_and_protocol_0_dropped)
     gue(&f, 0);
     cfg_set("none", "modern");
     run_gue_patched(&f, 0, 0x3f, 0x80);
-    ck_assert_int_eq(R.layers[lay(CSC_P_GUE, 0)].vers, 2);
+    ck_assert_int_eq(R.layers[lay(CSC_P_GUE, 0)].u.gue.variant, 2);
     assert_gue_dropped("gue_udp_recv", "NOT_SPECIFIED (gue header)");
     ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_TUNNEL_FLAGS);
 
@@ -465,7 +465,7 @@ START_TEST(gue_variant_1_needs_ip)
     run(&f);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
     run_gue_patched(&f, 0, 0x0f, 0x50);       /* "IPv5" */
-    ck_assert_int_eq(R.layers[lay(CSC_P_GUE, 0)].vers, 1);
+    ck_assert_int_eq(R.layers[lay(CSC_P_GUE, 0)].u.gue.variant, 1);
     assert_gue_dropped("gue_udp_recv", "NOT_SPECIFIED (gue header)");
 }
 END_TEST

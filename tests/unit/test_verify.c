@@ -209,7 +209,7 @@ START_TEST(none_zero6_gre)
     f.l[2].key = 7;
     run(&f);
     ck_assert_int_eq(R.layers[2].verdict, CSC_V_GOOD);
-    ck_assert_uint_eq(R.layers[2].key, 7);
+    ck_assert_uint_eq(R.layers[2].u.gre.key, 7);
     f.l[2].csum = PB_BAD;
     run(&f);
     ck_assert_int_eq(R.layers[2].verdict, CSC_V_BAD);

@@ -79,6 +79,7 @@ enum csc_proto_flag {
     CSC_PF_PORT_IPPROTO = 1u << 5,  /* a UDP port maps to it with the IP protocol it
                                        carries (FOU: PORT:IPPROTO) */
     CSC_PF_VNI          = 1u << 6,  /* its header names a virtual network (VNI) */
+    CSC_PF_ID           = 1u << 7,  /* its view starts with an identifier (csc_layer_id) */
 };
 
 struct csc_proto_desc {
@@ -197,6 +198,48 @@ struct csc_layer_kernel {
     uint32_t pass_bytes;
 };
 
+/* Typed views of the header fields a layer's readers need beyond offsets and
+ * checksums, one per protocol family; csc_layer.proto says which one holds
+ * (the decoder in core/proto/ fills it). A view with an identifier has it
+ * first (CSC_PF_ID), so csc_layer_id() reads it whatever the protocol. */
+union csc_layer_view {
+    struct {                      /* ipv4, ipv6 */
+        uint32_t addr_off;        /* frame offset of the header's source address; the
+                                     destination follows (4 or 16 bytes each) */
+        uint32_t id;              /* IPv4 identification; IPv6 fragment identification */
+        uint32_t flow_label;      /* IPv6 */
+        uint16_t frag_off;        /* IPv4: flags and offset (IP_DF, IP_MF, IP_OFFSET);
+                                     IPv6: the fragment header's offset << 3 | M */
+    } ip;
+    struct {                      /* udp; tcp starts alike */
+        uint16_t sport, dport;
+    } ports;
+    struct {
+        uint16_t sport, dport;
+        uint32_t seq, ack;
+        uint16_t mss;             /* the MSS option, 0 when absent */
+        uint8_t flags;            /* FIN SYN RST PSH ACK URG ECE CWR */
+    } tcp;
+    struct { uint8_t type; } icmp;                 /* icmp, icmpv6 */
+    struct { uint32_t id; } id;                    /* what every CSC_PF_ID view starts with */
+    struct {                      /* vxlan, vxlan-gpe */
+        uint32_t vni;
+        uint32_t flags;           /* VXLAN: the flags word (I, RCO, GBP); GPE: its flags byte */
+    } vxlan;
+    struct { uint32_t vni; uint8_t flags, ver; } geneve; /* flags: O (OAM), C */
+    struct { uint32_t key; uint16_t flags; } gre;       /* key with K; flags C R K S .. version */
+    struct { uint16_t flags; uint8_t variant; } gue;    /* variant 1: IP directly */
+    struct { uint32_t session; uint8_t version; } l2tp;
+    struct { uint32_t session; uint8_t version; } erspan;
+    struct { uint32_t teid; } gtp;
+    struct { uint32_t spi_si; } nsh;
+    struct { uint32_t sgt; } cmd;                       /* Cisco MetaData security group tag */
+    struct { uint32_t vid; } vlan;
+    struct { uint32_t label; uint8_t depth; } mpls;     /* the bottom label, labels in the stack */
+    struct { uint32_t session; } pppoe;
+    struct { uint32_t ifindex; uint16_t pkttype; } sll;  /* sll (no ifindex), sll2 */
+};
+
 struct csc_layer {
     uint8_t proto;        /* enum csc_proto */
     uint8_t verdict;      /* enum csc_verdict (CSC_V_NA: no checksum) */
@@ -215,15 +258,9 @@ struct csc_layer {
     uint16_t expected;    /* value that would be right over these bytes */
     uint16_t resolved;    /* RCO: remcsum_adjust result; LCO: inner fill */
     uint16_t rco_delta;   /* RCO: delta remcsum_adjust returns */
-    /* protocol details used by replay, GRO and the faces */
-    uint16_t next;        /* ethertype / IP protocol of the payload */
-    uint16_t sport, dport;/* UDP/TCP ports; GRE: flags; IP: fragment field */
-    uint32_t key;         /* VNI / GRE key; TCP: seq; IPv6: flow label */
-    uint32_t aux;         /* TCP: ack; IP: identification; GUE/VXLAN: flags */
-    uint16_t rco_start, rco_offset;  /* VXLAN/GUE RCO announcement */
-    uint8_t  tcp_flags;
-    uint8_t  vers;        /* GUE variant, GRE version, IP version, GENEVE version */
-    uint16_t mss;         /* TCP MSS option if present */
+    uint16_t next;        /* ethertype / IP protocol / next protocol of the payload */
+    uint16_t rco_start, rco_offset;  /* an RCO announcement (VXLAN, GUE: CSC_N_RCO) */
+    union csc_layer_view u;   /* the header's own fields, by protocol */
     struct csc_layer_kernel k;
 };
 
@@ -548,6 +585,17 @@ int csc_verdict_rank(enum csc_verdict v);
 const struct csc_proto_desc *csc_proto_desc(unsigned p);
 /* A tunnel header: what follows it is an encapsulated packet or frame. */
 bool csc_proto_is_tunnel(unsigned p);
+
+/* The identifier a layer's header carries (VNI, GRE key, L2TP session, GTP
+ * TEID, VLAN id, MPLS label, ...; CSC_PF_ID), 0 when it has none. */
+uint32_t csc_layer_id(const struct csc_layer *l);
+/* The addresses of an IP layer's header (not the ones a Home Address or
+ * routing header put in the pseudo-header), read through the bounds-checked
+ * accessors: ip_proto and addr_off are the layer's proto and u.ip.addr_off;
+ * 4 (IPv4) or 16 (IPv6) bytes into src and dst; returns that length, 0 when
+ * the layer is not IP or the bytes were not captured. */
+unsigned csc_ip_addresses(const struct csc_frame *f, unsigned ip_proto, uint32_t addr_off,
+                          uint8_t src[16], uint8_t dst[16]);
 
 /* Names: stable strings of the JSON contract. Never NULL. */
 const char *csc_proto_name(unsigned p);

@@ -3,7 +3,14 @@
  * from a file's engine at the end of the file, merged into the run's
  * totals. The top flows keep a total order, so -j gives the same output.
  */
+#include "gro_totals.h"
+
 #include "run.h"
+#include "wbuf.h"
+
+#include <arpa/inet.h>
+#include <glib.h>
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,18 +41,14 @@ void gro_totals_free(struct cli_gro_totals *t)
 
 static struct cli_gro_dev *dev_slot(struct cli_gro_totals *t, uint8_t kind, uint8_t depth)
 {
-    for (unsigned i = 0; i < CLI_GRO_DEVS; i++) {
-        struct cli_gro_dev *d = &t->dev[i];
-        if (d->used && d->kind == kind && d->depth == depth)
-            return d;
-        if (!d->used) {
-            d->used = 1;
-            d->kind = kind;
-            d->depth = depth;
-            return d;
-        }
-    }
-    return NULL;
+    unsigned i = 0;   /* the device's slot, else the first unused one */
+    while (i < CLI_GRO_DEVS && t->dev[i].used && (t->dev[i].kind != kind || t->dev[i].depth != depth))
+        i++;
+    if (i == CLI_GRO_DEVS)
+        return NULL;
+    if (!t->dev[i].used)
+        t->dev[i] = (struct cli_gro_dev){ .used = 1, .kind = kind, .depth = depth };
+    return &t->dev[i];
 }
 
 static void dev_add(struct cli_gro_dev *d, const struct cli_gro_dev *s)
@@ -137,4 +140,113 @@ void file_gro_totals(const struct run_file *rf, unsigned file, unsigned top,
     qsort(t->top, t->ntop, sizeof *t->top, flow_cmp);
     if (t->ntop > top)
         t->ntop = top;
+}
+
+/* ---- words: devices and flows ---------------------------------------- */
+
+/* Devices in output order: by depth, then kind */
+unsigned sorted_devs(const struct cli_gro_totals *t, const struct cli_gro_dev **out)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < CLI_GRO_DEVS; i++)
+        if (t->dev[i].used)
+            out[n++] = &t->dev[i];
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned j = i; j > 0; j--) {
+            const struct cli_gro_dev *a = out[j - 1], *b = out[j];
+            if (a->depth < b->depth || (a->depth == b->depth && a->kind <= b->kind))
+                break;
+            out[j - 1] = b;
+            out[j] = a;
+        }
+    return n;
+}
+
+/* "vxlan", or "vxlan@2" when another device of that kind is at another depth */
+void dev_label(char *buf, size_t n, const struct cli_gro_totals *t, uint8_t kind, uint8_t depth)
+{
+    bool dup = false;
+    for (unsigned i = 0; i < CLI_GRO_DEVS; i++)
+        if (t->dev[i].used && t->dev[i].kind == kind && t->dev[i].depth != depth)
+            dup = true;
+    if (dup)
+        snprintf(buf, n, "%s@%u", csc_dev_name(kind), depth);
+    else
+        snprintf(buf, n, "%s", csc_dev_name(kind));
+}
+
+double ratio(uint64_t a, uint64_t b)
+{
+    return b ? (double)a / (double)b : 0.0;
+}
+
+void endpoint_addr(char *buf, size_t n, const struct cli_endpoint *e, bool src)
+{
+    const uint8_t *x = src ? e->src : e->dst;
+    if (e->family == CLI_FAMILY_IPV4)
+        snprintf(buf, n, "%u.%u.%u.%u", x[0], x[1], x[2], x[3]);
+    else if (!inet_ntop(AF_INET6, x, buf, (socklen_t)n))
+        snprintf(buf, n, "?");
+}
+
+/* "10.0.0.1:40000" or "[2001:db8::1]:40000" */
+static void addr_words(struct wbuf *w, const struct cli_endpoint *e, bool src)
+{
+    char a[64];
+    if (e->family == CLI_FAMILY_IPV4) {
+        endpoint_addr(a, sizeof a, e, src);
+    } else if (!inet_ntop(AF_INET6, src ? e->src : e->dst, a + 1, sizeof a - 2)) {
+        snprintf(a, sizeof a, "?");
+    } else {
+        a[0] = '[';
+        size_t l = strlen(a);
+        a[l] = ']';
+        a[l + 1] = 0;
+    }
+    wb_puts(w, a);
+    if (e->l4) {
+        wb_putc(w, ':');
+        wb_u64(w, src ? e->sport : e->dport);
+    }
+}
+
+static void endpoint_words(struct wbuf *w, const struct cli_endpoint *e)
+{
+    wb_puts(w, e->l4 ? csc_proto_name(e->l4) : "ip");
+    wb_putc(w, ' ');
+    addr_words(w, e, true);
+    wb_puts(w, " > ");
+    addr_words(w, e, false);
+}
+
+/* A VNI (VXLAN, VXLAN-GPE, GENEVE: CSC_PF_VNI); a GRE key when set */
+bool tunnel_has_id(const struct cli_flow_id *id)
+{
+    return (csc_proto_desc(id->tunnel)->flags & CSC_PF_VNI) ||
+           (id->tunnel == CSC_P_GRE && id->tunnel_id);
+}
+
+void gro_flow_label(struct wbuf *w, const struct cli_flow_id *id)
+{
+    bool any = false;
+    if (id->outer.family) {
+        endpoint_words(w, &id->outer);
+        any = true;
+    }
+    if (id->tunnel) {
+        wb_puts(w, any ? ", " : "");
+        wb_puts(w, csc_proto_name(id->tunnel));
+        if (tunnel_has_id(id)) {
+            wb_putc(w, ' ');
+            wb_u64(w, id->tunnel_id);
+        }
+        any = true;
+    }
+    if (id->inner.family) {
+        wb_puts(w, any ? ", " : "");
+        endpoint_words(w, &id->inner);
+        any = true;
+    }
+    if (!any)
+        wb_puts(w, "-");
 }

@@ -7,7 +7,11 @@
  * extension (the reference .tsv/.txt files next to the corpus are skipped
  * that way). Symbolic links are followed; a directory seen twice is not.
  */
-#include "cli.h"
+#include "job.h"
+#include "opts.h"
+
+#include <glib.h>
+#include <stdio.h>
 
 #include <errno.h>
 #include <string.h>

@@ -10,9 +10,19 @@
  * list of the receiver options without their dashes ("era=4.6,remcsum-rx",
  * "rx=unnecessary:0", "outer-zero", "gro=off", "gro-flush-timeout=2000").
  */
-#include "cli.h"
+#include "opts.h"
+
+#include "out.h"
+#include "run.h"
+
+#include "csumcheck/rewrite.h"
+
+#include <glib.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,47 +46,6 @@ struct parse_state {
     gchar **inputs;
     bool list_eras;
 };
-
-static const char *const finding_names[FD__COUNT] = {
-    [FD_BAD] = "bad",         [FD_DROP] = "drop",       [FD_PARTIAL] = "partial",
-    [FD_UNVERIFIABLE] = "unverifiable", [FD_LCO] = "lco", [FD_RCO] = "rco",
-    [FD_ZERO6] = "zero6",     [FD_NONE] = "none",       [FD_WARNING] = "warning",
-    [FD_TRUNCATED] = "truncated", [FD_MALFORMED] = "malformed",
-};
-
-const char *cli_finding_name(unsigned i)
-{
-    return i < FD__COUNT ? finding_names[i] : "?";
-}
-
-bool cli_finding_parse(const char *s, uint32_t *mask, char **bad)
-{
-    uint32_t m = 0;
-    gchar **words = g_strsplit(s, ",", -1);
-    bool ok = words[0] != NULL;
-    for (gchar **w = words; *w && ok; w++) {
-        gchar *t = g_strstrip(*w);
-        unsigned i;
-        if (!strcmp(t, "any")) {
-            m |= FD_ANY;
-            continue;
-        }
-        for (i = 0; i < FD__COUNT; i++)
-            if (!strcmp(t, finding_names[i]))
-                break;
-        if (i == FD__COUNT) {
-            *bad = g_strdup(t);
-            ok = false;
-        } else {
-            m |= 1u << i;
-        }
-    }
-    if (!ok && !*bad)
-        *bad = g_strdup(s);
-    g_strfreev(words);
-    *mask = m;
-    return ok;
-}
 
 #define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
 
@@ -312,82 +281,114 @@ static gboolean opt_compare(const gchar *name, const gchar *value, gpointer data
     return TRUE;
 }
 
+/* --compare SPEC words without a value: receiver switches (a bool of
+ * csc_config set to `on`) and rewrites (ops cleared, then set) */
+static const struct spec_switch {
+    const char *name;
+    size_t field;              /* offsetof(struct csc_config, ...), or SIZE_MAX: a rewrite */
+    bool on;
+    unsigned clear, set;       /* csc_rewrite ops */
+} spec_switches[] = {
+    { "remcsum-rx", offsetof(struct csc_config, remcsum_rx), true, 0, 0 },
+    { "remcsum-nopartial", offsetof(struct csc_config, remcsum_nopartial), true, 0, 0 },
+    { "no-remcsum-nopartial", offsetof(struct csc_config, remcsum_nopartial), false, 0, 0 },
+    { "udp6-zero-csum-rx", offsetof(struct csc_config, udp6_zero_csum_rx), true, 0, 0 },
+    { "no-udp6-zero-csum-rx", offsetof(struct csc_config, udp6_zero_csum_rx), false, 0, 0 },
+    { "geneve-external", offsetof(struct csc_config, geneve_external), true, 0, 0 },
+    { "no-geneve-external", offsetof(struct csc_config, geneve_external), false, 0, 0 },
+    { "geneve-inner-proto-inherit", offsetof(struct csc_config, geneve_inner_proto_inherit), true,
+      0, 0 },
+    { "no-geneve-inner-proto-inherit", offsetof(struct csc_config, geneve_inner_proto_inherit),
+      false, 0, 0 },
+    { "no-socket", offsetof(struct csc_config, inner_socket), false, 0, 0 },
+    { "socket", offsetof(struct csc_config, inner_socket), true, 0, 0 },
+    { "assume-bad", offsetof(struct csc_config, assume_bad), true, 0, 0 },
+    { "assume-good", offsetof(struct csc_config, assume_bad), false, 0, 0 },
+    { "outer-zero", SIZE_MAX, false, CSC_RW_OUTER_CSUM, CSC_RW_OUTER_ZERO },
+    { "outer-csum", SIZE_MAX, false, CSC_RW_OUTER_ZERO, CSC_RW_OUTER_CSUM },
+    { "inner-good", SIZE_MAX, false, 0, CSC_RW_INNER_GOOD },
+    { "no-rewrite", SIZE_MAX, false, ~0u, 0 },
+};
+
+/* A SPEC word without a value; false when it is none */
+static bool spec_switch(struct cli_run *run, const char *k)
+{
+    if (!strcmp(k, "no-remcsum-rx")) {   /* also says the attribute was given */
+        run->cfg.remcsum_rx = false;
+        run->cfg.remcsum_rx_given = true;
+        return true;
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(spec_switches); i++) {
+        const struct spec_switch *sw = &spec_switches[i];
+        if (strcmp(k, sw->name))
+            continue;
+        if (sw->field == SIZE_MAX)
+            run->rewrite = (run->rewrite & ~sw->clear) | sw->set;
+        else
+            *(bool *)(void *)((char *)&run->cfg + sw->field) = sw->on;
+        return true;
+    }
+    return false;
+}
+
+/* A SPEC word with a value: NULL when applied, else what was expected;
+ * *known false when the key is none. */
+static const char *spec_value(struct cli_run *run, const char *k, const char *val, bool *known)
+{
+    struct csc_config *c = &run->cfg;
+    *known = true;
+    if (!strcmp(k, "rx")) {
+        if (!csc_report_parse(val, &c->rx))
+            return "none, unnecessary:L, complete, partial:outer, partial:inner, "
+                   "partial:START:OFFSET, outer-l4, tunnel-l4";
+    } else if (!strcmp(k, "era")) {
+        if (!csc_era_by_name(val, &c->era))
+            return "an era (csumcheck --era list)";
+    } else if (!strcmp(k, "gro")) {
+        if (!set_gro(c, val))
+            return "on, off, nic or tunnel";
+    } else if (!strcmp(k, "gre-csum")) {
+        if (!set_gre_csum(c, val))
+            return "packet, on or off";
+    } else {
+        *known = false;
+    }
+    return NULL;
+}
+
+static bool is_gro_param(const char *k)
+{
+    return !strcmp(k, "gro-budget") || !strcmp(k, "gro-max-size") ||
+           !strcmp(k, "gro-flush-timeout") || !strcmp(k, "poll-gap");
+}
+
 /* Apply one --compare SPEC to a run made from the base options. */
 static bool apply_spec(struct cli_run *run, const char *spec, GString *err)
 {
-    struct csc_config *c = &run->cfg;
     bool ok = true;
     gchar **items = g_strsplit(spec, ",", -1);
     for (gchar **it = items; *it && ok; it++) {
-        char *item = g_strstrip(*it);
-        if (!*item || !strcmp(item, "base"))
+        char *k = g_strstrip(*it);
+        if (!*k || !strcmp(k, "base"))
             continue;
-        while (*item == '-')
-            item++;
-        char *eq = strchr(item, '=');
-        const char *val = eq ? eq + 1 : NULL;
+        while (*k == '-')
+            k++;
+        char *eq = strchr(k, '=');
+        const char *val = eq ? eq + 1 : NULL, *expect = NULL;
         if (eq)
             *eq = 0;
-        const char *k = item;
-        const char *expect = NULL;
-        bool flag = val == NULL;
-        if (!strcmp(k, "rx") && val) {
-            if (!csc_report_parse(val, &c->rx))
-                expect = "none, unnecessary:L, complete, partial:outer, partial:inner, "
-                         "partial:START:OFFSET, outer-l4, tunnel-l4";
-        } else if (!strcmp(k, "era") && val) {
-            if (!csc_era_by_name(val, &c->era))
-                expect = "an era (csumcheck --era list)";
-        } else if (!strcmp(k, "gro") && val) {
-            if (!set_gro(c, val))
-                expect = "on, off, nic or tunnel";
-        } else if (!strcmp(k, "gre-csum") && val) {
-            if (!set_gre_csum(c, val))
-                expect = "packet, on or off";
-        } else if (!strcmp(k, "gro-budget") || !strcmp(k, "gro-max-size") ||
-                   !strcmp(k, "gro-flush-timeout") || !strcmp(k, "poll-gap")) {
+        bool known = true;
+        if (is_gro_param(k)) {
             if (!val || !set_gro_param(&run->gro_cfg, k, val, &expect))
                 expect = expect ? expect : "a number";
             else
                 expect = NULL;
-        } else if (flag && !strcmp(k, "remcsum-rx")) {
-            c->remcsum_rx = true;
-        } else if (flag && !strcmp(k, "no-remcsum-rx")) {
-            c->remcsum_rx = false;
-            c->remcsum_rx_given = true;
-        } else if (flag && !strcmp(k, "remcsum-nopartial")) {
-            c->remcsum_nopartial = true;
-        } else if (flag && !strcmp(k, "no-remcsum-nopartial")) {
-            c->remcsum_nopartial = false;
-        } else if (flag && !strcmp(k, "udp6-zero-csum-rx")) {
-            c->udp6_zero_csum_rx = true;
-        } else if (flag && !strcmp(k, "no-udp6-zero-csum-rx")) {
-            c->udp6_zero_csum_rx = false;
-        } else if (flag && !strcmp(k, "geneve-external")) {
-            c->geneve_external = true;
-        } else if (flag && !strcmp(k, "no-geneve-external")) {
-            c->geneve_external = false;
-        } else if (flag && !strcmp(k, "geneve-inner-proto-inherit")) {
-            c->geneve_inner_proto_inherit = true;
-        } else if (flag && !strcmp(k, "no-geneve-inner-proto-inherit")) {
-            c->geneve_inner_proto_inherit = false;
-        } else if (flag && !strcmp(k, "no-socket")) {
-            c->inner_socket = false;
-        } else if (flag && !strcmp(k, "socket")) {
-            c->inner_socket = true;
-        } else if (flag && !strcmp(k, "assume-bad")) {
-            c->assume_bad = true;
-        } else if (flag && !strcmp(k, "assume-good")) {
-            c->assume_bad = false;
-        } else if (flag && !strcmp(k, "outer-zero")) {
-            run->rewrite = (run->rewrite & ~(unsigned)CSC_RW_OUTER_CSUM) | CSC_RW_OUTER_ZERO;
-        } else if (flag && !strcmp(k, "outer-csum")) {
-            run->rewrite = (run->rewrite & ~(unsigned)CSC_RW_OUTER_ZERO) | CSC_RW_OUTER_CSUM;
-        } else if (flag && !strcmp(k, "inner-good")) {
-            run->rewrite |= CSC_RW_INNER_GOOD;
-        } else if (flag && !strcmp(k, "no-rewrite")) {
-            run->rewrite = 0;
+        } else if (val) {
+            expect = spec_value(run, k, val, &known);
         } else {
+            known = spec_switch(run, k);
+        }
+        if (!known) {
             g_string_printf(err, "--compare: unknown setting '%s%s%s' in '%s' (rx=, era=, gro=, "
                             "gre-csum=, gro-budget=, gro-max-size=, gro-flush-timeout=, "
                             "poll-gap=, remcsum-rx, no-remcsum-rx, remcsum-nopartial, "
@@ -396,8 +397,7 @@ static bool apply_spec(struct cli_run *run, const char *spec, GString *err)
                             "inner-good, no-rewrite, and their no- forms)",
                             k, val ? "=" : "", val ? val : "", spec);
             ok = false;
-        }
-        if (ok && expect) {
+        } else if (expect) {
             g_string_printf(err, "--compare: %s: expected %s, not '%s'", k, expect,
                             val ? val : "");
             ok = false;
@@ -410,13 +410,8 @@ static bool apply_spec(struct cli_run *run, const char *spec, GString *err)
 static gboolean opt_format(const gchar *name, const gchar *value, gpointer data, GError **error)
 {
     struct parse_state *ps = data;
-    if (!strcmp(value, "text"))
-        ps->o->format = FMT_TEXT;
-    else if (!strcmp(value, "json"))
-        ps->o->format = FMT_JSON;
-    else if (!strcmp(value, "csv"))
-        ps->o->format = FMT_CSV;
-    else
+    ps->o->format = out_format_by_name(value);
+    if (!ps->o->format)
         FAIL("%s: expected text, json or csv, not '%s'", name, value);
     return TRUE;
 }
@@ -430,7 +425,7 @@ static gboolean opt_findings(const gchar *name, const gchar *value, gpointer dat
     if (!cli_finding_parse(value, &m, &bad)) {
         GString *g = g_string_new(NULL);
         for (unsigned i = 0; i < FD__COUNT; i++)
-            g_string_append_printf(g, "%s,", finding_names[i]);
+            g_string_append_printf(g, "%s,", cli_finding_name(i));
         g_string_append(g, "any");
         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                     "%s: unknown finding '%s' (a comma list of %s)", name, bad, g->str);
@@ -485,113 +480,104 @@ void options_free_runs(struct cli_run *runs, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
         g_free(runs[i].spec);
-        g_free(runs[i].json_kernel_prefix);
         gro_totals_free(&runs[i].gro);
-        runs[i].spec = runs[i].json_kernel_prefix = NULL;
+        runs[i].spec = NULL;
     }
 }
 
-int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *runs)
+/* The options' state while GOption parses (its callbacks get it as data). */
+static struct parse_state ps_;
+
+/* receiver, GRO engine and what-if options; then the protocol table's port
+ * options (add_port_entries), then the rest */
+static const GOptionEntry entries_head[] = {
+    /* receiver */
+    { "rx", 0, 0, CB(opt_rx), "Device report on the NIC: none (default), unnecessary:L, "
+      "complete, partial:outer, partial:inner, partial:START:OFFSET, outer-l4, tunnel-l4",
+      "REPORT" },
+    { "era", 0, 0, CB(opt_era), "Kernel era to replay (default modern; 'list' shows them)",
+      "NAME" },
+    { "gro", 0, 0, CB(opt_gro), "GRO on the NIC and tunnel devices: on (default), off, nic, "
+      "tunnel", "on|off|nic|tunnel" },
+    { "remcsum-rx", 0, 0, G_OPTION_ARG_NONE, &ps_.remcsum_rx,
+      "Receiver accepts remote checksum offload (VXLAN remcsumrx, GUE remcsum)", NULL },
+    { "no-remcsum-rx", 0, 0, G_OPTION_ARG_NONE, &ps_.no_remcsum_rx,
+      "The VXLAN device was created with noremcsumrx given explicitly (from 6.14 its RCO "
+      "bits are then not reserved)", NULL },
+    { "remcsum-nopartial", 0, 0, G_OPTION_ARG_NONE, &ps_.remcsum_nopartial,
+      "RCO without CHECKSUM_PARTIAL (REMCSUM_NOPARTIAL)", NULL },
+    { "udp6-zero-csum-rx", 0, 0, G_OPTION_ARG_NONE, &ps_.udp6_zero,
+      "Tunnel sockets accept zero UDP checksums over IPv6 (udp6zerocsumrx; FOU/GUE always "
+      "do)", NULL },
+    { "no-geneve-external", 0, 0, G_OPTION_ARG_NONE, &ps_.no_geneve_external,
+      "The GENEVE device has a remote instead of being 'external' (collect_md, as OVS makes "
+      "it): critical options are dropped, zero UDP6 checksums need --udp6-zero-csum-rx",
+      NULL },
+    { "geneve-inner-proto-inherit", 0, 0, G_OPTION_ARG_NONE, &ps_.geneve_inherit,
+      "The GENEVE device has innerprotoinherit: protocols other than Ethernet are accepted",
+      NULL },
+    { "gre-csum", 0, 0, CB(opt_gre_csum), "GRE tunnel's checksum flag: packet (default: the "
+      "tunnel matches each packet), on (icsum), off", "packet|on|off" },
+    { "no-socket", 0, 0, G_OPTION_ARG_NONE, &ps_.no_socket,
+      "No socket listens for the innermost transport (UdpNoPorts...)", NULL },
+    { "assume-bad", 0, 0, G_OPTION_ARG_NONE, &ps_.assume_bad,
+      "Checksums over bytes the capture lacks are assumed bad (default: good)", NULL },
+    /* GRO engine (frames followed in capture order through each device's GRO list) */
+    { "gro-budget", 0, 0, CB(opt_gro_param), "Frames per NAPI poll (default 64)", "N" },
+    { "gro-flush-timeout", 0, 0, CB(opt_gro_param),
+      "gro_flush_timeout in microseconds (default 0: flush at the end of every poll)",
+      "USEC" },
+    { "gro-max-size", 0, 0, CB(opt_gro_param), "gro_max_size in bytes (default 65536)", "N" },
+    { "poll-gap", 0, 0, CB(opt_gro_param),
+      "A gap between frames longer than this ends a NAPI poll (default 100)", "USEC" },
+    { "gro-flows", 0, 0, G_OPTION_ARG_INT, &ps_.top_flows,
+      "GRO flows listed in the summary, most frames first (default 10; 0: none)", "N" },
+    /* what-if */
+    { "rewrite", 0, 0, CB(opt_rewrite), "Rewrite every frame before the replay: outer-csum "
+      "(outer UDP checksum computed), outer-zero (set to 0), inner-good (inner checksums "
+      "made right); a comma list", "LIST" },
+    { "compare", 0, 0, CB(opt_compare), "Replay the capture under a second configuration "
+      "(SPEC: comma list such as era=4.6,rx=unnecessary:0,outer-zero,remcsum-rx) and print "
+      "both side by side; give it twice for A and B", "SPEC" },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+};
+
+static const GOptionEntry entries_tail[] = {
+    { "l2tp-cookie-len", 0, 0, CB(opt_l2tp), "L2TPv3 cookie length: 0 (default), 4, 8",
+      "N" },
+    { "l2tp-l2spec-len", 0, 0, CB(opt_l2tp),
+      "L2TPv3 L2-specific sublayer length: 0, 4 (default)", "N" },
+    /* output */
+    { "format", 'F', 0, CB(opt_format),
+      "Output: text (summary, default), json (JSON Lines), csv (one row per checksum)",
+      "text|json|csv" },
+    { "verbose", 'v', G_OPTION_FLAG_NO_ARG, CB(opt_verbose),
+      "text: one line per frame with a finding (-vv: and its kernel trace); json: add the "
+      "kernel trace (steps)", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &ps_.quiet, "No progress bar, no warnings", NULL },
+    { "progress", 0, 0, CB(opt_progress),
+      "Progress bar on stderr: auto (a terminal and long work), always, never",
+      "auto|always|never" },
+    { "fail-on", 0, 0, CB(opt_findings),
+      "Exit 1 when a frame has one of these findings: bad, drop, partial, unverifiable, "
+      "lco, rco, zero6, none, warning, truncated, malformed, any", "LIST" },
+    { "write", 'w', 0, G_OPTION_ARG_FILENAME, &ps_.write_path,
+      "Write the selected frames, unchanged, to the pcap file OUT", "OUT" },
+    { "select", 0, 0, CB(opt_findings),
+      "Findings that select a frame for -w (same words as --fail-on; default bad,drop)",
+      "LIST" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &ps_.jobs,
+      "Analyse N files in parallel (0: one per CPU); output stays in input order", "N" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &ps_.threads,
+      "Threads that analyse the frames of a file: the one reading it and N-1 workers, "
+      "in a pipeline (0: one per CPU, the default; 1: no pipeline)", "N" },
+    { "version", 'V', 0, G_OPTION_ARG_NONE, &ps_.version, "Print the version and exit", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &ps_.inputs, NULL, NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+};
+
+static GOptionContext *option_context(GArray *all, GPtrArray *texts)
 {
-    struct parse_state ps;
-    struct cli_run *run = &runs[0];
-    memset(&ps, 0, sizeof ps);
-    ps.o = o;
-    ps.run = run;
-    ps.ports = g_array_new(FALSE, FALSE, sizeof(struct port_spec));
-    ps.compare = g_ptr_array_new_with_free_func(g_free);
-    ps.jobs = 1;
-    ps.top_flows = 10;
-    memset(o, 0, sizeof *o);
-    o->nruns = 1;
-    csc_config_default(&run->cfg);
-    csc_gro_cfg_default(&run->gro_cfg);
-
-    const GOptionEntry entries[] = {
-        /* receiver */
-        { "rx", 0, 0, CB(opt_rx), "Device report on the NIC: none (default), unnecessary:L, "
-          "complete, partial:outer, partial:inner, partial:START:OFFSET, outer-l4, tunnel-l4",
-          "REPORT" },
-        { "era", 0, 0, CB(opt_era), "Kernel era to replay (default modern; 'list' shows them)",
-          "NAME" },
-        { "gro", 0, 0, CB(opt_gro), "GRO on the NIC and tunnel devices: on (default), off, nic, "
-          "tunnel", "on|off|nic|tunnel" },
-        { "remcsum-rx", 0, 0, G_OPTION_ARG_NONE, &ps.remcsum_rx,
-          "Receiver accepts remote checksum offload (VXLAN remcsumrx, GUE remcsum)", NULL },
-        { "no-remcsum-rx", 0, 0, G_OPTION_ARG_NONE, &ps.no_remcsum_rx,
-          "The VXLAN device was created with noremcsumrx given explicitly (from 6.14 its RCO "
-          "bits are then not reserved)", NULL },
-        { "remcsum-nopartial", 0, 0, G_OPTION_ARG_NONE, &ps.remcsum_nopartial,
-          "RCO without CHECKSUM_PARTIAL (REMCSUM_NOPARTIAL)", NULL },
-        { "udp6-zero-csum-rx", 0, 0, G_OPTION_ARG_NONE, &ps.udp6_zero,
-          "Tunnel sockets accept zero UDP checksums over IPv6 (udp6zerocsumrx; FOU/GUE always "
-          "do)", NULL },
-        { "no-geneve-external", 0, 0, G_OPTION_ARG_NONE, &ps.no_geneve_external,
-          "The GENEVE device has a remote instead of being 'external' (collect_md, as OVS makes "
-          "it): critical options are dropped, zero UDP6 checksums need --udp6-zero-csum-rx",
-          NULL },
-        { "geneve-inner-proto-inherit", 0, 0, G_OPTION_ARG_NONE, &ps.geneve_inherit,
-          "The GENEVE device has innerprotoinherit: protocols other than Ethernet are accepted",
-          NULL },
-        { "gre-csum", 0, 0, CB(opt_gre_csum), "GRE tunnel's checksum flag: packet (default: the "
-          "tunnel matches each packet), on (icsum), off", "packet|on|off" },
-        { "no-socket", 0, 0, G_OPTION_ARG_NONE, &ps.no_socket,
-          "No socket listens for the innermost transport (UdpNoPorts...)", NULL },
-        { "assume-bad", 0, 0, G_OPTION_ARG_NONE, &ps.assume_bad,
-          "Checksums over bytes the capture lacks are assumed bad (default: good)", NULL },
-        /* GRO engine (frames followed in capture order through each device's GRO list) */
-        { "gro-budget", 0, 0, CB(opt_gro_param), "Frames per NAPI poll (default 64)", "N" },
-        { "gro-flush-timeout", 0, 0, CB(opt_gro_param),
-          "gro_flush_timeout in microseconds (default 0: flush at the end of every poll)",
-          "USEC" },
-        { "gro-max-size", 0, 0, CB(opt_gro_param), "gro_max_size in bytes (default 65536)", "N" },
-        { "poll-gap", 0, 0, CB(opt_gro_param),
-          "A gap between frames longer than this ends a NAPI poll (default 100)", "USEC" },
-        { "gro-flows", 0, 0, G_OPTION_ARG_INT, &ps.top_flows,
-          "GRO flows listed in the summary, most frames first (default 10; 0: none)", "N" },
-        /* what-if */
-        { "rewrite", 0, 0, CB(opt_rewrite), "Rewrite every frame before the replay: outer-csum "
-          "(outer UDP checksum computed), outer-zero (set to 0), inner-good (inner checksums "
-          "made right); a comma list", "LIST" },
-        { "compare", 0, 0, CB(opt_compare), "Replay the capture under a second configuration "
-          "(SPEC: comma list such as era=4.6,rx=unnecessary:0,outer-zero,remcsum-rx) and print "
-          "both side by side; give it twice for A and B", "SPEC" },
-        { NULL, 0, 0, 0, NULL, NULL, NULL },   /* the port options of the protocol table */
-    };
-    const GOptionEntry tail[] = {
-        { "l2tp-cookie-len", 0, 0, CB(opt_l2tp), "L2TPv3 cookie length: 0 (default), 4, 8",
-          "N" },
-        { "l2tp-l2spec-len", 0, 0, CB(opt_l2tp),
-          "L2TPv3 L2-specific sublayer length: 0, 4 (default)", "N" },
-        /* output */
-        { "format", 'F', 0, CB(opt_format),
-          "Output: text (summary, default), json (JSON Lines), csv (one row per checksum)",
-          "text|json|csv" },
-        { "verbose", 'v', G_OPTION_FLAG_NO_ARG, CB(opt_verbose),
-          "text: one line per frame with a finding (-vv: and its kernel trace); json: add the "
-          "kernel trace (steps)", NULL },
-        { "quiet", 'q', 0, G_OPTION_ARG_NONE, &ps.quiet, "No progress bar, no warnings", NULL },
-        { "progress", 0, 0, CB(opt_progress),
-          "Progress bar on stderr: auto (a terminal and long work), always, never",
-          "auto|always|never" },
-        { "fail-on", 0, 0, CB(opt_findings),
-          "Exit 1 when a frame has one of these findings: bad, drop, partial, unverifiable, "
-          "lco, rco, zero6, none, warning, truncated, malformed, any", "LIST" },
-        { "write", 'w', 0, G_OPTION_ARG_FILENAME, &ps.write_path,
-          "Write the selected frames, unchanged, to the pcap file OUT", "OUT" },
-        { "select", 0, 0, CB(opt_findings),
-          "Findings that select a frame for -w (same words as --fail-on; default bad,drop)",
-          "LIST" },
-        { "jobs", 'j', 0, G_OPTION_ARG_INT, &ps.jobs,
-          "Analyse N files in parallel (0: one per CPU); output stays in input order", "N" },
-        { "threads", 0, 0, G_OPTION_ARG_INT, &ps.threads,
-          "Threads that analyse the frames of a file: the one reading it and N-1 workers, "
-          "in a pipeline (0: one per CPU, the default; 1: no pipeline)", "N" },
-        { "version", 'V', 0, G_OPTION_ARG_NONE, &ps.version, "Print the version and exit", NULL },
-        { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &ps.inputs, NULL, NULL },
-        { NULL, 0, 0, 0, NULL, NULL, NULL },
-    };
-
     GOptionContext *ctx = g_option_context_new("FILE|DIR|- ...");
     g_option_context_set_summary(
         ctx, "Per packet and per layer of tunnel traffic: what the checksum bytes say and what "
@@ -599,84 +585,72 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
     g_option_context_set_description(
         ctx, "Exit status: 0 no --fail-on finding, 1 a --fail-on finding, 2 an error (an input "
              "that could not be read completely, bad usage).\nSee csumcheck(1) and docs/json.md.\n");
-    GOptionGroup *grp = g_option_group_new(CLI_NAME, "csumcheck options", "Show options", &ps, NULL);
-    GArray *all = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));   /* NULL-terminated */
-    GPtrArray *texts = g_ptr_array_new_with_free_func(g_free);
-    g_array_append_vals(all, entries, G_N_ELEMENTS(entries) - 1);
-    add_port_entries(all, texts, &ps.no_default_ports);
-    g_array_append_vals(all, tail, G_N_ELEMENTS(tail));
+    GOptionGroup *grp = g_option_group_new(CLI_NAME, "csumcheck options", "Show options", &ps_,
+                                           NULL);
+    g_array_append_vals(all, entries_head, G_N_ELEMENTS(entries_head) - 1);
+    add_port_entries(all, texts, &ps_.no_default_ports);
+    g_array_append_vals(all, entries_tail, G_N_ELEMENTS(entries_tail));
     g_option_group_add_entries(grp, (const GOptionEntry *)(void *)all->data);
     g_option_context_set_main_group(ctx, grp);
+    return ctx;
+}
 
-    GError *err = NULL;
-    int rc = -1;
-    if (!g_option_context_parse(ctx, argc, argv, &err)) {
-        fprintf(stderr, CLI_NAME ": %s\n(try '" CLI_NAME " --help')\n", err->message);
-        g_error_free(err);
-        rc = 2;
-        goto out;
-    }
-    if (ps.version) {
-        printf(CLI_NAME " %s (libcsumcore %s, %s)\n", CSC_VERSION, csc_version(),
-               pcap_lib_version());
-        rc = 0;
-        goto out;
-    }
-    if (ps.list_eras) {
-        list_eras();
-        rc = 0;
-        goto out;
-    }
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(CLI_NAME ": ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
+}
 
-    struct csc_config *c = &run->cfg;
-    if (ps.remcsum_rx && ps.no_remcsum_rx) {
-        fprintf(stderr, CLI_NAME ": --remcsum-rx and --no-remcsum-rx exclude each other\n");
-        rc = 2;
-        goto out;
-    }
-    c->remcsum_rx = ps.remcsum_rx;
-    c->remcsum_rx_given = ps.no_remcsum_rx;
-    c->remcsum_nopartial = ps.remcsum_nopartial;
-    c->udp6_zero_csum_rx = ps.udp6_zero;
-    c->geneve_external = !ps.no_geneve_external;
-    c->geneve_inner_proto_inherit = ps.geneve_inherit;
-    c->inner_socket = !ps.no_socket;
-    c->assume_bad = ps.assume_bad;
-    if (ps.no_default_ports)
+/* The receiver switches and the tunnel ports into the base configuration */
+static int apply_receiver(struct parse_state *ps, struct csc_config *c)
+{
+    if (ps->remcsum_rx && ps->no_remcsum_rx)
+        return usage_error("--remcsum-rx and --no-remcsum-rx exclude each other");
+    c->remcsum_rx = ps->remcsum_rx;
+    c->remcsum_rx_given = ps->no_remcsum_rx;
+    c->remcsum_nopartial = ps->remcsum_nopartial;
+    c->udp6_zero_csum_rx = ps->udp6_zero;
+    c->geneve_external = !ps->no_geneve_external;
+    c->geneve_inner_proto_inherit = ps->geneve_inherit;
+    c->inner_socket = !ps->no_socket;
+    c->assume_bad = ps->assume_bad;
+    if (ps->no_default_ports)
         c->nports = 0;
-    for (unsigned i = 0; i < ps.ports->len; i++) {
-        struct port_spec *p = &g_array_index(ps.ports, struct port_spec, i);
-        if (!csc_config_set_port(c, p->port, p->proto, p->ipproto)) {
-            fprintf(stderr, CLI_NAME ": too many tunnel ports (at most %d)\n", CSC_MAX_PORTS);
-            rc = 2;
-            goto out;
-        }
+    for (unsigned i = 0; i < ps->ports->len; i++) {
+        struct port_spec *p = &g_array_index(ps->ports, struct port_spec, i);
+        if (!csc_config_set_port(c, p->port, p->proto, p->ipproto))
+            return usage_error("too many tunnel ports (at most %d)", CSC_MAX_PORTS);
     }
-    if (ps.top_flows < 0 || ps.top_flows > CLI_TOP_FLOWS_MAX) {
-        fprintf(stderr, CLI_NAME ": --gro-flows: expected 0-%d, not %d\n", CLI_TOP_FLOWS_MAX,
-                ps.top_flows);
-        rc = 2;
-        goto out;
-    }
-    o->top_flows = (unsigned)ps.top_flows;
+    return -1;
+}
 
-    /* --compare: A and B from the base configuration */
-    if (ps.compare->len) {
-        struct cli_run base = *run;
+/* --compare: A and B from the base configuration (one SPEC: A is the base,
+ * B the base + SPEC; two: A and B), then every run's names */
+static int make_runs(struct parse_state *ps, struct cli_opts *o, struct cli_run *runs)
+{
+    if (ps->top_flows < 0 || ps->top_flows > CLI_TOP_FLOWS_MAX)
+        return usage_error("--gro-flows: expected 0-%d, not %d", CLI_TOP_FLOWS_MAX, ps->top_flows);
+    o->top_flows = (unsigned)ps->top_flows;
+    if (ps->compare->len) {
+        struct cli_run base = runs[0];
         GString *emsg = g_string_new(NULL);
         o->nruns = 2;
         for (unsigned i = 0; i < 2; i++) {
-            /* one SPEC: A is the base, B the base + SPEC; two: A and B */
-            const char *spec = ps.compare->len == 2 ? ps.compare->pdata[i]
-                               : i == 1             ? ps.compare->pdata[0]
-                                                    : NULL;
+            const char *spec = ps->compare->len == 2 ? ps->compare->pdata[i]
+                               : i == 1              ? ps->compare->pdata[0]
+                                                     : NULL;
             runs[i] = base;
             runs[i].spec = spec ? g_strdup(spec) : NULL;
             if (spec && !apply_spec(&runs[i], spec, emsg)) {
-                fprintf(stderr, CLI_NAME ": %s\n", emsg->str);
+                int rc = usage_error("%s", emsg->str);
                 g_string_free(emsg, TRUE);
-                rc = 2;
-                goto out;
+                return rc;
             }
         }
         g_string_free(emsg, TRUE);
@@ -687,51 +661,101 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
         csc_report_format(&runs[i].cfg.rx, runs[i].rx_name, sizeof runs[i].rx_name);
         gro_totals_init(&runs[i].gro);
     }
+    return -1;
+}
 
-    o->quiet = ps.quiet;
-    if (ps.quiet && o->progress == PROG_AUTO)
+/* -j, --threads, -q, -w and --select, the inputs */
+static int apply_run_options(struct parse_state *ps, struct cli_opts *o)
+{
+    o->quiet = ps->quiet;
+    if (ps->quiet && o->progress == PROG_AUTO)
         o->progress = PROG_NEVER;
-    if (ps.jobs < 0 || ps.jobs > 1024) {
-        fprintf(stderr, CLI_NAME ": -j: expected 0-1024, not %d\n", ps.jobs);
-        rc = 2;
-        goto out;
-    }
-    o->jobs = ps.jobs ? ps.jobs : (int)g_get_num_processors();
-    if (ps.threads < 0 || ps.threads > 256) {
-        fprintf(stderr, CLI_NAME ": --threads: expected 0-256, not %d\n", ps.threads);
-        rc = 2;
-        goto out;
-    }
-    o->threads = ps.threads ? (unsigned)ps.threads : g_get_num_processors();
-    o->write_path = ps.write_path;
-    ps.write_path = NULL;
-    if (o->select_given && !o->write_path) {
-        fprintf(stderr, CLI_NAME ": --select chooses the frames -w writes: give -w OUT\n");
-        rc = 2;
-        goto out;
-    }
+    if (ps->jobs < 0 || ps->jobs > 1024)
+        return usage_error("-j: expected 0-1024, not %d", ps->jobs);
+    o->jobs = ps->jobs ? ps->jobs : (int)g_get_num_processors();
+    if (ps->threads < 0 || ps->threads > 256)
+        return usage_error("--threads: expected 0-256, not %d", ps->threads);
+    o->threads = ps->threads ? (unsigned)ps->threads : g_get_num_processors();
+    o->write_path = ps->write_path;
+    ps->write_path = NULL;
+    if (o->select_given && !o->write_path)
+        return usage_error("--select chooses the frames -w writes: give -w OUT");
     if (o->write_path && !o->select_given)
         o->select = (1u << FD_BAD) | (1u << FD_DROP);
-    if (o->write_path && !strcmp(o->write_path, "-")) {
-        fprintf(stderr, CLI_NAME ": -w -: the report already uses standard output; give a file\n");
-        rc = 2;
-        goto out;
+    if (o->write_path && !strcmp(o->write_path, "-"))
+        return usage_error("-w -: the report already uses standard output; give a file");
+    if (!ps->inputs || !ps->inputs[0])
+        return usage_error("no input: give capture files, directories, or - for standard "
+                           "input\n(try '" CLI_NAME " --help')");
+    o->inputs = ps->inputs;
+    ps->inputs = NULL;
+    return -1;
+}
+
+/* After GOption: --version, --era list, then the settings; -1 to go on */
+static int after_parse(struct parse_state *ps, struct cli_opts *o, struct cli_run *runs)
+{
+    int rc;
+    if (ps->version) {
+        printf(CLI_NAME " %s (libcsumcore %s, %s)\n", CSC_VERSION, csc_version(),
+               pcap_lib_version());
+        return 0;
     }
-    if (!ps.inputs || !ps.inputs[0]) {
-        fprintf(stderr, CLI_NAME ": no input: give capture files, directories, or - for "
-                        "standard input\n(try '" CLI_NAME " --help')\n");
-        rc = 2;
-        goto out;
+    if (ps->list_eras) {
+        list_eras();
+        return 0;
     }
-    o->inputs = ps.inputs;
-    ps.inputs = NULL;
-out:
-    g_strfreev(ps.inputs);
-    g_free(ps.write_path);
-    g_array_free(ps.ports, TRUE);
-    g_ptr_array_free(ps.compare, TRUE);
+    if ((rc = apply_receiver(ps, &runs[0].cfg)) >= 0 || (rc = make_runs(ps, o, runs)) >= 0)
+        return rc;
+    return apply_run_options(ps, o);
+}
+
+int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *runs)
+{
+    struct parse_state *ps = &ps_;
+    memset(ps, 0, sizeof *ps);
+    ps->o = o;
+    ps->run = &runs[0];
+    ps->ports = g_array_new(FALSE, FALSE, sizeof(struct port_spec));
+    ps->compare = g_ptr_array_new_with_free_func(g_free);
+    ps->jobs = 1;
+    ps->top_flows = 10;
+    memset(o, 0, sizeof *o);
+    o->format = &out_text;
+    o->nruns = 1;
+    csc_config_default(&runs[0].cfg);
+    csc_gro_cfg_default(&runs[0].gro_cfg);
+
+    GArray *all = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));   /* NULL-terminated */
+    GPtrArray *texts = g_ptr_array_new_with_free_func(g_free);
+    GOptionContext *ctx = option_context(all, texts);
+    GError *err = NULL;
+    int rc;
+    if (!g_option_context_parse(ctx, argc, argv, &err)) {
+        fprintf(stderr, CLI_NAME ": %s\n(try '" CLI_NAME " --help')\n", err->message);
+        g_error_free(err);
+        rc = 2;
+    } else {
+        rc = after_parse(ps, o, runs);
+    }
+    g_strfreev(ps->inputs);
+    g_free(ps->write_path);
+    g_array_free(ps->ports, TRUE);
+    g_ptr_array_free(ps->compare, TRUE);
     g_option_context_free(ctx);
     g_array_free(all, TRUE);
     g_ptr_array_free(texts, TRUE);
     return rc;
+}
+
+const char *rewrite_words(unsigned ops)
+{
+    switch (ops & (CSC_RW_OUTER_ZERO | CSC_RW_OUTER_CSUM | CSC_RW_INNER_GOOD)) {
+    case CSC_RW_OUTER_ZERO: return "outer-zero";
+    case CSC_RW_OUTER_CSUM: return "outer-csum";
+    case CSC_RW_INNER_GOOD: return "inner-good";
+    case CSC_RW_OUTER_ZERO | CSC_RW_INNER_GOOD: return "outer-zero,inner-good";
+    case CSC_RW_OUTER_CSUM | CSC_RW_INNER_GOOD: return "outer-csum,inner-good";
+    default: return "";
+    }
 }

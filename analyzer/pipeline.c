@@ -22,6 +22,8 @@
 
 #define PIPE_ARENA (256u * 1024u)    /* frame bytes per batch (a bigger frame gets its own) */
 #define PIPE_OUT0 (16u * 1024u)      /* a batch's output buffer (text), grown as needed */
+#define PIPE_BIG_FRAME 8192u         /* a frame printed with its replay trace */
+#define PIPE_WIDE_FRAME 512u         /* a frame printed as JSON or CSV rows */
 
 struct pmeta {
     int64_t sec;
@@ -162,7 +164,7 @@ static void analyse_batch(struct batch *b, struct worker *wk)
         if (pm->order)
             continue;
         for (unsigned r = 0; r < fv.nruns; r++) {
-            pm->m[r] = account_frame(&b->st[r], &wk->r[r], &f);
+            pm->m[r] = stats_account_frame(&b->st[r], &wk->r[r], &f);
             csc_gro_prepare(fa[r], &wk->r[r], &wk->gin);
             size_t sz = gin_size(&wk->gin);
             uint8_t *g = b->gbuf[r] + b->glen[r];
@@ -175,11 +177,10 @@ static void analyse_batch(struct batch *b, struct worker *wk)
             pm->goff[r] = (uint32_t)b->glen[r];
             b->glen[r] += ((sz + 7) & ~(size_t)7) + ((rsz + 7) & ~(size_t)7);
         }
-        if (fv.cmp || !(fv.json || fv.csv || (fv.text_v && pm->m[0])))
+        if (!fv.out.frames)
             continue;   /* nothing to render (--compare renders no frame here) */
         struct pcap_pkthdr h = pkthdr_of(pm);
-        struct frame_view v = { fv.json_file, fv.csv_file, fv.text_file, fv.kernel_prefix,
-                                b->first + i, &h, &wk->r[0], NULL, pm->m[0] };
+        struct frame_view v = { b->first + i, &h, &wk->r[0], pm->m[0] };
         pm->o1 = (uint32_t)(b->olen + w.len);
         if (render_start(&fv, &w, &v)) {
             pm->out = 1;
@@ -255,9 +256,7 @@ static struct batch *batch_new(struct file_ctx *c, unsigned max)
         b->gbuf[r] = g_malloc((size_t)max * (((sizeof(struct csc_gro_input) + 7) & ~(size_t)7) +
                                              CSC_MAX_DEVS * sizeof(struct flow_ref) + 8));
     /* sized for the batch's output up front (growing it would churn the heap) */
-    b->ocap = c->steps || (c->text_v && c->rs->o->verbose > 1) ? 256u * 1024u
-              : c->json || c->csv                               ? 256u * 1024u
-                                                                : PIPE_OUT0;
+    b->ocap = c->fv.out.frame_bytes >= PIPE_WIDE_FRAME ? 256u * 1024u : PIPE_OUT0;
     b->out = g_malloc(b->ocap);
     return b;
 }
@@ -355,15 +354,13 @@ static void take_head(struct file_ctx *c, struct batch *b)
 }
 
 /* Frames per batch: enough to make the hand-over cheap, few enough that the
- * batches in flight stay small when every frame is rendered (a JSON object
- * is about 2 KiB, 10 KiB with the trace). */
+ * batches in flight stay small when every frame is rendered (the format
+ * says what a frame takes: a JSON object is about 2 KiB, 10 KiB with the
+ * trace). */
 static unsigned batch_frames(const struct file_ctx *c)
 {
-    if (c->steps || (c->text_v && c->rs->o->verbose > 1))
-        return 16;
-    if (c->json || c->csv || c->text_v)
-        return 64;
-    return 1024;
+    unsigned fb = c->fv.out.frame_bytes;
+    return fb >= PIPE_BIG_FRAME ? 16 : fb ? 64 : 1024;
 }
 
 /* The pool is up: pipeline_start() was asked for 2 threads or more */

@@ -21,20 +21,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void append_gstring(struct wbuf *w)
-{
-    g_string_append_len(w->ctx, w->p, (gssize)w->len);
-}
-static char *escaped(void (*fn)(struct wbuf *, const char *), const char *s)
-{
-    char tmp[256];
-    GString *g = g_string_new(NULL);
-    struct wbuf w = { tmp, 0, sizeof tmp, append_gstring, g };
-    fn(&w, s);
-    wb_flush(&w);
-    return g_string_free(g, FALSE);
-}
-
 static void flush_out(struct wbuf *w)
 {
     struct file_ctx *c = w->ctx;
@@ -45,79 +31,6 @@ static void flush_rec(struct wbuf *w)
 {
     struct file_ctx *c = w->ctx;
     sink_write(c->rs->sink, c->job, SINK_REC, w->p, w->len);
-}
-
-/* Counters of one frame; returns its findings (enum cli_finding bits). */
-static uint32_t account(struct cli_stats *st, const struct csc_result *r)
-{
-    uint32_t m = 0;
-    unsigned n = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS;
-    for (unsigned i = 0; i < n; i++) {
-        const struct csc_layer *l = &r->layers[i];
-        if (l->verdict == CSC_V_NA && l->csum_off == CSC_NO_OFF)
-            continue;
-        if (l->proto < CSC_P__COUNT && l->verdict < CSC_V__COUNT)
-            st->layer[l->proto][l->verdict]++;
-        if (l->reason < CSC_R__COUNT)
-            st->reason[l->reason]++;
-        switch (l->verdict) {
-        case CSC_V_BAD: m |= 1u << FD_BAD; break;
-        case CSC_V_NONE: m |= 1u << FD_NONE; break;
-        case CSC_V_ZERO6: m |= 1u << FD_ZERO6; break;
-        case CSC_V_PARTIAL: m |= 1u << FD_PARTIAL; break;
-        case CSC_V_LCO: m |= 1u << FD_LCO; break;
-        case CSC_V_RCO: m |= 1u << FD_RCO; break;
-        case CSC_V_UNVERIFIABLE: m |= 1u << FD_UNVERIFIABLE; break;
-        default: break;
-        }
-    }
-    if (r->stop < CSC_STOP__COUNT)
-        st->stop[r->stop]++;
-    if (r->stop == CSC_STOP_TRUNCATED)
-        m |= 1u << FD_TRUNCATED;
-    else if (r->stop == CSC_STOP_MALFORMED)
-        m |= 1u << FD_MALFORMED;
-
-    const struct csc_kernel *k = &r->kernel;
-    if (k->ran) {
-        st->kverdict[k->verdict < CSC_K__COUNT ? k->verdict : CSC_K_UNKNOWN]++;
-        if (k->verdict == CSC_K_DROP) {
-            m |= 1u << FD_DROP;
-            st->drop_reason[k->drop_reason < CLI_DROP_NAMES ? k->drop_reason : 0]++;
-        }
-        for (uint32_t c = k->counters; c; c &= c - 1)
-            st->counter[__builtin_ctz(c) < CSC_C__COUNT ? __builtin_ctz(c) : 0]++;
-        st->sw_passes += k->sw_passes;
-        st->sw_bytes += k->sw_bytes;
-        st->hdr_bytes += k->hdr_bytes;
-        unsigned nd = k->ndevs < CSC_MAX_DEVS ? k->ndevs : CSC_MAX_DEVS;
-        for (unsigned d = 0; d < nd; d++) {
-            const struct csc_dev *dv = &k->devs[d];
-            if (dv->kind < CSC_P__COUNT && dv->gro_reason < CSC_G__COUNT)
-                st->gro[dv->kind][dv->gro_reason]++;
-        }
-    } else {
-        st->kernel_not_run++;
-    }
-    if (k->warnings) {              /* not-modelled comes without a replay */
-        m |= 1u << FD_WARNING;
-        for (uint32_t w = k->warnings; w; w &= w - 1)
-            st->warning[__builtin_ctz(w)]++;
-    }
-    for (uint32_t b = m; b; b &= b - 1)
-        st->finding[__builtin_ctz(b)]++;
-    if (m)
-        st->findings_any++;
-    return m;
-}
-
-uint32_t account_frame(struct cli_stats *st, const struct csc_result *r, const struct csc_frame *f0)
-{
-    uint32_t m = account(st, r);
-    st->frames++;
-    st->cap_bytes += f0->caplen;
-    st->wire_bytes += f0->wirelen;
-    return m;
 }
 
 static void put_record(struct file_ctx *c, const struct pcap_pkthdr *h, const u_char *data)
@@ -293,7 +206,7 @@ static uint32_t frame_full(struct run_file *rf, const struct csc_frame *f0, uint
     const struct csc_frame *fa =
         analyse_result(rf->run, &rf->rcache, &rf->r, rf->base, rf->rwbuf, f0, &rw);
     csc_frag_feed(&rf->frag, fa, &rf->r, n);
-    uint32_t m = account_frame(&rf->st, &rf->r, f0);
+    uint32_t m = stats_account_frame(&rf->st, &rf->r, f0);
     csc_gro_prepare(fa, &rf->r, &rf->gin);
     flow_refs_of(rf->refs, &rf->r, &rf->gin);
     gro_feed(rf, &rf->gin, rf->refs, fa, n, ts_us);
@@ -325,29 +238,20 @@ static bool outcome_differs(const struct run_file *a, const struct run_file *b, 
 /* Output of one frame of a single run, before / after its GRO fate */
 bool render_start(const struct file_view *fv, struct wbuf *w, const struct frame_view *v)
 {
-    if (fv->json)
-        render_json_frame_start(w, v, fv->steps);
-    else if (fv->csv)
-        render_csv_frame(w, v);
-    else if (fv->text_v && v->findings)
-        render_text_frame_start(w, v);
-    else
-        return false;
-    return true;
+    const struct out_format *fmt = fv->out.fmt;
+    return fv->out.frames && fmt->frame && fmt->frame(w, &fv->out, v);
 }
 
 void render_fate(const struct file_view *fv, struct wbuf *w, const struct csc_gro_decision *gd)
 {
-    if (fv->json)
-        render_json_frame_end(w, gd);
-    else if (fv->text_v)
-        render_text_frame_fate(w, gd);
+    if (fv->out.fmt->fate)
+        fv->out.fmt->fate(w, &fv->out, gd);
 }
 
 void render_end(const struct file_view *fv, struct wbuf *w, const struct frame_view *v)
 {
-    if (fv->text_v && !fv->json && !fv->csv)
-        render_text_frame_end(w, v, fv->verbose);
+    if (fv->out.fmt->frame_end)
+        fv->out.fmt->frame_end(w, &fv->out, v);
 }
 
 /* Everything after the analysis that every frame needs, in order */
@@ -374,17 +278,12 @@ void frame_in_order(struct file_ctx *c, const struct pcap_pkthdr *h, const uint8
         mall |= mb;
     }
     frame_done(c, mall, h, data);
-    struct frame_view v = { c->json_file, c->csv_file, c->text_file,
-                            c->rs->run[0].json_kernel_prefix, n, h, &c->rf[0].r, &c->rf[0].gd,
-                            m };
+    struct frame_view v = { n, h, &c->rf[0].r, m };
     if (c->cmp) {
-        if ((c->json || c->text_v) && outcome_differs(&c->rf[0], &c->rf[1], m, mb)) {
+        if (c->fv.out.diffs && outcome_differs(&c->rf[0], &c->rf[1], m, mb)) {
             const struct csc_result *rr[CLI_MAX_RUNS] = { &c->rf[0].r, &c->rf[1].r };
             const struct csc_gro_decision *gg[CLI_MAX_RUNS] = { &c->rf[0].gd, &c->rf[1].gd };
-            if (c->json)
-                render_json_frame_diff(&c->out, &v, c->rs->run, rr, gg, c->nruns);
-            else
-                render_text_frame_diff(&c->out, &v, c->rs->run, rr, gg, c->nruns);
+            c->fv.out.fmt->diff(&c->out, &c->fv.out, &v, rr, gg);
         }
         return;
     }
@@ -396,6 +295,15 @@ void frame_in_order(struct file_ctx *c, const struct pcap_pkthdr *h, const uint8
 
 /* ---- the frame loop ------------------------------------------------------------ */
 
+/* An input that cannot be read, or not to its end: a line on stderr and the
+ * format's error record (frame 0: the file as a whole) */
+static void file_error(struct file_ctx *c, uint64_t frame, const char *msg)
+{
+    sink_error(c->rs->sink, "%s: %s", c->job->path, msg);
+    if (c->fv.out.fmt->error)
+        c->fv.out.fmt->error(&c->out, &c->fv.out, frame, msg);
+}
+
 static void read_error(struct file_ctx *c, pcap_t *p, uint64_t n)
 {
     const char *e = pcap_geterr(p);
@@ -405,15 +313,13 @@ static void read_error(struct file_ctx *c, pcap_t *p, uint64_t n)
                  (uintmax_t)n, e, (uintmax_t)n);
     else
         snprintf(msg, sizeof msg, "cannot read the first frame (%s)", e);
-    sink_error(c->rs->sink, "%s: %s", c->job->path, msg);
-    if (c->json)
-        render_json_error(&c->out, c->json_file, n + 1, msg);
+    file_error(c, n + 1, msg);
 }
 
 static bool use_pipeline(const struct file_ctx *c)
 {
     /* --compare renders frames from both results at once: in one thread */
-    return pipeline_running() && !(c->cmp && (c->json || c->text_v));
+    return pipeline_running() && !c->fv.out.diffs;
 }
 
 /* The records of a classic pcap read in blocks, in this thread (pcapblk.c).
@@ -557,24 +463,14 @@ static void run_file_finish(struct run_shared *rs, struct run_file *rf, unsigned
     gro_totals_free(&t);
 }
 
-void run_job(struct run_shared *rs, struct job *j)
+static struct file_ctx *file_ctx_new(struct run_shared *rs, struct job *j)
 {
     const struct cli_opts *o = rs->o;
     struct file_ctx *c = g_malloc0(sizeof *c);
-    char *rbuf = g_malloc(CLI_READ_BUF);
-    char errbuf[PCAP_ERRBUF_SIZE] = "";
-    bool ok = false;
-    FILE *fp;
-    bool is_stdin = !strcmp(j->path, "-");
-
     c->rs = rs;
     c->job = j;
     c->nruns = o->nruns;
     c->cmp = c->nruns > 1;
-    c->json = o->format == FMT_JSON;
-    c->csv = o->format == FMT_CSV && !c->cmp;
-    c->text_v = o->format == FMT_TEXT && o->verbose > 0;
-    c->steps = c->json && o->verbose > 0 && !c->cmp;
     c->want_rec = o->write_path != NULL;
     g_mutex_init(&c->lock);
     g_mutex_init(&c->rd);
@@ -584,63 +480,85 @@ void run_job(struct run_shared *rs, struct job *j)
     c->out = (struct wbuf){ g_malloc(CLI_OUT_BUF), 0, CLI_OUT_BUF, flush_out, c };
     c->rec = (struct wbuf){ o->write_path ? g_malloc(CLI_REC_BUF) : NULL, 0,
                             o->write_path ? CLI_REC_BUF : 0, flush_rec, c };
-    c->json_file = escaped(wb_json_str, j->path);
-    c->csv_file = escaped(wb_csv_field, j->path);
-    c->text_file = escaped(wb_text_name, j->path);
-    c->fv = (struct file_view){ rs->run, c->nruns, 0, c->json, c->csv, c->text_v, c->steps, c->cmp,
-                                o->verbose, c->json_file, c->csv_file, c->text_file,
-                                rs->run[0].json_kernel_prefix };
+    c->fv.runs = rs->run;
+    c->fv.nruns = c->nruns;
+    out_file_open(&c->fv.out, o, rs->run, j->path);
+    return c;
+}
 
-    fp = is_stdin ? stdin : fopen(j->path, "rb");
+static void file_ctx_free(struct file_ctx *c)
+{
+    for (unsigned i = 0; i < c->nruns; i++)
+        run_file_free(&c->rf[i]);
+    out_file_close(&c->fv.out);
+    g_mutex_clear(&c->lock);
+    g_mutex_clear(&c->rd);
+    g_cond_clear(&c->cond);
+    g_free(c->out.p);
+    g_free(c->rec.p);
+    g_free(c);
+}
+
+/* A classic pcap is read in blocks (pcapblk.c); anything else goes to
+ * libpcap over a stream that replays the header bytes read. False (said)
+ * when the file is not a capture that can be read. */
+static bool open_capture(struct file_ctx *c, FILE *fp, bool is_stdin, char *rbuf, struct blk *blk,
+                         pcap_t **pp)
+{
+    struct job *j = c->job;
+    char errbuf[PCAP_ERRBUF_SIZE] = "";
+    struct stat sb;
+    bool empty = !is_stdin && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0;
+    *pp = NULL;
+    if (blk_open(blk, fileno(fp))) {
+        j->linktype = blk->linktype;
+        return true;
+    }
+    FILE *rsf = blk_rest_stream(blk, NULL, 0);
+    if (rsf) {
+        setvbuf(rsf, rbuf, _IOFBF, CLI_READ_BUF);
+        /* Only this thread reads it: no stdio lock per fread (libpcap makes
+         * two per frame, and with worker threads glibc would lock each). */
+        __fsetlocking(rsf, FSETLOCKING_BYCALLER);
+        *pp = pcap_fopen_offline_with_tstamp_precision(rsf, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+        if (!*pp)
+            fclose(rsf);
+    } else {
+        snprintf(errbuf, sizeof errbuf, "%s", g_strerror(errno));
+    }
+    if (!*pp) {
+        const char *why = open_problem(errbuf, empty);
+        char msg[PCAP_ERRBUF_SIZE + 64];
+        snprintf(msg, sizeof msg, "%s", why ? why : errbuf);
+        file_error(c, 0, msg);
+        return false;
+    }
+    j->linktype = pcap_datalink(*pp);
+    return true;
+}
+
+void run_job(struct run_shared *rs, struct job *j)
+{
+    struct file_ctx *c = file_ctx_new(rs, j);
+    char *rbuf = g_malloc(CLI_READ_BUF);
+    bool ok = false;
+    bool is_stdin = !strcmp(j->path, "-");
+    FILE *fp = is_stdin ? stdin : fopen(j->path, "rb");
     if (!fp) {
         char msg[256];
         snprintf(msg, sizeof msg, "cannot open: %s", g_strerror(errno));
-        sink_error(rs->sink, "%s: %s", j->path, msg);
-        if (c->json)
-            render_json_error(&c->out, c->json_file, 0, msg);
-        goto done;
-    }
-    struct stat sb;
-    bool empty = !is_stdin && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0;
-    /* A classic pcap is read in blocks (pcapblk.c); anything else goes to
-     * libpcap over a stream that replays the header bytes read. */
-    struct blk blk;
-    pcap_t *p = NULL;
-    if (blk_open(&blk, fileno(fp))) {
-        j->linktype = blk.linktype;
+        file_error(c, 0, msg);
     } else {
-        FILE *rsf = blk_rest_stream(&blk, NULL, 0);
-        if (rsf) {
-            setvbuf(rsf, rbuf, _IOFBF, CLI_READ_BUF);
-            /* Only this thread reads it: no stdio lock per fread (libpcap
-             * makes two per frame, and with worker threads glibc would lock each). */
-            __fsetlocking(rsf, FSETLOCKING_BYCALLER);
-            p = pcap_fopen_offline_with_tstamp_precision(rsf, PCAP_TSTAMP_PRECISION_NANO, errbuf);
-            if (!p)
-                fclose(rsf);
-        } else {
-            snprintf(errbuf, sizeof errbuf, "%s", g_strerror(errno));
+        struct blk blk;
+        pcap_t *p;
+        if (open_capture(c, fp, is_stdin, rbuf, &blk, &p)) {
+            c->link = (uint8_t)csc_link_from_linktype((uint32_t)j->linktype);
+            c->fv.link = c->link;
+            ok = analyse_file(c, p, &blk);
         }
-        if (!p) {
-            const char *why = open_problem(errbuf, empty);
-            char msg[PCAP_ERRBUF_SIZE + 64];
-            snprintf(msg, sizeof msg, "%s", why ? why : errbuf);
-            sink_error(rs->sink, "%s: %s", j->path, msg);
-            if (c->json)
-                render_json_error(&c->out, c->json_file, 0, msg);
-            if (!is_stdin)
-                fclose(fp);
-            goto done;
-        }
-        j->linktype = pcap_datalink(p);
+        if (!is_stdin)
+            fclose(fp);
     }
-    c->link = (uint8_t)csc_link_from_linktype((uint32_t)j->linktype);
-    c->fv.link = c->link;
-    ok = analyse_file(c, p, &blk);
-    if (!is_stdin)
-        fclose(fp);
-
-done:
     for (unsigned i = 0; i < c->nruns; i++)
         run_file_finish(rs, &c->rf[i], j->index, ok);
     j->failed = !ok;
@@ -648,16 +566,6 @@ done:
     if (c->rec.p)
         wb_flush(&c->rec);
     sink_job_done(rs->sink, j, &c->rf[0].st, &rs->run[0].st);
-    for (unsigned i = 0; i < c->nruns; i++)
-        run_file_free(&c->rf[i]);
-    g_mutex_clear(&c->lock);
-    g_mutex_clear(&c->rd);
-    g_cond_clear(&c->cond);
-    g_free(c->out.p);
-    g_free(c->rec.p);
-    g_free(c->json_file);
-    g_free(c->csv_file);
-    g_free(c->text_file);
-    g_free(c);
+    file_ctx_free(c);
     g_free(rbuf);
 }

@@ -6,9 +6,44 @@
 #ifndef CSUMCHECK_RUN_H
 #define CSUMCHECK_RUN_H
 
-#include "cli.h"
+#include "gro_totals.h"
+#include "job.h"
+#include "opts.h"
+#include "out.h"
+#include "sink.h"
+#include "stats.h"
+#include "wbuf.h"
+
+#include "csumcheck/csumcheck.h"
+#include "csumcheck/frag.h"
+#include "csumcheck/gro.h"
+#include "csumcheck/rcache.h"
+#include "csumcheck/rewrite.h"
+
+#include <glib.h>
+#include <pcap/pcap.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What every file's job shares (run.c) */
+struct run_shared {
+    const struct cli_opts *o;
+    struct cli_run *run;       /* o->nruns of them */
+    struct cli_sink *sink;
+    GMutex merge_lock;         /* run[i].gro and run[1].st */
+    atomic_bool fail_hit;      /* a --fail-on finding was seen */
+};
+void run_job(struct run_shared *rs, struct job *j);
+
+/* pipeline.c: the worker threads, shared by all files (none below 2) */
+void pipeline_start(unsigned threads);
+void pipeline_stop(void);
 
 #define RW_BUF 262144u               /* a rewritten frame (libpcap's largest snaplen) */
+#define CLI_READ_BUF (256u * 1024u)   /* setvbuf size for the capture FILE */
+#define CLI_OUT_BUF (256u * 1024u)    /* per-job output buffer */
+#define CLI_REC_BUF (256u * 1024u)    /* per-job -w record buffer */
 
 /* What names a frame's flow at one device: the layers flow_id_of() reads
  * (the outermost and innermost IP with their transports, the first tunnel),
@@ -53,9 +88,7 @@ struct file_view {
     const struct cli_run *runs;
     unsigned nruns;
     uint8_t link;
-    bool json, csv, text_v, steps, cmp;
-    int verbose;
-    const char *json_file, *csv_file, *text_file, *kernel_prefix;
+    struct out_file out;       /* how the output format writes this file */
 };
 
 /* Per-file state */
@@ -66,9 +99,8 @@ struct file_ctx {
     struct wbuf out, rec;
     struct run_shared *rs;
     struct job *job;
-    char *json_file, *csv_file, *text_file;
     uint8_t link;
-    bool json, csv, text_v, steps, cmp, want_rec;
+    bool cmp, want_rec;
     /* the pipeline */
     struct batch **ring;
     unsigned depth;
@@ -87,8 +119,6 @@ struct file_ctx {
 
 /* run.c: the steps of one frame, shared by both ways through a file */
 void flow_refs_of(struct flow_ref *refs, const struct csc_result *r, const struct csc_gro_input *in);
-uint32_t account_frame(struct cli_stats *st, const struct csc_result *r,
-                       const struct csc_frame *f0);
 const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_rcache *rc,
                                        struct csc_result *r, struct csc_result *base,
                                        uint8_t *rwbuf, const struct csc_frame *f0,
@@ -96,6 +126,7 @@ const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_rca
 bool needs_order(const struct csc_result *r);
 void gro_feed(struct run_file *rf, const struct csc_gro_input *in, const struct flow_ref *refs,
               const struct csc_frame *fa, uint64_t n, uint64_t ts_us);
+/* A frame's output: before its GRO fate, the fate, after it */
 bool render_start(const struct file_view *fv, struct wbuf *w, const struct frame_view *v);
 void render_fate(const struct file_view *fv, struct wbuf *w, const struct csc_gro_decision *gd);
 void render_end(const struct file_view *fv, struct wbuf *w, const struct frame_view *v);

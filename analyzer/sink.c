@@ -7,7 +7,10 @@
  * spooled. Also owns stderr (error lines never tear the progress bar) and
  * the progress bar itself.
  */
-#include "cli.h"
+#include "sink.h"
+
+#include <glib.h>
+#include <pcap/pcap.h>
 
 #include <errno.h>
 #include <stdarg.h>

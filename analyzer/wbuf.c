@@ -2,7 +2,10 @@
  * wbuf.c - the buffered writer every renderer writes through. Formatting is
  * done by hand (decimal, hex, JSON escaping): no printf per frame.
  */
-#include "cli.h"
+#include "wbuf.h"
+
+#include <glib.h>
+#include <stdio.h>
 
 #include <stdarg.h>
 #include <string.h>
@@ -32,11 +35,6 @@ void wb_write_slow(struct wbuf *w, const void *p, size_t n)
     }
     memcpy(w->p + w->len, p, n);
     w->len += n;
-}
-
-void wb_puts(struct wbuf *w, const char *s)
-{
-    wb_write(w, s, strlen(s));
 }
 
 void wb_u64(struct wbuf *w, uint64_t v)
@@ -180,4 +178,19 @@ void wb_printf(struct wbuf *w, const char *fmt, ...)
     va_end(ap);
     wb_write(w, big, (size_t)n);
     g_free(big);
+}
+
+static void append_gstring(struct wbuf *w)
+{
+    g_string_append_len(w->ctx, w->p, (gssize)w->len);
+}
+
+char *wb_escaped(void (*escape)(struct wbuf *, const char *), const char *s)
+{
+    char tmp[256];
+    GString *g = g_string_new(NULL);
+    struct wbuf w = { tmp, 0, sizeof tmp, append_gstring, g };
+    escape(&w, s);
+    wb_flush(&w);
+    return g_string_free(g, FALSE);
 }

@@ -32,6 +32,10 @@ typedef void (*dec_fn)(struct dec *d, uint32_t off);
 
 /* Push a layer; NULL (and CSC_STOP_DEPTH) when the stack is full. */
 struct csc_layer *dec_push(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t hdr_len);
+/* A fixed header [off, off + len) that is there (dec_need), pushed: NULL
+ * when the stack ends here. */
+static inline struct csc_layer *dec_header(struct dec *d, enum csc_proto proto, uint32_t off,
+                                           uint32_t len);
 /* End the stack with a reason. */
 void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off);
 /* Record a summing breakpoint (see verify.c). Header edges arrive in
@@ -130,4 +134,10 @@ void dec_fou(struct dec *d, uint32_t off);
  * Otherwise records why the stack ends: nothing left (normal end), the
  * capture is cut (truncated) or the header overruns its packet (malformed). */
 bool dec_need(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len);
+
+static inline struct csc_layer *dec_header(struct dec *d, enum csc_proto proto, uint32_t off,
+                                           uint32_t len)
+{
+    return dec_need(d, proto, off, len) ? dec_push(d, proto, off, len) : NULL;
+}
 #endif

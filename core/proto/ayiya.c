@@ -20,9 +20,7 @@ void dec_ayiya(struct dec *d, uint32_t off)
     /* identity 2^IDlen bytes, signature SigLen 4-byte words (high nibbles) */
     uint32_t hdr = WIRE_LEN(ayiya_hdr) + (1u << (b0 >> AYIYA_NIBBLE)) +
                    AYIYA_SIG_UNIT * (b1 >> AYIYA_NIBBLE);
-    if (!dec_need(d, CSC_P_AYIYA, off, hdr))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_AYIYA, off, hdr);
+    struct csc_layer *l = dec_header(d, CSC_P_AYIYA, off, hdr);
     if (!l)
         return;
     l->next = nh;

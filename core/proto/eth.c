@@ -17,9 +17,7 @@
 void dec_eth(struct dec *d, uint32_t off)
 {
     uint16_t type = 0;
-    if (!dec_need(d, CSC_P_ETH, off, ETH_HLEN))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_ETH, off, ETH_HLEN);
+    struct csc_layer *l = dec_header(d, CSC_P_ETH, off, ETH_HLEN);
     if (!l)
         return;
     pkt_be16(&d->p, off + WIRE_OFF(eth_hdr, type), &type);
@@ -31,9 +29,7 @@ void dec_eth(struct dec *d, uint32_t off)
 void dec_vlan(struct dec *d, uint32_t off)
 {
     uint16_t tci = 0, type = 0;
-    if (!dec_need(d, CSC_P_VLAN, off, VLAN_HLEN))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_VLAN, off, VLAN_HLEN);
+    struct csc_layer *l = dec_header(d, CSC_P_VLAN, off, VLAN_HLEN);
     if (!l)
         return;
     pkt_be16(&d->p, off + WIRE_OFF(vlan_hdr, tci), &tci);

@@ -43,9 +43,7 @@ void dec_gre(struct dec *d, uint32_t off)
     pkt_be16(&d->p, off + WIRE_OFF(gre_hdr, protocol), &proto);
     uint8_t ver = flags & GRE_VERSION;
     uint32_t hdr = gre_hlen(flags);
-    if (!dec_need(d, CSC_P_GRE, off, hdr))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_GRE, off, hdr);
+    struct csc_layer *l = dec_header(d, CSC_P_GRE, off, hdr);
     if (!l)
         return;
     l->u.gre.flags = flags;
@@ -95,9 +93,7 @@ void dec_wccp(struct dec *d, uint32_t off)
         return;
     pkt_u8(&d->p, off, &b);
     uint32_t hdr = (b >> IP_VERSION_SHIFT) == IP_VERSION_4 ? 0 : WCCP_REDIRECT_LEN;
-    if (!dec_need(d, CSC_P_WCCP, off, hdr))
-        return;
-    if (dec_push(d, CSC_P_WCCP, off, hdr))
+    if (dec_header(d, CSC_P_WCCP, off, hdr))
         dec_ipv4(d, off + hdr);
 }
 
@@ -109,13 +105,11 @@ void dec_wccp(struct dec *d, uint32_t off)
 void dec_cmd_gre(struct dec *d, uint32_t off)
 {
     uint16_t type = 0, sgt = 0;
-    if (!dec_need(d, CSC_P_CMD, off, WIRE_LEN(cmd_hdr)))
+    struct csc_layer *l = dec_header(d, CSC_P_CMD, off, WIRE_LEN(cmd_hdr));
+    if (!l)
         return;
     pkt_be16(&d->p, off + WIRE_OFF(cmd_hdr, ethertype), &type);
     pkt_be16(&d->p, off + WIRE_OFF(cmd_hdr, sgt), &sgt);
-    struct csc_layer *l = dec_push(d, CSC_P_CMD, off, WIRE_LEN(cmd_hdr));
-    if (!l)
-        return;
     l->next = type;
     l->u.cmd.sgt = sgt;
     dec_ethertype(d, type, off + WIRE_LEN(cmd_hdr));
@@ -138,9 +132,7 @@ static void erspan_ids(struct dec *d, struct csc_layer *l, uint32_t off)
  */
 void dec_erspan2(struct dec *d, uint32_t off)
 {
-    if (!dec_need(d, CSC_P_ERSPAN, off, WIRE_LEN(erspan2_hdr)))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_ERSPAN, off, WIRE_LEN(erspan2_hdr));
+    struct csc_layer *l = dec_header(d, CSC_P_ERSPAN, off, WIRE_LEN(erspan2_hdr));
     if (!l)
         return;
     erspan_ids(d, l, off);
@@ -162,9 +154,7 @@ void dec_erspan3(struct dec *d, uint32_t off)
         return;
     pkt_u8(&d->p, off + base - 1, &last);
     uint32_t hdr = (last & ERSPAN3_O) ? base + ERSPAN3_SUBHDR_LEN : base;
-    if (!dec_need(d, CSC_P_ERSPAN, off, hdr))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_ERSPAN, off, hdr);
+    struct csc_layer *l = dec_header(d, CSC_P_ERSPAN, off, hdr);
     if (!l)
         return;
     erspan_ids(d, l, off);

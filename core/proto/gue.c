@@ -68,9 +68,7 @@ void dec_gue(struct dec *d, uint32_t off)
     pkt_u8(&d->p, off + WIRE_OFF(guehdr, proto_ctype), &proto);
     pkt_be16(&d->p, off + WIRE_OFF(guehdr, flags), &flags);
     uint32_t hdr = GUE_HLEN + (uint32_t)(b0 & GUE_HLEN_MASK) * WIRE_WORD;
-    if (!dec_need(d, CSC_P_GUE, off, hdr))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_GUE, off, hdr);
+    struct csc_layer *l = dec_header(d, CSC_P_GUE, off, hdr);
     if (!l)
         return;
     l->u.gue.variant = GUE_VARIANT_0;

@@ -30,45 +30,36 @@ static bool icmp_is_error(uint8_t type)
            type == ICMP_TIME_EXCEEDED || type == ICMP_PARAMETERPROB;
 }
 
-void dec_icmp(struct dec *d, uint32_t off)
+/* ICMP and ICMPv6: the same header; ICMPv6 sums the pseudo-header too */
+static void icmp_header(struct dec *d, uint32_t off, enum csc_proto proto)
 {
     uint8_t type = 0;
-    if (!dec_need(d, CSC_P_ICMP, off, ICMP_HLEN))
-        return;
-    pkt_u8(&d->p, off + WIRE_OFF(icmp_hdr, type), &type);
-    struct csc_layer *l = dec_push(d, CSC_P_ICMP, off, ICMP_HLEN);
+    bool v6 = proto == CSC_P_ICMPV6;
+    struct csc_layer *l = dec_header(d, proto, off, ICMP_HLEN);
     if (!l)
         return;
+    pkt_u8(&d->p, off + WIRE_OFF(icmp_hdr, type), &type);
     l->u.icmp.type = type;
-    dec_csum(d, l, off + WIRE_OFF(icmp_hdr, checksum), off, d->end, 0);
-    if (icmp_is_error(type))
-        quote(d, off + ICMP_HLEN, 0);
+    uint32_t pseudo = v6 ? dec_l4_pseudo(d, IPPROTO_ICMPV6_, d->end - off, 1) : 0;
+    dec_csum(d, l, off + WIRE_OFF(icmp_hdr, checksum), off, d->end, pseudo);
+    if (v6 ? type >= ICMPV6_DEST_UNREACH && type <= ICMPV6_PARAMPROB : icmp_is_error(type))
+        quote(d, off + ICMP_HLEN, v6);
+}
+
+void dec_icmp(struct dec *d, uint32_t off)
+{
+    icmp_header(d, off, CSC_P_ICMP);
 }
 
 void dec_icmpv6(struct dec *d, uint32_t off)
 {
-    uint8_t type = 0;
-    if (!dec_need(d, CSC_P_ICMPV6, off, ICMP_HLEN))
-        return;
-    pkt_u8(&d->p, off + WIRE_OFF(icmp_hdr, type), &type);
-    struct csc_layer *l = dec_push(d, CSC_P_ICMPV6, off, ICMP_HLEN);
-    if (!l)
-        return;
-    l->u.icmp.type = type;
-    uint32_t len = d->end - off;
-    dec_csum(d, l, off + WIRE_OFF(icmp_hdr, checksum), off, d->end,
-             dec_l4_pseudo(d, IPPROTO_ICMPV6_, len, 1));
-    if (type >= ICMPV6_DEST_UNREACH && type <= ICMPV6_PARAMPROB)
-        quote(d, off + ICMP_HLEN, 1);
+    icmp_header(d, off, CSC_P_ICMPV6);
 }
 
 /* IGMP has ICMP's first four bytes: type, code, checksum */
 void dec_igmp(struct dec *d, uint32_t off)
 {
-    if (!dec_need(d, CSC_P_IGMP, off, ICMP_HLEN))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_IGMP, off, ICMP_HLEN);
-    if (!l)
-        return;
-    dec_csum(d, l, off + WIRE_OFF(icmp_hdr, checksum), off, d->end, 0);
+    struct csc_layer *l = dec_header(d, CSC_P_IGMP, off, ICMP_HLEN);
+    if (l)
+        dec_csum(d, l, off + WIRE_OFF(icmp_hdr, checksum), off, d->end, 0);
 }

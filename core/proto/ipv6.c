@@ -81,11 +81,78 @@ static bool is_ext_header(uint8_t nh)
            nh == IPPROTO_AH_ || nh == IPPROTO_FRAG_;
 }
 
+/* What the extension headers say (the layer is pushed only once the whole
+ * chain is captured) */
+struct ext_chain {
+    uint32_t cur;              /* where the upper-layer header starts */
+    uint32_t jumbo, notes, frag_id;
+    uint16_t frag;             /* the fragment header's offset << 3 | M */
+    bool frag_seen;
+    uint8_t nh;                /* the upper-layer protocol */
+};
+
+/* One hop-by-hop, destination options, routing or AH header at c->cur */
+static bool ext_option_header(struct dec *d, struct ext_chain *c, uint8_t *src, uint8_t *dst)
+{
+    uint8_t next = 0, hl = 0;
+    uint32_t cur = c->cur;
+    if (!dec_need(d, CSC_P_IPV6, cur, WIRE_LEN(ipv6_opt_hdr)))
+        return false;
+    pkt_u8(&d->p, cur + WIRE_OFF(ipv6_opt_hdr, nexthdr), &next);
+    pkt_u8(&d->p, cur + WIRE_OFF(ipv6_opt_hdr, hdrlen), &hl);
+    uint32_t len = c->nh == IPPROTO_AH_ ? ((uint32_t)hl + 2) * IPV6_AH_UNIT
+                                        : ((uint32_t)hl + 1) * IPV6_EXT_UNIT;
+    if (!dec_need(d, CSC_P_IPV6, cur, len))
+        return false;
+    if (c->nh == IPPROTO_HOPOPTS_) {
+        scan_options(d, cur + WIRE_LEN(ipv6_opt_hdr), cur + len, &c->jumbo, NULL, NULL);
+    } else if (c->nh == IPPROTO_DSTOPTS_) {
+        int has = 0;
+        scan_options(d, cur + WIRE_LEN(ipv6_opt_hdr), cur + len, NULL, src, &has);
+        if (has)
+            c->notes |= CSC_N_HOME_ADDRESS;
+    } else if (c->nh == IPPROTO_ROUTING_) {
+        routing_dst(d, cur, hl, dst, &c->notes);
+    }
+    c->nh = next;
+    c->cur = cur + len;
+    return true;
+}
+
+/* Walk the chain from c->cur; false when the stack ended in it */
+static bool ext_headers(struct dec *d, struct ext_chain *c, uint8_t *src, uint8_t *dst)
+{
+    for (int i = 0; i < MAX_EXT_HEADERS; i++) {
+        switch (c->nh) {
+        case IPPROTO_HOPOPTS_:
+        case IPPROTO_DSTOPTS_:
+        case IPPROTO_ROUTING_:
+        case IPPROTO_AH_:
+            if (!ext_option_header(d, c, src, dst))
+                return false;
+            break;
+        case IPPROTO_FRAG_:
+            if (!dec_need(d, CSC_P_IPV6, c->cur, WIRE_LEN(ipv6_frag_hdr)))
+                return false;
+            pkt_u8(&d->p, c->cur + WIRE_OFF(ipv6_frag_hdr, nexthdr), &c->nh);
+            pkt_be16(&d->p, c->cur + WIRE_OFF(ipv6_frag_hdr, frag_off), &c->frag);
+            pkt_be32(&d->p, c->cur + WIRE_OFF(ipv6_frag_hdr, identification), &c->frag_id);
+            c->frag_seen = true;
+            c->cur += WIRE_LEN(ipv6_frag_hdr);
+            break;
+        default:
+            return true;
+        }
+    }
+    return true;
+}
+
 void dec_ipv6(struct dec *d, uint32_t off)
 {
-    uint8_t v = 0, nh = 0;
+    uint8_t v = 0;
     uint16_t plen = 0;
     uint8_t src[IPV6_ADDR_LEN], dst[IPV6_ADDR_LEN];
+    struct ext_chain c = { .cur = off + IPV6_HLEN };
     if (!dec_need(d, CSC_P_IPV6, off, IPV6_HLEN))
         return;
     pkt_u8(&d->p, off, &v);
@@ -94,96 +161,48 @@ void dec_ipv6(struct dec *d, uint32_t off)
         return;
     }
     pkt_be16(&d->p, off + WIRE_OFF(ipv6_hdr, payload_len), &plen);
-    pkt_u8(&d->p, off + WIRE_OFF(ipv6_hdr, nexthdr), &nh);
+    pkt_u8(&d->p, off + WIRE_OFF(ipv6_hdr, nexthdr), &c.nh);
     pkt_copy(&d->p, off + WIRE_OFF(ipv6_hdr, saddr), IPV6_ADDR_LEN, src);
     pkt_copy(&d->p, off + WIRE_OFF(ipv6_hdr, daddr), IPV6_ADDR_LEN, dst);
-
-    /* Walk the extension headers first: the layer is pushed only once its
-     * whole header chain is captured. */
-    uint32_t cur = off + IPV6_HLEN, jumbo = 0, notes = 0, frag_id = 0;
-    uint16_t frag = 0;
-    int frag_seen = 0, stop = 0;
-    for (int i = 0; i < MAX_EXT_HEADERS && !stop; i++) {
-        uint8_t next = 0, hl = 0;
-        uint32_t len;
-        switch (nh) {
-        case IPPROTO_HOPOPTS_:
-        case IPPROTO_DSTOPTS_:
-        case IPPROTO_ROUTING_:
-        case IPPROTO_AH_:
-            if (!dec_need(d, CSC_P_IPV6, cur, WIRE_LEN(ipv6_opt_hdr)))
-                return;
-            pkt_u8(&d->p, cur + WIRE_OFF(ipv6_opt_hdr, nexthdr), &next);
-            pkt_u8(&d->p, cur + WIRE_OFF(ipv6_opt_hdr, hdrlen), &hl);
-            len = nh == IPPROTO_AH_ ? ((uint32_t)hl + 2) * IPV6_AH_UNIT
-                                    : ((uint32_t)hl + 1) * IPV6_EXT_UNIT;
-            if (!dec_need(d, CSC_P_IPV6, cur, len))
-                return;
-            if (nh == IPPROTO_HOPOPTS_) {
-                scan_options(d, cur + WIRE_LEN(ipv6_opt_hdr), cur + len, &jumbo, NULL, NULL);
-            } else if (nh == IPPROTO_DSTOPTS_) {
-                int has = 0;
-                scan_options(d, cur + WIRE_LEN(ipv6_opt_hdr), cur + len, NULL, src, &has);
-                if (has)
-                    notes |= CSC_N_HOME_ADDRESS;
-            } else if (nh == IPPROTO_ROUTING_) {
-                routing_dst(d, cur, hl, dst, &notes);
-            }
-            nh = next;
-            cur += len;
-            break;
-        case IPPROTO_FRAG_:
-            if (!dec_need(d, CSC_P_IPV6, cur, WIRE_LEN(ipv6_frag_hdr)))
-                return;
-            pkt_u8(&d->p, cur + WIRE_OFF(ipv6_frag_hdr, nexthdr), &next);
-            pkt_be16(&d->p, cur + WIRE_OFF(ipv6_frag_hdr, frag_off), &frag);
-            pkt_be32(&d->p, cur + WIRE_OFF(ipv6_frag_hdr, identification), &frag_id);
-            frag_seen = 1;
-            nh = next;
-            cur += WIRE_LEN(ipv6_frag_hdr);
-            break;
-        default:
-            stop = 1;
-            break;
-        }
-    }
+    if (!ext_headers(d, &c, src, dst))
+        return;
 
     uint8_t quoted_before = d->quoted;
     d->summing = 1;
-    struct csc_layer *l = dec_push(d, CSC_P_IPV6, off, cur - off);
+    struct csc_layer *l = dec_push(d, CSC_P_IPV6, off, c.cur - off);
     if (!l)
         return;
-    l->notes |= notes;
-    l->u.ip.id = frag_id;
+    l->notes |= c.notes;
+    l->u.ip.id = c.frag_id;
     l->u.ip.addr_off = off + WIRE_OFF(ipv6_hdr, saddr);
     pkt_be32(&d->p, off + WIRE_OFF(ipv6_hdr, vtc_flow), &l->u.ip.flow_label);
     l->u.ip.flow_label &= IPV6_FLOWLABEL_MASK;
-    l->next = nh;
+    l->next = c.nh;
     dec_break(d, off + IPV6_HLEN);
 
     uint64_t declared = (uint64_t)off + IPV6_HLEN + plen;
-    if (plen == 0 && jumbo) {
+    if (plen == 0 && c.jumbo) {
         l->notes |= CSC_N_JUMBO;
-        declared = (uint64_t)off + IPV6_HLEN + jumbo;
+        declared = (uint64_t)off + IPV6_HLEN + c.jumbo;
     }
     /* payload length 0 without a jumbo option: a BIG TCP packet */
-    if (!dec_ip_extent(d, l, declared, cur, plen == 0 && !jumbo, quoted_before))
+    if (!dec_ip_extent(d, l, declared, c.cur, plen == 0 && !c.jumbo, quoted_before))
         return;
     l->pseudo = csum_add(addr_sum(src), addr_sum(dst));
     d->ip = dec_index(d, l);
 
-    l->u.ip.frag_off = frag;          /* fragment offset << 3 | M */
-    if (frag_seen && (frag & (IP6_OFFSET | IP6_MF))) {
+    l->u.ip.frag_off = c.frag;        /* fragment offset << 3 | M */
+    if (c.frag_seen && (c.frag & (IP6_OFFSET | IP6_MF))) {
         l->notes |= CSC_N_FRAGMENT;
-        if (frag >> IP6_OFFSET_SHIFT) {
-            dec_stop(d, CSC_STOP_FRAGMENT, CSC_P_IPV6, cur);
+        if (c.frag >> IP6_OFFSET_SHIFT) {
+            dec_stop(d, CSC_STOP_FRAGMENT, CSC_P_IPV6, c.cur);
             return;
         }
         d->fragment = 1;
     }
-    if (is_ext_header(nh)) {
-        dec_stop(d, CSC_STOP_DEPTH, CSC_P_IPV6, cur);   /* chain longer than we walk */
+    if (is_ext_header(c.nh)) {
+        dec_stop(d, CSC_STOP_DEPTH, CSC_P_IPV6, c.cur);   /* chain longer than we walk */
         return;
     }
-    dec_ipproto(d, nh, cur);
+    dec_ipproto(d, c.nh, c.cur);
 }

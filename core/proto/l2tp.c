@@ -28,9 +28,7 @@ static void l2tpv3_session(struct dec *d, uint32_t off, uint32_t pre)
             l->u.l2tp.version = L2TP_VERSION_3;
         return;
     }
-    if (!dec_need(d, CSC_P_L2TP, off, hdr))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_L2TP, off, hdr);
+    struct csc_layer *l = dec_header(d, CSC_P_L2TP, off, hdr);
     if (!l)
         return;
     l->u.l2tp.version = L2TP_VERSION_3;
@@ -78,9 +76,7 @@ void dec_l2tp_udp(struct dec *d, uint32_t off)
     uint8_t ver = flags & L2TP_VERSION_MASK;
     if (ver == L2TP_VERSION_3) {
         if (flags & L2TP_T) {
-            if (!dec_need(d, CSC_P_L2TP, off, L2TPV3_UDP_HLEN))
-                return;
-            struct csc_layer *l = dec_push(d, CSC_P_L2TP, off, L2TPV3_UDP_HLEN);
+            struct csc_layer *l = dec_header(d, CSC_P_L2TP, off, L2TPV3_UDP_HLEN);
             if (l)
                 l->u.l2tp.version = L2TP_VERSION_3;
             return;

@@ -41,10 +41,7 @@ void dec_mpls(struct dec *d, uint32_t off)
     case IP_VERSION_4: dec_ipv4(d, pay); break;
     case IP_VERSION_6: dec_ipv6(d, pay); break;
     case PW_CONTROL_WORD_NIBBLE: {
-        if (!dec_need(d, CSC_P_CW, pay, PW_CW_LEN))
-            return;
-        struct csc_layer *cw = dec_push(d, CSC_P_CW, pay, PW_CW_LEN);
-        if (cw)
+        if (dec_header(d, CSC_P_CW, pay, PW_CW_LEN))
             dec_eth(d, pay + PW_CW_LEN);
         break;
     }

@@ -18,16 +18,14 @@ void dec_pppoe(struct dec *d, uint32_t off)
 {
     uint8_t vt = 0, code = 0;
     uint16_t sid = 0, len = 0, proto = 0;
-    if (!dec_need(d, CSC_P_PPPOE, off, PPPOE_HLEN))
+    struct csc_layer *l = dec_header(d, CSC_P_PPPOE, off, PPPOE_HLEN);
+    if (!l)
         return;
     pkt_u8(&d->p, off + WIRE_OFF(pppoe_hdr, ver_type), &vt);
     pkt_u8(&d->p, off + WIRE_OFF(pppoe_hdr, code), &code);
     pkt_be16(&d->p, off + WIRE_OFF(pppoe_hdr, session), &sid);
     pkt_be16(&d->p, off + WIRE_OFF(pppoe_hdr, length), &len);
     pkt_be16(&d->p, off + WIRE_OFF(pppoe_hdr, ppp_proto), &proto);
-    struct csc_layer *l = dec_push(d, CSC_P_PPPOE, off, PPPOE_HLEN);
-    if (!l)
-        return;
     l->u.pppoe.session = sid;
     l->next = proto;
     if (vt != PPPOE_VER_TYPE || code != 0) {   /* code 0: a session (data) packet */

@@ -29,9 +29,7 @@ static void sll_payload(struct dec *d, uint16_t proto, uint32_t off)
 void dec_sll(struct dec *d, uint32_t off)
 {
     uint16_t pkttype = 0, proto = 0;
-    if (!dec_need(d, CSC_P_SLL, off, WIRE_LEN(sll_hdr)))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_SLL, off, WIRE_LEN(sll_hdr));
+    struct csc_layer *l = dec_header(d, CSC_P_SLL, off, WIRE_LEN(sll_hdr));
     if (!l)
         return;
     pkt_be16(&d->p, off + WIRE_OFF(sll_hdr, pkttype), &pkttype);
@@ -46,9 +44,7 @@ void dec_sll2(struct dec *d, uint32_t off)
 {
     uint16_t proto = 0;
     uint8_t pkttype = 0;
-    if (!dec_need(d, CSC_P_SLL2, off, WIRE_LEN(sll2_hdr)))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_SLL2, off, WIRE_LEN(sll2_hdr));
+    struct csc_layer *l = dec_header(d, CSC_P_SLL2, off, WIRE_LEN(sll2_hdr));
     if (!l)
         return;
     pkt_be16(&d->p, off + WIRE_OFF(sll2_hdr, protocol), &proto);
@@ -70,32 +66,26 @@ static void family_payload(struct dec *d, uint32_t fam, uint32_t off)
     }
 }
 
-void dec_null(struct dec *d, uint32_t off)
+/* host_order: the capturing machine's byte order (NULL), else network order (LOOP) */
+static void null_header(struct dec *d, uint32_t off, bool host_order)
 {
     uint32_t fam = 0;
-    if (!dec_need(d, CSC_P_NULL, off, WIRE_LEN(null_hdr)))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_NULL, off, WIRE_LEN(null_hdr));
+    struct csc_layer *l = dec_header(d, CSC_P_NULL, off, WIRE_LEN(null_hdr));
     if (!l)
         return;
-    /* Host order of the capturing machine: try little-endian first (a
-     * family never needs more than 16 bits). */
-    pkt_le32(&d->p, off, &fam);
-    if (fam > UINT16_MAX)
+    /* host order: try little-endian first (a family never needs 16 bits) */
+    if (!host_order || !pkt_le32(&d->p, off, &fam) || fam > UINT16_MAX)
         pkt_be32(&d->p, off, &fam);
     l->next = (uint16_t)fam;
     family_payload(d, fam, off + WIRE_LEN(null_hdr));
 }
 
+void dec_null(struct dec *d, uint32_t off)
+{
+    null_header(d, off, true);
+}
+
 void dec_loop(struct dec *d, uint32_t off)
 {
-    uint32_t fam = 0;
-    if (!dec_need(d, CSC_P_NULL, off, WIRE_LEN(null_hdr)))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_NULL, off, WIRE_LEN(null_hdr));
-    if (!l)
-        return;
-    pkt_be32(&d->p, off, &fam);
-    l->next = (uint16_t)fam;
-    family_payload(d, fam, off + WIRE_LEN(null_hdr));
+    null_header(d, off, false);
 }

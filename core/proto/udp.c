@@ -18,17 +18,13 @@
 
 void dec_udp(struct dec *d, uint32_t off)
 {
-    uint16_t sport = 0, dport = 0, ulen = 0;
-    if (!dec_need(d, CSC_P_UDP, off, UDP_HLEN))
-        return;
-    pkt_be16(&d->p, off + WIRE_OFF(udp_hdr, source), &sport);
-    pkt_be16(&d->p, off + WIRE_OFF(udp_hdr, dest), &dport);
-    pkt_be16(&d->p, off + WIRE_OFF(udp_hdr, len), &ulen);
-    struct csc_layer *l = dec_push(d, CSC_P_UDP, off, UDP_HLEN);
+    uint16_t ulen = 0;
+    struct csc_layer *l = dec_header(d, CSC_P_UDP, off, UDP_HLEN);
     if (!l)
         return;
-    l->u.ports.sport = sport;
-    l->u.ports.dport = dport;
+    pkt_be16(&d->p, off + WIRE_OFF(udp_hdr, source), &l->u.ports.sport);
+    pkt_be16(&d->p, off + WIRE_OFF(udp_hdr, dest), &l->u.ports.dport);
+    pkt_be16(&d->p, off + WIRE_OFF(udp_hdr, len), &ulen);
 
     uint32_t avail = d->end - off, len = ulen;
     int bad_len = 0;

@@ -27,13 +27,11 @@
 void dec_vxlan(struct dec *d, uint32_t off)
 {
     uint32_t flags = 0, vni = 0;
-    if (!dec_need(d, CSC_P_VXLAN, off, VXLAN_HLEN))
+    struct csc_layer *l = dec_header(d, CSC_P_VXLAN, off, VXLAN_HLEN);
+    if (!l)
         return;
     pkt_be32(&d->p, off + WIRE_OFF(vxlan_hdr, flags), &flags);
     pkt_be32(&d->p, off + WIRE_OFF(vxlan_hdr, vni), &vni);
-    struct csc_layer *l = dec_push(d, CSC_P_VXLAN, off, VXLAN_HLEN);
-    if (!l)
-        return;
     l->u.vxlan.flags = flags;
     l->u.vxlan.vni = vni >> VNI_SHIFT;
     if (flags & ~VXLAN_KNOWN & VXLAN_FLAGS_MASK)
@@ -67,14 +65,12 @@ void dec_vxlan_gpe(struct dec *d, uint32_t off)
 {
     uint8_t flags = 0, np = 0;
     uint32_t vni = 0;
-    if (!dec_need(d, CSC_P_VXLAN_GPE, off, WIRE_LEN(vxlan_gpe_hdr)))
+    struct csc_layer *l = dec_header(d, CSC_P_VXLAN_GPE, off, WIRE_LEN(vxlan_gpe_hdr));
+    if (!l)
         return;
     pkt_u8(&d->p, off + WIRE_OFF(vxlan_gpe_hdr, flags), &flags);
     pkt_u8(&d->p, off + WIRE_OFF(vxlan_gpe_hdr, next_protocol), &np);
     pkt_be32(&d->p, off + WIRE_OFF(vxlan_gpe_hdr, vni), &vni);
-    struct csc_layer *l = dec_push(d, CSC_P_VXLAN_GPE, off, WIRE_LEN(vxlan_gpe_hdr));
-    if (!l)
-        return;
     l->u.vxlan.flags = flags;
     l->u.vxlan.vni = vni >> VNI_SHIFT;
     l->next = np;
@@ -97,9 +93,7 @@ void dec_nsh(struct dec *d, uint32_t off)
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_NSH, off);
         return;
     }
-    if (!dec_need(d, CSC_P_NSH, off, hdr))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_NSH, off, hdr);
+    struct csc_layer *l = dec_header(d, CSC_P_NSH, off, hdr);
     if (!l)
         return;
     l->next = np;

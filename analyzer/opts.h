@@ -1,0 +1,64 @@
+/*
+ * opts.h - the command line, parsed once (options.c) and read-only while
+ * jobs run: struct cli_opts, and one struct cli_run per configuration (two
+ * with --compare A B), which also gathers that configuration's totals.
+ */
+#ifndef CSUMCHECK_OPTS_H
+#define CSUMCHECK_OPTS_H
+
+#include "gro_totals.h"
+#include "stats.h"
+
+#include "csumcheck/csumcheck.h"
+#include "csumcheck/gro.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CLI_NAME "csumcheck"
+#define CLI_MAX_RUNS 2                /* --compare A B */
+#define CLI_LABEL 48                  /* a run's short name in tables */
+
+struct out_format;
+struct job;
+
+enum cli_progress { PROG_AUTO = 0, PROG_ALWAYS, PROG_NEVER };
+
+struct cli_opts {
+    const struct out_format *format;   /* --format: out_text, out_json or out_csv */
+    int verbose;
+    bool quiet;
+    enum cli_progress progress;
+    uint32_t fail_on;          /* finding mask */
+    uint32_t select;           /* finding mask for -w */
+    bool select_given;
+    const char *write_path;    /* -w */
+    int jobs;
+    unsigned threads;          /* --threads: analysis workers (1: no pipeline) */
+    unsigned top_flows;        /* --gro-flows N (default 10) */
+    unsigned nruns;            /* 1, or 2 with --compare */
+    char **inputs;             /* NULL-terminated (G_OPTION_REMAINING) */
+    const struct job *jobv;    /* the expanded inputs (for the summaries) */
+    unsigned njobv;
+};
+
+/* One configuration over the inputs (two of them for --compare). */
+struct cli_run {
+    unsigned index;            /* 0 = A, 1 = B */
+    struct csc_config cfg;
+    unsigned rewrite;          /* csc_rewrite ops applied to every frame first */
+    struct csc_gro_cfg gro_cfg;
+    char rx_name[48];          /* csc_report_format(cfg.rx) */
+    char label[CLI_LABEL];     /* "A" / "B" */
+    char *spec;                /* the --compare SPEC as given (NULL: none) */
+    struct cli_stats st;       /* merged totals, guarded by the sink lock */
+    struct cli_gro_totals gro; /* guarded by run_shared.merge_lock */
+};
+
+/* Returns -1 to go on, else the exit status (usage error, --version...). */
+int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *runs);
+void options_free_runs(struct cli_run *runs, unsigned n);
+/* The run's rewrite operations in words ("outer-zero,inner-good") */
+const char *rewrite_words(unsigned ops);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * out.c - what the formats share: choosing one, a file's output context,
+ * and a few words.
+ */
+#include "out.h"
+
+#include "job.h"
+
+#include <glib.h>
+#include <string.h>
+
+const struct out_format *out_format_by_name(const char *name)
+{
+    static const struct out_format *const all[] = { &out_text, &out_json, &out_csv };
+    for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
+        if (!strcmp(all[i]->name, name))
+            return all[i];
+    return NULL;
+}
+
+/* "rx":"..","era":".." of a run, as the JSON kernel object starts */
+static char *kernel_members(const struct cli_run *run)
+{
+    char tmp[256];
+    struct wbuf w = { tmp, 0, sizeof tmp - 1, NULL, NULL };
+    WB_LIT(&w, "\"rx\":");
+    wb_json_str(&w, run->rx_name);
+    WB_LIT(&w, ",\"era\":");
+    wb_json_str(&w, run->cfg.era.name);
+    tmp[w.len] = 0;
+    return g_strdup(tmp);
+}
+
+void out_file_open(struct out_file *f, const struct cli_opts *o, const struct cli_run *runs,
+                   const char *path)
+{
+    memset(f, 0, sizeof *f);
+    f->fmt = o->format;
+    f->o = o;
+    f->runs = runs;
+    f->nruns = o->nruns;
+    f->name = wb_escaped(f->fmt->escape, path);
+    f->kernel_members = kernel_members(&runs[0]);
+    bool frames = f->fmt->frames_from_v >= 0 && o->verbose >= f->fmt->frames_from_v;
+    f->frames = frames && f->nruns == 1;
+    f->diffs = frames && f->nruns > 1 && f->fmt->diff;
+    f->frame_bytes = !f->frames ? 0 : out_traces(o) ? OUT_TRACE_BYTES : f->fmt->frame_bytes;
+}
+
+bool out_traces(const struct cli_opts *o)
+{
+    const struct out_format *fmt = o->format;
+    return o->nruns == 1 && fmt->trace_from_v >= 0 && o->verbose >= fmt->trace_from_v;
+}
+
+void out_file_close(struct out_file *f)
+{
+    g_free(f->name);
+    g_free(f->kernel_members);
+    f->name = f->kernel_members = NULL;
+}
+
+const char *plural(uint64_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+const char *out_job_name(const struct cli_opts *o, unsigned file)
+{
+    return file < o->njobv ? o->jobv[file].path : "?";
+}

@@ -1,0 +1,126 @@
+/*
+ * out_csv.c - the CSV format: one row per checksummed layer of every frame
+ * (a header row first); with --compare one row per figure of the two runs
+ * (metric,a,b,differs). RFC 4180 quoting where a field needs it.
+ */
+#include "out.h"
+
+#include "compare.h"
+
+#include <stdio.h>
+
+static void csv_begin(struct wbuf *w, const struct cli_opts *o)
+{
+    if (o->nruns == 1)
+        WB_LIT(w, "file,frame,caplen,len,layer,proto,offset,verdict,reason,field,expected,"
+                  "resolved,method,path,device,ok,passes,pass_bytes,kernel_verdict,drop_layer,"
+                  "drop_reason\n");
+}
+
+/* the frame's part of a row: file,frame,caplen,len, */
+static void csv_frame_cells(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
+{
+    wb_puts(w, f->name);
+    wb_putc(w, ',');
+    wb_u64(w, v->frame);
+    wb_putc(w, ',');
+    wb_u64(w, v->h->caplen);
+    wb_putc(w, ',');
+    wb_u64(w, v->h->len);
+    wb_putc(w, ',');
+}
+
+/* the replay's part: method,path,device,ok,passes,pass_bytes, */
+static void csv_replay_cells(struct wbuf *w, const struct csc_kernel *k, const struct csc_layer *l)
+{
+    wb_puts(w, csc_method_name(l->k.method));
+    wb_putc(w, ',');
+    wb_puts(w, csc_path_name(l->k.path));
+    wb_putc(w, ',');
+    if (k->ran && l->k.method != CSC_M_NOT_REACHED && l->k.dev < k->ndevs)
+        wb_puts(w, csc_dev_name(k->devs[l->k.dev].kind));
+    wb_putc(w, ',');
+    if (l->k.ok != CSC_TRI_UNDECIDED && l->k.method != CSC_M_NOT_REACHED)
+        wb_u64(w, l->k.ok);
+    wb_putc(w, ',');
+    wb_u64(w, l->k.passes);
+    wb_putc(w, ',');
+    wb_u64(w, l->k.pass_bytes);
+    wb_putc(w, ',');
+}
+
+/* the frame's outcome: kernel_verdict,drop_layer,drop_reason */
+static void csv_outcome_cells(struct wbuf *w, const struct csc_result *r)
+{
+    const struct csc_kernel *k = &r->kernel;
+    wb_puts(w, k->ran ? csc_kverdict_name(k->verdict) : "unknown");
+    wb_putc(w, ',');
+    if (k->ran && k->verdict == CSC_K_DROP) {
+        if (k->drop_layer < out_nlayers(r))
+            wb_u64(w, k->drop_layer);
+        wb_putc(w, ',');
+        wb_csv_field(w, csc_drop_name(k->drop_reason));
+    } else {
+        wb_putc(w, ',');
+    }
+    wb_putc(w, '\n');
+}
+
+static bool csv_frame(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
+{
+    const struct csc_result *r = v->r;
+    if (!f->frames)
+        return false;
+    for (unsigned i = 0; i < out_nlayers(r); i++) {
+        const struct csc_layer *l = &r->layers[i];
+        if (!out_has_csum(l))
+            continue;
+        csv_frame_cells(w, f, v);
+        wb_u64(w, i);
+        wb_putc(w, ',');
+        wb_puts(w, csc_proto_name(l->proto));
+        wb_putc(w, ',');
+        wb_u64(w, l->off);
+        wb_putc(w, ',');
+        wb_puts(w, csc_verdict_name(l->verdict));
+        wb_putc(w, ',');
+        wb_puts(w, csc_reason_name(l->reason));
+        wb_putc(w, ',');
+        wb_hex16(w, l->field);
+        wb_putc(w, ',');
+        wb_hex16(w, l->expected);
+        wb_putc(w, ',');
+        if (l->verdict == CSC_V_RCO || l->verdict == CSC_V_LCO)
+            wb_hex16(w, l->resolved);
+        wb_putc(w, ',');
+        csv_replay_cells(w, &r->kernel, l);
+        csv_outcome_cells(w, r);
+    }
+    return true;
+}
+
+static void csv_compare(struct wbuf *w, const struct out_summary *s)
+{
+    GArray *rows = compare_rows(s->runs);
+    WB_LIT(w, "metric,a,b,differs\n");
+    for (unsigned i = 0; i < rows->len; i++) {
+        const struct row *r = &g_array_index(rows, struct row, i);
+        char x[32], y[32];
+        row_value(x, sizeof x, r, r->a, 3);
+        row_value(y, sizeof y, r, r->b, 3);
+        wb_csv_field(w, r->key);
+        wb_printf(w, ",%s,%s,%s\n", x, y, row_differs(r) ? "yes" : "no");
+    }
+    g_array_free(rows, TRUE);
+}
+
+const struct out_format out_csv = {
+    .name = "csv",
+    .escape = wb_csv_field,
+    .frames_from_v = 0,
+    .trace_from_v = -1,
+    .frame_bytes = 512,        /* a few rows */
+    .begin = csv_begin,
+    .frame = csv_frame,
+    .compare = csv_compare,
+};

@@ -1,0 +1,429 @@
+/*
+ * out_json.c - the JSON Lines format (docs/json.md is the contract): one
+ * {"type":"packet"} record per frame, {"type":"frame-diff"} per frame whose
+ * outcome differs under --compare, {"type":"error"} per input that could
+ * not be read; the closing summary is out_json_summary.c's. Every word comes
+ * from the core's csc_*_name() tables; every comma from the writer (jw.h).
+ */
+#include "out.h"
+
+#include "jw.h"
+#include "stats.h"
+
+static void json_layer_index(struct wbuf *w, const struct csc_result *r, uint8_t i)
+{
+    if (i < out_nlayers(r))
+        wb_u64(w, i);
+    else
+        WB_LIT(w, "null");
+}
+
+/* enum csc_tri in JSON: true, false, null (not decided) */
+static void json_tri(struct wbuf *w, uint8_t ok)
+{
+    if (ok == CSC_TRI_YES)
+        WB_LIT(w, "true");
+    else if (ok == CSC_TRI_NO)
+        WB_LIT(w, "false");
+    else
+        WB_LIT(w, "null");
+}
+
+static void json_skb(struct wbuf *w, const struct csc_skb_state *s)
+{
+    struct jw j = jw_on(w);
+    jw_obj(&j);
+    JW_WORD(&j, "ip_summed", csc_ip_summed_name(s->ip_summed));
+    JW_U64(&j, "csum_level", s->csum_level);
+    JW_U64(&j, "csum_valid", s->csum_valid);
+    JW_U64(&j, "csum_bad", s->csum_bad);
+    jw_end_obj(&j);
+}
+
+/* the layer's raw verdict: {"verdict":..,"field":..,...} */
+static void json_csum(struct wbuf *w, const struct csc_layer *l)
+{
+    struct jw j = jw_on(w);
+    jw_obj(&j);
+    JW_WORD(&j, "verdict", csc_verdict_name(l->verdict));
+    JW_HEX(&j, "field", l->field);
+    JW_HEX(&j, "expected", l->expected);
+    JW_KEY(&j, "reason");
+    if (l->reason)
+        jw_str(&j, csc_reason_name(l->reason));
+    else
+        jw_null(&j);
+    bool rco = out_rco_resolved(l);
+    if (l->verdict == CSC_V_LCO || rco)
+        JW_HEX(&j, "resolved", l->resolved);
+    if (rco)
+        JW_HEX(&j, "rco_delta", l->rco_delta);
+    jw_end_obj(&j);
+}
+
+/* how the replay resolved the layer's checksum */
+static void json_layer_kernel(struct wbuf *w, const struct csc_result *r, const struct csc_layer *l)
+{
+    const struct csc_layer_kernel *k = &l->k;
+    struct jw j = jw_on(w);
+    jw_obj(&j);
+    JW_WORD(&j, "method", csc_method_name(k->method));
+    JW_WORD(&j, "path", csc_path_name(k->path));
+    JW_KEY(&j, "device");
+    if (k->method != CSC_M_NOT_REACHED && k->dev < r->kernel.ndevs)
+        jw_u64(&j, k->dev);
+    else
+        jw_null(&j);
+    JW_KEY(&j, "ok");
+    json_tri(w, k->method == CSC_M_NOT_REACHED ? CSC_TRI_UNDECIDED : k->ok);
+    JW_U64(&j, "passes", k->passes);
+    JW_U64(&j, "pass_bytes", k->pass_bytes);
+    JW_BOOL(&j, "gro_convert", k->gro_conv);
+    JW_BOOL(&j, "convert", k->normal_conv);
+    JW_BOOL(&j, "assumed", k->assumed);
+    jw_end_obj(&j);
+}
+
+static void json_layer(struct wbuf *w, const struct csc_result *r, unsigned i)
+{
+    const struct csc_layer *l = &r->layers[i];
+    struct jw j = jw_on(w);
+    jw_obj(&j);
+    JW_WORD(&j, "proto", csc_proto_name(l->proto));
+    JW_U64(&j, "offset", l->off);
+    if (out_has_csum(l)) {
+        JW_KEY(&j, "csum");
+        json_csum(w, l);
+        JW_KEY(&j, "kernel");
+        json_layer_kernel(w, r, l);
+    }
+    if (l->notes & CSC_N_RCO) {
+        JW_OBJ(&j, "rco");
+        JW_U64(&j, "start", l->rco_start);
+        JW_U64(&j, "offset", l->rco_offset);
+        jw_end_obj(&j);
+    }
+    if (l->notes) {
+        JW_KEY(&j, "notes");
+        jw_bits(w, l->notes, csc_note_name);
+    }
+    jw_end_obj(&j);
+}
+
+static void json_drop(struct wbuf *w, const struct csc_result *r)
+{
+    const struct csc_kernel *k = &r->kernel;
+    struct jw j = jw_on(w);
+    jw_obj(&j);
+    JW_KEY(&j, "layer");
+    json_layer_index(w, r, k->drop_layer);
+    JW_KEY(&j, "proto");
+    if (k->drop_layer < out_nlayers(r))
+        jw_str(&j, csc_proto_name(r->layers[k->drop_layer].proto));
+    else
+        jw_null(&j);
+    JW_STR(&j, "reason", csc_drop_name(k->drop_reason));
+    JW_KEY(&j, "counters");
+    jw_bits(w, k->counters, csc_counter_name);
+    jw_end_obj(&j);
+}
+
+/* one receiving device's GRO result */
+static void json_dev_gro(struct wbuf *w, const struct csc_result *r, const struct csc_dev *dv)
+{
+    struct jw j = jw_on(w);
+    jw_obj(&j);
+    JW_WORD(&j, "device", csc_dev_name(dv->kind));
+    JW_BOOL(&j, "ran", dv->gro_ran);
+    JW_WORD(&j, "result", csc_gro_reason_name(dv->gro_reason));
+    JW_KEY(&j, "layer");
+    json_layer_index(w, r, dv->gro_layer);
+    JW_U64(&j, "passes", dv->gro_passes);
+    JW_U64(&j, "pass_bytes", dv->gro_pass_bytes);
+    jw_end_obj(&j);
+}
+
+/* one receiving device's skb state at entry */
+static void json_dev_entry(struct wbuf *w, const struct csc_result *r, const struct csc_dev *dv)
+{
+    struct jw j = jw_on(w);
+    jw_obj(&j);
+    JW_WORD(&j, "device", csc_dev_name(dv->kind));
+    JW_KEY(&j, "layer");
+    json_layer_index(w, r, dv->layer);
+    JW_WORD(&j, "ip_summed", csc_ip_summed_name(dv->entry.ip_summed));
+    JW_U64(&j, "csum_level", dv->entry.csum_level);
+    JW_U64(&j, "csum_valid", dv->entry.csum_valid);
+    JW_U64(&j, "passes", dv->passes);
+    JW_U64(&j, "pass_bytes", dv->pass_bytes);
+    jw_end_obj(&j);
+}
+
+/* one step of the replay's trace (-v) */
+static void json_step(struct wbuf *w, const struct csc_result *r, const struct csc_step *s)
+{
+    struct jw j = jw_on(w);
+    jw_obj(&j);
+    JW_U64(&j, "dev", s->dev);
+    JW_WORD(&j, "path", csc_path_name(s->path));
+    JW_KEY(&j, "layer");
+    json_layer_index(w, r, s->layer);
+    JW_STR(&j, "fn", csc_fn_name(s->fn));
+    JW_STR(&j, "what", csc_what_name(s->what));
+    JW_KEY(&j, "ok");
+    json_tri(w, s->ok);
+    JW_U64(&j, "bytes", s->bytes);
+    JW_KEY(&j, "before");
+    json_skb(w, &s->before);
+    JW_KEY(&j, "after");
+    json_skb(w, &s->after);
+    JW_OBJ(&j, "cb");
+    JW_U64(&j, "csum_cnt", s->cb.csum_cnt);
+    JW_U64(&j, "csum_valid", s->cb.csum_valid);
+    JW_U64(&j, "flush", s->cb.flush);
+    JW_U64(&j, "encap_mark", s->cb.encap_mark);
+    jw_end_obj(&j);
+    jw_end_obj(&j);
+}
+
+/* the members of the kernel object after the configuration */
+static void json_kernel_ran(struct jw *j, const struct csc_result *r, bool steps)
+{
+    const struct csc_kernel *k = &r->kernel;
+    unsigned nd = k->ndevs < CSC_MAX_DEVS ? k->ndevs : CSC_MAX_DEVS;
+    if (k->verdict == CSC_K_DROP) {
+        JW_KEY(j, "drop");
+        json_drop(j->w, r);
+    }
+    JW_KEY(j, "counters");
+    jw_bits(j->w, k->counters, csc_counter_name);
+    JW_U64(j, "sw_passes", k->sw_passes);
+    JW_U64(j, "sw_bytes", k->sw_bytes);
+    JW_U64(j, "hdr_bytes", k->hdr_bytes);
+    JW_ARR(j, "gro");
+    for (unsigned d = 0; d < nd; d++) {
+        jw_elem(j);
+        json_dev_gro(j->w, r, &k->devs[d]);
+    }
+    jw_end_arr(j);
+    JW_ARR(j, "entry_state");
+    for (unsigned d = 0; d < nd; d++) {
+        jw_elem(j);
+        json_dev_entry(j->w, r, &k->devs[d]);
+    }
+    jw_end_arr(j);
+    JW_KEY(j, "warnings");
+    jw_bits(j->w, k->warnings, csc_warning_name);
+    if (!steps)
+        return;
+    unsigned ns = k->nsteps < CSC_MAX_STEPS ? k->nsteps : CSC_MAX_STEPS;
+    JW_BOOL(j, "trace_truncated", k->trace_truncated);
+    JW_ARR(j, "steps");
+    for (unsigned i = 0; i < ns; i++) {
+        jw_elem(j);
+        json_step(j->w, r, &k->steps[i]);
+    }
+    jw_end_arr(j);
+}
+
+static void json_kernel(struct wbuf *w, const struct out_file *f, const struct csc_result *r)
+{
+    const struct csc_kernel *k = &r->kernel;
+    struct jw j = jw_on(w);
+    jw_obj(&j);
+    jw_members(&j, f->kernel_members);
+    JW_BOOL(&j, "ran", k->ran);
+    JW_WORD(&j, "verdict", csc_kverdict_name(k->ran ? k->verdict : CSC_K_UNKNOWN));
+    if (k->ran) {
+        json_kernel_ran(&j, r, out_traces(f->o));
+    } else {
+        WB_LIT(w, ",\"counters\":[],\"sw_passes\":0,\"sw_bytes\":0,\"gro\":[],"
+                  "\"entry_state\":[]");
+        JW_KEY(&j, "warnings");
+        jw_bits(w, k->warnings, csc_warning_name);   /* e.g. not-modelled without a replay */
+    }
+    jw_end_obj(&j);
+}
+
+/* "sec.nanoseconds" */
+static void json_ts(struct wbuf *w, const struct pcap_pkthdr *h)
+{
+    char frac[10];
+    uint32_t ns = (uint32_t)h->ts.tv_usec;   /* nanoseconds: files are opened NANO */
+    for (int i = 8; i >= 0; i--) {
+        frac[i] = (char)('0' + ns % 10);
+        ns /= 10;
+    }
+    frac[9] = 0;
+    wb_putc(w, '"');
+    if (h->ts.tv_sec < 0) {
+        wb_putc(w, '-');
+        wb_u64(w, (uint64_t)(-(int64_t)h->ts.tv_sec));
+    } else {
+        wb_u64(w, (uint64_t)h->ts.tv_sec);
+    }
+    wb_putc(w, '.');
+    wb_write(w, frac, 9);
+    wb_putc(w, '"');
+}
+
+/* type, file, frame, ts, caplen, len: every frame record starts so */
+static void json_frame_head(struct jw *j, const char *type, const struct out_file *f,
+                            const struct frame_view *v)
+{
+    jw_obj(j);
+    JW_KEYQ(j, "type");
+    wb_puts(j->w, type);
+    wb_putc(j->w, '"');
+    JW_KEY(j, "file");
+    wb_puts(j->w, f->name);
+    JW_U64(j, "frame", v->frame);
+    JW_KEY(j, "ts");
+    json_ts(j->w, v->h);
+    JW_U64(j, "caplen", v->h->caplen);
+    JW_U64(j, "len", v->h->len);
+}
+
+static bool json_frame(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
+{
+    const struct csc_result *r = v->r;
+    struct jw j = jw_on(w);
+    json_frame_head(&j, "packet", f, v);
+    if (r->direction == CSC_DIR_IN || r->direction == CSC_DIR_OUT)
+        JW_WORD(&j, "direction", r->direction == CSC_DIR_IN ? "in" : "out");
+    JW_WORD(&j, "worst", csc_verdict_name(r->worst));
+    JW_KEY(&j, "findings");
+    jw_bits(j.w, v->findings, cli_finding_name);
+    if (r->stop != CSC_STOP_END) {
+        JW_OBJ(&j, "stop");
+        JW_WORD(&j, "reason", csc_stop_name(r->stop));
+        JW_WORD(&j, "proto", csc_proto_name(r->stop_proto));
+        JW_U64(&j, "offset", r->stop_off);
+        jw_end_obj(&j);
+    }
+    if (r->gso_segs_known)
+        JW_U64(&j, "gso_segs", r->gso_segs);
+    JW_ARR(&j, "layers");
+    for (unsigned i = 0; i < out_nlayers(r); i++) {
+        jw_elem(&j);
+        json_layer(w, r, i);
+    }
+    jw_end_arr(&j);
+    JW_KEY(&j, "kernel");
+    json_kernel(w, f, r);
+    return true;   /* the record stays open for its GRO fate */
+}
+
+static void json_gro_fate(struct wbuf *w, const struct csc_gro_fate *fa)
+{
+    struct jw j = jw_on(w);
+    jw_obj(&j);
+    JW_WORD(&j, "device", csc_dev_name(fa->kind));
+    JW_WORD(&j, "fate", csc_gro_fate_name(csc_gro_fate_kind(fa->held, fa->merged)));
+    if (fa->held)
+        JW_U64(&j, "super", fa->super);
+    else
+        JW_WORD(&j, "reason", csc_gro_reason_name(fa->alone_reason));
+    if (fa->flushed_other)
+        JW_WORD(&j, "flushed", csc_gro_flush_name(fa->flushed_other));
+    if (fa->gso_lost)
+        JW_WORD(&j, "lost", "udp-gso");
+    jw_end_obj(&j);
+}
+
+static void json_gro_fates(struct wbuf *w, const struct csc_gro_decision *gd)
+{
+    struct jw j = jw_on(w);
+    jw_arr(&j);
+    for (unsigned i = 0; gd && i < gd->n; i++) {
+        jw_elem(&j);
+        json_gro_fate(w, &gd->fate[i]);
+    }
+    jw_end_arr(&j);
+}
+
+/* the GRO fate closes the packet record */
+static void json_fate(struct wbuf *w, const struct out_file *f, const struct csc_gro_decision *gd)
+{
+    struct jw j = { w, false };   /* inside the packet record */
+    (void)f;
+    JW_KEY(&j, "gro_fate");
+    json_gro_fates(w, gd);
+    WB_LIT(w, "}\n");
+}
+
+/* one run's outcome of a frame, for a frame-diff record */
+static void json_outcome(struct wbuf *w, const struct csc_result *r,
+                         const struct csc_gro_decision *gd, const char *label)
+{
+    const struct csc_kernel *k = &r->kernel;
+    unsigned nd = k->ran ? (k->ndevs < CSC_MAX_DEVS ? k->ndevs : CSC_MAX_DEVS) : 0;
+    struct jw jo = jw_on(w), *j = &jo;
+    jw_obj(j);
+    JW_STR(j, "run", label);
+    JW_WORD(j, "worst", csc_verdict_name(r->worst));
+    JW_WORD(j, "verdict", k->ran ? csc_kverdict_name(k->verdict) : "unknown");
+    if (k->ran && k->verdict == CSC_K_DROP) {
+        JW_OBJ(j, "drop");
+        JW_KEY(j, "layer");
+        json_layer_index(j->w, r, k->drop_layer);
+        JW_STR(j, "reason", csc_drop_name(k->drop_reason));
+        jw_end_obj(j);
+    }
+    JW_KEY(j, "counters");
+    jw_bits(j->w, k->ran ? k->counters : 0, csc_counter_name);
+    JW_U64(j, "sw_passes", k->ran ? k->sw_passes : 0);
+    JW_U64(j, "sw_bytes", k->ran ? k->sw_bytes : 0);
+    JW_ARR(j, "gro");
+    for (unsigned d = 0; d < nd; d++) {
+        jw_elem(j);
+        jw_word(j, csc_gro_reason_name(k->devs[d].gro_reason));
+    }
+    jw_end_arr(j);
+    JW_KEY(j, "gro_fate");
+    json_gro_fates(w, gd);
+    jw_end_obj(j);
+}
+
+static void json_diff(struct wbuf *w, const struct out_file *f, const struct frame_view *v,
+                      const struct csc_result *const *r, const struct csc_gro_decision *const *gd)
+{
+    struct jw j = jw_on(w);
+    json_frame_head(&j, "frame-diff", f, v);
+    JW_ARR(&j, "runs");
+    for (unsigned i = 0; i < f->nruns; i++) {
+        jw_elem(&j);
+        json_outcome(w, r[i], gd[i], f->runs[i].label);
+    }
+    jw_end_arr(&j);
+    jw_end_obj(&j);
+    wb_putc(w, '\n');
+}
+
+static void json_error(struct wbuf *w, const struct out_file *f, uint64_t frame, const char *msg)
+{
+    struct jw j = jw_on(w);
+    jw_obj(&j);
+    JW_WORD(&j, "type", "error");
+    JW_KEY(&j, "file");
+    wb_puts(w, f->name);
+    if (frame)
+        JW_U64(&j, "frame", frame);
+    JW_STR(&j, "message", msg);
+    jw_end_obj(&j);
+    wb_putc(w, '\n');
+}
+
+const struct out_format out_json = {
+    .name = "json",
+    .escape = wb_json_str,
+    .frames_from_v = 0,
+    .trace_from_v = 1,
+    .frame_bytes = 2048,
+    .frame = json_frame,
+    .fate = json_fate,
+    .diff = json_diff,
+    .error = json_error,
+    .summary = json_summary,
+    .compare = json_compare,
+};

@@ -1,0 +1,290 @@
+/*
+ * out_json_summary.c - the JSON format's closing records: {"type":"summary"}
+ * with a run's totals (docs/json.md lists the keys) and {"type":"compare"}
+ * with both runs and the figures that differ. The same figures as the text
+ * summary (out_text_summary.c).
+ */
+#include "out.h"
+
+#include "compare.h"
+#include "gro_totals.h"
+#include "jw.h"
+#include "stats.h"
+
+#include "csumcheck/rewrite.h"
+
+#include <glib.h>
+
+/* "key":{"name":n,...} with the nonzero counts of a table from index `from` */
+static void json_counts(struct jw *j, const char *key, const uint64_t *v, unsigned from,
+                        unsigned n, const char *(*name)(unsigned))
+{
+    jw_key(j, key);
+    jw_obj(j);
+    for (unsigned i = from; i < n; i++)
+        if (v[i])
+            jw_num(j, name(i), v[i]);
+    jw_end_obj(j);
+}
+
+static void json_config(struct jw *j, const struct cli_run *run)
+{
+    static const unsigned ops[] = { CSC_RW_OUTER_CSUM, CSC_RW_OUTER_ZERO, CSC_RW_INNER_GOOD };
+    const struct csc_config *c = &run->cfg;
+    JW_OBJ(j, "config");
+    JW_STR(j, "rx", run->rx_name);
+    JW_STR(j, "era", c->era.name);
+    JW_BOOL(j, "gro_nic", c->gro_nic);
+    JW_BOOL(j, "gro_tunnel", c->gro_tunnel);
+    JW_BOOL(j, "remcsum_rx", c->remcsum_rx);
+    JW_BOOL(j, "remcsum_nopartial", c->remcsum_nopartial);
+    JW_BOOL(j, "udp6_zero_csum_rx", c->udp6_zero_csum_rx);
+    JW_BOOL(j, "inner_socket", c->inner_socket);
+    JW_BOOL(j, "assume_bad", c->assume_bad);
+    JW_STR(j, "gre_csum", csc_gre_csum_name(c->gre_csum));
+    JW_BOOL(j, "remcsum_rx_given", c->remcsum_rx_given);
+    JW_BOOL(j, "geneve_external", c->geneve_external);
+    JW_BOOL(j, "geneve_inner_proto_inherit", c->geneve_inner_proto_inherit);
+    JW_ARR(j, "rewrite");
+    for (size_t i = 0; i < G_N_ELEMENTS(ops); i++)
+        if (run->rewrite & ops[i]) {
+            jw_elem(j);
+            jw_str(j, rewrite_words(ops[i]));
+        }
+    jw_end_arr(j);
+    jw_end_obj(j);
+}
+
+static void json_layers(struct jw *j, const struct cli_stats *st)
+{
+    JW_OBJ(j, "layers");
+    for (unsigned p = 0; p < CSC_P__COUNT; p++)
+        if (layer_total(st, p))
+            json_counts(j, csc_proto_name(p), st->layer[p], 0, CSC_V__COUNT, csc_verdict_name);
+    jw_end_obj(j);
+    json_counts(j, "reasons", st->reason, 1, CSC_R__COUNT, csc_reason_name);
+    JW_OBJ(j, "findings");
+    for (unsigned i = 0; i < FD__COUNT; i++)
+        jw_num(j, cli_finding_name(i), st->finding[i]);
+    jw_num(j, "any", st->findings_any);
+    jw_end_obj(j);
+}
+
+static void json_kernel_totals(struct jw *j, const struct cli_stats *st)
+{
+    JW_OBJ(j, "kernel");
+    JW_U64(j, "accept", st->kverdict[CSC_K_ACCEPT]);
+    JW_U64(j, "drop", st->kverdict[CSC_K_DROP]);
+    JW_U64(j, "unknown", st->kverdict[CSC_K_UNKNOWN]);
+    JW_U64(j, "not_run", st->kernel_not_run);
+    json_counts(j, "counters", st->counter, 0, CSC_C__COUNT, csc_counter_name);
+    JW_OBJ(j, "drop_reasons");
+    struct named dn[CLI_DROP_NAMES];
+    unsigned ndn = drops_by_name(st, dn);
+    for (unsigned i = 0; i < ndn; i++)
+        jw_num(j, dn[i].name, dn[i].n);
+    jw_end_obj(j);
+    JW_U64(j, "sw_passes", st->sw_passes);
+    JW_U64(j, "sw_bytes", st->sw_bytes);
+    JW_U64(j, "hdr_bytes", st->hdr_bytes);
+    JW_OBJ(j, "gro");
+    for (unsigned d = 0; d < CSC_P__COUNT; d++)
+        if (gro_kind_total(st, d))
+            json_counts(j, csc_dev_name(d), st->gro[d], 0, CSC_G__COUNT, csc_gro_reason_name);
+    jw_end_obj(j);
+    json_counts(j, "warnings", st->warning, 0, CLI_BITS, csc_warning_name);
+    jw_end_obj(j);
+}
+
+static void json_endpoint(struct jw *j, const char *key, const struct cli_endpoint *e)
+{
+    char a[64];
+    jw_key(j, key);
+    if (!e->family) {
+        jw_null(j);
+        return;
+    }
+    jw_obj(j);
+    JW_STR(j, "proto", e->l4 ? csc_proto_name(e->l4) : "ip");
+    endpoint_addr(a, sizeof a, e, true);
+    JW_STR(j, "src", a);
+    endpoint_addr(a, sizeof a, e, false);
+    JW_STR(j, "dst", a);
+    if (e->l4) {
+        JW_U64(j, "sport", e->sport);
+        JW_U64(j, "dport", e->dport);
+    }
+    jw_end_obj(j);
+}
+
+static void json_gro_devices(struct jw *j, const struct cli_gro_totals *t)
+{
+    const struct cli_gro_dev *dv[CLI_GRO_DEVS];
+    unsigned nd = sorted_devs(t, dv);
+    JW_ARR(j, "devices");
+    for (unsigned i = 0; i < nd; i++) {
+        const struct cli_gro_dev *d = dv[i];
+        jw_elem(j);
+        jw_obj(j);
+        JW_STR(j, "device", csc_dev_name(d->kind));
+        JW_U64(j, "depth", d->depth);
+        JW_U64(j, "frames_in", d->frames_in);
+        JW_U64(j, "packets_out", d->packets_out);
+        JW_KEY(j, "ratio");
+        jw_double(j, ratio(d->frames_in, d->packets_out));
+        JW_U64(j, "merged_frames", d->merged_frames);
+        JW_U64(j, "alone", d->alone);
+        json_counts(j, "refused", d->refused, 0, CSC_G__COUNT, csc_gro_reason_name);
+        json_counts(j, "flushes", d->flushes, 1, CSC_GF__COUNT, csc_gro_flush_name);
+        jw_end_obj(j);
+    }
+    jw_end_arr(j);
+}
+
+static void json_flow(struct jw *j, const struct cli_gro_flow *fl, const struct cli_opts *o)
+{
+    char tmp[256];
+    struct wbuf lw = { tmp, 0, sizeof tmp - 1, NULL, NULL };
+    jw_elem(j);
+    jw_obj(j);
+    JW_STR(j, "file", out_job_name(o, fl->file));
+    JW_U64(j, "first_frame", fl->id.first_frame);
+    JW_STR(j, "device", csc_dev_name(fl->kind));
+    JW_U64(j, "depth", fl->depth);
+    gro_flow_label(&lw, &fl->id);
+    tmp[lw.len] = 0;
+    JW_STR(j, "flow", tmp);
+    json_endpoint(j, "outer", &fl->id.outer);
+    JW_KEY(j, "tunnel");
+    if (fl->id.tunnel) {
+        jw_obj(j);
+        JW_STR(j, "proto", csc_proto_name(fl->id.tunnel));
+        JW_KEY(j, "id");
+        if (tunnel_has_id(&fl->id))
+            jw_u64(j, fl->id.tunnel_id);
+        else
+            jw_null(j);
+        jw_end_obj(j);
+    } else {
+        jw_null(j);
+    }
+    json_endpoint(j, "inner", &fl->id.inner);
+    JW_U64(j, "frames_in", fl->frames_in);
+    JW_U64(j, "packets_out", fl->packets_out);
+    JW_KEY(j, "avg_merge");
+    jw_double(j, ratio(fl->frames_in, fl->packets_out));
+    JW_U64(j, "merged_frames", fl->merged_frames);
+    json_counts(j, "flushes", fl->flushes, 1, CSC_GF__COUNT, csc_gro_flush_name);
+    jw_end_obj(j);
+}
+
+static void json_gro(struct jw *j, const struct cli_run *run, const struct cli_opts *o)
+{
+    const struct cli_gro_totals *t = &run->gro;
+    const struct csc_gro_cfg *gc = &run->gro_cfg;
+    JW_OBJ(j, "gro");
+    JW_U64(j, "budget", gc->budget);
+    JW_U64(j, "flush_timeout_us", gc->flush_timeout_us);
+    JW_U64(j, "max_size", gc->max_size);
+    JW_U64(j, "poll_gap_us", gc->poll_gap_us);
+    JW_U64(j, "frames", t->frames);
+    json_gro_devices(j, t);
+    JW_U64(j, "sw_passes_single", t->passes_single);
+    JW_U64(j, "sw_bytes_single", t->bytes_single);
+    JW_U64(j, "sw_passes_merged", t->passes_merged);
+    JW_U64(j, "sw_bytes_merged", t->bytes_merged);
+    JW_U64(j, "tcp_flows", t->tcp_flows);
+    JW_U64(j, "flows_evicted", t->flows_evicted);
+    if (t->frames_unfollowed)
+        JW_U64(j, "frames_unfollowed", t->frames_unfollowed);
+    JW_ARR(j, "top_flows");
+    for (unsigned i = 0; i < t->ntop; i++)
+        json_flow(j, &t->top[i], o);
+    jw_end_arr(j);
+    jw_end_obj(j);
+}
+
+/* what every run's summary has after its head */
+static void json_run_members(struct jw *j, const struct cli_run *run, const struct cli_opts *o)
+{
+    const struct cli_stats *st = &run->st;
+    json_config(j, run);
+    json_layers(j, st);
+    json_kernel_totals(j, st);
+    JW_OBJ(j, "frag");
+    JW_U64(j, "completed", st->frag_completed);
+    JW_U64(j, "evicted", st->frag_evicted);
+    JW_U64(j, "overlaps", st->frag_overlaps);
+    JW_U64(j, "dropped", st->frag_dropped);
+    jw_end_obj(j);
+    json_counts(j, "stops", st->stop, 1, CSC_STOP__COUNT, csc_stop_name);
+    json_gro(j, run, o);
+}
+
+/* type, files, errors, frames, bytes */
+static void json_summary_head(struct jw *j, const char *type, const struct out_summary *s)
+{
+    const struct cli_stats *st = &s->runs[0].st;
+    jw_obj(j);
+    JW_STR(j, "type", type);
+    JW_U64(j, "files", st->files);
+    JW_U64(j, "files_failed", st->files_failed);
+    JW_U64(j, "errors", s->nerrors);
+    JW_U64(j, "frames", st->frames);
+    JW_U64(j, "bytes", st->cap_bytes);
+    JW_U64(j, "wire_bytes", st->wire_bytes);
+}
+
+/* written (-w) and the exit status close both records */
+static void json_summary_tail(struct jw *j, const struct out_summary *s)
+{
+    const struct cli_stats *st = &s->runs[0].st;
+    if (s->o->write_path)
+        JW_U64(j, "written", st->selected - st->select_lost);
+    JW_U64(j, "exit_status", (uint64_t)s->exit_status);
+    jw_end_obj(j);
+    wb_putc(j->w, '\n');
+}
+
+void json_summary(struct wbuf *w, const struct out_summary *s)
+{
+    struct jw j = jw_on(w);
+    json_summary_head(&j, "summary", s);
+    json_run_members(&j, &s->runs[0], s->o);
+    json_summary_tail(&j, s);
+}
+
+void json_compare(struct wbuf *w, const struct out_summary *s)
+{
+    struct jw j = jw_on(w);
+    json_summary_head(&j, "compare", s);
+    JW_ARR(&j, "runs");
+    for (unsigned i = 0; i < 2; i++) {
+        jw_elem(&j);
+        jw_obj(&j);
+        JW_STR(&j, "run", s->runs[i].label);
+        JW_KEY(&j, "spec");
+        if (s->runs[i].spec)
+            jw_str(&j, s->runs[i].spec);
+        else
+            jw_null(&j);
+        json_run_members(&j, &s->runs[i], s->o);
+        jw_end_obj(&j);
+    }
+    jw_end_arr(&j);
+    JW_OBJ(&j, "diff");
+    GArray *rows = compare_rows(s->runs);
+    for (unsigned i = 0; i < rows->len; i++) {
+        const struct row *r = &g_array_index(rows, struct row, i);
+        if (!row_differs(r))
+            continue;
+        jw_key(&j, r->key);
+        if (r->dbl)
+            wb_printf(w, "[%.3f,%.3f]", r->a, r->b);
+        else
+            wb_printf(w, "[%.0f,%.0f]", r->a, r->b);
+    }
+    g_array_free(rows, TRUE);
+    jw_end_obj(&j);
+    json_summary_tail(&j, s);
+}

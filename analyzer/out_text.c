@@ -1,0 +1,241 @@
+/*
+ * out_text.c - the text format: a summary of the run (and with -v one line
+ * per frame that has a finding, -vv with its kernel trace; --compare -v one
+ * line per frame whose outcome differs). The summary's GRO engine section
+ * and the --compare table are out_text_summary.c's.
+ */
+#include "out.h"
+
+#include "stats.h"
+
+/* "accept|drop [at proto@off reason counters...], N sw passes/B bytes" */
+static void text_verdict(struct wbuf *w, const struct csc_result *r)
+{
+    const struct csc_kernel *k = &r->kernel;
+    wb_puts(w, csc_kverdict_name(k->verdict));
+    if (k->verdict == CSC_K_DROP) {
+        if (k->drop_layer < out_nlayers(r)) {
+            WB_LIT(w, " at ");
+            wb_puts(w, csc_proto_name(r->layers[k->drop_layer].proto));
+            wb_putc(w, '@');
+            wb_u64(w, r->layers[k->drop_layer].off);
+        }
+        wb_putc(w, ' ');
+        wb_puts(w, csc_drop_name(k->drop_reason));
+        for (uint32_t c = k->counters; c; c &= c - 1) {
+            wb_putc(w, ' ');
+            wb_puts(w, csc_counter_name((unsigned)__builtin_ctz(c)));
+        }
+    }
+    WB_LIT(w, ", ");
+    wb_u64(w, k->sw_passes);
+    WB_LIT(w, " sw passes/");
+    wb_u64(w, k->sw_bytes);
+    WB_LIT(w, " bytes");
+}
+
+/* "nic merged into 1, vxlan held" */
+static void text_gro_fates(struct wbuf *w, const struct csc_gro_decision *gd)
+{
+    if (!gd || !gd->n) {
+        WB_LIT(w, "not fed");
+        return;
+    }
+    for (unsigned i = 0; i < gd->n; i++) {
+        const struct csc_gro_fate *f = &gd->fate[i];
+        if (i)
+            WB_LIT(w, ", ");
+        wb_puts(w, csc_dev_name(f->kind));
+        wb_putc(w, ' ');
+        if (f->merged) {
+            WB_LIT(w, "merged into ");
+            wb_u64(w, f->super);
+            if (f->gso_lost)
+                WB_LIT(w, " (lost at the UDP socket: GSO)");
+        } else if (f->held) {
+            WB_LIT(w, "held");
+        } else {
+            WB_LIT(w, "alone (");
+            wb_puts(w, csc_gro_reason_name(f->alone_reason));
+            wb_putc(w, ')');
+        }
+        if (f->flushed_other) {
+            WB_LIT(w, ", flushed ");
+            wb_puts(w, csc_gro_flush_name(f->flushed_other));
+        }
+    }
+}
+
+/* "file:frame:" */
+static void text_frame_head(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
+{
+    wb_puts(w, f->name);
+    wb_putc(w, ':');
+    wb_u64(w, v->frame);
+    wb_putc(w, ':');
+}
+
+/* every layer whose verdict is not good, and why decoding stopped early */
+static bool text_findings(struct wbuf *w, const struct csc_result *r)
+{
+    bool any = false;
+    for (unsigned i = 0; i < out_nlayers(r); i++) {
+        const struct csc_layer *l = &r->layers[i];
+        if (!out_has_csum(l) || l->verdict == CSC_V_GOOD)
+            continue;
+        wb_puts(w, any ? ", " : " ");
+        any = true;
+        wb_puts(w, csc_proto_name(l->proto));
+        wb_putc(w, '@');
+        wb_u64(w, l->off);
+        wb_putc(w, ' ');
+        wb_puts(w, csc_verdict_name(l->verdict));
+        if (l->reason) {
+            WB_LIT(w, " (");
+            wb_puts(w, csc_reason_name(l->reason));
+            wb_putc(w, ')');
+        }
+        if (l->verdict == CSC_V_BAD) {
+            WB_LIT(w, " field ");
+            wb_hex16(w, l->field);
+            WB_LIT(w, " expected ");
+            wb_hex16(w, l->expected);
+        }
+    }
+    if (r->stop == CSC_STOP_TRUNCATED || r->stop == CSC_STOP_MALFORMED) {
+        wb_puts(w, any ? "; " : " ");
+        any = true;
+        wb_puts(w, csc_stop_name(r->stop));
+        wb_putc(w, ' ');
+        wb_puts(w, csc_proto_name(r->stop_proto));
+        wb_putc(w, '@');
+        wb_u64(w, r->stop_off);
+    }
+    return any;
+}
+
+/* -v: one line per frame with a finding */
+static bool text_frame(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
+{
+    const struct csc_kernel *k = &v->r->kernel;
+    if (!f->frames || !v->findings)
+        return false;
+    text_frame_head(w, f, v);
+    wb_puts(w, text_findings(w, v->r) ? "; kernel: " : " kernel: ");
+    if (!k->ran) {
+        WB_LIT(w, "not run");
+        return true;
+    }
+    text_verdict(w, v->r);
+    if (k->warnings) {
+        WB_LIT(w, "; warnings:");
+        for (uint32_t b = k->warnings; b; b &= b - 1) {
+            wb_putc(w, ' ');
+            wb_puts(w, csc_warning_name((unsigned)__builtin_ctz(b)));
+        }
+    }
+    return true;
+}
+
+static void text_fate(struct wbuf *w, const struct out_file *f, const struct csc_gro_decision *gd)
+{
+    (void)f;
+    if (gd && gd->n) {
+        WB_LIT(w, "; gro: ");
+        text_gro_fates(w, gd);
+    }
+}
+
+/* one step of the trace: "    nic gro udp@34 udp4_gro_receive: sw-pass ok 170 bytes  [..]" */
+static void text_step(struct wbuf *w, const struct csc_result *r, const struct csc_step *s)
+{
+    const struct csc_kernel *k = &r->kernel;
+    WB_LIT(w, "    ");
+    wb_puts(w, s->dev < k->ndevs ? csc_dev_name(k->devs[s->dev].kind) : "?");
+    wb_putc(w, ' ');
+    wb_puts(w, csc_path_name(s->path));
+    wb_putc(w, ' ');
+    if (s->layer < out_nlayers(r)) {
+        wb_puts(w, csc_proto_name(r->layers[s->layer].proto));
+        wb_putc(w, '@');
+        wb_u64(w, r->layers[s->layer].off);
+    } else {
+        wb_putc(w, '-');
+    }
+    wb_putc(w, ' ');
+    wb_puts(w, csc_fn_name(s->fn));
+    WB_LIT(w, ": ");
+    wb_puts(w, csc_what_name(s->what));
+    if (s->ok == CSC_TRI_YES)
+        WB_LIT(w, " ok");
+    else if (s->ok == CSC_TRI_NO)
+        WB_LIT(w, " FAILED");
+    if (s->bytes) {
+        wb_putc(w, ' ');
+        wb_u64(w, s->bytes);
+        WB_LIT(w, " bytes");
+    }
+    WB_LIT(w, "  [");
+    wb_puts(w, csc_ip_summed_name(s->before.ip_summed));
+    wb_putc(w, '/');
+    wb_u64(w, s->before.csum_level);
+    WB_LIT(w, " -> ");
+    wb_puts(w, csc_ip_summed_name(s->after.ip_summed));
+    wb_putc(w, '/');
+    wb_u64(w, s->after.csum_level);
+    if (s->after.csum_valid)
+        WB_LIT(w, " valid");
+    WB_LIT(w, "]\n");
+}
+
+/* the end of the line; -vv: the kernel trace under it */
+static void text_frame_end(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
+{
+    const struct csc_kernel *k = &v->r->kernel;
+    wb_putc(w, '\n');
+    if (!out_traces(f->o) || !k->ran)
+        return;
+    unsigned ns = k->nsteps < CSC_MAX_STEPS ? k->nsteps : CSC_MAX_STEPS;
+    for (unsigned i = 0; i < ns; i++)
+        text_step(w, v->r, &k->steps[i]);
+}
+
+static void text_outcome(struct wbuf *w, const struct csc_result *r,
+                         const struct csc_gro_decision *gd)
+{
+    if (!r->kernel.ran) {
+        WB_LIT(w, "not run");
+        return;
+    }
+    text_verdict(w, r);
+    WB_LIT(w, ", gro: ");
+    text_gro_fates(w, gd);
+}
+
+/* --compare -v: "file:frame: A: ... | B: ..." */
+static void text_diff(struct wbuf *w, const struct out_file *f, const struct frame_view *v,
+                      const struct csc_result *const *r, const struct csc_gro_decision *const *gd)
+{
+    text_frame_head(w, f, v);
+    for (unsigned i = 0; i < f->nruns; i++) {
+        wb_puts(w, i ? " | " : " ");
+        wb_puts(w, f->runs[i].label);
+        WB_LIT(w, ": ");
+        text_outcome(w, r[i], gd[i]);
+    }
+    wb_putc(w, '\n');
+}
+
+const struct out_format out_text = {
+    .name = "text",
+    .escape = wb_text_name,
+    .frames_from_v = 1,        /* -v: a line per frame with a finding */
+    .trace_from_v = 2,         /* -vv: and its trace */
+    .frame_bytes = 256,
+    .frame = text_frame,
+    .fate = text_fate,
+    .frame_end = text_frame_end,
+    .diff = text_diff,
+    .summary = text_summary,
+    .compare = text_compare,
+};

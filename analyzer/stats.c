@@ -1,0 +1,174 @@
+/*
+ * stats.c - a run's totals: one frame's findings and counters, merged per
+ * file and per run (stats.h), and the findings vocabulary.
+ */
+#include "stats.h"
+
+#include <glib.h>
+#include <string.h>
+
+static const char *const finding_names[FD__COUNT] = {
+    [FD_BAD] = "bad",         [FD_DROP] = "drop",       [FD_PARTIAL] = "partial",
+    [FD_UNVERIFIABLE] = "unverifiable", [FD_LCO] = "lco", [FD_RCO] = "rco",
+    [FD_ZERO6] = "zero6",     [FD_NONE] = "none",       [FD_WARNING] = "warning",
+    [FD_TRUNCATED] = "truncated", [FD_MALFORMED] = "malformed",
+};
+
+const char *cli_finding_name(unsigned i)
+{
+    return i < FD__COUNT ? finding_names[i] : "?";
+}
+
+bool cli_finding_parse(const char *s, uint32_t *mask, char **bad)
+{
+    uint32_t m = 0;
+    gchar **words = g_strsplit(s, ",", -1);
+    bool ok = words[0] != NULL;
+    for (gchar **w = words; *w && ok; w++) {
+        gchar *t = g_strstrip(*w);
+        unsigned i;
+        if (!strcmp(t, "any")) {
+            m |= FD_ANY;
+            continue;
+        }
+        for (i = 0; i < FD__COUNT; i++)
+            if (!strcmp(t, finding_names[i]))
+                break;
+        if (i == FD__COUNT) {
+            *bad = g_strdup(t);
+            ok = false;
+        } else {
+            m |= 1u << i;
+        }
+    }
+    if (!ok && !*bad)
+        *bad = g_strdup(s);
+    g_strfreev(words);
+    *mask = m;
+    return ok;
+}
+
+void cli_stats_merge(struct cli_stats *into, const struct cli_stats *s)
+{
+    /* every member is a uint64_t counter (or an array of them) */
+    uint64_t *a = (uint64_t *)(void *)into;
+    const uint64_t *b = (const uint64_t *)(const void *)s;
+    G_STATIC_ASSERT(sizeof(struct cli_stats) % sizeof(uint64_t) == 0);
+    for (size_t i = 0; i < sizeof *s / sizeof(uint64_t); i++)
+        a[i] += b[i];
+}
+
+/* The summaries' verdict columns, in the order of the vocabulary */
+const unsigned verdict_cols[CSC_V__COUNT - 1] = { CSC_V_GOOD, CSC_V_BAD, CSC_V_NONE, CSC_V_ZERO6,
+                                               CSC_V_PARTIAL, CSC_V_LCO, CSC_V_RCO,
+                                               CSC_V_UNVERIFIABLE };
+
+uint64_t layer_total(const struct cli_stats *st, unsigned p)
+{
+    uint64_t t = 0;
+    for (unsigned v = 0; v < CSC_V__COUNT; v++)
+        t += st->layer[p][v];
+    return t;
+}
+
+/* Drop reasons summed by name (two ids may share one name) */
+unsigned drops_by_name(const struct cli_stats *st, struct named *out)
+{
+    unsigned n = 0;
+    for (unsigned d = 0; d < CLI_DROP_NAMES; d++) {
+        if (!st->drop_reason[d])
+            continue;
+        const char *nm = csc_drop_name(d);
+        unsigned i;
+        for (i = 0; i < n; i++)
+            if (!strcmp(out[i].name, nm))
+                break;
+        if (i == n)
+            out[n++] = (struct named){ nm, 0 };
+        out[i].n += st->drop_reason[d];
+    }
+    return n;
+}
+
+uint64_t gro_kind_total(const struct cli_stats *st, unsigned kind)
+{
+    uint64_t total = 0;
+    for (unsigned g = 0; g < CSC_G__COUNT; g++)
+        total += st->gro[kind][g];
+    return total;
+}
+
+/* Counters of one frame; returns its findings (enum cli_finding bits). */
+static uint32_t account(struct cli_stats *st, const struct csc_result *r)
+{
+    uint32_t m = 0;
+    unsigned n = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS;
+    for (unsigned i = 0; i < n; i++) {
+        const struct csc_layer *l = &r->layers[i];
+        if (l->verdict == CSC_V_NA && l->csum_off == CSC_NO_OFF)
+            continue;
+        if (l->proto < CSC_P__COUNT && l->verdict < CSC_V__COUNT)
+            st->layer[l->proto][l->verdict]++;
+        if (l->reason < CSC_R__COUNT)
+            st->reason[l->reason]++;
+        switch (l->verdict) {
+        case CSC_V_BAD: m |= 1u << FD_BAD; break;
+        case CSC_V_NONE: m |= 1u << FD_NONE; break;
+        case CSC_V_ZERO6: m |= 1u << FD_ZERO6; break;
+        case CSC_V_PARTIAL: m |= 1u << FD_PARTIAL; break;
+        case CSC_V_LCO: m |= 1u << FD_LCO; break;
+        case CSC_V_RCO: m |= 1u << FD_RCO; break;
+        case CSC_V_UNVERIFIABLE: m |= 1u << FD_UNVERIFIABLE; break;
+        default: break;
+        }
+    }
+    if (r->stop < CSC_STOP__COUNT)
+        st->stop[r->stop]++;
+    if (r->stop == CSC_STOP_TRUNCATED)
+        m |= 1u << FD_TRUNCATED;
+    else if (r->stop == CSC_STOP_MALFORMED)
+        m |= 1u << FD_MALFORMED;
+
+    const struct csc_kernel *k = &r->kernel;
+    if (k->ran) {
+        st->kverdict[k->verdict < CSC_K__COUNT ? k->verdict : CSC_K_UNKNOWN]++;
+        if (k->verdict == CSC_K_DROP) {
+            m |= 1u << FD_DROP;
+            st->drop_reason[k->drop_reason < CLI_DROP_NAMES ? k->drop_reason : 0]++;
+        }
+        for (uint32_t c = k->counters; c; c &= c - 1)
+            st->counter[__builtin_ctz(c) < CSC_C__COUNT ? __builtin_ctz(c) : 0]++;
+        st->sw_passes += k->sw_passes;
+        st->sw_bytes += k->sw_bytes;
+        st->hdr_bytes += k->hdr_bytes;
+        unsigned nd = k->ndevs < CSC_MAX_DEVS ? k->ndevs : CSC_MAX_DEVS;
+        for (unsigned d = 0; d < nd; d++) {
+            const struct csc_dev *dv = &k->devs[d];
+            if (dv->kind < CSC_P__COUNT && dv->gro_reason < CSC_G__COUNT)
+                st->gro[dv->kind][dv->gro_reason]++;
+        }
+    } else {
+        st->kernel_not_run++;
+    }
+    if (k->warnings) {              /* not-modelled comes without a replay */
+        m |= 1u << FD_WARNING;
+        for (uint32_t w = k->warnings; w; w &= w - 1)
+            st->warning[__builtin_ctz(w)]++;
+    }
+    for (uint32_t b = m; b; b &= b - 1)
+        st->finding[__builtin_ctz(b)]++;
+    if (m)
+        st->findings_any++;
+    return m;
+}
+
+uint32_t stats_account_frame(struct cli_stats *st, const struct csc_result *r,
+                             const struct csc_frame *f0)
+{
+    uint32_t m = account(st, r);
+    st->frames++;
+    st->cap_bytes += f0->caplen;
+    st->wire_bytes += f0->wirelen;
+    return m;
+}
+

@@ -1,0 +1,73 @@
+/*
+ * stats.h - a run's totals (struct cli_stats): one frame's findings and
+ * counters (stats.c: stats_account_frame), merged per file and per run; and
+ * the findings vocabulary of --select and --fail-on.
+ */
+#ifndef CSUMCHECK_STATS_H
+#define CSUMCHECK_STATS_H
+
+#include "csumcheck/csumcheck.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CLI_DROP_NAMES 64             /* drop reason ids we count (csc_drop_name) */
+#define CLI_BITS 32                   /* warning bits we count */
+
+/* Per-frame findings: the vocabulary of --select and --fail-on. */
+enum cli_finding {
+    FD_BAD = 0,        /* a layer verdict is bad */
+    FD_DROP,           /* the kernel replay drops the frame */
+    FD_PARTIAL,        /* a layer verdict is partial */
+    FD_UNVERIFIABLE,   /* a layer verdict is unverifiable */
+    FD_LCO,
+    FD_RCO,
+    FD_ZERO6,
+    FD_NONE,           /* a layer carries no checksum (UDP zero, GRE w/o C) */
+    FD_WARNING,        /* the replay raised a warning */
+    FD_TRUNCATED,      /* decoding stopped: header cut by caplen */
+    FD_MALFORMED,      /* decoding stopped: impossible header field */
+    FD__COUNT
+};
+#define FD_ANY ((1u << FD__COUNT) - 1u)
+
+const char *cli_finding_name(unsigned i);
+/* "bad,drop" -> mask; also "any". false (and *bad = the offending word). */
+bool cli_finding_parse(const char *s, uint32_t *mask, char **bad);
+
+/* Totals of a run; summed over files (merge) and rendered by the summary. */
+struct cli_stats {
+    uint64_t files, files_failed, frames, cap_bytes, wire_bytes;
+    uint64_t layer[CSC_P__COUNT][CSC_V__COUNT];   /* checksummed layers */
+    uint64_t reason[CSC_R__COUNT];
+    uint64_t finding[FD__COUNT];                   /* frames with the finding */
+    uint64_t findings_any;                         /* frames with any finding */
+    uint64_t stop[CSC_STOP__COUNT];
+    uint64_t kverdict[CSC_K__COUNT];               /* accept / drop / unknown */
+    uint64_t kernel_not_run;
+    uint64_t counter[CSC_C__COUNT];                /* frames that bump it */
+    uint64_t drop_reason[CLI_DROP_NAMES];
+    uint64_t warning[CLI_BITS];
+    uint64_t sw_passes, sw_bytes, hdr_bytes;
+    uint64_t gro[CSC_P__COUNT][CSC_G__COUNT];      /* device kind x GRO result */
+    uint64_t frag_completed, frag_evicted, frag_overlaps, frag_dropped;
+    uint64_t selected, select_lost;                /* frames for -w / not written */
+};
+
+void cli_stats_merge(struct cli_stats *into, const struct cli_stats *s);
+/* One frame into the totals; returns its findings (1 << enum cli_finding). */
+uint32_t stats_account_frame(struct cli_stats *st, const struct csc_result *r,
+                             const struct csc_frame *f0);
+
+/* The verdicts of the summaries' columns, in the order of the vocabulary (all but n/a) */
+extern const unsigned verdict_cols[CSC_V__COUNT - 1];
+
+/* Drop reasons summed by name (two ids may share one name) */
+struct named { const char *name; uint64_t n; };
+unsigned drops_by_name(const struct cli_stats *st, struct named *out);
+/* Checksummed layers of protocol p, any verdict */
+uint64_t layer_total(const struct cli_stats *st, unsigned p);
+/* Frames the GRO pass of a device of this kind saw */
+uint64_t gro_kind_total(const struct cli_stats *st, unsigned kind);
+
+#endif

@@ -4,7 +4,7 @@
  */
 #include "csum.h"
 #include "pkt.h"
-#include "wire.h"
+#include "proto/wire.h"
 
 #include "csumcheck/frag.h"
 

@@ -16,7 +16,7 @@
  */
 #include "csum.h"
 #include "pkt.h"
-#include "wire.h"
+#include "proto/wire.h"
 #include "proto/protos.h"
 
 #include "csumcheck/gro.h"

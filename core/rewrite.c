@@ -2,7 +2,7 @@
  * rewrite.c - what-if rewrites of checksum fields (see rewrite.h).
  */
 #include "csum.h"
-#include "wire.h"
+#include "proto/wire.h"
 
 #include "csumcheck/rewrite.h"
 

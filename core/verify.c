@@ -17,7 +17,7 @@
  */
 #include "csum.h"
 #include "pkt.h"
-#include "wire.h"
+#include "proto/wire.h"
 
 #include "csumcheck/csumcheck.h"
 #include "proto/protos.h"

@@ -6,7 +6,7 @@
  *   | Identity (2^IDlen bytes) | Signature (SigLen * 4 bytes) |
  * OpCode 1 (forward) carries a packet of protocol Next Header (4 or 41).
  */
-#include "../decode.h"
+#include "decode.h"
 
 void dec_ayiya(struct dec *d, uint32_t off)
 {

@@ -12,7 +12,7 @@
  *   +-------+-------+
  * A type below 0x0600 is an 802.3 length (LLC follows): the stack ends.
  */
-#include "../decode.h"
+#include "decode.h"
 
 void dec_eth(struct dec *d, uint32_t off)
 {

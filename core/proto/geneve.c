@@ -12,7 +12,7 @@
  * A version other than 0 is pushed as a layer (vers) and ends the stack: the
  * GENEVE socket still receives it and drops it (geneve_udp_encap_recv).
  */
-#include "../decode.h"
+#include "decode.h"
 
 void dec_geneve(struct dec *d, uint32_t off)
 {

@@ -16,7 +16,7 @@
  * ERSPAN over GRE: protocol 0x88be without S is type I (no ERSPAN header),
  * with S type II (8 bytes); 0x22eb is type III (12 bytes, +8 with O set).
  */
-#include "../decode.h"
+#include "decode.h"
 
 /* Header length: the fixed part and the optional words its flags announce. */
 static uint32_t gre_hlen(uint16_t flags)

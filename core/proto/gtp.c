@@ -7,7 +7,7 @@
  *   | extension headers: | len (x4 bytes) | contents ... | next type |
  * Message type 255 (G-PDU) carries an IPv4 or IPv6 packet.
  */
-#include "../decode.h"
+#include "decode.h"
 
 /* The extension header chain after the optional fields: each header's first
  * byte counts 4-byte units, its last byte names the next (0: none). The

@@ -19,7 +19,7 @@
  * stack; Linux frees it (gue_control_message).
  * FOU, at the end: no header, the port names the protocol.
  */
-#include "../decode.h"
+#include "decode.h"
 
 /* The private flags word and, with REMCSUM, the RCO start and offset. */
 static bool gue_private(struct dec *d, struct csc_layer *l, uint32_t off, uint32_t hdr)

@@ -13,7 +13,7 @@
  * decoded and judged, its transport checksum only when the whole datagram is
  * quoted (otherwise unverifiable: icmp-quote).
  */
-#include "../decode.h"
+#include "decode.h"
 
 static void quote(struct dec *d, uint32_t off, int v6)
 {

@@ -17,7 +17,7 @@
  * to the end of the enclosing data. A total length beyond the frame is a
  * lying length: the header checksum is still judged, the L4 is not.
  */
-#include "../decode.h"
+#include "decode.h"
 
 #include "../csum.h"
 

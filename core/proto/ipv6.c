@@ -17,7 +17,7 @@
  * Home Address option is present. Payload length 0 without a jumbo option is
  * a BIG TCP super-packet: the payload runs to the end of the enclosing data.
  */
-#include "../decode.h"
+#include "decode.h"
 
 #include "../csum.h"
 

@@ -13,7 +13,7 @@
  * L2TPv2: |T|L|x|x|S|x|O|P|x|x|x|x| Ver=2 | [Length] | Tunnel | Session |
  *         [Ns Nr] [Offset Size, pad] then PPP.
  */
-#include "../decode.h"
+#include "decode.h"
 
 static void l2tpv3_session(struct dec *d, uint32_t off, uint32_t pre)
 {

@@ -11,7 +11,7 @@
  * guessed from its first nibble: 4 IPv4, 6 IPv6, 0 a control word followed
  * by an Ethernet pseudowire (the common PW encapsulation).
  */
-#include "../decode.h"
+#include "decode.h"
 
 #define PW_CONTROL_WORD_NIBBLE 0   /* first nibble of a pseudowire control word */
 #define PW_CW_LEN 4

@@ -12,7 +12,7 @@
  * PPP (HDLC-like framing may keep the FF 03 address/control bytes; the
  * protocol field may be compressed to one odd byte, RFC 1661 §6.5).
  */
-#include "../decode.h"
+#include "decode.h"
 
 void dec_pppoe(struct dec *d, uint32_t off)
 {

@@ -12,7 +12,7 @@
  */
 #include "protos.h"
 
-#include "../decode.h"
+#include "decode.h"
 #include "../replay/replay.h"
 
 #define ROW(p) [CSC_P_##p]

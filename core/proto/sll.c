@@ -16,7 +16,7 @@
  * NULL/LOOP: a 4-byte address family, host order (NULL) or network order
  * (LOOP): AF_INET 2; AF_INET6 10 (Linux), 24, 28, 30 (BSDs, macOS).
  */
-#include "../decode.h"
+#include "decode.h"
 
 static void sll_payload(struct dec *d, uint16_t proto, uint32_t off)
 {

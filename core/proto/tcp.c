@@ -15,7 +15,7 @@
  * The checksum covers the TCP segment to the end of the IP payload with the
  * pseudo-header of the enclosing IP layer.
  */
-#include "../decode.h"
+#include "decode.h"
 
 static uint16_t find_mss(struct dec *d, uint32_t opt, uint32_t end)
 {

@@ -5,7 +5,7 @@
  *   auth:   | 0x0001 | ID-len | AU-len | client id | auth value | nonce(8) | conf(1) |
  *   origin: | 0x0000 | port (obfuscated) | IPv4 address (obfuscated) |
  */
-#include "../decode.h"
+#include "decode.h"
 
 /* One indicator at off + *hdr: its length added to *hdr. False when the
  * stack ended, *more false when no indicator is there. */

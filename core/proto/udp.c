@@ -14,7 +14,7 @@
  * super-packet (jumbo / GSO) means "to the end of the IP payload".
  * The payload is dispatched by port through the configured port table.
  */
-#include "../decode.h"
+#include "decode.h"
 
 void dec_udp(struct dec *d, uint32_t off)
 {

@@ -18,7 +18,7 @@
  *   next protocol 1 IPv4, 2 IPv6, 3 Ethernet, 4 NSH, 5 MPLS.
  * NSH: | Ver(2) O U TTL(6) Length(6) | MD type | Next protocol | SPI/SI |...
  */
-#include "../decode.h"
+#include "decode.h"
 
 #define VXLAN_KNOWN  (VXLAN_HF_VNI | VXLAN_HF_RCO | VXLAN_HF_GBP)
 #define VXLAN_FLAGS_MASK 0xffffff00u   /* the flags word but its low byte (RCO start) */

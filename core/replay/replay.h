@@ -21,7 +21,7 @@
 
 #include "../csum.h"
 #include "../pkt.h"
-#include "../wire.h"
+#include "../proto/wire.h"
 #include "csumcheck/csumcheck.h"
 
 enum { CHECKSUM_NONE = 0, CHECKSUM_UNNECESSARY, CHECKSUM_COMPLETE, CHECKSUM_PARTIAL };

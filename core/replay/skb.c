@@ -1,7 +1,7 @@
 /*
  * skb.c - the skb checksum helpers of include/linux/skbuff.h and
  * net/core/skbuff.c (read at v6.12), one function each under the kernel's
- * name, with the older kernels' differences as era switches (core/era.c,
+ * name, with the older kernels' differences as era switches (core/replay/era.c,
  * docs/eras.md).
  */
 #include "replay.h"

@@ -24,7 +24,7 @@ const char *kd_class_name(int k)
 }
 
 /* The era preset that claims a kernel release. Debian's 5.10, 6.1 and 6.12
- * have presets of their own (core/era.c: the series as Debian ships it,
+ * have presets of their own (core/replay/era.c: the series as Debian ships it,
  * stable backports included); others go by the release their series
  * follows. */
 const char *kd_era_for_release(const char *release)

@@ -13,7 +13,7 @@
 #define GRO CSC_PATH_GRO
 #define NORMAL CSC_PATH_NORMAL
 
-/* ---- era boundaries (core/era.c) ---- */
+/* ---- era boundaries (core/replay/era.c) ---- */
 
 /* outer IPv4 / UDP / VXLAN+RCO / Eth / IPv4 / TCP with the seed in place */
 static void vxlan_rco(struct pb_frame *f)

@@ -4,8 +4,8 @@
  */
 #include "decode.h"
 
-#include "csum.h"
-#include "proto/protos.h"
+#include "../csum.h"
+#include "protos.h"
 
 #include <string.h>
 

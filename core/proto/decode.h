@@ -11,7 +11,7 @@
 #define CSC_DECODE_H
 
 #include "csumcheck/csumcheck.h"
-#include "pkt.h"
+#include "../pkt.h"
 #include "wire.h"
 
 struct dec {

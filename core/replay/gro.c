@@ -92,11 +92,11 @@ static int __skb_gro_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn
     if (__skb_gro_checksum_validate_needed(rp, zero_okay, check)) {
         if (rp->cb.csum_valid && rp_check(rp, layer, rp->cb.csum_known,
                                           csum_add(psum, rp->cb.csum))) {
-            rp_step(rp, layer, fn, CSC_M_COMPLETE, 1, 0, &before);
+            rp_step(rp, layer, fn, CSC_M_COMPLETE, CSC_TRI_YES, 0, &before);
             rp_layer_result(rp, layer, CSC_M_COMPLETE, 1, 0);
         } else {
             if (rp->cb.csum_valid)
-                rp_step(rp, layer, fn, CSC_M_COMPLETE, 0, 0, &before);
+                rp_step(rp, layer, fn, CSC_M_COMPLETE, CSC_TRI_NO, 0, &before);
             rp->cb.csum = psum;
             rp->cb.csum_known = 1;
             r = __skb_gro_checksum_complete(rp, layer, fn);
@@ -109,7 +109,7 @@ static int __skb_gro_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn
             m = CSC_M_PARTIAL;
         else if (rp->cb.csum_cnt == 0)
             m = CSC_M_ZERO;
-        rp_step(rp, layer, fn, m, 1, 0, &before);
+        rp_step(rp, layer, fn, m, CSC_TRI_YES, 0, &before);
         rp_layer_result(rp, layer, m, 1, 0);
     }
     if (r)
@@ -130,7 +130,7 @@ static void skb_gro_checksum_try_convert(struct rp *rp, uint8_t layer, enum kfn 
     rp->cb.csum = ~psum;
     rp->cb.csum_known = 1;
     rp->cb.csum_valid = 1;
-    rp_step(rp, layer, fn, W_CONVERT, 1, 0, NULL);
+    rp_step(rp, layer, fn, W_CONVERT, CSC_TRI_YES, 0, NULL);
     L(rp, layer)->k.gro_conv = 1;
 }
 
@@ -274,7 +274,7 @@ static void udp_gro_receive(struct rp *rp, uint8_t i)
         return;
     }
     if (udp_gate_refuses(rp, check)) {
-        rp_step(rp, i, KF_UDP_GRO_RECEIVE, W_GATE_REFUSED, 0, 0, NULL);
+        rp_step(rp, i, KF_UDP_GRO_RECEIVE, W_GATE_REFUSED, CSC_TRI_NO, 0, NULL);
         gro_flush(rp, i, KF_UDP_GRO_RECEIVE, CSC_G_UDP_GATE);
         return;
     }

@@ -120,11 +120,11 @@ static inline struct csc_skb_state rp_snap(const struct rp *rp)
                                rp->skb.csum_bad };
     return s;
 }
-void rp_record(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok, uint32_t bytes,
-               const struct csc_skb_state *before);
+void rp_record(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, enum csc_tri ok,
+               uint32_t bytes, const struct csc_skb_state *before);
 /* One step of the trace; recorded only when the caller asked for steps. */
-static inline void rp_step(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok,
-                           uint32_t bytes, const struct csc_skb_state *before)
+static inline void rp_step(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what,
+                           enum csc_tri ok, uint32_t bytes, const struct csc_skb_state *before)
 {
     if (layer < rp->r->nlayers && layer > rp->k->last_layer)
         rp->k->last_layer = layer;

@@ -26,7 +26,7 @@ static void not_modelled(struct rp *rp, uint8_t i, enum kfn fn)
 
 static void deliver(struct rp *rp, uint8_t i, enum kfn fn)
 {
-    rp_step(rp, i, fn, W_DELIVER, 1, 0, NULL);
+    rp_step(rp, i, fn, W_DELIVER, CSC_TRI_YES, 0, NULL);
     rp->done = 1;
 }
 
@@ -266,7 +266,7 @@ void udp_rcv(struct rp *rp, uint8_t i)
     uint16_t check = rp_field(rp, uh);
     rp_enter(rp, i, lib);
     if (uh->notes & (CSC_N_LEN_SHORT | CSC_N_LEN_EXCEEDS)) {
-        rp_step(rp, i, lib, W_SHORT, 0, 0, NULL);
+        rp_step(rp, i, lib, W_SHORT, CSC_TRI_NO, 0, NULL);
         rp_drop(rp, i, lib, KD_PKT_TOO_SMALL,
                 v6 ? CNT(CSC_C_UDP6_IN_ERRORS) : CNT(CSC_C_UDP_IN_ERRORS));
         return;
@@ -289,7 +289,7 @@ void udp_rcv(struct rp *rp, uint8_t i)
     bool tunnel = has_layer(rp, i + 1u) && is_udp_tunnel(L(rp, i + 1));
     bool socket = tunnel || rp->cfg->inner_socket;
     if (v6 && check == 0 && !(tunnel && tunnel_no_check6_rx(rp, L(rp, i + 1)))) {
-        rp_step(rp, i, lib, W_ZERO_REFUSED, 0, 0, NULL);
+        rp_step(rp, i, lib, W_ZERO_REFUSED, CSC_TRI_NO, 0, NULL);
         rp_layer_result(rp, i, CSC_M_ZERO, 0, 0);
         udp_csum_error(rp, i, lib, v6);
         return;
@@ -338,7 +338,7 @@ void vxlan_rcv(struct rp *rp, uint8_t t)
                     !(vx->u.vxlan.flags & VXLAN_HF_VNI);
     rp_enter(rp, t, KF_VXLAN_RCV);
     if (reserved && era(rp, CSC_E_VXLAN_RESERVED_EARLY)) {
-        rp_step(rp, t, KF_VXLAN_RCV, W_INVALID_HDR, 0, 0, NULL);
+        rp_step(rp, t, KF_VXLAN_RCV, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
         rp_drop(rp, t, KF_VXLAN_RCV, KD_VXLAN_INVALID_HDR,
                 CNT(CSC_C_DEV_RX_FRAME_ERRORS) | CNT(CSC_C_DEV_RX_ERRORS));
         return;
@@ -359,7 +359,7 @@ void vxlan_rcv(struct rp *rp, uint8_t t)
         }
     }
     if (reserved) {                   /* up to v6.13: bits no parser consumed; no counter */
-        rp_step(rp, t, KF_VXLAN_RCV, W_INVALID_HDR, 0, 0, NULL);
+        rp_step(rp, t, KF_VXLAN_RCV, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
         rp_drop(rp, t, KF_VXLAN_RCV, KD_VXLAN_INVALID_HDR, 0);
         return;
     }
@@ -553,7 +553,7 @@ void gre_rcv(struct rp *rp, uint8_t i)
     }
     uint8_t want = rp->cfg->gre_csum;
     if ((want == CSC_GRE_CSUM_ON && !(flags & GRE_C)) || (want == CSC_GRE_CSUM_OFF && (flags & GRE_C))) {
-        rp_step(rp, i, KF_IP_TUNNEL_RCV, W_FLAG_MISMATCH, 0, 0, NULL);
+        rp_step(rp, i, KF_IP_TUNNEL_RCV, W_FLAG_MISMATCH, CSC_TRI_NO, 0, NULL);
         rp_drop(rp, i, KF_IP_TUNNEL_RCV, KD_TUNNEL_CSUM_FLAGS,
                 CNT(CSC_C_DEV_RX_CRC_ERRORS) | CNT(CSC_C_DEV_RX_ERRORS));
         return;

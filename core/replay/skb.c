@@ -102,7 +102,7 @@ static bool __skb_checksum_validate_needed(struct rp *rp, uint8_t layer, enum kf
         enum csc_method m = unneeded_method(rp, zero && !skb_csum_unnecessary(rp));
         rp->skb.csum_valid = 1;
         __skb_decr_checksum_unnecessary(rp);
-        rp_step(rp, layer, fn, m, 1, 0, &before);
+        rp_step(rp, layer, fn, m, CSC_TRI_YES, 0, &before);
         rp_layer_result(rp, layer, m, 1, 0);
         return false;
     }
@@ -119,13 +119,13 @@ static int __skb_checksum_validate_complete(struct rp *rp, uint8_t layer, enum k
     if (s->ip_summed == CHECKSUM_COMPLETE) {
         if (rp_check(rp, layer, s->csum_known, csum_add(psum, s->csum))) {
             s->csum_valid = 1;
-            rp_step(rp, layer, fn, CSC_M_COMPLETE, 1, 0, &before);
+            rp_step(rp, layer, fn, CSC_M_COMPLETE, CSC_TRI_YES, 0, &before);
             rp_layer_result(rp, layer, CSC_M_COMPLETE, 1, 0);
             return 0;
         }
-        rp_step(rp, layer, fn, CSC_M_COMPLETE, 0, 0, &before);
+        rp_step(rp, layer, fn, CSC_M_COMPLETE, CSC_TRI_NO, 0, &before);
     } else if (era(rp, CSC_E_HAS_CSUM_BAD) && s->csum_bad) {
-        rp_step(rp, layer, fn, CSC_M_CSUM_BAD, 0, 0, &before);
+        rp_step(rp, layer, fn, CSC_M_CSUM_BAD, CSC_TRI_NO, 0, &before);
         rp_layer_result(rp, layer, CSC_M_CSUM_BAD, 0, 0);
         return 1;
     }
@@ -174,7 +174,7 @@ void skb_checksum_try_convert(struct rp *rp, uint8_t layer, enum kfn fn, uint32_
     s->csum = ~psum;
     s->csum_known = 1;
     s->ip_summed = CHECKSUM_COMPLETE;
-    rp_step(rp, layer, fn, W_CONVERT, 1, 0, &before);
+    rp_step(rp, layer, fn, W_CONVERT, CSC_TRI_YES, 0, &before);
     if (layer < rp->r->nlayers)
         L(rp, layer)->k.normal_conv = 1;
 }

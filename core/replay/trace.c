@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-void rp_record(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, int ok, uint32_t bytes,
-               const struct csc_skb_state *before)
+void rp_record(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, enum csc_tri ok,
+               uint32_t bytes, const struct csc_skb_state *before)
 {
     struct csc_kernel *k = rp->k;
     if (k->nsteps >= CSC_MAX_STEPS) {
@@ -84,5 +84,5 @@ void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t
     k->drop_reason = (uint8_t)why;
     k->counters |= counters;
     rp->done = 1;
-    rp_step(rp, layer, fn, W_DROP, 0, 0, NULL);
+    rp_step(rp, layer, fn, W_DROP, CSC_TRI_NO, 0, NULL);
 }

@@ -119,6 +119,27 @@ static const struct gen_case fou[] = {
     C("fou-outer6-zero6", "eth ipv6 udp:zero,dport=5555 ipv4 tcp pay:len=100", "FOU over IPv6, zero6"),
 };
 
+/* GRE-in-UDP (RFC 8086): decoded on 4754; Linux receives it only on a FOU
+ * port with IP protocol 47 (the "fou" run: --fou-port 4754:47) */
+static const struct gen_case gre_udp[] = {
+    C("greudp-tcp", "eth ipv4 udp:dport=4754 gre ipv4 tcp pay:len=100",
+      "GRE-in-UDP, all good: nothing listens on 4754 (UdpNoPorts) unless it is a FOU port"),
+    C("greudp-key-udp", "eth ipv4 udp:dport=4754 gre:K=42 ipv4 udp pay:len=80", "GRE-in-UDP with a key"),
+    C("greudp-csum", "eth ipv4 udp:dport=4754 gre:C ipv4 tcp pay:len=100",
+      "GRE-in-UDP with a GRE checksum (GRO refuses it under FOU)"),
+    C("greudp-outer-zero", "eth ipv4 udp:zero,dport=4754 gre ipv4 tcp pay:len=100",
+      "GRE-in-UDP, outer UDP zero"),
+    C("greudp-outer-bad", "eth ipv4 udp:bad,dport=4754 gre ipv4 tcp pay:len=100",
+      "GRE-in-UDP, outer UDP bad: dropped before the port lookup"),
+    C("greudp-inner-bad", "eth ipv4 udp:dport=4754 gre ipv4 tcp:bad pay:len=100",
+      "GRE-in-UDP, inner TCP bad"),
+    C("greudp6-tcp", "eth ipv6 udp:dport=4754 gre ipv4 tcp pay:len=100", "GRE-in-UDP over IPv6"),
+    C("greudp6-inner6-udp", "eth ipv6 udp:dport=4754 gre ipv6 udp pay:len=80",
+      "GRE-in-UDP over IPv6, inner IPv6"),
+    C("greudp6-inner-bad", "eth ipv6 udp:dport=4754 gre:C ipv4 udp:bad pay:len=80",
+      "GRE-in-UDP over IPv6, GRE checksum, inner UDP bad"),
+};
+
 static const struct gen_case gre[] = {
     C("gre-plain", "eth ipv4 gre ipv4 tcp pay:len=100", "GRE without checksum (none: no C bit)"),
     C("gre-csum", "eth ipv4 gre:C ipv4 tcp pay:len=100", "GRE with a good checksum"),
@@ -442,6 +463,8 @@ const struct gen_file gen_files[] = {
     FILE_CASES("fou.pcap", "FOU: IPIP on UDP 5555, IPv6 on UDP 5556 (--fou-port 5555:4 --fou-port 5556:41)",
                CAPW_PCAP, 0, fou),
     FILE_CASES("gre.pcap", "GRE with/without C, K, S; over IPv6; NVGRE and gretap (TEB); LCO", CAPW_PCAP, 0, gre),
+    FILE_CASES("gre-in-udp.pcap", "GRE-in-UDP (RFC 8086) on UDP 4754 over IPv4 and IPv6 (as FOU with --fou-port 4754:47)",
+               CAPW_PCAP, 0, gre_udp),
     FILE_CASES("ip-in-ip.pcap", "IPIP, 6in4, 4in6, 6in6", CAPW_PCAP, 0, ipip),
     FILE_CASES("l2tpv3.pcap", "L2TPv3 over IP and UDP, L2TPv2/PPP", CAPW_PCAP, 0, l2tp),
     FILE_CASES("nested.pcap", "tunnels inside tunnels", CAPW_PCAP, 0, nested),

@@ -129,6 +129,7 @@ void dec_teredo(struct dec *d, uint32_t off);
 void dec_ayiya(struct dec *d, uint32_t off);
 void dec_mpls_udp(struct dec *d, uint32_t off);
 void dec_fou(struct dec *d, uint32_t off);
+void dec_gre_udp(struct dec *d, uint32_t off);
 
 /* True when [off, off+len) is captured and inside the enclosing payload.
  * Otherwise records why the stack ends: nothing left (normal end), the

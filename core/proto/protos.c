@@ -8,7 +8,8 @@
  *
  * Default ports: IANA's assignments (VXLAN 4789 RFC 7348, VXLAN-GPE 4790,
  * GENEVE 6081 RFC 8926, L2TP 1701, GTP-U 2152, Teredo 3544, AYIYA 5072,
- * MPLS-in-UDP 6635 RFC 7510) and GUE's 6080 (the Linux fou examples).
+ * MPLS-in-UDP 6635 RFC 7510, GRE-in-UDP 4754 RFC 8086) and GUE's 6080 (the
+ * Linux fou examples).
  */
 #include "protos.h"
 
@@ -126,6 +127,14 @@ const struct proto_row csc_protos[CSC_P__COUNT] = {
     ROW(CMD) = { .pub = { .name = "cisco-md", .flags = CSC_PF_ID } },
     /* a device kind only, never a decoded layer: the sit device */
     ROW(SIT) = { .pub = { .name = "sit" } },
+    /* Linux receives it only through a FOU port (ip fou add port 4754 ipproto 47,
+     * the CLI's --fou-port 4754:47, which makes the port FOU) */
+    ROW(GRE_UDP) = {
+        .pub = { .name = "gre-in-udp", .title = "GRE-in-UDP",
+                 .flags = CSC_PF_TUNNEL | CSC_PF_UNBOUND_PORT, .ports = { 4754 },
+                 .option = "gre-in-udp-port", .pref = "gre_in_udp_ports" },
+        .decode_udp = dec_gre_udp,
+    },
 };
 
 #define INET(n, p) [IPPROTO_##n##_] = &csc_protos[CSC_P_##p]

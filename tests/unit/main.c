@@ -12,6 +12,7 @@ Suite *gro_suite(void);
 Suite *rewrite_suite(void);
 Suite *rcache_suite(void);
 Suite *kernel_source_suite(void);
+Suite *protos_suite(void);
 
 int main(void)
 {
@@ -25,6 +26,7 @@ int main(void)
     srunner_add_suite(sr, rewrite_suite());
     srunner_add_suite(sr, rcache_suite());
     srunner_add_suite(sr, kernel_source_suite());
+    srunner_add_suite(sr, protos_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

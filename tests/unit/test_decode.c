@@ -67,6 +67,12 @@ static void r_l2tpv3(struct pb_frame *f)
     pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_L2TPV3);
     pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 20;
 }
+static void r_gre_udp6(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV6); pb_push(f, PB_UDP)->dport = 4754;
+    struct pb_layer *g = pb_push(f, PB_GRE); g->gre_flags = 0x2000; g->key = 7;
+    pb_push(f, PB_IPV4); pb_push(f, PB_TCP); pb_push(f, PB_PAYLOAD)->len = 20;
+}
 static void r_4in6(struct pb_frame *f) { pb_push(f, PB_ETH); pb_push(f, PB_IPV6); pb_push(f, PB_IPV4); pb_push(f, PB_TCP); pb_push(f, PB_PAYLOAD)->len = 20; }
 static void r_6in4(struct pb_frame *f) { pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_IPV6); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 20; }
 
@@ -136,7 +142,7 @@ static const struct recipe_case cases[] = {
     { "gue-v1", r_gue_v1, 6 }, { "l2tpv3", r_l2tpv3, 6 }, { "4in6", r_4in6, 4 },
     { "6in4", r_6in4, 4 }, { "pppoe", r_pppoe, 4 }, { "erspan2", r_erspan2, 7 },
     { "erspan3", r_erspan3, 7 }, { "gtp", r_gtp, 6 }, { "teredo", r_teredo, 6 },
-    { "nsh", r_nsh, 7 }, { "ayiya", r_ayiya, 6 },
+    { "nsh", r_nsh, 7 }, { "ayiya", r_ayiya, 6 }, { "gre-in-udp6", r_gre_udp6, 7 },
 };
 
 static struct csc_result full;

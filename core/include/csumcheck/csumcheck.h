@@ -64,6 +64,7 @@ enum csc_proto {
     CSC_P_TEREDO, CSC_P_AYIYA, CSC_P_CW, CSC_P_WCCP, CSC_P_CMD,
     CSC_P_SIT,           /* a device kind only: the sit device (IPv6 in IPv4);
                             ipip is CSC_P_IPV4 (IPv4 in IPv4), ip6tnl CSC_P_IPV6 */
+    CSC_P_GRE_UDP,       /* GRE-in-UDP (RFC 8086): a marker layer, GRE follows */
     CSC_P__COUNT
 };
 
@@ -80,6 +81,8 @@ enum csc_proto_flag {
                                        carries (FOU: PORT:IPPROTO) */
     CSC_PF_VNI          = 1u << 6,  /* its header names a virtual network (VNI) */
     CSC_PF_ID           = 1u << 7,  /* its view starts with an identifier (csc_layer_id) */
+    CSC_PF_UNBOUND_PORT = 1u << 8,  /* decoded on its port, where nothing listens unless
+                                       configured (a FOU port): the datagram is UdpNoPorts */
 };
 
 struct csc_proto_desc {

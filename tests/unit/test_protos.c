@@ -1,0 +1,130 @@
+/*
+ * test_protos.c - the protocol table (core/proto/protos.c) and the protocol
+ * added through it alone: GRE-in-UDP (RFC 8086, core/proto/gre_udp.c).
+ */
+#include "helpers.h"
+#include "proto/wire.h"
+
+/* Every row has a name, names are the JSON vocabulary (unique); a default
+ * port, a CLI option and a plugin preference belong to one row only. */
+START_TEST(rows_are_unique)
+{
+    for (unsigned p = 0; p < CSC_P__COUNT; p++) {
+        const struct csc_proto_desc *a = csc_proto_desc(p);
+        ck_assert_ptr_nonnull(a);
+        ck_assert_ptr_nonnull(a->name);
+        ck_assert_str_eq(csc_proto_name(p), a->name);
+        ck_assert_msg(!a->option == !a->pref, "%s: option and preference go together", a->name);
+        for (unsigned q = p + 1; q < CSC_P__COUNT; q++) {
+            const struct csc_proto_desc *b = csc_proto_desc(q);
+            ck_assert_str_ne(a->name, b->name);
+            if (a->option && b->option) {
+                ck_assert_str_ne(a->option, b->option);
+                ck_assert_str_ne(a->pref, b->pref);
+            }
+            for (unsigned i = 0; i < CSC_PROTO_PORTS && a->ports[i]; i++)
+                for (unsigned k = 0; k < CSC_PROTO_PORTS && b->ports[k]; k++)
+                    ck_assert_uint_ne(a->ports[i], b->ports[k]);
+        }
+    }
+    ck_assert_str_eq(csc_proto_desc(CSC_P__COUNT)->name, "none");   /* out of range */
+}
+END_TEST
+
+/* [eth] IPv4 or IPv6 / UDP 4754 / GRE (K) / IPv4 / TCP */
+static void gre_udp(struct pb_frame *f, bool v6, enum pb_state outer)
+{
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, v6 ? PB_IPV6 : PB_IPV4);
+    struct pb_layer *u = pb_push(f, PB_UDP);
+    u->dport = 4754;
+    u->csum = outer;
+    struct pb_layer *g = pb_push(f, PB_GRE);
+    g->gre_flags = GRE_K;
+    g->key = 42;
+    pb_push(f, PB_IPV4);
+    pb_push(f, PB_TCP);
+    pb_push(f, PB_PAYLOAD)->len = 100;
+}
+
+START_TEST(gre_in_udp_decoded_on_4754)
+{
+    struct pb_frame f;
+    for (int v6 = 0; v6 <= 1; v6++) {
+        gre_udp(&f, v6, PB_OK);
+        cfg_set("none", "modern");
+        run(&f);
+        ck_assert_int_eq(R.nlayers, 7);
+        ck_assert_int_eq(R.layers[3].proto, CSC_P_GRE_UDP);
+        ck_assert_int_eq(R.layers[3].hdr_len, 0);          /* no header of its own */
+        ck_assert_int_eq(R.layers[4].proto, CSC_P_GRE);
+        ck_assert_uint_eq(R.layers[4].u.gre.key, 42);
+        ck_assert_int_eq(R.layers[6].proto, CSC_P_TCP);
+        ck_assert_int_eq(R.layers[6].verdict, CSC_V_GOOD);
+        ck_assert(csc_proto_is_tunnel(CSC_P_GRE_UDP));
+        csc_config_clear_ports(&CFG, CSC_P_GRE_UDP);        /* --no-default-ports */
+        run(&f);
+        ck_assert_int_eq(R.nlayers, 3);
+    }
+}
+END_TEST
+
+/* Linux has no GRE-in-UDP socket: without a FOU port, __udp4_lib_rcv /
+ * __udp6_lib_rcv find no socket on 4754 (UdpNoPorts / Udp6NoPorts), after
+ * the checksum (a bad one is InCsumErrors first). */
+START_TEST(gre_in_udp_unbound_port)
+{
+    struct pb_frame f;
+    for (int v6 = 0; v6 <= 1; v6++) {
+        gre_udp(&f, v6, PB_OK);
+        cfg_set("none", "modern");
+        run(&f);
+        int u = lay(CSC_P_UDP, 0);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, u);
+        ck_assert(has_counter(v6 ? CSC_C_UDP6_NO_PORTS : CSC_C_UDP_NO_PORTS));
+        ck_assert_int_ge(find_step(v6 ? "__udp6_lib_rcv" : "__udp4_lib_rcv", "no-socket"), 0);
+        ck_assert_int_eq(find_step("gre_rcv", "enter"), -1);
+
+        gre_udp(&f, v6, PB_BAD);
+        run(&f);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert(has_counter(v6 ? CSC_C_UDP6_IN_CSUM_ERRORS : CSC_C_UDP_IN_CSUM_ERRORS));
+        ck_assert(!has_counter(v6 ? CSC_C_UDP6_NO_PORTS : CSC_C_UDP_NO_PORTS));
+    }
+}
+END_TEST
+
+/* ip fou add port 4754 ipproto 47 (--fou-port 4754:47): the port is FOU,
+ * fou_udp_recv resubmits the payload as IP protocol 47 to gre_rcv. */
+START_TEST(gre_in_udp_as_fou)
+{
+    struct pb_frame f;
+    for (int v6 = 0; v6 <= 1; v6++) {
+        gre_udp(&f, v6, PB_OK);
+        cfg_set("none", "modern");
+        ck_assert(csc_config_set_port(&CFG, 4754, CSC_P_FOU, IPPROTO_GRE_));
+        run(&f);
+        ck_assert_int_eq(R.layers[3].proto, CSC_P_FOU);
+        ck_assert_int_eq(R.layers[4].proto, CSC_P_GRE);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+        ck_assert_int_ge(find_step("fou_udp_recv", "enter"), 0);
+        ck_assert_int_ge(find_step("gre_rcv", "enter"), 0);
+        ck_assert_uint_eq(R.kernel.counters, 0);
+    }
+}
+END_TEST
+
+Suite *protos_suite(void);
+Suite *protos_suite(void)
+{
+    Suite *s = suite_create("protocol table");
+    TCase *t = tcase_create("protos");
+    tcase_add_test(t, rows_are_unique);
+    tcase_add_test(t, gre_in_udp_decoded_on_4754);
+    tcase_add_test(t, gre_in_udp_unbound_port);
+    tcase_add_test(t, gre_in_udp_as_fou);
+    suite_add_tcase(s, t);
+    return s;
+}

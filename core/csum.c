@@ -16,13 +16,6 @@
 #define CSC_CLONES
 #endif
 
-static inline uint16_t fold64(uint64_t a)
-{
-    a = (a & 0xffffffffu) + (a >> 32);
-    a = (a & 0xffffffffu) + (a >> 32);
-    return fold16((uint32_t)a);
-}
-
 CSC_CLONES
 static uint64_t sum_words(const uint8_t *p, size_t n4)
 {
@@ -35,31 +28,31 @@ static uint64_t sum_words(const uint8_t *p, size_t n4)
     return acc;
 }
 
-uint32_t csum_partial(const void *buf, size_t len, uint32_t init)
+uint64_t csum_native(const void *buf, size_t len)
 {
     const uint8_t *p = buf;
     size_t n4 = len / 4;
     uint64_t acc = sum_words(p, n4);
     p += 4 * n4;
     len -= 4 * n4;
+    if (len >= 2) {
+        uint16_t w;
+        memcpy(&w, p, 2);
+        acc += w;
+        p += 2;
+        len -= 2;
+    }
+    if (len)
+        acc += csum_native_byte(p[0]);
+    return acc;
+}
+
+uint32_t csum_partial(const void *buf, size_t len, uint32_t init)
+{
+    uint16_t f = fold16(csum_native64_fold(csum_native(buf, len)));
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    if (len >= 2) {
-        acc += ((uint32_t)p[0] << 8) | p[1];
-        p += 2;
-        len -= 2;
-    }
-    if (len)
-        acc += (uint32_t)p[0] << 8;
-    return csum_add(init, fold64(acc));
+    return csum_add(init, f);
 #else
-    if (len >= 2) {
-        acc += ((uint32_t)p[1] << 8) | p[0];
-        p += 2;
-        len -= 2;
-    }
-    if (len)
-        acc += p[0];
-    uint16_t f = fold64(acc);
     return csum_add(init, (uint16_t)((f >> 8) | (f << 8)));
 #endif
 }

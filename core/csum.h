@@ -93,6 +93,53 @@ static inline uint32_t csum_word_at(uint16_t v, size_t off)
  * byte is the high byte of a word. The only loop over packet bytes. */
 uint32_t csum_partial(const void *buf, size_t len, uint32_t init);
 
+/* The native sum of buf: its 16-bit words in the machine's byte order
+ * (32-bit words added into 64 bits; an odd trailing byte is the first byte
+ * of a word), not folded. Congruent modulo 0xffff to the canonical sum byte
+ * swapped on a little-endian machine, the canonical sum itself on a
+ * big-endian one (RFC 1071 2(B)): csum_native_to_canonical() after a fold.
+ * Native sums add with end-around carry in 64 bits (csum_native_add) and a
+ * sum of bytes that start an odd distance away is rotated by 8 bits, as
+ * csum_block_add does. */
+uint64_t csum_native(const void *buf, size_t len);
+
+static inline uint32_t csum_native_byte(uint8_t b)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return (uint32_t)b << 8;
+#else
+    return b;
+#endif
+}
+
+static inline uint64_t csum_native_add(uint64_t a, uint64_t b)
+{
+    a += b;
+    return a + (a < b);
+}
+
+static inline uint64_t rol64(uint64_t w, unsigned s)
+{
+    return (w << s) | (w >> (64 - s));
+}
+
+/* 64 bits folded to 32 with end-around carry (congruent modulo 0xffff) */
+static inline uint32_t csum_native64_fold(uint64_t a)
+{
+    a = (a & 0xffffffffu) + (a >> 32);
+    a = (a & 0xffffffffu) + (a >> 32);
+    return (uint32_t)a;
+}
+
+static inline uint32_t csum_native_to_canonical(uint32_t x)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return x;
+#else
+    return ror32(x, 8);
+#endif
+}
+
 /* csum_tcpudp_nofold: IPv4 pseudo-header sum */
 static inline uint32_t csum_tcpudp_nofold(uint32_t saddr, uint32_t daddr, uint32_t len,
                                           uint8_t proto, uint32_t sum)

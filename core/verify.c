@@ -18,14 +18,16 @@
 #include "csum.h"
 #include "pkt.h"
 #include "proto/wire.h"
+#include "sums.h"
 
 #include "csumcheck/csumcheck.h"
 #include "proto/protos.h"
 
 #include <string.h>
 
-/* Merge the ascending header edges with the (few) region ends into one
- * sorted, duplicate-free list of breakpoints, in place. */
+/* Merge the ascending header edges with the (few) other points into one
+ * sorted, duplicate-free list of breakpoints, in place. The side list holds
+ * each value once (sums_side). */
 static void merge_breaks(struct csc_sums *s)
 {
     uint32_t *e = s->ends;
@@ -39,13 +41,14 @@ static void merge_breaks(struct csc_sums *s)
         }
         e[j] = v;
     }
-    /* The usual frame: every region ends at or after the last header edge
-     * (the end of the packet, the end of the capture): an append. */
+    /* The usual frame: every other point lies at or after the last header
+     * edge (the end of the packet, the end of the capture): an append, and
+     * the header edges keep their indices (csc_sums.at). */
     if (!ne || !s->n || e[0] >= s->bp[s->n - 1]) {
-        unsigned n = s->n, lim = n + ne > CSC_MAX_BREAKS ? CSC_MAX_BREAKS - n : ne;
-        for (unsigned k = 0; k < lim; k++)
-            if (!n || s->bp[n - 1] != e[k])
-                s->bp[n++] = e[k];
+        unsigned n = s->n, k = n && e[0] == s->bp[n - 1];
+        unsigned lim = n + (ne - k) > CSC_MAX_BREAKS ? CSC_MAX_BREAKS - n + k : ne;
+        for (; k < lim; k++)
+            s->bp[n++] = e[k];
         s->n = (uint16_t)n;
         s->nends = 0;
         return;
@@ -85,72 +88,103 @@ static int find_bp(const struct csc_sums *s, uint32_t v)
     return *base == v ? (int)(base - s->bp) : -1;
 }
 
-bool csc_region_sum(const struct csc_result *r, uint32_t a, uint32_t b, uint32_t *sum)
+/* The sum of [bp[ia], bp[ib]) from the prefix sums. Prefix sums are aligned
+ * to bp[0]: a region that starts an odd distance away is byte-rotated, as
+ * csum_block_add does. */
+static inline bool sum_between(const struct csc_sums *s, int ia, int ib, uint32_t *sum)
 {
-    const struct csc_sums *s = &r->sums;
-    int ia = find_bp(s, a), ib = find_bp(s, b);
     if (ia < 0 || ib < 0 || ib < ia || ib > s->npieces)
         return false;
-    /* Prefix sums are aligned to bp[0]: a region that starts an odd
-     * distance away is byte-rotated, as csum_block_add does. */
     uint32_t d = ia == ib ? 0 : csum_sub(s->prefix[ib], s->prefix[ia]);
-    *sum = ((a - s->bp[0]) & 1) ? ror32(d, 8) : d;
+    *sum = ((s->bp[ia] - s->bp[0]) & 1) ? ror32(d, 8) : d;
     return true;
 }
 
-/* A short span (a header): native 32-bit words, folded and swapped once,
- * as csum_partial does, but inline. */
-static inline uint32_t sum_short(const uint8_t *p, uint32_t n)
+bool csc_region_sum(const struct csc_result *r, uint32_t a, uint32_t b, uint32_t *sum)
 {
-    uint64_t acc = 0;
+    const struct csc_sums *s = &r->sums;
+    return sum_between(s, find_bp(s, a), find_bp(s, b), sum);
+}
+
+/* The covered region of layer i: it starts at a breakpoint the decoder
+ * noted (the layer's first byte) and mostly ends at the end of what was
+ * summed or at the layer's header end; a binary search otherwise. */
+static bool layer_region_sum(const struct csc_result *r, unsigned i, uint32_t *sum)
+{
+    const struct csc_sums *s = &r->sums;
+    const struct csc_layer *l = &r->layers[i];
+    unsigned h = s->at[i];
+    int ia = h < s->n && s->bp[h] == l->cov_off ? (int)h : find_bp(s, l->cov_off);
+    int ib;
+    if (!s->n)
+        return false;
+    if (s->bp[s->npieces] == l->cov_end)
+        ib = s->npieces;
+    else if (ia >= 0 && (unsigned)ia + 1 < s->n && s->bp[ia + 1] == l->cov_end)
+        ib = ia + 1;
+    else
+        ib = find_bp(s, l->cov_end);
+    return sum_between(s, ia, ib, sum);
+}
+
+/* The native sum of a short span (a header, a small payload): 32-bit words
+ * in two chains, then what is left (see csum_native in csum.h). */
+static inline uint64_t sum_short(const uint8_t *p, uint32_t n)
+{
+    uint64_t a0 = 0, a1 = 0;
     uint32_t i = 0;
-    for (; i + 4 <= n; i += 4) {
+    for (; i + 8 <= n; i += 8) {
+        uint32_t w0, w1;
+        memcpy(&w0, p + i, 4);
+        memcpy(&w1, p + i + 4, 4);
+        a0 += w0;
+        a1 += w1;
+    }
+    if (n & 4) {
         uint32_t w;
         memcpy(&w, p + i, 4);
-        acc += w;
+        a0 += w;
+        i += 4;
     }
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    for (; i + 2 <= n; i += 2)
-        acc += (uint32_t)p[i] << 8 | p[i + 1];
-    if (i < n)
-        acc += (uint32_t)p[i] << 8;
-    acc = (acc & 0xffffffffu) + (acc >> 32);
-    return fold16(csum_add((uint32_t)acc, (uint32_t)(acc >> 32)));
-#else
-    for (; i + 2 <= n; i += 2)
-        acc += (uint32_t)p[i + 1] << 8 | p[i];
-    if (i < n)
-        acc += p[i];
-    acc = (acc & 0xffffffffu) + (acc >> 32);
-    uint16_t f = fold16(csum_add((uint32_t)acc, (uint32_t)(acc >> 32)));
-    return (uint16_t)(f >> 8 | f << 8);
-#endif
+    if (n & 2) {
+        uint16_t w;
+        memcpy(&w, p + i, 2);
+        a1 += w;
+        i += 2;
+    }
+    if (n & 1)
+        a0 += csum_native_byte(p[i]);
+    return a0 + a1;
 }
 
 /* The single pass: each piece between consecutive breakpoints is summed
- * once and accumulated into prefix sums (csc_region_sum subtracts them). */
+ * once (native words, no fold) and accumulated into prefix sums
+ * (csc_region_sum subtracts them). */
 static void sum_pieces(const struct pkt *p, struct csc_sums *s)
 {
-    if (s->nends < CSC_MAX_ENDS)
-        s->ends[s->nends++] = p->caplen;   /* pieces stop where the capture does */
+    sums_side(s, p->caplen);   /* pieces stop where the capture does */
     merge_breaks(s);
     s->npieces = 0;
     s->bytes_summed = 0;
     if (!s->n)
         return;
-    uint32_t acc = 0;
+    uint64_t acc = 0;
+    uint32_t base = s->bp[0];
     s->prefix[0] = 0;
-    for (unsigned i = 0; i + 1 < s->n; i++) {
+    unsigned i = 0;
+    for (; i + 1 < s->n; i++) {
         uint32_t a = s->bp[i], b = s->bp[i + 1];
         const uint8_t *span = pkt_span(p, a, b - a);
         if (!span)
             break;
-        uint32_t piece = b - a < 64 ? sum_short(span, b - a) : csum_partial(span, b - a, 0);
-        acc = csum_block_add(acc, piece, a - s->bp[0]);
-        s->prefix[i + 1] = acc;
-        s->npieces = (uint16_t)(i + 1);
+        uint64_t piece = b - a < 64 ? sum_short(span, b - a) : csum_native(span, b - a);
+        if ((a - base) & 1)
+            piece = rol64(piece, 8);
+        acc = csum_native_add(acc, piece);
+        s->prefix[i + 1] = csum_native_to_canonical(csum_native64_fold(acc));
     }
-    s->bytes_summed = s->bp[s->npieces] - s->bp[0];
+    s->npieces = (uint16_t)i;
+    s->bytes_summed = s->bp[i] - base;
 }
 
 static bool has_pseudo(const struct csc_layer *l)
@@ -163,11 +197,11 @@ static bool under_ipv6(const struct csc_result *r, const struct csc_layer *l)
     return l->ip != CSC_NO_LAYER && r->layers[l->ip].proto == CSC_P_IPV6;
 }
 
-/* Sum of the covered region with the checksum field read as zero. */
-static bool sum_without_field(const struct csc_result *r, const struct csc_layer *l, uint32_t *s0,
-                              uint32_t *s)
+/* Sum of the covered region of layer i with the checksum field read as zero. */
+static bool sum_without_field(const struct csc_result *r, unsigned i, uint32_t *s0, uint32_t *s)
 {
-    if (!csc_region_sum(r, l->cov_off, l->cov_end, s))
+    const struct csc_layer *l = &r->layers[i];
+    if (!layer_region_sum(r, i, s))
         return false;
     *s0 = csum_sub(*s, csum_word_at(l->field, l->csum_off - l->cov_off));
     return true;
@@ -182,8 +216,9 @@ static uint16_t payload_mss(const struct csc_result *r, const struct csc_layer *
     return (uint16_t)mtu_payload;
 }
 
-static void verify_layer(struct csc_result *r, const struct pkt *p, struct csc_layer *l)
+static void verify_layer(struct csc_result *r, const struct pkt *p, unsigned i)
 {
+    struct csc_layer *l = &r->layers[i];
     uint32_t s, s0;
     if (l->csum_off == CSC_NO_OFF)
         return;
@@ -202,7 +237,7 @@ static void verify_layer(struct csc_result *r, const struct pkt *p, struct csc_l
         l->verdict = under_ipv6(r, l) ? CSC_V_ZERO6 : CSC_V_NONE;
         l->reason = CSC_R_ZERO;
     }
-    if (!sum_without_field(r, l, &s0, &s)) {
+    if (!sum_without_field(r, i, &s0, &s)) {
         if (!preset && !zero_udp) {
             l->verdict = CSC_V_UNVERIFIABLE;
             l->reason = CSC_R_SNAPLEN;
@@ -358,14 +393,29 @@ static void verify_lco(struct csc_result *r, unsigned o)
     }
 }
 
+/* Ranking of the verdicts for the frame's worst (higher is worse) */
+static const uint8_t verdict_rank[CSC_V__COUNT] = {
+    [CSC_V_NA] = 0, [CSC_V_GOOD] = 1, [CSC_V_NONE] = 2, [CSC_V_RCO] = 3,
+    [CSC_V_LCO] = 4, [CSC_V_PARTIAL] = 5, [CSC_V_ZERO6] = 6,
+    [CSC_V_UNVERIFIABLE] = 7, [CSC_V_BAD] = 8,
+};
+static const uint8_t verdict_of_rank[9] = {
+    CSC_V_NA, CSC_V_GOOD, CSC_V_NONE, CSC_V_RCO, CSC_V_LCO, CSC_V_PARTIAL, CSC_V_ZERO6,
+    CSC_V_UNVERIFIABLE, CSC_V_BAD,
+};
+
 int csc_verdict_rank(enum csc_verdict v)
 {
-    static const int rank[CSC_V__COUNT] = {
-        [CSC_V_NA] = 0, [CSC_V_GOOD] = 1, [CSC_V_NONE] = 2, [CSC_V_RCO] = 3,
-        [CSC_V_LCO] = 4, [CSC_V_PARTIAL] = 5, [CSC_V_ZERO6] = 6,
-        [CSC_V_UNVERIFIABLE] = 7, [CSC_V_BAD] = 8,
-    };
-    return (unsigned)v < CSC_V__COUNT ? rank[v] : 0;
+    return (unsigned)v < CSC_V__COUNT ? verdict_rank[v] : 0;
+}
+
+/* the verdicts present, one bit per rank */
+static unsigned ranks_of(const struct csc_result *r)
+{
+    unsigned ranks = 1;
+    for (unsigned i = 0; i < r->nlayers; i++)
+        ranks |= 1u << verdict_rank[r->layers[i].verdict];
+    return ranks;
 }
 
 void csc_verify(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r)
@@ -376,11 +426,11 @@ void csc_verify(const struct csc_config *cfg, const struct csc_frame *f, struct 
 
     /* Innermost first: GSO facts found on the inner TCP qualify the outer. */
     uint32_t notes = 0;
-    unsigned verdicts = 0;
+    unsigned ranks = 1;
     for (int i = (int)r->nlayers - 1; i >= 0; i--) {
-        verify_layer(r, &p, &r->layers[i]);
+        verify_layer(r, &p, (unsigned)i);
         notes |= r->layers[i].notes;
-        verdicts |= 1u << r->layers[i].verdict;
+        ranks |= 1u << verdict_rank[r->layers[i].verdict];
     }
     /* the second look (GSO on the outer UDP, RCO, LCO) only where it can apply */
     if (r->gso_segs_known || (notes & CSC_N_RCO)) {
@@ -391,23 +441,16 @@ void csc_verify(const struct csc_config *cfg, const struct csc_frame *f, struct 
             if (l->notes & CSC_N_RCO)
                 verify_rco(r, i);
         }
-        verdicts = ~0u;
+        ranks = ranks_of(r);
     }
-    if (verdicts & (1u << CSC_V_BAD)) {
+    if (ranks & (1u << verdict_rank[CSC_V_BAD])) {
         for (unsigned i = 0; i < r->nlayers; i++) {
             struct csc_layer *l = &r->layers[i];
             if (l->verdict == CSC_V_BAD && l->reason == CSC_R_MISMATCH &&
                 (l->proto == CSC_P_UDP || l->proto == CSC_P_GRE))
                 verify_lco(r, i);
         }
+        ranks = ranks_of(r);
     }
-    r->worst = CSC_V_NA;
-    int worst = 0;
-    for (unsigned i = 0; i < r->nlayers; i++) {
-        int rank = csc_verdict_rank(r->layers[i].verdict);
-        if (rank > worst) {
-            worst = rank;
-            r->worst = r->layers[i].verdict;
-        }
-    }
+    r->worst = verdict_of_rank[31 - __builtin_clz(ranks)];
 }

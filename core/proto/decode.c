@@ -27,8 +27,12 @@ struct csc_layer *dec_push(struct dec *d, enum csc_proto proto, uint32_t off, ui
     l->cov_off = l->cov_end = CSC_NO_OFF;
     if (d->quoted)
         l->notes |= CSC_N_QUOTED;
+    struct csc_sums *s = &r->sums;
+    s->at[r->nlayers - 1] = 0xff;
     if (d->summing) {
         dec_break(d, off);
+        if (s->n && s->bp[s->n - 1] == off)
+            s->at[r->nlayers - 1] = (uint8_t)(s->n - 1);
         dec_break(d, (uint64_t)off + hdr_len);
     }
     return l;

@@ -12,6 +12,7 @@
 
 #include "csumcheck/csumcheck.h"
 #include "../pkt.h"
+#include "../sums.h"
 #include "wire.h"
 
 struct dec {
@@ -40,31 +41,35 @@ static inline struct csc_layer *dec_header(struct dec *d, enum csc_proto proto, 
 void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off);
 /* Record a summing breakpoint (see verify.c). Header edges arrive in
  * ascending order and are appended; anything else (region ends, RCO start)
- * goes to a short side list that verify sorts and merges. */
+ * goes to a short side list, each value once (sums.h), that verify sorts
+ * and merges.
+ * A region that starts at a layer's first byte repeats one of the last two
+ * edges (the layer's own): nothing to record. */
 static inline void dec_break(struct dec *d, uint64_t off)
 {
     struct csc_sums *s = &d->r->sums;
     if (off > d->p.wirelen)
         off = d->p.wirelen;
     uint32_t v = (uint32_t)off;
-    if (s->n && s->bp[s->n - 1] == v)
+    unsigned n = s->n;
+    if (!n || s->bp[n - 1] < v) {
+        if (n < CSC_MAX_BREAKS) {
+            s->bp[n] = v;
+            s->n = (uint16_t)(n + 1);
+        } else {
+            sums_side(s, v);
+        }
         return;
-    if ((!s->n || s->bp[s->n - 1] < v) && s->n < CSC_MAX_BREAKS)
-        s->bp[s->n++] = v;
-    else if (s->nends < CSC_MAX_ENDS)
-        s->ends[s->nends++] = v;
+    }
+    if (s->bp[n - 1] == v || (n >= 2 && s->bp[n - 2] == v))
+        return;
+    sums_side(s, v);
 }
 
 /* A region end: usually far ahead of the header edges still to come. */
 static inline void dec_break_end(struct dec *d, uint64_t off)
 {
-    struct csc_sums *s = &d->r->sums;
-    if (off > d->p.wirelen)
-        off = d->p.wirelen;
-    if (s->nends && s->ends[s->nends - 1] == (uint32_t)off)
-        return;                       /* nested layers end together */
-    if (s->nends < CSC_MAX_ENDS)
-        s->ends[s->nends++] = (uint32_t)off;
+    sums_side(&d->r->sums, off > d->p.wirelen ? d->p.wirelen : (uint32_t)off);
 }
 /* Mark a layer as carrying a checksum over [cov_off, cov_end). */
 void dec_csum(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t cov_off,

@@ -517,7 +517,9 @@ struct csc_sums {
     uint16_t npieces;        /* pieces summed: [bp[0], bp[npieces]) was captured */
     uint16_t nends;          /* decode: region ends and other out-of-order points */
     uint32_t bp[CSC_MAX_BREAKS];  /* decode: header edges, ascending; verify: all, sorted */
-    uint32_t ends[CSC_MAX_ENDS];
+    uint32_t ends[CSC_MAX_ENDS];  /* decode: the other points, each once */
+    uint8_t at[CSC_MAX_LAYERS];   /* decode: bp index of each layer's first byte, where the
+                                     verifier looks first (speed only; checked before use) */
     uint32_t prefix[CSC_MAX_BREAKS]; /* sum of [bp[0], bp[i]), aligned to bp[0] */
     uint32_t bytes_summed;
 };

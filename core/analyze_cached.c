@@ -5,6 +5,8 @@
  */
 #include "csumcheck/rcache.h"
 
+#include "pkt.h"
+
 #include <stddef.h>
 
 #include <string.h>
@@ -45,14 +47,15 @@ struct key_layer {
     uint32_t hdr_len;
     uint16_t sport, next, rco_start, rco_offset;
     uint8_t proto, verdict, ip, bits;
+    uint8_t vers, pad[3];
 };
 
 struct key_head {
-    uint32_t wirelen;
-    uint8_t link, stop, nlayers, pad;
+    uint32_t wirelen, stop_off;
+    uint8_t link, stop, stop_proto, nlayers;
 };
 
-_Static_assert(sizeof(struct key_layer) == 36 && sizeof(struct key_head) == 8, "no padding in keys");
+_Static_assert(sizeof(struct key_layer) == 40 && sizeof(struct key_head) == 12, "no padding in keys");
 
 /* The key, built in place (the stored key is its first n bytes). */
 struct rkey {
@@ -65,12 +68,15 @@ static size_t make_key(const struct csc_frame *f, const struct csc_result *r, st
     size_t n = sizeof(struct key_head) + r->nlayers * sizeof(struct key_layer);
     if (n > CSC_RCACHE_KEY)
         return 0;
-    key->h = (struct key_head){ f->wirelen, f->link, r->stop, r->nlayers, 0 };
+    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
+    /* gue_hdr_valid compares the stop with a GUE layer's offset */
+    key->h = (struct key_head){ f->wirelen, r->stop_off, f->link, r->stop, r->stop_proto,
+                                r->nlayers };
     for (unsigned i = 0; i < r->nlayers; i++) {
         const struct csc_layer *l = &r->layers[i];
         uint16_t sport = 0, next = 0, rco_start = 0, rco_offset = 0;
         uint32_t aux = 0;
-        uint8_t bits = 0;
+        uint8_t bits = 0, vers = 0;
         switch (l->proto) {
         case CSC_P_UDP:
             bits = l->field == 0;
@@ -78,12 +84,16 @@ static size_t make_key(const struct csc_frame *f, const struct csc_result *r, st
         case CSC_P_TCP:
             bits = l->u.tcp.flags;
             break;
+        case CSC_P_ETH:                 /* geneve_rx: the destination's I/G bit (OTHERHOST) */
+            if (pkt_u8(&p, l->off, &bits))
+                bits = (bits & 1) | 2;
+            break;
         case CSC_P_IPV4: case CSC_P_IPV6:
             sport = l->u.ip.frag_off;
             next = l->next;
             break;
         case CSC_P_GRE:
-            sport = l->u.gre.flags;
+            sport = l->u.gre.flags;     /* GRE flags and version */
             next = l->next;
             break;
         case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
@@ -95,6 +105,9 @@ static size_t make_key(const struct csc_frame *f, const struct csc_result *r, st
             next = l->next;
             rco_start = l->rco_start;
             rco_offset = l->rco_offset;
+            vers = l->proto == CSC_P_GENEVE ? l->u.geneve.ver      /* version / variant */
+                   : l->proto == CSC_P_GUE  ? l->u.gue.variant
+                                            : 0;
             break;
         default:
             break;
@@ -103,7 +116,7 @@ static size_t make_key(const struct csc_frame *f, const struct csc_result *r, st
             .off = l->off, .end = l->end, .notes = l->notes, .csum_off = l->csum_off, .aux = aux,
             .hdr_len = l->hdr_len, .sport = sport, .next = next, .rco_start = rco_start,
             .rco_offset = rco_offset, .proto = l->proto, .verdict = l->verdict, .ip = l->ip,
-            .bits = bits,
+            .bits = bits, .vers = vers,
         };
     }
     return n;

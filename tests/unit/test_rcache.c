@@ -122,6 +122,93 @@ START_TEST(bounded_eviction)
 }
 END_TEST
 
+
+/* Two frames whose cache keys must differ because the replay branches on
+ * them: plain results differ, and each cached result is its own plain one
+ * whichever frame filled the cache first. */
+static void check_pair(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+    struct csc_frame fa = { a, (uint32_t)alen, (uint32_t)alen, CSC_LINK_ETHERNET, 0 };
+    struct csc_frame fb = { b, (uint32_t)blen, (uint32_t)blen, CSC_LINK_ETHERNET, 0 };
+    static struct csc_result PA, PB;
+    csc_analyze(&CFG, &fa, &PA);
+    csc_analyze(&CFG, &fb, &PB);
+    ck_assert_msg(memcmp(&PA.kernel, &PB.kernel, offsetof(struct csc_kernel, steps)),
+                  "the pair must replay differently");
+    for (int order = 0; order < 2; order++) {
+        csc_rcache_init(&C);
+        for (int rep = 0; rep < 2; rep++) {
+            csc_analyze_cached(&CFG, order ? &fb : &fa, &B, &C);
+            same(order ? &PB : &PA, &B);
+            csc_analyze_cached(&CFG, order ? &fa : &fb, &B, &C);
+            same(order ? &PA : &PB, &B);
+        }
+    }
+}
+
+/* geneve_rx with innerprotoinherit: eth_type_trans makes a unicast inner
+ * frame PACKET_OTHERHOST (dropped), a multicast one is not: the inner
+ * Ethernet destination's I/G bit is part of the key. */
+START_TEST(key_has_inner_eth_group_bit)
+{
+    static uint8_t uni[256], multi[256];
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP)->csum = PB_ZERO;
+    pb_push(&f, PB_GENEVE);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 40;
+    size_t n = pb_build(&f, uni, sizeof uni);
+    memcpy(multi, uni, n);
+    multi[f.off[4]] |= 1;                 /* inner destination: a group address */
+    cfg_set("none", "modern");
+    CFG.trace_steps = false;
+    CFG.geneve_inner_proto_inherit = true;
+    check_pair(uni, n, multi, n);
+}
+END_TEST
+
+/* gue_hdr_valid compares where the decoder stopped with the GUE layer: a
+ * REMCSUM private flag in a header too short for it stops at GUE, the same
+ * header without it stops at the inner IPv4 (version 5): equal layers, a
+ * different stop, a different replay. */
+START_TEST(key_has_stop_protocol_and_offset)
+{
+    static uint8_t a[256], b[256];
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *u = pb_push(&f, PB_UDP);
+    u->csum = PB_ZERO;
+    u->dport = 6080;
+    pb_push(&f, PB_PAYLOAD)->len = 48;
+    size_t n = pb_build(&f, a, sizeof a);
+    size_t g = f.off[3];
+    /* GUE variant 0, hlen 1 (8 bytes), IPIP, flags PRIV; private flags */
+    static const uint8_t gue[8] = { 0x01, 4, 0x00, 0x01, 0x80, 0, 0, 0 };
+    memcpy(a + g, gue, sizeof gue);
+    memcpy(b, a, n);
+    b[g + 4] = 0;                         /* no REMCSUM: on to the inner header */
+    a[g + 8] = b[g + 8] = 0x55;           /* an IPv4 header of version 5 */
+    cfg_set("none", "modern");
+    CFG.trace_steps = false;
+    struct csc_frame fa = { a, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, 0 };
+    struct csc_frame fb = { b, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, 0 };
+    csc_analyze(&CFG, &fa, &A);
+    ck_assert_int_eq(A.stop, CSC_STOP_MALFORMED);
+    ck_assert_int_eq(A.stop_proto, CSC_P_GUE);
+    csc_analyze(&CFG, &fb, &A);
+    ck_assert_int_eq(A.stop, CSC_STOP_MALFORMED);
+    ck_assert_int_eq(A.stop_proto, CSC_P_IPV4);
+    check_pair(a, n, b, n);
+}
+END_TEST
+
 Suite *rcache_suite(void);
 Suite *rcache_suite(void)
 {
@@ -129,6 +216,8 @@ Suite *rcache_suite(void)
     TCase *t = tcase_create("rcache");
     tcase_add_test(t, cached_equals_plain);
     tcase_add_test(t, bounded_eviction);
+    tcase_add_test(t, key_has_inner_eth_group_bit);
+    tcase_add_test(t, key_has_stop_protocol_and_offset);
     suite_add_tcase(s, t);
     return s;
 }

@@ -10,7 +10,7 @@
  *   after a merge, a segment smaller than mss or carrying PSH/FIN/URG/RST/SYN
  *   pushes the merged packet up (out_check_final).
  * Flow identity is the headers the gro_receive callbacks compare (one
- * definition: stream_layer() below). The hash bucket of a held packet is
+ * definition: key_layer() below). The hash bucket of a held packet is
  * the flow key's (the kernel uses skb->hash, the NIC's RSS hash, which a
  * capture does not carry).
  */
@@ -61,26 +61,17 @@ const char *csc_gro_flush_name(unsigned f)
 
 /* ---- the flow key: one definition ----
  *
- * stream_layer() says which bytes of a layer the kernel's gro_receive
+ * key_layer() says which bytes of a layer the kernel's gro_receive
  * callbacks compare: those that must match for two segments to be one flow
- * go into the key stream, those that must match for them to merge into the
- * header stream. A device's streams run from its first layer to the TCP
- * header; each is hashed 8 bytes at a time (little-endian words, so every
- * machine gets the same keys and buckets). A device deeper in the frame sees
- * a suffix of the layers the NIC sees, so segments_all() builds the NIC's
- * streams once and hashes each device's suffix of them; segment_of() builds
- * one device's streams on its own (a very long stream, folded as it grows)
- * with the same stream_layer() and the same hash. */
-#define ST_CAP 256
-
-struct stream {
-    uint64_t h;          /* the words already folded */
-    uint32_t n;          /* bytes in b */
-    uint32_t folded;     /* bytes folded into h (whole words) */
-    uint8_t b[ST_CAP + 8];   /* + a zero word after the bytes when hashed */
-};
-
-#define ST_SEED 0x243f6a8885a308d3ull
+ * go into the key chain, those that must match for them to merge into the
+ * header chain. A device's chains run from its first layer to the next TCP
+ * header. A device deeper in the frame sees a suffix of the layers the NIC
+ * sees, so the chains are built from the TCP header outwards: one walk over
+ * the layers gives every device its key at its first layer. Each layer
+ * enters as words (little-endian loads, so every machine gets the same keys
+ * and buckets) led by a word naming the layer and its length, so two chains
+ * are equal only when the bytes compared are. */
+#define KEY_SEED 0x243f6a8885a308d3ull
 
 static inline uint64_t load_le64(const uint8_t *p)
 {
@@ -92,176 +83,123 @@ static inline uint64_t load_le64(const uint8_t *p)
     return w;
 }
 
+static inline uint64_t load_le32(const uint8_t *p)
+{
+    uint32_t w;
+    memcpy(&w, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap32(w);
+#endif
+    return w;
+}
+
 static inline uint64_t mix_word(uint64_t h, uint64_t w)
 {
     h = (h ^ w) * 0x9e3779b97f4a7c15ull;
     return h ^ (h >> 29);
 }
 
-/* the hash of the bytes b[0, n) after the words folded into h; total: the
- * stream's whole length. b[n, n + 8) must be zero (st_seal). */
-static uint64_t hash_tail(uint64_t h, const uint8_t *b, uint32_t n, uint64_t total)
+/* murmur3's finaliser: every bit reaches the low ones (the bucket) */
+static inline uint64_t key_final(uint64_t h)
 {
-    uint32_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        h = mix_word(h, load_le64(b + i));
-    h = mix_word(h, load_le64(b + i));   /* the last bytes, zero-padded */
-    h = mix_word(h, total);
-    h ^= h >> 33;                /* murmur3's finaliser: every bit reaches the low ones */
+    h ^= h >> 33;
     h *= 0xff51afd7ed558ccdull;
     h ^= h >> 33;
     h *= 0xc4ceb9fe1a85ec53ull;
     return h ^ (h >> 33);
 }
 
-/* the stream is complete: the word after its bytes zeroed for hash_tail */
-static void st_seal(struct stream *s)
-{
-    memset(s->b + s->n, 0, 8);
-}
+/* the word that leads a layer's share: the protocol, what follows, and
+ * whether its bytes were captured */
+#define KW(proto, what, captured) ((uint64_t)(proto) | (uint64_t)(what) << 8 | \
+                                   (uint64_t)!(captured) << 63)
 
-static uint64_t st_hash(const struct stream *s)
+/* the bytes [off, off + len) of the frame, all of them, in words */
+static inline uint64_t mix_span(uint64_t h, const struct pkt *p, uint32_t off, uint32_t len)
 {
-    return hash_tail(s->h, s->b, s->n, (uint64_t)s->folded + s->n);
-}
-
-/* a stream that outgrows the buffer: its whole words are folded into h */
-static void st_fold(struct stream *s)
-{
-    uint32_t w = s->n & ~7u;
-    for (uint32_t i = 0; i < w; i += 8)
-        s->h = mix_word(s->h, load_le64(s->b + i));
-    memmove(s->b, s->b + w, s->n - w);
-    s->n -= w;
-    s->folded += w;
-}
-
-static inline void st_put(struct stream *s, const uint8_t *src, uint32_t len)
-{
-    while (len > ST_CAP - s->n) {
-        uint32_t k = ST_CAP - s->n;
-        memcpy(s->b + s->n, src, k);
-        s->n += k;
-        src += k;
-        len -= k;
-        st_fold(s);
+    const uint8_t *b = pkt_span(p, off, len);
+    if (!b)
+        return h;        /* not captured: the leading word says so (KW) */
+    if (len >= 8) {
+        for (uint32_t i = 0; i + 8 < len; i += 8)
+            h = mix_word(h, load_le64(b + i));
+        return mix_word(h, load_le64(b + len - 8));   /* the last 8 (may overlap) */
     }
-    memcpy(s->b + s->n, src, len);
-    s->n += len;
+    if (len >= 4)
+        return mix_word(h, load_le32(b) << 32 | load_le32(b + len - 4));
+    if (len)
+        return mix_word(h, (uint64_t)b[0] | (uint64_t)b[len / 2] << 8 | (uint64_t)b[len - 1] << 16);
+    return h;
 }
 
-/* bytes of the frame; a span not captured enters as a marker and its length */
-static inline void st_bytes(struct stream *s, const struct pkt *p, uint32_t off, uint32_t len)
+/* One layer's share of the key chain (what must match for two segments to
+ * be one flow) and of the header chain (what must match for them to merge),
+ * as the kernel's gro_receive callbacks compare them: addresses and
+ * protocols (inet/ipv6_gro_receive), tos/ttl/DF and IPv6 class/flow
+ * label/hop limit (their flush checks), UDP ports with "both checksums zero
+ * or both non-zero" (udp_gro_receive), the tunnel and inner Ethernet
+ * headers, TCP ports; ack, flags and options (tcp_gro_receive). */
+static inline void key_layer(uint64_t *k, uint64_t *h, const struct pkt *p,
+                             const struct csc_layer *l, unsigned rule)
 {
-    if (pkt_has(p, off, len) && len <= ST_CAP - s->n) {
-        const uint8_t *src = p->data + off;
-        uint8_t *dst = s->b + s->n;
-        switch (len) {   /* the usual sizes, copied inline */
-        case 4: memcpy(dst, src, 4); break;
-        case 8: memcpy(dst, src, 8); break;
-        case 14: memcpy(dst, src, 14); break;
-        case 32: memcpy(dst, src, 32); break;
-        default: memcpy(dst, src, len); break;
-        }
-        s->n += len;
-        return;
-    }
-    if (pkt_has(p, off, len)) {
-        st_put(s, p->data + off, len);
-        return;
-    }
-    uint8_t m[12] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-                      (uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24) };
-    st_put(s, m, sizeof m);
-}
-
-/* a value, least significant byte first */
-static inline void st_u32(struct stream *s, uint32_t v)
-{
-    uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
-    st_put(s, b, 4);
-}
-
-static void st_init(struct stream *s)
-{
-    s->h = ST_SEED;
-    s->n = s->folded = 0;
-}
-
-/* One layer's share of the flow key stream (what must match for two
- * segments to be one flow) and of the header stream (what must match for
- * them to merge), as the kernel's gro_receive callbacks compare them:
- * addresses and protocols (inet/ipv6_gro_receive), tos/ttl/DF and IPv6
- * class/flow label/hop limit (their flush checks), UDP ports with "both
- * checksums zero or both non-zero" (udp_gro_receive), the tunnel and inner
- * Ethernet headers, TCP ports; ack, flags and options (tcp_gro_receive). */
-#if defined(__GNUC__)
-#define HOT_INLINE inline __attribute__((always_inline))   /* per frame, per layer */
-#else
-#define HOT_INLINE inline
-#endif
-#define IPV4_KEY_LEN (2 * IPV4_ADDR_LEN + 1)          /* addresses, protocol */
-#define IPV4_HDR_LEN (2 + sizeof(uint32_t))          /* tos, ttl, DF as a u32 */
-static HOT_INLINE unsigned stream_layer(struct stream *ks, struct stream *hs, const struct pkt *p,
-                                        const struct csc_layer *l)
-{
-    unsigned rule = layer_row(l)->gro_key;   /* the protocol row's flow-key rule */
+    const uint8_t *b;
     switch (rule) {
     case GRO_KEY_IPV4:
-        /* key: addresses, protocol; header: tos, ttl, DF */
-        if (pkt_has(p, l->off, IPV4_HLEN) && ks->n <= ST_CAP - IPV4_KEY_LEN &&
-            hs->n <= ST_CAP - IPV4_HDR_LEN) {
-            const uint8_t *h = p->data + l->off;   /* the same bytes, one bounds check */
-            memcpy(ks->b + ks->n, h + WIRE_OFF(ipv4_hdr, saddr), 2 * IPV4_ADDR_LEN);
-            ks->b[ks->n + 2 * IPV4_ADDR_LEN] = h[WIRE_OFF(ipv4_hdr, protocol)];
-            ks->n += IPV4_KEY_LEN;
-            hs->b[hs->n] = h[WIRE_OFF(ipv4_hdr, tos)];
-            hs->b[hs->n + 1] = h[WIRE_OFF(ipv4_hdr, ttl)];
-            hs->n += 2;
-            st_u32(hs, l->u.ip.frag_off & IP_DF);
+        b = pkt_span(p, l->off, IPV4_HLEN);
+        if (!b) {
+            *k = mix_word(*k, KW(CSC_P_IPV4, 0, 0));
             break;
         }
-        st_bytes(ks, p, l->u.ip.addr_off, 2 * IPV4_ADDR_LEN);
-        st_bytes(ks, p, l->off + WIRE_OFF(ipv4_hdr, protocol), 1);
-        st_bytes(hs, p, l->off + WIRE_OFF(ipv4_hdr, tos), 1);
-        st_bytes(hs, p, l->off + WIRE_OFF(ipv4_hdr, ttl), 1);
-        st_u32(hs, l->u.ip.frag_off & IP_DF);
+        *k = mix_word(*k, KW(CSC_P_IPV4, b[WIRE_OFF(ipv4_hdr, protocol)], 1));
+        *k = mix_word(*k, load_le64(b + WIRE_OFF(ipv4_hdr, saddr)));   /* both addresses */
+        *h = mix_word(*h, KW(CSC_P_IPV4, (uint32_t)b[WIRE_OFF(ipv4_hdr, tos)] |
+                                         (uint32_t)b[WIRE_OFF(ipv4_hdr, ttl)] << 8 |
+                                         (uint32_t)!!(l->u.ip.frag_off & IP_DF) << 16, 1));
         break;
     case GRO_KEY_IPV6:   /* key: addresses, next header; header: class, flow label, hop limit */
-        st_bytes(ks, p, l->u.ip.addr_off, 2 * IPV6_ADDR_LEN);
-        st_u32(ks, l->next);
-        st_bytes(hs, p, l->off + WIRE_OFF(ipv6_hdr, vtc_flow), sizeof(uint32_t));
-        st_bytes(hs, p, l->off + WIRE_OFF(ipv6_hdr, hop_limit), 1);
+        b = pkt_span(p, l->off, IPV6_HLEN);
+        if (!b) {
+            *k = mix_word(*k, KW(CSC_P_IPV6, l->next, 0));
+            break;
+        }
+        *k = mix_word(*k, KW(CSC_P_IPV6, l->next, 1));
+        for (unsigned i = 0; i < 2 * IPV6_ADDR_LEN; i += 8)
+            *k = mix_word(*k, load_le64(b + WIRE_OFF(ipv6_hdr, saddr) + i));
+        *h = mix_word(*h, KW(CSC_P_IPV6, load_le32(b + WIRE_OFF(ipv6_hdr, vtc_flow)) << 8 |
+                                         b[WIRE_OFF(ipv6_hdr, hop_limit)], 1));
         break;
     case GRO_KEY_UDP:    /* ports, and whether the checksum is zero */
-        st_bytes(ks, p, l->off, L4_PORTS_LEN);
-        st_u32(ks, l->field == 0);
+        b = pkt_span(p, l->off, L4_PORTS_LEN);
+        *k = mix_word(*k, KW(CSC_P_UDP, (b ? load_le32(b) << 1 : 0) | (l->field == 0), b));
         break;
     case GRO_KEY_HEADER:
-        st_bytes(ks, p, l->off, l->hdr_len);
+        b = pkt_span(p, l->off, l->hdr_len);
+        *k = mix_span(mix_word(*k, KW(l->proto, l->hdr_len, b)), p, l->off, l->hdr_len);
         break;
-    case GRO_KEY_GRE:
+    case GRO_KEY_GRE: {
         /* gre_gro_receive (net/ipv4/gre_offload.c, 6.12): the same flow has
          * the same flags and protocol and, with K, the same 32-bit word
          * after the base header - the key, or with C the checksum word (the
          * kernel reads greh + 1 either way). The checksum alone is not
          * compared. */
-        st_bytes(ks, p, l->off, GRE_HLEN);
-        if (l->u.gre.flags & GRE_K)
-            st_bytes(ks, p, l->off + GRE_HLEN, GRE_OPT_LEN);
-        break;
-    case GRO_KEY_TCP:
-        st_bytes(ks, p, l->off, L4_PORTS_LEN);
-        st_u32(hs, l->u.tcp.ack);
-        st_u32(hs, l->u.tcp.flags & ~(TCP_CWR | TCP_FIN | TCP_PSH));
-        if (l->hdr_len > TCP_HLEN)                  /* options */
-            st_bytes(hs, p, l->off + TCP_HLEN, l->hdr_len - TCP_HLEN);
-        break;
-    default:
-        st_u32(ks, l->proto);
+        uint32_t len = l->u.gre.flags & GRE_K ? GRE_HLEN + GRE_OPT_LEN : GRE_HLEN;
+        b = pkt_span(p, l->off, len);
+        *k = mix_span(mix_word(*k, KW(CSC_P_GRE, len, b)), p, l->off, len);
         break;
     }
-    return rule;
+    case GRO_KEY_TCP:    /* ports; ack, flags, options */
+        b = pkt_span(p, l->off, l->hdr_len);
+        *k = mix_word(*k, KW(CSC_P_TCP, b ? load_le32(b) : 0, b));
+        *h = mix_word(*h, KW(CSC_P_TCP, l->hdr_len, b));
+        *h = mix_word(*h, (uint64_t)l->u.tcp.ack |
+                          (uint64_t)(l->u.tcp.flags & ~(TCP_CWR | TCP_FIN | TCP_PSH)) << 32);
+        if (l->hdr_len > TCP_HLEN)                                   /* options */
+            *h = mix_span(*h, p, l->off + TCP_HLEN, l->hdr_len - TCP_HLEN);
+        break;
+    default:
+        *k = mix_word(*k, KW(l->proto, 0, 1));
+        break;
+    }
 }
 
 /* the TCP segment's own fields, as the device whose first layer is l0 sees it */
@@ -276,71 +214,50 @@ static void seg_tcp(struct csc_gro_seg *o, const struct csc_result *r, unsigned 
     o->len = l->end - r->layers[l0].off;
 }
 
-/* One device's segment (first layer l0): its own streams. No TCP: no key
- * (o->tcp 0; the engine then keys the frame by its number). */
-static void segment_of(const struct csc_frame *f, const struct csc_result *r, unsigned l0,
-                       struct csc_gro_seg *o)
-{
-    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
-    struct stream ks, hs;
-    st_init(&ks);
-    st_init(&hs);
-    o->tcp = 0;
-    for (unsigned i = l0; i < r->nlayers && i < CSC_MAX_LAYERS; i++) {
-        if (stream_layer(&ks, &hs, &p, &r->layers[i]) == GRO_KEY_TCP) {
-            st_seal(&ks);
-            st_seal(&hs);
-            o->key = st_hash(&ks);
-            o->hdr = st_hash(&hs);
-            seg_tcp(o, r, i, l0);
-            return;
-        }
-    }
-}
-
-/* Every device at once: the NIC's streams, then each device's suffix of
- * them (koff/hoff: where each layer's share starts). A device not on that
- * path, or streams folded for length, take segment_of(). */
+/* Every device's segment (device d's first layer: l0s[d]): the chains
+ * built once from the innermost layer outwards; the one of a device runs
+ * from its first layer to the next TCP header (none: o->tcp 0, the engine
+ * then keys the frame by its number). */
 static void segments_all(const struct csc_frame *f, const struct csc_result *r,
                          const uint8_t *l0s, unsigned nd, struct csc_gro_seg *out)
 {
     struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
-    struct stream ks, hs;
-    uint16_t koff[CSC_MAX_LAYERS], hoff[CSC_MAX_LAYERS];
-    unsigned l0 = l0s[0], tcp = r->nlayers;
-    st_init(&ks);
-    st_init(&hs);
-    for (unsigned i = l0; i < r->nlayers && i < CSC_MAX_LAYERS && tcp == r->nlayers; i++) {
-        const struct csc_layer *l = &r->layers[i];
-        koff[i] = (uint16_t)ks.n;
-        hoff[i] = (uint16_t)hs.n;
-        if (stream_layer(&ks, &hs, &p, l) == GRO_KEY_TCP)
-            tcp = i;
-    }
-    bool whole = !ks.folded && !hs.folded;
-    st_seal(&ks);
-    st_seal(&hs);
+    unsigned n = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS, low = n;
+    uint32_t starts = 0;
     for (unsigned d = 0; d < nd; d++) {
-        unsigned ld = l0s[d];
-        struct csc_gro_seg *o = &out[d];
-        if (tcp == r->nlayers) {
-            o->tcp = 0;                  /* no TCP segment at any device */
-        } else if (ld == l0) {           /* the NIC's own streams (folded or not) */
-            o->key = st_hash(&ks);
-            o->hdr = st_hash(&hs);
-            seg_tcp(o, r, tcp, ld);
-        } else if (whole && ld > l0 && ld <= tcp) {
-            o->key = hash_tail(ST_SEED, ks.b + koff[ld], ks.n - koff[ld], ks.n - koff[ld]);
-            o->hdr = hash_tail(ST_SEED, hs.b + hoff[ld], hs.n - hoff[ld], hs.n - hoff[ld]);
-            seg_tcp(o, r, tcp, ld);
-        } else {
-            segment_of(f, r, ld, o);
+        out[d].tcp = 0;
+        if (l0s[d] < n) {
+            starts |= 1u << l0s[d];
+            low = l0s[d] < low ? l0s[d] : low;
         }
     }
+    uint64_t kat[CSC_MAX_LAYERS], hat[CSC_MAX_LAYERS];
+    uint8_t tcpat[CSC_MAX_LAYERS];
+    uint64_t k = KEY_SEED, h = KEY_SEED;
+    unsigned tcp = CSC_NO_LAYER;
+    for (unsigned i = n; i-- > low;) {
+        const struct csc_layer *l = &r->layers[i];
+        unsigned rule = layer_row(l)->gro_key;   /* the protocol row's flow-key rule */
+        if (rule == GRO_KEY_TCP) {           /* a device's chains end at its next TCP */
+            k = h = KEY_SEED;
+            tcp = i;
+        }
+        key_layer(&k, &h, &p, l, rule);
+        if (starts & (1u << i)) {
+            kat[i] = k;
+            hat[i] = h;
+            tcpat[i] = (uint8_t)tcp;
+        }
+    }
+    for (unsigned d = 0; d < nd; d++) {
+        unsigned ld = l0s[d];
+        if (ld >= n || tcpat[ld] == CSC_NO_LAYER)
+            continue;
+        out[d].key = key_final(kat[ld]);
+        out[d].hdr = key_final(hat[ld]);
+        seg_tcp(&out[d], r, tcpat[ld], ld);
+    }
 }
-
-_Static_assert(ST_CAP < 65536, "stream offsets fit 16 bits");
-
 
 /* ---- statistics ---- */
 
@@ -359,9 +276,9 @@ static uint32_t index_hash(uint8_t dev, uint64_t key)
 _Static_assert(CSC_GRO_INDEX <= 65536 && (CSC_GRO_INDEX & (CSC_GRO_INDEX - 1)) == 0 &&
                CSC_GRO_INDEX >= 4 * CSC_GRO_FLOWS, "the home fits the 16-bit tag; load <= 1/4");
 
-static struct csc_gro_flow_stats *index_find(struct csc_gro *g, uint8_t dev, uint64_t key)
+static struct csc_gro_flow_stats *index_find(struct csc_gro *g, uint8_t dev, uint64_t key,
+                                             uint32_t tag)
 {
-    uint32_t tag = index_hash(dev, key);
     for (unsigned i = IX_HOME(tag);; i = (i + 1) & (CSC_GRO_INDEX - 1)) {
         uint32_t v = g->flow_index[i];
         if (!v)
@@ -376,7 +293,7 @@ static struct csc_gro_flow_stats *index_find(struct csc_gro *g, uint8_t dev, uin
 
 static void index_add(struct csc_gro *g, const struct csc_gro_flow_stats *fs)
 {
-    uint32_t tag = index_hash(fs->dev, fs->key);
+    uint32_t tag = fs->tag;
     unsigned i = IX_HOME(tag);
     while (g->flow_index[i])
         i = (i + 1) & (CSC_GRO_INDEX - 1);
@@ -385,7 +302,7 @@ static void index_add(struct csc_gro *g, const struct csc_gro_flow_stats *fs)
 
 static void index_del(struct csc_gro *g, const struct csc_gro_flow_stats *fs)
 {
-    uint32_t tag = index_hash(fs->dev, fs->key);
+    uint32_t tag = fs->tag;
     uint32_t want = tag << 16 | (uint32_t)(fs - g->flow + 1);
     unsigned i = IX_HOME(tag);
     while (g->flow_index[i] != want) {
@@ -457,9 +374,9 @@ static inline void prefetch_victim(const struct csc_gro *g)
  * there is one; once all are used, the least recently seen flow's entry is
  * reused (counted in flows_evicted). */
 static struct csc_gro_flow_stats *flow_stats(struct csc_gro *g, uint8_t dev, uint64_t key,
-                                             uint64_t frame)
+                                             uint32_t tag, uint64_t frame)
 {
-    struct csc_gro_flow_stats *fs = index_find(g, dev, key);
+    struct csc_gro_flow_stats *fs = index_find(g, dev, key, tag);
     if (fs) {
         fs->last_frame = frame;
         if (g->lru_newest != fs - g->flow) {
@@ -480,6 +397,7 @@ static struct csc_gro_flow_stats *flow_stats(struct csc_gro *g, uint8_t dev, uin
     memset(fs, 0, sizeof *fs);
     fs->used = 1;
     fs->dev = dev;
+    fs->tag = (uint16_t)tag;
     fs->key = key;
     fs->last_frame = frame;
     index_add(g, fs);
@@ -489,6 +407,17 @@ static struct csc_gro_flow_stats *flow_stats(struct csc_gro *g, uint8_t dev, uin
 
 static uint8_t dev_index(struct csc_gro *g, uint8_t kind, uint8_t depth)
 {
+    if (depth < CSC_MAX_DEVS && kind < CSC_P__COUNT) {   /* the map: each device once */
+        uint8_t *m = &g->dev_of[depth][kind];
+        if (!*m && g->ndevs < CSC_GRO_DEVS) {
+            struct csc_gro_dev_stats *d = &g->dev[g->ndevs];
+            d->used = 1;
+            d->kind = kind;
+            d->depth = depth;
+            *m = ++g->ndevs;
+        }
+        return *m ? (uint8_t)(*m - 1) : CSC_GRO_NO_DEV;
+    }
     for (uint8_t i = 0; i < CSC_GRO_DEVS; i++) {
         struct csc_gro_dev_stats *d = &g->dev[i];
         if (d->used && d->kind == kind && d->depth == depth)
@@ -497,6 +426,7 @@ static uint8_t dev_index(struct csc_gro *g, uint8_t kind, uint8_t depth)
             d->used = 1;
             d->kind = kind;
             d->depth = depth;
+            g->ndevs = (uint8_t)(i + 1);
             return i;
         }
     }
@@ -515,7 +445,7 @@ static void deliver(struct csc_gro *g, uint8_t dev, struct csc_gro_held *h, enum
         d->gso_lost_frames += h->count;
     struct csc_gro_flow_stats *fs = &g->flow[h->flow];
     if (!fs->used || fs->dev != dev || fs->key != h->key)   /* evicted meanwhile */
-        fs = index_find(g, dev, h->key);                    /* (then maybe back, elsewhere) */
+        fs = index_find(g, dev, h->key, h->tag);            /* (then maybe back, elsewhere) */
     if (fs) {
         fs->packets_out++;
         fs->flushes[why]++;
@@ -529,8 +459,9 @@ static void deliver(struct csc_gro *g, uint8_t dev, struct csc_gro_held *h, enum
         g->bytes_merged += h->later_bytes;
     }
     h->used = 0;
-    unsigned at = (unsigned)(h - &g->dev[dev].held[0][0]);
-    g->dev[dev].held_used[at / CSC_GRO_PER_BUCKET] &= (uint8_t)~(1u << (at % CSC_GRO_PER_BUCKET));
+    unsigned at = (unsigned)(h - &d->held[0][0]), b = at / CSC_GRO_PER_BUCKET;
+    d->held_used[b] &= (uint8_t)~(1u << (at % CSC_GRO_PER_BUCKET));
+    d->held_tags[b] &= ~(0xffull << 8 * (at % CSC_GRO_PER_BUCKET));
 }
 
 static void flush_held(struct csc_gro *g, uint8_t dev, enum csc_gro_flush why, uint64_t now,
@@ -562,12 +493,24 @@ static void poll_boundary(struct csc_gro *g, uint8_t dev, uint64_t now)
         flush_held(g, dev, CSC_GF_TIMEOUT, now, c->flush_timeout_us);
 }
 
+/* the byte of a key in held_tags (its top bits, never 0) */
+static inline unsigned held_tag(uint64_t key)
+{
+    return (unsigned)(key >> 56) | 0x80;
+}
+
 static struct csc_gro_held *find_held(struct csc_gro_dev_stats *d, uint64_t key)
 {
     unsigned b = (unsigned)(key % CSC_GRO_BUCKETS);
-    for (unsigned m = d->held_used[b]; m; m &= m - 1)
-        if (d->held_key[b][__builtin_ctz(m)] == key)
-            return &d->held[b][__builtin_ctz(m)];
+    /* the bytes of held_tags equal to the key's: 0x80 where x has a zero byte */
+    const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t x = d->held_tags[b] ^ (0x0101010101010101ull * held_tag(key));
+    uint64_t zero = ~(((x & lo7) + lo7) | x | lo7);
+    for (; zero; zero &= zero - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(zero) / 8;
+        if (d->held_key[b][i] == key)
+            return &d->held[b][i];
+    }
     return NULL;
 }
 
@@ -578,10 +521,13 @@ static struct csc_gro_held *new_held(struct csc_gro *g, uint8_t dev, uint64_t ke
     uint8_t m = d->held_used[b];
     if (m != (uint8_t)((1u << CSC_GRO_PER_BUCKET) - 1))
         return &d->held[b][__builtin_ctz(~(unsigned)m)];   /* the first unused */
-    unsigned oldest = 0;
-    for (unsigned i = 1; i < CSC_GRO_PER_BUCKET; i++)
-        if (d->held_first[b][i] < d->held_first[b][oldest])
-            oldest = i;
+    unsigned oldest = 0;   /* gro_flush_oldest: the least first frame (they differ) */
+    uint64_t first = d->held_first[b][0];
+    for (unsigned i = 1; i < CSC_GRO_PER_BUCKET; i++) {
+        bool older = d->held_first[b][i] < first;
+        first = older ? d->held_first[b][i] : first;
+        oldest = older ? i : oldest;
+    }
     deliver(g, dev, &d->held[b][oldest], CSC_GF_BUCKET_FULL);   /* gro_flush_oldest */
     return &d->held[b][oldest];
 }
@@ -601,21 +547,18 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
     d->in_poll++;
     d->last_us = now;
     d->frames_in++;
-    struct {
-        int ok;
-        uint64_t key, hdr;
-        uint32_t seq, ack, payload, len;
-        uint8_t flags;
-    } s = { kd->tcp, kd->key, kd->hdr, kd->seq, kd->ack, kd->payload, kd->len, kd->flags };
-    struct csc_gro_flow_stats *fs = flow_stats(g, dev, s.ok ? s.key : frame_no, frame_no);
+    const struct csc_gro_seg s = *kd;
+    uint64_t fkey = s.tcp ? s.key : frame_no;
+    uint32_t tag = index_hash(dev, fkey);
+    struct csc_gro_flow_stats *fs = flow_stats(g, dev, fkey, tag, frame_no);
     fs->frames_in++;
     fate.flow = (uint16_t)(fs - g->flow);
-    struct csc_gro_held *h = s.ok && kd->gro_ran ? find_held(d, s.key) : NULL;
+    struct csc_gro_held *h = s.tcp && kd->gro_ran ? find_held(d, s.key) : NULL;
 
-    bool eligible = kd->gro_ran && kd->gro_reason == CSC_G_NONE && s.ok;
+    bool eligible = kd->gro_ran && kd->gro_reason == CSC_G_NONE && s.tcp;
     /* A segment that only tcp_gro_receive's out_check_final stops still
      * merges into a held packet of its flow, then pushes it up. */
-    bool ends_flow = kd->gro_ran && s.ok && h &&
+    bool ends_flow = kd->gro_ran && s.tcp && h &&
                      (kd->gro_reason == CSC_G_TCP_FLAGS || kd->gro_reason == CSC_G_TCP_NO_PAYLOAD);
     if (!eligible && !ends_flow) {
         d->alone++;
@@ -675,12 +618,14 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
     h->used = 1;
     unsigned at = (unsigned)(h - &d->held[0][0]);
     d->held_used[at / CSC_GRO_PER_BUCKET] |= (uint8_t)(1u << (at % CSC_GRO_PER_BUCKET));
+    d->held_tags[at / CSC_GRO_PER_BUCKET] |= (uint64_t)held_tag(s.key) << 8 * (at % CSC_GRO_PER_BUCKET);
     d->held_key[at / CSC_GRO_PER_BUCKET][at % CSC_GRO_PER_BUCKET] = s.key;
     d->held_first[at / CSC_GRO_PER_BUCKET][at % CSC_GRO_PER_BUCKET] = frame_no;
     h->count = 1;
     h->mss = (uint16_t)(s.payload > 0xffff ? 0xffff : s.payload);
     h->flags = s.flags;
     h->flow = (uint16_t)(fs - g->flow);
+    h->tag = (uint16_t)tag;
     h->next_seq = s.seq + s.payload;
     h->ack = s.ack;
     h->len = s.len;

@@ -304,6 +304,74 @@ START_TEST(flow_table_lru)
 }
 END_TEST
 
+
+/* The flow key and the header hash of each device (csc_gro_prepare), for a
+ * VXLAN frame with one field changed (what: 0 none). */
+enum { K_NONE, K_PAYLOAD, K_OUTER_SRC, K_VNI, K_OUTER_ZERO, K_INNER_PORT, K_ACK, K_DF, K_MSS };
+static void keys_of(int what, struct csc_gro_input *in)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    struct pb_layer *o = pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP)->csum = what == K_OUTER_ZERO ? PB_ZERO : PB_OK;
+    pb_push(&f, PB_VXLAN)->vni = what == K_VNI ? 43 : 42;
+    pb_push(&f, PB_ETH);
+    struct pb_layer *i4 = pb_push(&f, PB_IPV4);
+    struct pb_layer *t = pb_push(&f, PB_TCP);
+    struct pb_layer *p = pb_push(&f, PB_PAYLOAD);
+    p->len = 100;
+    if (what == K_PAYLOAD) {
+        p->fill = 7;
+        t->seq = 101;
+    }
+    if (what == K_OUTER_SRC)
+        o->src[3] = 9;
+    if (what == K_INNER_PORT)
+        t->sport = 40123;
+    if (what == K_ACK)
+        t->ack = 2;
+    if (what == K_DF)
+        i4->frag = 0;
+    if (what == K_MSS)
+        t->mss = 1400;
+    run(&f);
+    struct csc_frame fr = { FRAME, (uint32_t)FRAME_LEN, (uint32_t)FRAME_LEN, CSC_LINK_ETHERNET, 0 };
+    csc_gro_prepare(&fr, &R, in);
+    ck_assert_uint_eq(in->ndevs, 2);
+    ck_assert(in->dev[0].tcp && in->dev[1].tcp);
+}
+
+/* Flow identity is what the gro_receive callbacks compare, at each device:
+ * the NIC compares the outer headers and the tunnel header too, the VXLAN
+ * device only what it receives; merging also needs the same ack, flags,
+ * options, tos/ttl/DF (the header hash). Payload and sequence are neither. */
+START_TEST(flow_keys_per_device)
+{
+    cfg_set("none", "modern");
+    struct csc_gro_input base, x;
+    keys_of(K_NONE, &base);
+    ck_assert(base.dev[0].key != base.dev[1].key);
+    static const struct { int what; bool nic_key, dev_key, nic_hdr, dev_hdr; } want[] = {
+        { K_PAYLOAD, 0, 0, 0, 0 },
+        { K_OUTER_SRC, 1, 0, 0, 0 },
+        { K_VNI, 1, 0, 0, 0 },
+        { K_OUTER_ZERO, 1, 0, 0, 0 },    /* udp_gro_receive: both zero or both not */
+        { K_INNER_PORT, 1, 1, 0, 0 },
+        { K_ACK, 0, 0, 1, 1 },
+        { K_DF, 0, 0, 1, 1 },
+        { K_MSS, 0, 0, 1, 1 },           /* options */
+    };
+    for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
+        keys_of(want[i].what, &x);
+        ck_assert_msg((x.dev[0].key != base.dev[0].key) == want[i].nic_key, "case %u nic key", i);
+        ck_assert_msg((x.dev[1].key != base.dev[1].key) == want[i].dev_key, "case %u dev key", i);
+        ck_assert_msg((x.dev[0].hdr != base.dev[0].hdr) == want[i].nic_hdr, "case %u nic hdr", i);
+        ck_assert_msg((x.dev[1].hdr != base.dev[1].hdr) == want[i].dev_hdr, "case %u dev hdr", i);
+    }
+}
+END_TEST
+
 Suite *gro_suite(void);
 Suite *gro_suite(void)
 {
@@ -316,6 +384,7 @@ Suite *gro_suite(void)
     tcase_add_test(t, seed004_zero_outer_csum);
     tcase_add_test(t, seed000_conversion_allows_gro);
     tcase_add_test(t, flow_table_lru);
+    tcase_add_test(t, flow_keys_per_device);
     suite_add_tcase(s, t);
     return s;
 }

@@ -57,6 +57,7 @@ struct csc_gro_held {
     uint16_t mss;
     uint8_t flags;
     uint16_t flow;           /* index in the flow table */
+    uint16_t tag;            /* the flow's index hash (speed only) */
     uint32_t next_seq, ack, len;
     uint64_t key, hdr;       /* flow key; header words that must match */
     uint64_t first_frame, first_us;
@@ -68,6 +69,7 @@ struct csc_gro_flow_stats {
     uint8_t used;
     uint8_t dev;
     uint16_t newer, older;   /* LRU list (slot indices, CSC_GRO_NIL at the ends) */
+    uint16_t tag;            /* index hash of (dev, key) (speed only) */
     uint64_t key, last_frame;
     uint64_t frames_in, packets_out, merged_frames;
     uint64_t flushes[CSC_GF__COUNT];
@@ -81,9 +83,11 @@ struct csc_gro_dev_stats {
     uint64_t refused[CSC_G__COUNT];   /* not eligible, by csc_gro_reason */
     uint64_t flushes[CSC_GF__COUNT];
     struct csc_gro_held held[CSC_GRO_BUCKETS][CSC_GRO_PER_BUCKET];
-    /* speed only: per bucket, which held entries are used (bit i) and their
-     * keys and first frames, so a lookup reads one cache line, not eight */
+    /* speed only: per bucket, which held entries are used (bit i), a byte
+     * of each one's key (0 when unused: 8 compared at once), their keys and
+     * first frames, so a lookup reads one cache line, not eight */
     uint8_t held_used[CSC_GRO_BUCKETS];
+    uint64_t held_tags[CSC_GRO_BUCKETS];
     uint64_t held_key[CSC_GRO_BUCKETS][CSC_GRO_PER_BUCKET];
     uint64_t held_first[CSC_GRO_BUCKETS][CSC_GRO_PER_BUCKET];
     uint16_t in_poll;
@@ -143,6 +147,8 @@ struct csc_gro {
     uint16_t flows_used;
     uint16_t lru_newest, lru_oldest;       /* the LRU list's ends (CSC_GRO_NIL: empty) */
     uint32_t flow_index[CSC_GRO_INDEX];    /* hash tag << 16 | slot + 1; 0 empty */
+    uint8_t ndevs;                         /* dev[] entries used (taken in order) */
+    uint8_t dev_of[CSC_MAX_DEVS][CSC_P__COUNT];   /* (depth, kind) -> dev index + 1 */
 };
 
 /* What the engine needs of one frame: its segment as each device sees it

@@ -55,7 +55,6 @@ struct batch {
 
 /* Worker state: one per pool thread (and one for the file threads that help) */
 struct worker {
-    struct csc_gro_input gin;
     struct csc_rcache rc[CLI_MAX_RUNS];
     struct csc_result r[CLI_MAX_RUNS];
     struct csc_result base;
@@ -165,15 +164,15 @@ static void analyse_batch(struct batch *b, struct worker *wk)
             continue;
         for (unsigned r = 0; r < fv.nruns; r++) {
             pm->m[r] = stats_account_frame(&b->st[r], &wk->r[r], &f);
-            csc_gro_prepare(fa[r], &wk->r[r], &wk->gin);
-            size_t sz = gin_size(&wk->gin);
-            uint8_t *g = b->gbuf[r] + b->glen[r];
-            memcpy(g, &wk->gin, sz);
-            /* then what names the flow at each device (struct flow_ref) */
-            size_t rsz = wk->gin.ndevs * sizeof(struct flow_ref);
-            struct flow_ref refs[CSC_MAX_DEVS];
-            flow_refs_of(refs, &wk->r[r], &wk->gin);
-            memcpy(g + ((sz + 7) & ~(size_t)7), refs, rsz);
+            /* prepared in place (the batch's buffer has room for a whole
+             * input at any 8-byte boundary), then what names the flow at
+             * each device (struct flow_ref) right after its used part */
+            struct csc_gro_input *gin = (struct csc_gro_input *)(b->gbuf[r] + b->glen[r]);
+            csc_gro_prepare(fa[r], &wk->r[r], gin);
+            size_t sz = gin_size(gin);
+            size_t rsz = gin->ndevs * sizeof(struct flow_ref);
+            flow_refs_of((struct flow_ref *)((uint8_t *)gin + ((sz + 7) & ~(size_t)7)), &wk->r[r],
+                         gin);
             pm->goff[r] = (uint32_t)b->glen[r];
             b->glen[r] += ((sz + 7) & ~(size_t)7) + ((rsz + 7) & ~(size_t)7);
         }
@@ -294,13 +293,11 @@ static void sequence_batch(struct file_ctx *c, struct batch *b)
             struct run_file *rf = &c->rf[r];
             /* a new TCP flow is named from a decode of the frame as captured: a
              * rewrite changes checksum fields only, not what names a flow */
-            struct csc_gro_input in;
-            const uint8_t *g = b->gbuf[r] + pm->goff[r];
-            memcpy(&in, g, offsetof(struct csc_gro_input, dev));
-            memcpy(in.dev, g + offsetof(struct csc_gro_input, dev), in.ndevs * sizeof in.dev[0]);
-            struct flow_ref refs[CSC_MAX_DEVS];
-            memcpy(refs, g + ((gin_size(&in) + 7) & ~(size_t)7), in.ndevs * sizeof refs[0]);
-            gro_feed(rf, &in, refs, &f, n, ts_us);
+            const struct csc_gro_input *in =
+                (const struct csc_gro_input *)(b->gbuf[r] + pm->goff[r]);
+            const struct flow_ref *refs =
+                (const struct flow_ref *)((const uint8_t *)in + ((gin_size(in) + 7) & ~(size_t)7));
+            gro_feed(rf, in, refs, &f, n, ts_us);
             mall |= pm->m[r];
         }
         frame_done(c, mall, &h, data);
@@ -376,7 +373,22 @@ bool pipeline_running(void)
 struct blk_state {
     uint8_t *carry;
     size_t ncarry, ccap;
+    uint64_t frames, bytes;       /* records taken so far and their bytes */
 };
+
+/* How far to fill a batch's arena: a batch holds at most max records, and
+ * what is read beyond them is copied to the next batch (the carry); with
+ * small frames a full arena held twice the records a batch takes. So read
+ * about what the records still missing take, at the file's average size so
+ * far (always some bytes more than held, never beyond the arena). */
+static size_t fill_limit(const struct blk_state *bs, const struct batch *b, size_t have)
+{
+    if (bs->frames < 64)
+        return b->acap;
+    uint64_t avg = bs->bytes / bs->frames + 1;
+    uint64_t want = have + (uint64_t)(b->max - b->n) * avg + avg / 2 + 4096;
+    return want < b->acap ? (size_t)want : b->acap;
+}
 
 static int fill_batch_blk(struct file_ctx *c, struct blk *k, struct blk_state *bs,
                           struct batch *b, uint64_t *n, pcap_t **pp)
@@ -405,6 +417,8 @@ static int fill_batch_blk(struct file_ctx *c, struct blk *k, struct blk_state *b
             pm->caplen = h.caplen;
             pm->len = h.len;
             pos += 16 + (size_t)h.caplen;
+            bs->frames++;
+            bs->bytes += 16 + (uint64_t)h.caplen;
             ++*n;
             continue;
         }
@@ -418,7 +432,7 @@ static int fill_batch_blk(struct file_ctx *c, struct blk *k, struct blk_state *b
             b->acap = pos + 16 + (size_t)caplen;
             b->arena = g_realloc(b->arena, b->acap);
         }
-        ssize_t r = blk_fill(k, b->arena, have, b->acap);
+        ssize_t r = blk_fill(k, b->arena, have, fill_limit(bs, b, have));
         if (r < 0) {
             st = BLK_LIBPCAP;           /* a read error: libpcap reads again and says it */
             break;
@@ -533,7 +547,7 @@ static void run_task(struct batch *b, struct worker *wk)
  * Returns when the reader is done and every batch is sequenced. */
 static void pipeline_blk(struct file_ctx *c, struct blk *k, unsigned max, uint64_t *np)
 {
-    struct blk_state bs = { NULL, 0, 0 };
+    struct blk_state bs = { 0 };
     struct batch **all = g_new0(struct batch *, c->depth);
     struct batch **freeb = g_new0(struct batch *, c->depth);
     unsigned nfree = c->depth;

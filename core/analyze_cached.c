@@ -21,62 +21,57 @@ void csc_rcache_init(struct csc_rcache *c)
     memset(c, 0, offsetof(struct csc_rcache, e));
 }
 
-static bool cacheable(const struct csc_config *cfg, const struct csc_frame *f,
-                      const struct csc_result *r)
-{
-    if (cfg->trace_steps || f->caplen < f->wirelen)
-        return false;
-    for (unsigned i = 0; i < r->nlayers; i++) {
-        const struct csc_layer *l = &r->layers[i];
-        switch (l->verdict) {
-        case CSC_V_NA: case CSC_V_GOOD: case CSC_V_NONE: case CSC_V_ZERO6: break;
-        default: return false;
-        }
-        if (l->notes & CSC_N_RCO)
-            return false;
-    }
-    return true;
-}
-
 /* One layer's part of the key: every field the replay's functions read,
  * and nothing that varies per packet without changing a branch (sequence
- * numbers, ports, checksum values other than zero). Fields a protocol does
- * not use stay zero. */
-struct key_layer {
-    uint32_t off, end, notes, csum_off, aux;
-    uint32_t hdr_len;
-    uint16_t sport, next, rco_start, rco_offset;
-    uint8_t proto, verdict, ip, bits;
-    uint8_t vers, pad[3];
-};
+ * numbers, ports, checksum values other than zero), in five words:
+ *   offset, end | notes, checksum offset | header length, tunnel flags |
+ *   fragment field or GRE flags, next protocol, RCO start, RCO offset |
+ *   protocol, verdict, IP layer, bits (TCP flags, a zero UDP checksum, an
+ *   Ethernet destination's I/G bit), version.
+ * Fields a protocol does not use stay zero. The frame's part, two words:
+ * wire length, where the decoder stopped (offset | link, reason, protocol),
+ * layers. */
+#define KEY_HEAD 2
+#define KEY_LAYER 5
 
-struct key_head {
-    uint32_t wirelen, stop_off;
-    uint8_t link, stop, stop_proto, nlayers;
-};
-
-_Static_assert(sizeof(struct key_layer) == 40 && sizeof(struct key_head) == 12, "no padding in keys");
-
-/* The key, built in place (the stored key is its first n bytes). */
+/* The key, built in place (the stored key is its first n words). */
 struct rkey {
-    struct key_head h;
-    struct key_layer l[CSC_MAX_LAYERS];
+    uint64_t w[KEY_HEAD + KEY_LAYER * CSC_MAX_LAYERS];
 };
 
-static size_t make_key(const struct csc_frame *f, const struct csc_result *r, struct rkey *key)
+static inline uint64_t mix(uint64_t h, uint64_t w)
 {
-    size_t n = sizeof(struct key_head) + r->nlayers * sizeof(struct key_layer);
-    if (n > CSC_RCACHE_KEY)
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
+/* The key of a frame the memo may serve, and its hash, made in one pass
+ * over the layers; 0 when the frame must be replayed: a verdict the bytes
+ * could make fail (bad, partial, lco, rco, unverifiable), an RCO
+ * announcement, a cut frame, a run that wants the step trace, a stack
+ * deeper than the key holds. */
+static size_t make_key(const struct csc_config *cfg, const struct csc_frame *f,
+                       const struct csc_result *r, struct rkey *key, uint64_t *hash)
+{
+    size_t n = (KEY_HEAD + KEY_LAYER * (size_t)r->nlayers) * sizeof key->w[0];
+    if (cfg->trace_steps || f->caplen < f->wirelen || n > CSC_RCACHE_KEY)
         return 0;
     struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
+    uint64_t *w = key->w;
     /* gue_hdr_valid compares the stop with a GUE layer's offset */
-    key->h = (struct key_head){ f->wirelen, r->stop_off, f->link, r->stop, r->stop_proto,
-                                r->nlayers };
-    for (unsigned i = 0; i < r->nlayers; i++) {
+    w[0] = f->wirelen | (uint64_t)r->stop_off << 32;
+    w[1] = f->link | (uint64_t)r->stop << 8 | (uint64_t)r->stop_proto << 16 |
+           (uint64_t)r->nlayers << 24;
+    uint64_t h = mix(mix(0x243f6a8885a308d3ull, w[0]), w[1]);
+    w += KEY_HEAD;
+    for (unsigned i = 0; i < r->nlayers; i++, w += KEY_LAYER) {
         const struct csc_layer *l = &r->layers[i];
-        uint16_t sport = 0, next = 0, rco_start = 0, rco_offset = 0;
-        uint32_t aux = 0;
-        uint8_t bits = 0, vers = 0;
+        if (!((1u << l->verdict) & ((1u << CSC_V_NA) | (1u << CSC_V_GOOD) | (1u << CSC_V_NONE) |
+                                    (1u << CSC_V_ZERO6))) ||
+            (l->notes & CSC_N_RCO))
+            return 0;
+        uint64_t flags = 0, aux = 0, vers = 0;   /* w[3], the high halves of w[2] and w[4] */
+        uint8_t bits = 0;
         switch (l->proto) {
         case CSC_P_UDP:
             bits = l->field == 0;
@@ -89,12 +84,10 @@ static size_t make_key(const struct csc_frame *f, const struct csc_result *r, st
                 bits = (bits & 1) | 2;
             break;
         case CSC_P_IPV4: case CSC_P_IPV6:
-            sport = l->u.ip.frag_off;
-            next = l->next;
+            flags = l->u.ip.frag_off | (uint32_t)l->next << 16;
             break;
         case CSC_P_GRE:
-            sport = l->u.gre.flags;     /* GRE flags and version */
-            next = l->next;
+            flags = l->u.gre.flags | (uint32_t)l->next << 16;   /* GRE flags and version */
             break;
         case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
         case CSC_P_FOU:
@@ -102,53 +95,43 @@ static size_t make_key(const struct csc_frame *f, const struct csc_result *r, st
                   : l->proto == CSC_P_GUE  ? l->u.gue.flags
                   : l->proto == CSC_P_FOU  ? 0
                                            : l->u.vxlan.flags;
-            next = l->next;
-            rco_start = l->rco_start;
-            rco_offset = l->rco_offset;
             vers = l->proto == CSC_P_GENEVE ? l->u.geneve.ver      /* version / variant */
                    : l->proto == CSC_P_GUE  ? l->u.gue.variant
                                             : 0;
+            flags = (uint64_t)l->next << 16 | (uint64_t)l->rco_start << 32 |
+                    (uint64_t)l->rco_offset << 48;
             break;
         default:
             break;
         }
-        key->l[i] = (struct key_layer){
-            .off = l->off, .end = l->end, .notes = l->notes, .csum_off = l->csum_off, .aux = aux,
-            .hdr_len = l->hdr_len, .sport = sport, .next = next, .rco_start = rco_start,
-            .rco_offset = rco_offset, .proto = l->proto, .verdict = l->verdict, .ip = l->ip,
-            .bits = bits, .vers = vers,
-        };
+        w[0] = l->off | (uint64_t)l->end << 32;
+        w[1] = l->notes | (uint64_t)l->csum_off << 32;
+        w[2] = l->hdr_len | aux << 32;
+        w[3] = flags;
+        w[4] = l->proto | (uint64_t)l->verdict << 8 | (uint64_t)l->ip << 16 |
+               (uint64_t)bits << 24 | vers << 32;
+        h = mix(mix(mix(mix(mix(h, w[0]), w[1]), w[2]), w[3]), w[4]);
     }
-    return n;
-}
-
-static uint64_t hash_of(const uint8_t *key, size_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, key + i, 8);
-        h = (h ^ w) * 0x100000001b3ull;
-        h ^= h >> 29;
-    }
-    for (; i < n; i++)
-        h = (h ^ key[i]) * 0x100000001b3ull;
     h ^= h >> 32;
-    return h * 0x9e3779b97f4a7c15ull;
+    *hash = h * 0x9e3779b97f4a7c15ull;
+    return n;
 }
 
 static bool entry_is(const struct csc_rcache *c, unsigned i, const uint8_t *key, size_t n)
 {
-    return c->tag[i] && c->e[i].keylen == n && !memcmp(c->e[i].key, key, n);
+    return c->e[i].keylen == n && !memcmp(c->e[i].key, key, n);
 }
 
+/* The outcome without the trace: what the replay writes of csc_kernel up
+ * to its devices, the devices used, each layer's part. */
 static void serve(struct csc_rcache *c, const struct csc_rcache_entry *e, struct csc_result *out)
 {
-    c->mru = (uint16_t)(e - c->e);
     c->hits++;
-    memcpy(&out->kernel, e->kernel, sizeof e->kernel);
-    out->kernel.nsteps = 0;
+    struct csc_kernel *k = &out->kernel;
+    memcpy(k, e->kernel, offsetof(struct csc_kernel, devs));
+    memcpy(k->devs, e->kernel + offsetof(struct csc_kernel, devs),
+           (k->ndevs < CSC_MAX_DEVS ? k->ndevs : CSC_MAX_DEVS) * sizeof k->devs[0]);
+    k->nsteps = 0;
     for (unsigned i = 0; i < out->nlayers; i++)
         out->layers[i].k = e->lk[i];
 }
@@ -158,7 +141,10 @@ void csc_analyze_cached(const struct csc_config *cfg, const struct csc_frame *f,
 {
     csc_decode(cfg, f, out);
     csc_verify(cfg, f, out);
-    if (!c || !cacheable(cfg, f, out)) {
+    struct rkey rk;
+    uint64_t h;
+    size_t n = c ? make_key(cfg, f, out, &rk, &h) : 0;
+    if (!n) {
         if (c)
             c->bypass++;
         csc_replay(cfg, f, out);
@@ -169,21 +155,7 @@ void csc_analyze_cached(const struct csc_config *cfg, const struct csc_frame *f,
         memcpy(&c->cfg, cfg, sizeof *cfg);
         c->have_cfg = 1;
     }
-    struct rkey rk;
     const uint8_t *key = (const uint8_t *)&rk;
-    size_t n = make_key(f, out, &rk);
-    if (!n) {
-        c->bypass++;
-        csc_replay(cfg, f, out);
-        return;
-    }
-    /* a capture repeats a shape many times in a row: the entry hit last
-     * first, before hashing the key */
-    if (entry_is(c, c->mru, key, n)) {
-        serve(c, &c->e[c->mru], out);
-        return;
-    }
-    uint64_t h = hash_of(key, n);
     unsigned set = (unsigned)h & (CSC_RCACHE_SETS - 1);
     uint32_t tag = (uint32_t)(h >> 32) | 1u;
     unsigned first = set * CSC_RCACHE_WAYS;

@@ -40,7 +40,6 @@ struct csc_rcache_entry {
 struct csc_rcache {
     struct csc_config cfg;       /* the configuration the entries were made under */
     uint8_t have_cfg;
-    uint16_t mru;                /* the entry hit last (tried first: speed only) */
     uint64_t hits, misses, bypass;
     uint64_t evicted;            /* a miss that replaced another shape's entry */
     uint32_t tag[CSC_RCACHE_SLOTS];

@@ -217,7 +217,10 @@ static void seg_tcp(struct csc_gro_seg *o, const struct csc_result *r, unsigned 
 /* Every device's segment (device d's first layer: l0s[d]): the chains
  * built once from the innermost layer outwards; the one of a device runs
  * from its first layer to the next TCP header (none: o->tcp 0, the engine
- * then keys the frame by its number). */
+ * then keys the frame by its number). The same walk sees whether a packet
+ * merged there is lost at its encap UDP socket: a FOU/GUE layer carrying
+ * GRE after the first layer (fou_gro_receive/gue_gro_receive clear
+ * encap_mark, so gre_gro_receive merges; see csc_gro_seg.gso_lost). */
 static void segments_all(const struct csc_frame *f, const struct csc_result *r,
                          const uint8_t *l0s, unsigned nd, struct csc_gro_seg *out)
 {
@@ -225,23 +228,31 @@ static void segments_all(const struct csc_frame *f, const struct csc_result *r,
     unsigned n = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS, low = n;
     uint32_t starts = 0;
     for (unsigned d = 0; d < nd; d++) {
-        out[d].tcp = 0;
+        out[d].tcp = out[d].gso_lost = 0;
+        out[d].key = out[d].hdr = 0;
         if (l0s[d] < n) {
             starts |= 1u << l0s[d];
             low = l0s[d] < low ? l0s[d] : low;
         }
     }
     uint64_t kat[CSC_MAX_LAYERS], hat[CSC_MAX_LAYERS];
-    uint8_t tcpat[CSC_MAX_LAYERS];
+    uint8_t tcpat[CSC_MAX_LAYERS], lostat[CSC_MAX_LAYERS];
     uint64_t k = KEY_SEED, h = KEY_SEED;
-    unsigned tcp = CSC_NO_LAYER;
+    unsigned tcp = CSC_NO_LAYER, lost = 0;
     for (unsigned i = n; i-- > low;) {
         const struct csc_layer *l = &r->layers[i];
         unsigned rule = layer_row(l)->gro_key;   /* the protocol row's flow-key rule */
+        if (starts & (1u << i))
+            lostat[i] = (uint8_t)lost;       /* the layers after the first, to the TCP */
         if (rule == GRO_KEY_TCP) {           /* a device's chains end at its next TCP */
             k = h = KEY_SEED;
             tcp = i;
+            lost = 0;
         }
+        /* merged, GRE under FOU/GUE is lost at the encap UDP socket (csc_gro_seg.gso_lost) */
+        if ((l->proto == CSC_P_FOU || l->proto == CSC_P_GUE) && i > 0 && i + 1 < n &&
+            r->layers[i - 1].proto == CSC_P_UDP && r->layers[i + 1].proto == CSC_P_GRE)
+            lost = 1;
         key_layer(&k, &h, &p, l, rule);
         if (starts & (1u << i)) {
             kat[i] = k;
@@ -251,7 +262,10 @@ static void segments_all(const struct csc_frame *f, const struct csc_result *r,
     }
     for (unsigned d = 0; d < nd; d++) {
         unsigned ld = l0s[d];
-        if (ld >= n || tcpat[ld] == CSC_NO_LAYER)
+        if (ld >= n)
+            continue;
+        out[d].gso_lost = lostat[ld];
+        if (tcpat[ld] == CSC_NO_LAYER)
             continue;
         out[d].key = key_final(kat[ld]);
         out[d].hdr = key_final(hat[ld]);
@@ -640,22 +654,6 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
     return fate;
 }
 
-/* A packet merged from layer l0 on is lost at its encap UDP socket when a
- * FOU/GUE layer carries GRE (fou_gro_receive/gue_gro_receive clear
- * encap_mark, so gre_gro_receive merges; see csc_gro_seg.gso_lost). */
-static uint8_t gre_under_udp_encap(const struct csc_result *r, unsigned l0)
-{
-    for (unsigned i = l0 + 1; i + 1 < r->nlayers; i++) {
-        uint8_t p = r->layers[i].proto;
-        if ((p == CSC_P_FOU || p == CSC_P_GUE) && r->layers[i - 1].proto == CSC_P_UDP &&
-            r->layers[i + 1].proto == CSC_P_GRE)
-            return 1;
-        if (p == CSC_P_TCP)
-            break;
-    }
-    return 0;
-}
-
 void csc_gro_prepare(const struct csc_frame *f, const struct csc_result *r,
                      struct csc_gro_input *in)
 {
@@ -680,7 +678,6 @@ void csc_gro_prepare(const struct csc_frame *f, const struct csc_result *r,
         sg->gro_ran = kd->gro_ran;
         sg->gro_reason = kd->gro_reason;
         sg->layer = kd->layer;
-        sg->gso_lost = gre_under_udp_encap(r, kd->layer);
     }
     if (n)
         segments_all(f, r, l0s, n, in->dev);

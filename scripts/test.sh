@@ -1,6 +1,7 @@
 #!/bin/sh
 # test.sh - set up, build and run every test twice: the normal build and the
-# ASan+UBSan build (plus the libFuzzer smoke when clang can build it).
+# ASan+UBSan build (plus the libFuzzer smoke when clang can build it), and the
+# Wireshark plugin's suite on the other Wireshark versions (tests/plugin/versions.sh).
 set -eu
 cd "$(dirname "$0")/.."
 # The live-kernel matrix (tests/kernel, docs/kernel-diff.md): each build's
@@ -15,6 +16,10 @@ scripts/setup.sh
 rm -f build/tests/kernel/kernel-matrix.txt
 ctest --test-dir build --output-on-failure -j2
 matrix build
+# The plugin suite again against Wireshark 4.4 (Debian 13) and 4.6 (Debian
+# unstable), each in a cached minimal Debian root; a version whose root
+# cannot be made is reported as SKIPPED, loudly.
+tests/plugin/versions.sh
 scripts/setup.sh --asan
 rm -f build-asan/tests/kernel/kernel-matrix.txt
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -10,7 +10,7 @@
 #ifndef CSC_PLUGIN_GRO_FATE_H
 #define CSC_PLUGIN_GRO_FATE_H
 
-#include "summary.h"
+#include "frame-record.h"
 
 #include <wireshark.h>
 

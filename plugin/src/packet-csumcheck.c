@@ -15,7 +15,8 @@
  */
 #include "gro-fate.h"
 #include "linkmap.h"
-#include "summary.h"
+#include "frame-record.h"
+#include "ws-compat.h"
 
 #include "csumcheck/csumcheck.h"
 #include "csumcheck/frag.h"
@@ -145,9 +146,9 @@ static const enum_val_t gro_enum[] = {
     { "tunnel", "tunnel: tunnel devices only", GRO_TUNNEL },
     { NULL, NULL, -1 },
 };
-static gboolean pref_remcsum_rx = FALSE;
-static gboolean pref_remcsum_nopartial = FALSE;
-static gboolean pref_udp6_zero_csum_rx = FALSE;
+static csc_pref_bool pref_remcsum_rx = false;
+static csc_pref_bool pref_remcsum_nopartial = false;
+static csc_pref_bool pref_udp6_zero_csum_rx = false;
 static gint pref_gre_csum = 0;
 static const enum_val_t gre_csum_enum[] = {
     { "packet", "packet: the tunnel matches each packet", CSC_GRE_CSUM_PACKET },
@@ -155,8 +156,8 @@ static const enum_val_t gre_csum_enum[] = {
     { "off", "off", CSC_GRE_CSUM_OFF },
     { NULL, NULL, -1 },
 };
-static gboolean pref_no_socket = FALSE;
-static gboolean pref_assume_bad = FALSE;
+static csc_pref_bool pref_no_socket = false;
+static csc_pref_bool pref_assume_bad = false;
 static guint pref_l2tp_cookie_len = 0;
 static guint pref_l2tp_l2spec_len = 4;
 static const char *pref_fou_ports = "";

@@ -1,10 +1,15 @@
 /*
- * plugin.c - the four symbols Wireshark 4.0's plugin loader looks up.
- * Everything else in csumcheck.so is hidden (exports.map).
+ * plugin.c - the symbols Wireshark's plugin loader looks up: four in 4.0
+ * and 4.2, plugin_describe() too from 4.4 on. Everything else in csumcheck.so is hidden (exports.map).
  */
 #include <wireshark.h>
 
 #include <epan/proto.h>
+
+#include "ws-compat.h"
+#if CSC_WS_PLUGIN_DESCRIBE
+#include <wsutil/plugins.h>   /* WS_PLUGIN_DESC_*; not installed by 4.0 */
+#endif
 
 #include "packet-csumcheck.h"
 
@@ -18,6 +23,16 @@ WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
 WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 
 WS_DLL_PUBLIC void plugin_register(void);
+
+#if CSC_WS_PLUGIN_DESCRIBE
+/* 4.4 and later: what kind of plugin this is (tshark -G plugins). */
+WS_DLL_PUBLIC uint32_t plugin_describe(void);
+
+uint32_t plugin_describe(void)
+{
+    return WS_PLUGIN_DESC_DISSECTOR;
+}
+#endif
 
 void plugin_register(void)
 {

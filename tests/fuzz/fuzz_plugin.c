@@ -19,7 +19,7 @@
 #include "csumcheck/frag.h"
 #include "csumcheck/gro.h"
 
-#include "../../plugin/src/summary.h"
+#include "../../plugin/src/frame-record.h"
 #include "fuzz_input.h"
 
 #include <stdlib.h>

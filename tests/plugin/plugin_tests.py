@@ -10,6 +10,7 @@ to the words), on `-Y` filters, expert info and custom columns. Exit 77
 (skip, with the reason) when tshark, setpriv (as root), or the corpus is
 missing.
 """
+import filecmp
 import os
 import shutil
 import subprocess
@@ -17,7 +18,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tshark_env import name_of, need_env, run_tshark, skip  # noqa: E402
+from tshark_env import boolean, columns, name_of, need_env, run_tshark, skip  # noqa: E402
 
 failures = []
 
@@ -48,7 +49,7 @@ def fields(path, names, extra=(), config_dir=None):
     for line in out:
         cols = line.split("\t")
         cols += [""] * (len(names) - len(cols))
-        rows.append({n: name_of(n, c) for n, c in zip(names, cols)})
+        rows.append({n: boolean(name_of(n, c)) for n, c in zip(names, cols)})
     return rows
 
 
@@ -77,9 +78,13 @@ def t_loads():
     line = [l for l in out if l.startswith("csumcheck.so")]
     eq("csumcheck.so listed by -G plugins", len(line), 1)
     if line:
-        eq("loaded from the build tree", line[0].split("\t")[-1],
-           os.path.join(os.environ["CSC_PLUGIN_DIR"], os.environ.get("CSC_WS_VERSION", "4.0"),
-                        "epan", "csumcheck.so"))
+        # As root, tshark loads a staged copy (tshark_env.py); it must be the build's file.
+        loaded = line[0].split("\t")[-1]
+        built = os.path.join(os.environ["CSC_PLUGIN_DIR"], os.environ.get("CSC_WS_VERSION", "4.0"),
+                             "epan", "csumcheck.so")
+        eq("loaded from <dir>/%s/epan/" % os.environ.get("CSC_WS_VERSION", "4.0"),
+           loaded.endswith("/%s/epan/csumcheck.so" % os.environ.get("CSC_WS_VERSION", "4.0")), True)
+        eq("the loaded csumcheck.so is the build's", filecmp.cmp(loaded, built, shallow=False), True)
     out, _, _ = run_tshark(["-G", "fields"])
     have = {l.split("\t")[2] for l in out if l.startswith("F\t") and "\tcsumcheck." in l}
     want = {"csumcheck.verdict", "csumcheck.summary", "csumcheck.stack", "csumcheck.gro", "csumcheck.dev",
@@ -92,7 +97,7 @@ def t_loads():
     eq("registered fields missing", sorted(want - have), [])
     print("    %d csumcheck fields registered" % len(have))
     out, _, _ = run_tshark(["-G", "protocols"])
-    eq("protocol registered", [l.split("\t")[2] for l in out if l.endswith("\tcsumcheck")],
+    eq("protocol registered", [l.split("\t")[2] for l in out if l.split("\t")[2:3] == ["csumcheck"]],
        ["csumcheck"])
     v = name_of("csumcheck.layer.verdict", "0,1,2,3,4,5,6,7,8")
     eq("verdict value_string", v, "n/a,good,bad,none,zero6,partial,lco,rco,unverifiable")
@@ -106,8 +111,8 @@ def t_exports():
     out = subprocess.run([nm, "-D", "--defined-only", so], stdout=subprocess.PIPE, text=True,
                          check=True).stdout.split("\n")
     syms = sorted(l.split()[-1] for l in out if l.strip())
-    eq("exported symbols", syms, ["plugin_register", "plugin_version", "plugin_want_major",
-                                  "plugin_want_minor"])
+    # plugin_describe() from 4.4 on (plugin/CMakeLists.txt)
+    eq("exported symbols", syms, sorted(need_env("CSC_PLUGIN_EXPORTS").split(",")))
 
 
 def t_vxlan_inner_bad():
@@ -325,23 +330,24 @@ def t_prefs_invalid():
 def t_columns():
     f = corpus("zeek__vxlan-inner-tcp-bad-checksum.pcap")
     cfg = need_env("CSC_WS_CONFIG")
-    out, _, _ = run_tshark(["-n", "-C", "csumcheck", "-r", f, "-T", "fields",
-                            "-e", "_ws.col.csum", "-e", "_ws.col.kernel"], config_dir=cfg)
-    eq("profile columns csum/kernel", out, ["bad tcp\tdrop TcpInCsumErrors"])
+    rows = columns(f, ["-C", "csumcheck"], config_dir=cfg)
+    eq("profile columns", list(rows[0]) if rows else [],
+       ["No.", "Time", "Source", "Destination", "Protocol", "Length", "csum", "kernel", "Info"])
+    eq("profile columns csum/kernel", [(r["csum"], r["kernel"]) for r in rows],
+       [("bad tcp", "drop TcpInCsumErrors")])
     out, _, _ = run_tshark(["-n", "-C", "csumcheck", "-r", f], config_dir=cfg)
     eq("default output shows the columns", "bad tcp drop TcpInCsumErrors" in out[0], True)
     print("    " + out[0])
     g = corpus("kaorimatz-pcaps__gue-ipip__ping__veth2.pcap")
-    out, _, _ = run_tshark(["-n", "-C", "csumcheck", "-r", g, "-T", "fields", "-e", "frame.number",
-                            "-e", "_ws.col.csum", "-e", "_ws.col.kernel"], config_dir=cfg)
-    eq("GUE columns", out[2:4], ["3\tnone udp\taccept, 1 sw pass", "4\tnone udp\taccept, 1 sw pass"])
-    eq("no-IP frame columns", out[0], "1\tn/a\tnot replayed")
+    rows = columns(g, ["-C", "csumcheck"], config_dir=cfg)
+    got = [(r["No."], r["csum"], r["kernel"]) for r in rows]
+    eq("GUE columns", got[2:4], [("3", "none udp", "accept, 1 sw pass"), ("4", "none udp", "accept, 1 sw pass")])
+    eq("no-IP frame columns", got[0], ("1", "n/a", "not replayed"))
     # The same through -o, as docs/wireshark.md shows.
-    out, _, _ = run_tshark(["-n", "-r", f, "-o",
-                            'gui.column.format:"No.","%m","csum","%Cus:csumcheck.summary:0:R",'
-                            '"kernel","%Cus:csumcheck.kernel.summary:0:R","v","%Cus:csumcheck.layer.verdict"'])
-    eq("-o gui.column.format", out[0].split(), ["1", "bad", "tcp", "drop", "TcpInCsumErrors",
-                                                "good,good,good,bad"])
+    rows = columns(f, ["-o", 'gui.column.format:"No.","%m","csum","%Cus:csumcheck.summary:0:R",'
+                             '"kernel","%Cus:csumcheck.kernel.summary:0:R","v","%Cus:csumcheck.layer.verdict"'])
+    eq("-o gui.column.format", rows, [{"No.": "1", "csum": "bad tcp", "kernel": "drop TcpInCsumErrors",
+                                       "v": "good,good,good,bad"}])
 
 
 def t_two_pass():
@@ -439,25 +445,136 @@ def t_disable():
 
 
 def t_install():
+    """Both install components: plugin (the current user, run as a non-root
+    user: exit 0, no root warning, tshark then loads it for that user with the
+    csumcheck profile) and plugin-system (with DESTDIR)."""
     cmake = need_env("CSC_CMAKE")
     build = need_env("CSC_BUILD_DIR")
     ver = os.environ.get("CSC_WS_VERSION", "4.0")
     tmp = tempfile.mkdtemp(prefix="csc-install-")
+    os.chmod(tmp, 0o755)
     try:
-        env = dict(os.environ, DESTDIR=os.path.join(tmp, "root"), HOME="/home/someone")
-        subprocess.run([cmake, "--install", build, "--component", "plugin"], env=env, check=True,
-                       stdout=subprocess.DEVNULL)
-        cache = open(os.path.join(build, "CMakeCache.txt")).read()
-        mode = "system" if "CSC_PLUGIN_INSTALL:STRING=system" in cache else "user"
-        if mode == "user":
-            want = os.path.join(tmp, "root", "home/someone/.local/lib/wireshark/plugins", ver,
-                                "epan/csumcheck.so")
+        # plugin-system, staged under DESTDIR
+        env = dict(os.environ, DESTDIR=os.path.join(tmp, "root"))
+        p = subprocess.run([cmake, "--install", build, "--component", "plugin-system"], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        eq("plugin-system: exit status", p.returncode, 0)
+        so = os.path.join(tmp, "root", os.environ["CSC_WS_SYSTEM_PLUGIN_DIR"].lstrip("/"), "epan/csumcheck.so")
+        eq("plugin-system: csumcheck.so in the distribution's plugin folder", os.path.exists(so), True)
+        prof = [os.path.relpath(os.path.join(d, f), tmp) for d, _, fs in os.walk(os.path.join(tmp, "root"))
+                for f in fs if f == "preferences"]
+        eq("plugin-system: profile in the global profiles folder",
+           [x for x in prof if x.endswith("/wireshark/profiles/csumcheck/preferences")] == prof and len(prof) == 1,
+           True)
+
+        # plugin, as a non-root user with a home of its own
+        home = os.path.join(tmp, "home")
+        os.mkdir(home)
+        user = []
+        if os.geteuid() == 0:
+            os.chown(home, 65534, 65534)
+            user = [need_env("CSC_SETPRIV"), "--reuid=65534", "--regid=65534", "--clear-groups"]
+        env = {"PATH": "/usr/bin:/bin", "HOME": home, "LC_ALL": "C"}
+        built_so = os.path.join(os.environ["CSC_PLUGIN_DIR"], ver, "epan", "csumcheck.so")
+        reach = subprocess.run(user + ["sh", "-c", 'test -r "$0" && test -r "$1"',
+                                       os.path.join(build, "cmake_install.cmake"), built_so], env=env)
+        man = os.path.join(build, "install_manifest_plugin.txt")
+        if reach.returncode == 0:
+            # cmake writes its install manifest into the build folder, which a
+            # user's own build would let it do; this one is root's.
+            if user:
+                open(man, "w").close()
+                os.chown(man, 65534, 65534)
+            p = subprocess.run(user + [cmake, "--install", build, "--component", "plugin"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            how = "as uid %d" % (65534 if user else os.geteuid())
         else:
-            want = os.path.join(tmp, "root", os.environ["CSC_WS_SYSTEM_PLUGIN_DIR"].lstrip("/"),
-                                "epan/csumcheck.so")
-        eq("installed (%s) at %s" % (mode, want[len(tmp):]), os.path.exists(want), True)
+            # The build is in a folder that user cannot enter (a 0700 clone):
+            # install as root into that home, and check that nothing was
+            # written outside it (what made a non-root install fail before).
+            p = subprocess.run([cmake, "--install", build, "--component", "plugin"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            subprocess.run(["chown", "-R", "65534:65534", home], check=True)
+            how = "as root into that home (the build is unreachable for uid 65534)"
+            outside = [l for l in open(man).read().split() if not l.startswith(home + "/")]
+            eq("plugin: every installed file is in the user's home", outside, [])
+        print("    user install " + how)
+        print("    " + p.stdout.strip().replace("\n", "\n    "))
+        eq("plugin (user install): exit status", p.returncode, 0)
+        if user or reach.returncode != 0:
+            eq("plugin: no root warning for a non-root user", "root" in p.stdout, False)
+        got = os.path.join(home, ".local/lib/wireshark/plugins", ver, "epan/csumcheck.so")
+        eq("plugin: csumcheck.so in ~/.local/lib/wireshark/plugins/%s/epan" % ver, os.path.exists(got), True)
+        eq("plugin: profile in ~/.config/wireshark/profiles/csumcheck",
+           os.path.exists(os.path.join(home, ".config/wireshark/profiles/csumcheck/preferences")), True)
+        # That user's tshark loads it, no WIRESHARK_PLUGIN_DIR, and has the profile.
+        tshark = need_env("CSC_TSHARK")
+        ts = user + ["env", "-i", "PATH=/usr/bin:/bin", "HOME=" + home, "LC_ALL=C",
+                     "WIRESHARK_EXTCAP_DIR=" + home, tshark]
+        p = subprocess.run(ts + ["-G", "plugins"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        eq("that user's tshark loads it from the personal folder",
+           [l.split("\t")[-1] for l in p.stdout.splitlines() if l.startswith("csumcheck.so")], [got])
+        cap = readable_copy(corpus("zeek__vxlan-inner-tcp-bad-checksum.pcap"), tmp)
+        p = subprocess.run(ts + ["-n", "-C", "csumcheck", "-r", cap], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+        eq("that user's csumcheck profile shows the columns", "bad tcp drop TcpInCsumErrors" in p.stdout, True)
+        # As root, the user component warns (root ignores the personal folder).
+        if os.geteuid() == 0:
+            env = dict(os.environ, DESTDIR=os.path.join(tmp, "rootinst"), HOME="/root")
+            p = subprocess.run([cmake, "--install", build, "--component", "plugin"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            eq("plugin as root: exit 0 and the root warning", (p.returncode, "installed for root only" in p.stdout),
+               (0, True))
     finally:
         shutil.rmtree(tmp)
+
+
+def readable_copy(path, tmp):
+    dst = os.path.join(tmp, os.path.basename(path))
+    shutil.copyfile(path, dst)
+    os.chmod(dst, 0o644)
+    return dst
+
+
+def t_private_checkout():
+    """The checkout in a folder only root may enter (a clone under a 0700
+    temporary folder): tshark runs as uid 65534 and cannot reach the build or
+    the captures, so tshark_env.py stages what it reads in a world-readable
+    folder and removes it. Replays three cases against such a layout."""
+    if os.geteuid() != 0:
+        skip("not root: tshark runs as you and reads the checkout directly")
+    built = need_env("CSC_PLUGIN_DIR")
+    ver = os.environ.get("CSC_WS_VERSION", "4.0")
+    cap = corpus("zeek__vxlan-inner-tcp-bad-checksum.pcap")
+    priv = tempfile.mkdtemp(prefix="csc-private-")   # 0700
+    stages = tempfile.mkdtemp(prefix="csc-stages-")
+    os.chmod(stages, 0o755)   # the stage folders inside must be reachable
+    try:
+        eq("private folder mode", oct(os.stat(priv).st_mode & 0o777), "0o700")
+        os.makedirs(os.path.join(priv, "plugins", ver, "epan"))
+        shutil.copy(os.path.join(built, ver, "epan", "csumcheck.so"), os.path.join(priv, "plugins", ver, "epan"))
+        shutil.copytree(need_env("CSC_WS_CONFIG"), os.path.join(priv, "wsconfig"))
+        os.makedirs(os.path.join(priv, "corpus"))
+        for name in ("zeek__vxlan-inner-tcp-bad-checksum.pcap", "kaorimatz-pcaps__gue-ipip__ping__veth2.pcap"):
+            shutil.copy(corpus(name), os.path.join(priv, "corpus"))
+        # Control: uid 65534 really cannot read it there.
+        p = subprocess.run([need_env("CSC_SETPRIV"), "--reuid=65534", "--regid=65534", "--clear-groups",
+                            "cat", os.path.join(priv, "corpus", os.path.basename(cap))],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        eq("uid 65534 cannot read the private folder", p.returncode != 0, True)
+        env = dict(os.environ, CSC_PLUGIN_DIR=os.path.join(priv, "plugins"),
+                   CSC_WS_CONFIG=os.path.join(priv, "wsconfig"), CSC_CORPUS=os.path.join(priv, "corpus"),
+                   CSC_STAGE_PARENT=stages)
+        for case in ("loads", "vxlan-inner-bad", "columns"):
+            r = subprocess.run([sys.executable, os.path.abspath(__file__), case], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            eq("case %s from a 0700 folder: exit status" % case, r.returncode, 0)
+            if r.returncode:
+                print(r.stdout[-3000:])
+        eq("stage folders removed", os.listdir(stages), [])
+    finally:
+        shutil.rmtree(priv)
+        shutil.rmtree(stages)
 
 
 CASES = {name[2:].replace("_", "-"): fn for name, fn in globals().items() if name.startswith("t_")}

@@ -9,7 +9,7 @@
  *    typical tunnel frame costs at most 256 bytes of per-frame memory.
  */
 #include "linkmap.h"
-#include "summary.h"
+#include "frame-record.h"
 
 #include <wiretap/pcap-encap.h>
 #include <wiretap/wtap.h>

@@ -1,7 +1,7 @@
 /*
- * summary.c - csc_result -> struct pl_frame (see summary.h).
+ * frame-record.c - csc_result -> struct pl_frame, the per-frame record (see frame-record.h).
  */
-#include "summary.h"
+#include "frame-record.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * summary.h - the compact per-frame record the plugin keeps.
+ * frame-record.h - the compact per-frame record the plugin keeps.
  *
  * A struct csc_result is ~10 KB (breakpoint sums, replay trace); Wireshark
  * keeps per-frame data for the whole file, so the plugin computes the result
@@ -11,8 +11,8 @@
  * Pure C11 over the core's public headers: no Wireshark types, so it can be
  * unit-tested.
  */
-#ifndef CSC_PLUGIN_SUMMARY_H
-#define CSC_PLUGIN_SUMMARY_H
+#ifndef CSC_PLUGIN_FRAME_RECORD_H
+#define CSC_PLUGIN_FRAME_RECORD_H
 
 #include "csumcheck/csumcheck.h"
 #include "csumcheck/gro.h"

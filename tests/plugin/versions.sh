@@ -17,7 +17,7 @@
 # again when missing or when the package list below changes. In the root, in
 # a private mount namespace (unshare -m: nothing stays mounted when it ends),
 # this checkout and ../shared are bind-mounted read-only at their own paths,
-# the plugin, the CLI and the unit test are built into /var/tmp/csc-build (kept
+# the plugin, the CLI and the unit test are built into /var/tmp/csc-build-N, one per checkout (kept
 # in the root, so later runs build incrementally), and ctest -L plugin runs
 # there: tshark's version first, then the suite, consistency with the CLI
 # included.
@@ -123,21 +123,23 @@ run_version() {
     fi
     t1=$(date +%s)
     root=$cache/$suite
+    # one build folder per checkout (CMake ties a build folder to its source)
+    b=/var/tmp/csc-build-$(printf %s "$src" | cksum | cut -d' ' -f1)
     # The build, then the suite; tshark's version heads the log.
     rm -f "$root/var/tmp/csc-versions.rc"
     in_root "$root" "(
         set -e
         echo \"versions: [$ver] \$(tshark --version 2>/dev/null | head -1)\"
-        cmake -S $src -B /var/tmp/csc-build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCSC_SHARED=$shared >/var/tmp/csc-cmake.log 2>&1 ||
+        cmake -S $src -B $b -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCSC_SHARED=$shared >/var/tmp/csc-cmake.log 2>&1 ||
             { tail -20 /var/tmp/csc-cmake.log; exit 1; }
         grep -q 'csumcheck plugin for Wireshark $ver' /var/tmp/csc-cmake.log ||
             { echo 'versions: [$ver] the plugin is not part of the build:'; grep -i wireshark /var/tmp/csc-cmake.log; exit 1; }
-        cmake --build /var/tmp/csc-build -j$jobs --target csumcheck_plugin csumcheck csc-plugin-unit >/var/tmp/csc-build.log 2>&1 ||
+        cmake --build $b -j$jobs --target csumcheck_plugin csumcheck csc-plugin-unit >/var/tmp/csc-build.log 2>&1 ||
             { grep -B2 -A8 -m5 'error' /var/tmp/csc-build.log; exit 1; }
-        chmod -R a+rX /var/tmp/csc-build
+        chmod -R a+rX $b
         rc=0
-        ctest --test-dir /var/tmp/csc-build -L plugin -j$jobs --output-on-failure || rc=\$?
-        grep -h '^consistency: .*difference' /var/tmp/csc-build/Testing/Temporary/LastTest.log || true
+        ctest --test-dir $b -L plugin -j$jobs --output-on-failure || rc=\$?
+        grep -h '^consistency: .*difference' $b/Testing/Temporary/LastTest.log || true
         exit \$rc
     ); echo \$? >/var/tmp/csc-versions.rc" 2>&1 | sed "s/^/[$ver] /"
     rc=$(cat "$root/var/tmp/csc-versions.rc" 2>/dev/null || echo "")

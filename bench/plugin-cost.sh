@@ -28,7 +28,7 @@
 # by +-10 points between runs. With CALLGRIND=1 the script also counts
 # instructions (valgrind --tool=callgrind) per frame on a 2000-frame capture,
 # start-up subtracted (a 2-frame run): a load-independent measure of the
-# per-frame cost the plugin adds.
+# per-frame cost the plugin adds (HYPERFINE=0 skips the wall-clock runs).
 #
 # As root, tshark ignores WIRESHARK_PLUGIN_DIR: the commands then run as uid
 # 65534 through setpriv, so the capture is written to a world-readable
@@ -39,7 +39,8 @@ set -eu
 build=$(cd "${1:-build}" && pwd)
 frames=${FRAMES:-100000}
 runs=${RUNS:-10}
-ver=4.0
+# the Wireshark major.minor the plugin was built for: BUILD_DIR/plugins/<ver>/epan
+ver=$(ls "$build/plugins" 2>/dev/null | head -1)
 so="$build/plugins/$ver/epan/csumcheck.so"
 
 for t in hyperfine tshark python3; do
@@ -89,8 +90,11 @@ mode_args() {
     esac
 }
 
+# HYPERFINE=0: no wall-clock runs (with CALLGRIND=1: instruction counts only)
 rounds=${ROUNDS:-5}
-per=$(( (runs + rounds - 1) / rounds ))
+[ "${HYPERFINE:-1}" = 1 ] || rounds=0
+per=$(( (runs + rounds) / (rounds + 1) + 1 ))
+[ "$rounds" = 0 ] || per=$(( (runs + rounds - 1) / rounds ))
 results=""
 for mode in summary fields detail; do
     mode_args $mode
@@ -107,7 +111,7 @@ for mode in summary fields detail; do
     done
 done
 
-python3 - $results <<'EOF2'
+[ -z "$results" ] || python3 - $results <<'EOF2'
 import json, statistics, sys
 runs = {}
 for path in sys.argv[1:]:

@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tshark_env import boolean, columns, name_of, need_env, run_tshark, skip  # noqa: E402
+from tshark_env import boolean, columns, name_of, need_env, preload_env, run_tshark, skip  # noqa: E402
 
 failures = []
 
@@ -510,7 +510,7 @@ def t_install():
         # That user's tshark loads it, no WIRESHARK_PLUGIN_DIR, and has the profile.
         tshark = need_env("CSC_TSHARK")
         ts = user + ["env", "-i", "PATH=/usr/bin:/bin", "HOME=" + home, "LC_ALL=C",
-                     "WIRESHARK_EXTCAP_DIR=" + home, tshark]
+                     "WIRESHARK_EXTCAP_DIR=" + home] + preload_env() + [tshark]
         p = subprocess.run(ts + ["-G", "plugins"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         eq("that user's tshark loads it from the personal folder",
            [l.split("\t")[-1] for l in p.stdout.splitlines() if l.startswith("csumcheck.so")], [got])

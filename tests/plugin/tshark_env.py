@@ -106,6 +106,15 @@ def stage_args(args):
     return out
 
 
+def preload_env():
+    """An ASan-built plugin in a stock tshark: the ASan runtime must come first."""
+    preload = os.environ.get("CSC_PRELOAD", "")
+    if preload and os.path.exists(preload):
+        return ["LD_PRELOAD=" + preload, "ASAN_OPTIONS=detect_leaks=0:abort_on_error=0",
+                "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"]
+    return []
+
+
 def tshark_cmd(args, config_dir=None, plugin=True):
     tshark = os.environ.get("CSC_TSHARK", "")
     if not tshark or not os.path.exists(tshark):
@@ -134,11 +143,7 @@ def tshark_cmd(args, config_dir=None, plugin=True):
     # No extcap binaries: they are irrelevant here, slow, and androiddump
     # hangs when the ASan runtime is preloaded into it.
     env.append("WIRESHARK_EXTCAP_DIR=" + extcap_dir)
-    preload = os.environ.get("CSC_PRELOAD", "")
-    if preload and os.path.exists(preload):
-        # ASan-built plugin in a stock tshark: the ASan runtime must come first.
-        env += ["LD_PRELOAD=" + preload, "ASAN_OPTIONS=detect_leaks=0:abort_on_error=0",
-                "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"]
+    env += preload_env()
     cmd = ["env", "-i", "PATH=/usr/bin:/bin"] + env + [tshark] + list(args)
     if root:
         setpriv = os.environ.get("CSC_SETPRIV", "")

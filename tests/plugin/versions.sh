@@ -3,6 +3,9 @@
 # versions Debian ships besides the host's, each in a minimal Debian root.
 #
 #   tests/plugin/versions.sh [VERSION...]       default: 4.4 4.6
+#   tests/plugin/versions.sh --run VERSION CMD  build there, then run CMD in that
+#                                               root ($CSC_BUILD: its build folder;
+#                                               e.g. bench/plugin-cost.sh "$CSC_BUILD")
 #
 #   4.4  Debian 13 (trixie)     tshark 4.4.x
 #   4.6  Debian unstable (sid)  tshark 4.6.x
@@ -153,6 +156,23 @@ run_version() {
         say "Wireshark $ver: plugin suite FAILED (root $((t1 - t0)) s, build + suite $((t2 - t1)) s)"
     fi
 }
+
+if [ "${1:-}" = --run ]; then
+    [ $# -ge 3 ] || { echo "usage: versions.sh --run VERSION CMD" >&2; exit 2; }
+    ver=$2 cmd=$3
+    suite=$(suite_of "$ver") || { echo "versions: no Debian suite for $ver" >&2; exit 2; }
+    [ "$(id -u)" = 0 ] || { echo "versions: --run needs root" >&2; exit 2; }
+    mkdir -p "$cache"
+    make_root "$suite" || exit 1
+    root=$cache/$suite
+    b=/var/tmp/csc-build-$(printf %s "$src" | cksum | cut -d' ' -f1)
+    in_root "$root" "set -e
+        cmake -S $src -B $b -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCSC_SHARED=$shared >/dev/null
+        cmake --build $b -j$jobs --target csumcheck_plugin csumcheck csc-gen >/dev/null
+        chmod -R a+rX $b
+        cd $src && CSC_BUILD=$b sh -c '$cmd'"
+    exit $?
+fi
 
 [ $# -gt 0 ] || set -- 4.4 4.6
 for v in "$@"; do

@@ -14,14 +14,11 @@
 #include <epan/proto_data.h>
 #include <epan/wmem_scopes.h>
 
-#include <stdio.h>
 #include <string.h>
 
-static int hf_engine = -1;
 static int hf_fate = -1;
 static int hf_super = -1;
 static int hf_segs = -1;
-static int hf_alone = -1;
 static int hf_flushed = -1;
 
 static guint pref_budget = 64, pref_flush_timeout = 0, pref_max_size = 65536, pref_poll_gap = 100;
@@ -29,8 +26,6 @@ static guint pref_budget = 64, pref_flush_timeout = 0, pref_max_size = 65536, pr
 static struct csc_gro *engine;         /* ~0.5 MB: one per process, reset per file */
 static wmem_map_t *heads;              /* first-segment frame number -> its struct pl_frame */
 
-static value_string vals_fate[CSC_FATE__COUNT + 1];
-static value_string vals_reason[CSC_G__COUNT + 1];
 
 void pl_gro_init(void)
 {
@@ -73,44 +68,37 @@ void pl_gro_feed(const struct csc_frame *f, const struct csc_result *r, const pa
     }
 }
 
-void pl_gro_words(const struct pl_frame *s, char *buf, size_t n)
-{
-    const struct pl_fate *fa = pl_fates(s);
-    size_t at = 0;
-    buf[0] = 0;
-    for (unsigned i = 0; i < s->nfate && at < n; i++) {
-        const char *dev = csc_dev_name(fa[i].kind), *sep = i ? ", " : "";
-        int w;
-        switch (fate_of(&fa[i])) {
-        case CSC_FATE_MERGED:
-            w = snprintf(buf + at, n - at, "%s%s merged into %u", sep, dev, fa[i].super);
-            break;
-        case CSC_FATE_HELD:
-            w = snprintf(buf + at, n - at, "%s%s held", sep, dev);
-            break;
-        default:
-            w = snprintf(buf + at, n - at, "%s%s alone (%s)", sep, dev,
-                         csc_gro_reason_name(fa[i].alone_reason));
-        }
-        if (w < 0)
-            break;
-        at += (size_t)w;
-    }
-}
-
 static proto_item *gen(proto_item *pi)
 {
     proto_item_set_generated(pi);
     return pi;
 }
 
-void pl_gro_render_frame(tvbuff_t *tvb, proto_tree *t, const struct pl_frame *s)
+void pl_gro_fate_text(const struct pl_frame *s, unsigned i, struct sb *out)
 {
-    if (!s->nfate)
+    if (i >= s->nfate)
         return;
-    char words[160];
-    pl_gro_words(s, words, sizeof words);
-    gen(proto_tree_add_string(t, hf_engine, tvb, 0, 0, words));
+    const struct pl_fate *f = &pl_fates(s)[i];
+    switch (fate_of(f)) {
+    case CSC_FATE_ALONE:
+        sb_s(out, "; GRO engine: alone (");
+        sb_s(out, csc_gro_reason_name(f->alone_reason));
+        sb_s(out, ")");
+        break;
+    case CSC_FATE_HELD:
+        sb_s(out, "; GRO engine: held, first of ");
+        sb_u(out, f->segs);
+        sb_s(out, f->segs == 1 ? " segment so far" : " segments so far");
+        break;
+    default:
+        sb_s(out, "; GRO engine: merged into the super-packet of frame ");
+        sb_u(out, f->super);
+    }
+    if (f->flushed) {
+        sb_s(out, ", flushed a held packet (");
+        sb_s(out, csc_gro_flush_name(f->flushed));
+        sb_s(out, ")");
+    }
 }
 
 void pl_gro_render_dev(tvbuff_t *tvb, proto_tree *dt, const struct pl_frame *s, unsigned i)
@@ -119,47 +107,36 @@ void pl_gro_render_dev(tvbuff_t *tvb, proto_tree *dt, const struct pl_frame *s, 
         return;   /* merged at the NIC: the tunnel device sees the super-packet, not this frame */
     const struct pl_fate *f = &pl_fates(s)[i];
     unsigned fate = fate_of(f);
-    proto_item *fi = gen(proto_tree_add_uint(dt, hf_fate, tvb, 0, 0, fate));
-    if (fate == CSC_FATE_ALONE) {
-        proto_item_append_text(fi, " (%s)", csc_gro_reason_name(f->alone_reason));
-        gen(proto_tree_add_uint(dt, hf_alone, tvb, 0, 0, f->alone_reason));
-    } else {
+    gen(proto_tree_add_string(dt, hf_fate, tvb, 0, 0, csc_gro_fate_name(fate)));
+    if (fate != CSC_FATE_ALONE) {   /* why alone: in the device's label, and csumcheck.gro */
         gen(proto_tree_add_uint(dt, hf_super, tvb, 0, 0, f->super));
-        if (f->segs) {
-            proto_item_append_text(fi, ": first segment of a super-packet of %u so far", f->segs);
+        if (f->segs)
             gen(proto_tree_add_uint(dt, hf_segs, tvb, 0, 0, f->segs));
-        } else {
-            proto_item_append_text(fi, " into the super-packet of frame %u", f->super);
-        }
     }
     if (f->flushed)
         gen(proto_tree_add_string(dt, hf_flushed, tvb, 0, 0, csc_gro_flush_name(f->flushed)));
 }
 
+bool pl_gro_fields_referenced(proto_tree *t)
+{
+    return proto_field_is_referenced(t, hf_fate) || proto_field_is_referenced(t, hf_super) ||
+           proto_field_is_referenced(t, hf_segs) || proto_field_is_referenced(t, hf_flushed);
+}
+
 void pl_gro_register(int proto, module_t *prefs)
 {
-    for (unsigned i = 0; i < CSC_FATE__COUNT; i++)
-        vals_fate[i] = (value_string){ i, csc_gro_fate_name(i) };
-    vals_fate[CSC_FATE__COUNT] = (value_string){ 0, NULL };
-    for (unsigned i = 0; i < CSC_G__COUNT; i++)
-        vals_reason[i] = (value_string){ i, csc_gro_reason_name(i) };
-    vals_reason[CSC_G__COUNT] = (value_string){ 0, NULL };
-
     static hf_register_info hf[] = {
-        { &hf_engine, { "GRO engine", "csumcheck.gro.engine", FT_STRING, BASE_NONE, NULL, 0,
-                        "What GRO did with the frame across frames, per device: merged into which "
-                        "super-packet, held, or why alone", HFILL } },
-        { &hf_fate, { "GRO engine", "csumcheck.dev.fate", FT_UINT8, BASE_NONE, VALS(vals_fate), 0,
+        { &hf_fate, { "Device GRO Engine Fate", "csumcheck.dev.fate", FT_STRING, BASE_NONE, NULL, 0,
                       "held: first segment of a super-packet; merged: into an earlier one; alone: "
                       "passed up at once", HFILL } },
-        { &hf_super, { "Super-packet", "csumcheck.dev.super", FT_FRAMENUM, BASE_NONE, NULL, 0,
+        { &hf_super, { "Super-packet First Frame", "csumcheck.dev.super", FT_FRAMENUM, BASE_NONE, NULL, 0,
                        "Frame of the super-packet's first segment", HFILL } },
-        { &hf_segs, { "Segments merged", "csumcheck.dev.super_segs", FT_UINT16, BASE_DEC, NULL, 0,
-                      "On a first segment: segments in its super-packet (itself included)", HFILL } },
-        { &hf_alone, { "Alone because", "csumcheck.dev.alone", FT_UINT8, BASE_NONE, VALS(vals_reason), 0,
-                       NULL, HFILL } },
-        { &hf_flushed, { "Flushed a held packet", "csumcheck.dev.flushed", FT_STRING, BASE_NONE, NULL, 0,
-                         "Why a held super-packet left the GRO list when this frame arrived", HFILL } },
+        { &hf_segs, { "Super-packet Segments", "csumcheck.dev.super_segs", FT_UINT16, BASE_DEC, NULL, 0,
+                      "On a first segment: segments in its super-packet, itself included (so far, in a "
+                      "one-pass tshark run)", HFILL } },
+        { &hf_flushed, { "Device GRO Flush Caused", "csumcheck.dev.flushed", FT_STRING, BASE_NONE, NULL, 0,
+                         "Why a held super-packet left the GRO list when this frame arrived (seq-gap, "
+                         "tcp-flags, size, ...)", HFILL } },
     };
     proto_register_field_array(proto, hf, array_length(hf));
 

@@ -11,6 +11,7 @@
 #define CSC_PLUGIN_GRO_FATE_H
 
 #include "frame-record.h"
+#include "label.h"
 
 #include <wireshark.h>
 
@@ -26,10 +27,11 @@ void pl_gro_init(void);
 /* First pass only, in capture order: feed the frame, record its fates in s. */
 void pl_gro_feed(const struct csc_frame *f, const struct csc_result *r, const packet_info *pinfo,
                  struct pl_frame *s);
-/* "nic merged into 1, vxlan held" (the value of csumcheck.gro.engine). */
-void pl_gro_words(const struct pl_frame *s, char *buf, size_t n);
+/* Whether a fake tree wants any of this file's fields. */
+bool pl_gro_fields_referenced(proto_tree *t);
+/* Appends "; GRO engine: merged into the super-packet of frame 3" for device i's label. */
+void pl_gro_fate_text(const struct pl_frame *s, unsigned i, struct sb *out);
 /* The frame-level item and, for device i, its items under that device. */
-void pl_gro_render_frame(tvbuff_t *tvb, proto_tree *t, const struct pl_frame *s);
 void pl_gro_render_dev(tvbuff_t *tvb, proto_tree *dt, const struct pl_frame *s, unsigned i);
 
 #endif

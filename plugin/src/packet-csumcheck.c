@@ -14,6 +14,7 @@
  * order, render from it, so reassembly results are stable.
  */
 #include "gro-fate.h"
+#include "label.h"
 #include "linkmap.h"
 #include "frame-record.h"
 #include "ws-compat.h"
@@ -45,56 +46,33 @@ static int hf_stop_offset = -1;
 static int hf_gso_segs = -1;
 static int hf_reassembled = -1;
 static int hf_gro = -1;
-/* per checksummed layer */
+static int hf_note = -1;
+static int hf_fill = -1;
+static int hf_fill_offset = -1;
+static int hf_fill_delta = -1;
+/* per checksummed layer: every one of these once per layer, always, so
+ * `-T fields -E occurrence=a` lists line up layer by layer */
 static int hf_layer = -1;
-static int hf_layer_index = -1;
-static int hf_layer_proto = -1;
-static int hf_layer_offset = -1;
 static int hf_layer_verdict = -1;
 static int hf_layer_reason = -1;
-static int hf_layer_field = -1;
-static int hf_layer_expected = -1;
-static int hf_layer_resolved = -1;
-static int hf_layer_rco_delta = -1;
-static int hf_layer_note = -1;
-static int hf_layer_method = -1;
-static int hf_layer_path = -1;
-static int hf_layer_result = -1;
-static int hf_layer_gro_conv = -1;
-static int hf_layer_normal_conv = -1;
-static int hf_layer_assumed = -1;
-static int hf_layer_sw_passes = -1;
-static int hf_layer_sw_bytes = -1;
+static int hf_layer_checksum = -1;
+static int hf_layer_calculated = -1;
 /* kernel */
 static int hf_kernel = -1;
-static int hf_kernel_replayed = -1;
-static int hf_kernel_verdict = -1;
 static int hf_kernel_summary = -1;
 static int hf_kernel_drop_layer = -1;
 static int hf_kernel_drop_proto = -1;
 static int hf_kernel_drop_reason = -1;
 static int hf_kernel_counter = -1;
 static int hf_kernel_sw_passes = -1;
-static int hf_kernel_sw_bytes = -1;
-static int hf_kernel_hdr_bytes = -1;
 static int hf_kernel_warning = -1;
 /* per receiving device */
 static int hf_dev = -1;
 static int hf_dev_ip_summed = -1;
-static int hf_dev_csum_level = -1;
-static int hf_dev_csum_valid = -1;
-static int hf_dev_csum_bad = -1;
-static int hf_dev_gro_ran = -1;
-static int hf_dev_gro = -1;
-static int hf_dev_gro_layer = -1;
-static int hf_dev_sw_passes = -1;
-static int hf_dev_sw_bytes = -1;
-static int hf_dev_gro_sw_passes = -1;
-static int hf_dev_gro_sw_bytes = -1;
 
 static gint ett_csumcheck = -1;
 static gint ett_layer = -1;
-static gint ett_layer_kernel = -1;
+static gint ett_fill = -1;
 static gint ett_kernel = -1;
 static gint ett_dev = -1;
 
@@ -109,28 +87,13 @@ static expert_field ei_kernel_note = EI_INIT;
 static expert_field ei_stop = EI_INIT;
 static expert_field ei_pref = EI_INIT;
 
-/* Value strings built from the core's name tables, so column text, filter
- * words and the CLI's JSON vocabulary are one and the same. */
-static value_string vals_proto[CSC_P__COUNT + 1];
-static value_string vals_verdict[CSC_V__COUNT + 1];
-static value_string vals_reason[CSC_R__COUNT + 1];
-static value_string vals_stop[CSC_STOP__COUNT + 1];
-static value_string vals_method[CSC_M__COUNT + 1];
-static value_string vals_path[CSC_PATH__COUNT + 1];
-static value_string vals_summed[CSC_CHECKSUM__COUNT + 1];
-static value_string vals_kverdict[CSC_K__COUNT + 1];
-static value_string vals_gro[CSC_G__COUNT + 1];
-static value_string vals_result[CSC_TRI__COUNT + 1];
-
-static void fill_vals(value_string *v, unsigned n, const char *(*name)(unsigned))
-{
-    for (unsigned i = 0; i < n; i++) {
-        v[i].value = i;
-        v[i].strptr = name(i);
-    }
-    v[n].value = 0;
-    v[n].strptr = NULL;
-}
+/*
+ * Word-valued fields (verdicts, reasons, methods, GRO results, ...) are
+ * FT_STRING fields holding the core's names (csc_*_name()): the same words
+ * as the CLI's JSON, in the tree, in filters (csumcheck.layer.verdict ==
+ * "bad") and in `tshark -T fields`, which prints an integer field's number,
+ * never its value_string, in every Wireshark version supported.
+ */
 
 /* ------------------------------------------------------------------ */
 /* Preferences: the CLI's options (docs/wireshark.md lists the mapping) */
@@ -354,64 +317,12 @@ static const char *dev_label(const struct pl_frame *s, unsigned dev)
     return dev < s->ndevs ? csc_dev_name(pl_devs(s)[dev].kind) : "?";
 }
 
-/*
- * Labels are built with this small appender, not printf: with a visible tree
- * (-V, -T fields, the GUI) every label is formatted for every frame, and
- * printf-style formatting was the largest part of the plugin's cost
- * (bench/plugin-cost.sh, callgrind). proto_item_set_text(pi, "%s", buf) then
- * copies the finished string.
- */
-struct sb {
-    char b[192];
-    size_t n;
-};
-
-static void sb_s(struct sb *sb, const char *s)
+/* Labels matter only in a visible tree (-V, PDML, the GUI's details): a
+ * fake tree (tshark -T fields from 4.2 on, filters, columns) never shows
+ * them, so they are not built there. */
+static bool shown(proto_tree *t)
 {
-    size_t l = strlen(s);
-    if (l > sizeof sb->b - 1 - sb->n)
-        l = sizeof sb->b - 1 - sb->n;
-    memcpy(sb->b + sb->n, s, l);
-    sb->n += l;
-    sb->b[sb->n] = 0;
-}
-
-static void sb_u(struct sb *sb, uint32_t v)
-{
-    char t[11];
-    int i = (int)sizeof t;
-    do {
-        t[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    size_t l = sizeof t - (size_t)i;
-    if (l > sizeof sb->b - 1 - sb->n)
-        return;
-    memcpy(sb->b + sb->n, t + i, l);
-    sb->n += l;
-    sb->b[sb->n] = 0;
-}
-
-static void sb_hex4(struct sb *sb, uint16_t v)
-{
-    static const char hex[] = "0123456789abcdef";
-    if (sb->n + 6 > sizeof sb->b - 1)
-        return;
-    char *p = sb->b + sb->n;
-    p[0] = '0';
-    p[1] = 'x';
-    p[2] = hex[v >> 12];
-    p[3] = hex[(v >> 8) & 15];
-    p[4] = hex[(v >> 4) & 15];
-    p[5] = hex[v & 15];
-    sb->n += 6;
-    sb->b[sb->n] = 0;
-}
-
-static void sb_passes(struct sb *sb, unsigned n)
-{
-    sb_u(sb, n);
-    sb_s(sb, n == 1 ? " sw pass" : " sw passes");
+    return t && PTREE_DATA(t)->visible;
 }
 
 static const char *result_name(uint8_t ok)
@@ -446,17 +357,25 @@ static void layer_expert(packet_info *pinfo, proto_item *vi, const struct pl_lay
     default:
         break;
     }
+}
 
+static bool layer_has_rco(const struct pl_layer *l)
+{
+    return l->reason == CSC_R_RCO || l->reason == CSC_R_RCO_WRONG_SEED ||
+           l->reason == CSC_R_RCO_OUTER_BAD || l->reason == CSC_R_RCO_OUTER_MISSING;
 }
 
 /*
- * Cost note (bench/plugin-cost.sh): with a visible tree (-V, -T fields, the
- * GUI) every item is allocated and walked, and every custom label is a
- * printf. Labels are therefore formatted once per item (no append_text,
- * which also renders the default label first), and items that only repeat a
- * default (no conversion, zero passes, csum_level 0 outside UNNECESSARY)
- * are left out; an absent item means the default, as in Wireshark's own
- * dissectors.
+ * Cost note (bench/plugin-cost.sh, docs/performance.md): with a tree (-V,
+ * -T fields, PDML/JSON, the GUI's selected packet) tshark allocates, walks,
+ * prints and frees every item, about 1,500 instructions an item (a string
+ * item more than a number), while a frame's whole analysis costs about
+ * 10,000. So the tree is kept to what is worth a field: a layer is seven
+ * items (the layer itself, its value the protocol, its label the whole
+ * story: verdict, replay path, device, result, software passes; then offset,
+ * verdict, reason, checksum, calculated checksum, kernel method), and the
+ * kernel and device items carry their counts in their labels. Labels are
+ * built without printf (label.h), once per item.
  */
 static void render_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t,
                          const struct pl_frame *s, const struct pl_layer *l, guint caplen)
@@ -465,102 +384,112 @@ static void render_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t,
     const char *proto = csc_proto_name(l->proto);
     const char *verdict = csc_verdict_name(l->verdict);
     gboolean reached = s->ran && l->method != CSC_M_NOT_REACHED;
-    struct sb lb = { .n = 0 };
-    sb_s(&lb, proto);
-    sb_s(&lb, " @");
-    sb_u(&lb, l->off);
-    sb_s(&lb, ": ");
-    sb_s(&lb, verdict);
-    if (l->verdict != CSC_V_NONE && l->verdict != CSC_V_ZERO6) {
-        sb_s(&lb, " ");
-        sb_hex4(&lb, l->field);
+    proto_item *li = gen(proto_tree_add_string(t, hf_layer, tvb, at, 0, proto));
+    if (shown(t)) {
+        struct sb lb = { .n = 0 };
+        sb_s(&lb, proto);
+        sb_s(&lb, " @");
+        sb_u(&lb, l->off);
+        sb_s(&lb, ": ");
+        sb_s(&lb, verdict);
+        if (l->verdict != CSC_V_NONE && l->verdict != CSC_V_ZERO6) {
+            sb_s(&lb, " ");
+            sb_hex4(&lb, l->field);
+        }
+        if (l->verdict == CSC_V_BAD) {
+            sb_s(&lb, ", expected ");
+            sb_hex4(&lb, l->expected);
+        }
+        if (l->reason != CSC_R_NONE) {
+            sb_s(&lb, " (");
+            sb_s(&lb, csc_reason_name(l->reason));
+            sb_s(&lb, ")");
+        }
+        if (reached) {
+            /* "kernel: sw-pass on the normal path at vxlan, failed (3 sw passes, 60 bytes)" */
+            sb_s(&lb, "; kernel: ");
+            sb_s(&lb, csc_method_name(l->method));
+            sb_s(&lb, " on the ");
+            sb_s(&lb, csc_path_name(pl_layer_path(l)));
+            sb_s(&lb, " path at ");
+            sb_s(&lb, dev_label(s, l->dev));
+            sb_s(&lb, ", ");
+            sb_s(&lb, result_name(pl_layer_ok(l)));
+            if (l->passes) {
+                sb_s(&lb, " (");
+                sb_passes(&lb, l->passes);
+                sb_s(&lb, ", ");
+                sb_u(&lb, l->pass_bytes);
+                sb_s(&lb, " bytes)");
+            }
+            if (l->flags & PL_F_GRO_CONV)
+                sb_s(&lb, ", converted in GRO");
+            if (l->flags & PL_F_NORMAL_CONV)
+                sb_s(&lb, ", converted");
+            if (l->flags & PL_F_ASSUMED)
+                sb_s(&lb, ", assumed");
+        } else if (s->ran) {
+            sb_s(&lb, "; kernel: ");
+            sb_s(&lb, csc_method_name(l->method));
+        }
+        proto_item_set_text(li, "%s", lb.b);
     }
-    if (l->verdict == CSC_V_BAD) {
-        sb_s(&lb, ", expected ");
-        sb_hex4(&lb, l->expected);
-    }
-    if (l->reason != CSC_R_NONE) {
-        sb_s(&lb, " (");
-        sb_s(&lb, csc_reason_name(l->reason));
-        sb_s(&lb, ")");
-    }
-    if (reached) {
-        sb_s(&lb, "; kernel: ");
-        sb_s(&lb, csc_method_name(l->method));
-        sb_s(&lb, ", ");
-        sb_s(&lb, result_name(pl_layer_ok(l)));
-    }
-    proto_item *li = gen(proto_tree_add_item(t, hf_layer, tvb, at, 0, ENC_NA));
-    proto_item_set_text(li, "%s", lb.b);
     proto_tree *lt = proto_item_add_subtree(li, ett_layer);
 
-    gen(proto_tree_add_uint(lt, hf_layer_index, tvb, at, 0, l->index));
-    gen(proto_tree_add_uint(lt, hf_layer_proto, tvb, at, 0, l->proto));
-    gen(proto_tree_add_uint(lt, hf_layer_offset, tvb, at, 0, l->off));
-    proto_item *vi = gen(proto_tree_add_uint(lt, hf_layer_verdict, tvb, at, 0, l->verdict));
-    if (l->reason != CSC_R_NONE)
-        gen(proto_tree_add_uint(lt, hf_layer_reason, tvb, at, 0, l->reason));
-
-    /* The field item covers the checksum bytes when they are in this frame
-     * (a reassembled datagram's field may be in another fragment). */
+    proto_item *vi = gen(proto_tree_add_string(lt, hf_layer_verdict, tvb, at, 0, verdict));
+    gen(proto_tree_add_string(lt, hf_layer_reason, tvb, at, 0, csc_reason_name(l->reason)));
+    /* The checksum item covers the checksum bytes when they are in this
+     * frame (a reassembled datagram's may be in another fragment). */
     if (l->csum_off != CSC_NO_OFF && l->csum_off + 2 <= caplen && l->reason != CSC_R_FRAG_REASSEMBLED &&
         tvb_get_ntohs(tvb, l->csum_off) == l->field)
-        proto_tree_add_uint(lt, hf_layer_field, tvb, l->csum_off, 2, l->field);
+        proto_tree_add_uint(lt, hf_layer_checksum, tvb, l->csum_off, 2, l->field);
     else
-        gen(proto_tree_add_uint(lt, hf_layer_field, tvb, at, 0, l->field));
-    gen(proto_tree_add_uint(lt, hf_layer_expected, tvb, at, 0, l->expected));
-    /* RCO: what remcsum_adjust writes (also when the verdict is bad for an
-     * RCO reason), and its delta; LCO: the inner fill. As the CLI's JSON. */
-    bool rco = l->reason == CSC_R_RCO || l->reason == CSC_R_RCO_WRONG_SEED ||
-               l->reason == CSC_R_RCO_OUTER_BAD || l->reason == CSC_R_RCO_OUTER_MISSING;
-    if (rco || l->verdict == CSC_V_LCO)
-        gen(proto_tree_add_uint(lt, hf_layer_resolved, tvb, at, 0, l->resolved));
-    if (rco)
-        gen(proto_tree_add_uint(lt, hf_layer_rco_delta, tvb, at, 0, l->rco_delta));
-    for (uint32_t b = l->notes; b; b &= b - 1)
-        gen(proto_tree_add_string(lt, hf_layer_note, tvb, at, 0, csc_note_name((unsigned)__builtin_ctz(b))));
-
+        gen(proto_tree_add_uint(lt, hf_layer_checksum, tvb, at, 0, l->field));
+    gen(proto_tree_add_uint(lt, hf_layer_calculated, tvb, at, 0, l->expected));
     layer_expert(pinfo, vi, l);
+}
 
-    if (!s->ran)
-        return;
-    /* How the replay resolved this checksum: the method item heads a subtree;
-     * its label names the device (a per-layer device string item cost more
-     * than it was worth, see the cost note above). */
-    proto_item *ki = gen(proto_tree_add_uint(lt, hf_layer_method, tvb, at, 0, l->method));
-    if (!reached) {
-        proto_item_set_text(ki, "Kernel: %s", csc_method_name(l->method));
-        return;
-    }
-    struct sb mb = { .n = 0 };
-    sb_s(&mb, "Kernel: ");
-    sb_s(&mb, csc_method_name(l->method));
-    sb_s(&mb, " on the ");
-    sb_s(&mb, csc_path_name(pl_layer_path(l)));
-    sb_s(&mb, " path at ");
-    sb_s(&mb, dev_label(s, l->dev));
-    sb_s(&mb, ", ");
-    sb_s(&mb, result_name(pl_layer_ok(l)));
-    if (l->passes) {
-        sb_s(&mb, " (");
-        sb_passes(&mb, l->passes);
-        sb_s(&mb, ", ");
-        sb_u(&mb, l->pass_bytes);
-        sb_s(&mb, " bytes)");
-    }
-    proto_item_set_text(ki, "%s", mb.b);
-    proto_tree *kt = proto_item_add_subtree(ki, ett_layer_kernel);
-    gen(proto_tree_add_uint(kt, hf_layer_path, tvb, at, 0, pl_layer_path(l)));
-    gen(proto_tree_add_uint(kt, hf_layer_result, tvb, at, 0, pl_layer_ok(l)));
-    if (l->flags & PL_F_GRO_CONV)
-        gen(proto_tree_add_boolean(kt, hf_layer_gro_conv, tvb, at, 0, TRUE));
-    if (l->flags & PL_F_NORMAL_CONV)
-        gen(proto_tree_add_boolean(kt, hf_layer_normal_conv, tvb, at, 0, TRUE));
-    if (l->flags & PL_F_ASSUMED)
-        gen(proto_tree_add_boolean(kt, hf_layer_assumed, tvb, at, 0, TRUE));
-    if (l->passes) {
-        gen(proto_tree_add_uint(kt, hf_layer_sw_passes, tvb, at, 0, l->passes));
-        gen(proto_tree_add_uint(kt, hf_layer_sw_bytes, tvb, at, 0, l->pass_bytes));
+/* Findings that belong to some layers only: notes, and the fill RCO/LCO
+ * write into a checksum field. Frame-level fields that name their layer,
+ * so the per-layer lists stay one entry per layer. */
+static void render_findings(tvbuff_t *tvb, proto_tree *t, const struct pl_frame *s)
+{
+    const struct pl_layer *ck = pl_ck(s);
+    for (unsigned i = 0; i < s->nck; i++) {
+        const struct pl_layer *l = &ck[i];
+        for (uint32_t b = l->notes; b; b &= b - 1) {
+            const char *note = csc_note_name((unsigned)__builtin_ctz(b));
+            proto_item *ni = gen(proto_tree_add_string(t, hf_note, tvb, 0, 0, note));
+            if (shown(t)) {   /* "Layer Note: ip-options (ipv4 @14)" */
+                struct sb nb = { .n = 0 };
+                sb_s(&nb, "Layer Note: ");
+                sb_s(&nb, note);
+                sb_s(&nb, " (");
+                sb_s(&nb, csc_proto_name(l->proto));
+                sb_s(&nb, " @");
+                sb_u(&nb, l->off);
+                sb_s(&nb, ")");
+                proto_item_set_text(ni, "%s", nb.b);
+            }
+        }
+        bool rco = layer_has_rco(l);
+        if (!rco && l->verdict != CSC_V_LCO)
+            continue;
+        proto_item *fi = gen(proto_tree_add_uint(t, hf_fill, tvb, 0, 0, l->resolved));
+        if (shown(t)) {   /* "RCO fill of tcp @84: 0x1234" */
+            struct sb fb = { .n = 0 };
+            sb_s(&fb, rco ? "RCO fill of " : "LCO fill of ");
+            sb_s(&fb, csc_proto_name(l->proto));
+            sb_s(&fb, " @");
+            sb_u(&fb, l->off);
+            sb_s(&fb, ": ");
+            sb_hex4(&fb, l->resolved);
+            proto_item_set_text(fi, "%s", fb.b);
+        }
+        proto_tree *ft = proto_item_add_subtree(fi, ett_fill);
+        gen(proto_tree_add_uint(ft, hf_fill_offset, tvb, 0, 0, l->off));
+        if (rco)
+            gen(proto_tree_add_uint(ft, hf_fill_delta, tvb, 0, 0, l->rco_delta));
     }
 }
 
@@ -606,114 +535,163 @@ static void pref_expert(packet_info *pinfo, proto_item *ti)
 
 /* No tree (tshark's plain packet list, no filter, no fields): nothing is
  * shown but expert info (the Expert column, -z expert), so only that. */
-static void expert_only(packet_info *pinfo, const struct pl_frame *s)
+/* Expert info without the items it would hang on: on `at` (the protocol
+ * item in a fake tree, where expert filters and _ws.expert fields look for
+ * it; NULL without a tree, for the expert tap alone). */
+static void layers_expert_only(packet_info *pinfo, proto_item *at, const struct pl_frame *s)
 {
     const struct pl_layer *ck = pl_ck(s);
     for (unsigned i = 0; i < s->nck; i++)
-        layer_expert(pinfo, NULL, &ck[i]);
+        layer_expert(pinfo, at, &ck[i]);
+}
+
+static void kernel_expert_only(packet_info *pinfo, proto_item *at, const struct pl_frame *s)
+{
     if (s->ran && s->kverdict == CSC_K_DROP)
-        drop_expert(pinfo, NULL, s);
+        drop_expert(pinfo, at, s);
     if (s->ran)
         for (uint32_t bits = s->warnings; bits; bits &= bits - 1)
-            warning_expert(pinfo, NULL, (unsigned)__builtin_ctz(bits));
+            warning_expert(pinfo, at, (unsigned)__builtin_ctz(bits));
+}
+
+static void expert_only(packet_info *pinfo, const struct pl_frame *s)
+{
+    layers_expert_only(pinfo, NULL, s);
+    kernel_expert_only(pinfo, NULL, s);
     stop_expert(pinfo, NULL, s);
     pref_expert(pinfo, NULL);
+}
+
+/*
+ * A fake tree (not visible: tshark -T fields from 4.2 on, -Y, custom
+ * columns) keeps only the fields someone asked for; Wireshark drops the
+ * others at about 150-300 instructions a call. A group of items none of
+ * whose fields is asked for is therefore not built at all (only its expert
+ * info is added, which -z expert and expert filters read).
+ */
+static int *const layer_fields[] = { &hf_layer, &hf_layer_verdict, &hf_layer_reason, &hf_layer_checksum,
+                                     &hf_layer_calculated, &hf_note, &hf_fill, &hf_fill_offset, &hf_fill_delta };
+static int *const kernel_fields[] = { &hf_kernel, &hf_kernel_summary, &hf_kernel_drop_layer,
+                                      &hf_kernel_drop_proto, &hf_kernel_drop_reason, &hf_kernel_counter,
+                                      &hf_kernel_sw_passes, &hf_kernel_warning, &hf_dev, &hf_dev_ip_summed };
+
+static bool any_referenced(proto_tree *t, int *const *ids, size_t n)
+{
+    if (shown(t))
+        return true;
+    for (size_t i = 0; i < n; i++)
+        if (proto_field_is_referenced(t, *ids[i]))
+            return true;
+    return false;
 }
 
 static void render_kernel(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t, const struct pl_frame *s,
                           const char *ksum)
 {
-    proto_item *ki = gen(proto_tree_add_item(t, hf_kernel, tvb, 0, 0, ENC_NA));
-    struct sb kb = { .n = 0 };
-    sb_s(&kb, "Kernel (rx ");
-    sb_s(&kb, cfg_rx_text);
-    sb_s(&kb, ", era ");
-    sb_s(&kb, cfg.era.name);
-    sb_s(&kb, "): ");
-    sb_s(&kb, ksum);
-    proto_item_set_text(ki, "%s", kb.b);
+    /* The item's value is the verdict word: csumcheck.kernel == "drop". */
+    const char *kv = s->ran ? csc_kverdict_name(s->kverdict) : csc_kverdict_name(CSC_K_UNKNOWN);
+    proto_item *ki = gen(proto_tree_add_string(t, hf_kernel, tvb, 0, 0, kv));
+    if (shown(t)) {
+        struct sb kb = { .n = 0 };
+        sb_s(&kb, "Kernel (rx ");
+        sb_s(&kb, cfg_rx_text);
+        sb_s(&kb, ", era ");
+        sb_s(&kb, cfg.era.name);
+        sb_s(&kb, "): ");
+        sb_s(&kb, ksum);
+        if (s->ran && s->kverdict == CSC_K_DROP && s->drop_layer < s->nlayers) {
+            sb_s(&kb, " at layer ");
+            sb_u(&kb, s->drop_layer);
+        }
+        if (s->ran) {
+            /* the software work: "; 1 sw pass over 1480 bytes, 30 header bytes" */
+            sb_s(&kb, "; ");
+            sb_passes(&kb, s->sw_passes);
+            if (s->sw_passes) {
+                sb_s(&kb, " over ");
+                sb_u(&kb, s->sw_bytes);
+                sb_s(&kb, " bytes");
+            }
+            if (s->hdr_bytes) {
+                sb_s(&kb, ", ");
+                sb_u(&kb, s->hdr_bytes);
+                sb_s(&kb, " header bytes");
+            }
+        }
+        proto_item_set_text(ki, "%s", kb.b);
+    }
     proto_tree *kt = proto_item_add_subtree(ki, ett_kernel);
 
     gen(proto_tree_add_string(kt, hf_kernel_summary, tvb, 0, 0, ksum));
-    gen(proto_tree_add_boolean(kt, hf_kernel_replayed, tvb, 0, 0, s->ran));
     if (!s->ran) {
-        /* No IP layer to replay: "unknown", as the CLI's JSON says. */
-        gen(proto_tree_add_uint(kt, hf_kernel_verdict, tvb, 0, 0, CSC_K_UNKNOWN));
         for (uint32_t b = s->warnings; b; b &= b - 1)
             gen(proto_tree_add_string(kt, hf_kernel_warning, tvb, 0, 0, csc_warning_name((unsigned)__builtin_ctz(b))));
         return;
     }
-    proto_item *vi = gen(proto_tree_add_uint(kt, hf_kernel_verdict, tvb, 0, 0, s->kverdict));
     if (s->kverdict == CSC_K_DROP) {
-        const char *dproto = s->drop_layer < s->nlayers ? csc_proto_name(pl_protos(s)[s->drop_layer]) : "?";
         if (s->drop_layer < s->nlayers) {
             gen(proto_tree_add_uint(kt, hf_kernel_drop_layer, tvb, 0, 0, s->drop_layer));
-            gen(proto_tree_add_uint(kt, hf_kernel_drop_proto, tvb, 0, 0, pl_protos(s)[s->drop_layer]));
+            gen(proto_tree_add_string(kt, hf_kernel_drop_proto, tvb, 0, 0,
+                                      csc_proto_name(pl_protos(s)[s->drop_layer])));
         }
-        gen(proto_tree_add_string(kt, hf_kernel_drop_reason, tvb, 0, 0, csc_drop_name(s->drop_reason)));
-        (void)dproto;
-        drop_expert(pinfo, vi, s);
+        drop_expert(pinfo, gen(proto_tree_add_string(kt, hf_kernel_drop_reason, tvb, 0, 0,
+                                                     csc_drop_name(s->drop_reason))), s);
     }
     for (uint32_t c = s->counters; c; c &= c - 1)
         gen(proto_tree_add_string(kt, hf_kernel_counter, tvb, 0, 0, csc_counter_name((unsigned)__builtin_ctz(c))));
     gen(proto_tree_add_uint(kt, hf_kernel_sw_passes, tvb, 0, 0, s->sw_passes));
-    gen(proto_tree_add_uint(kt, hf_kernel_sw_bytes, tvb, 0, 0, s->sw_bytes));
-    if (s->hdr_bytes)
-        gen(proto_tree_add_uint(kt, hf_kernel_hdr_bytes, tvb, 0, 0, s->hdr_bytes));
     for (uint32_t bits = s->warnings; bits; bits &= bits - 1) {
         unsigned b = (unsigned)__builtin_ctz(bits);
         proto_item *wi = gen(proto_tree_add_string(kt, hf_kernel_warning, tvb, 0, 0, csc_warning_name(b)));
         warning_expert(pinfo, wi, b);
     }
 
+    /* One item per receiving device: its entry state and GRO pass; the
+     * label carries the software passes and the GRO engine's fate. */
     const struct pl_dev *d = pl_devs(s);
     for (unsigned i = 0; i < s->ndevs; i++) {
         const char *name = csc_dev_name(d[i].kind);
-        unsigned np = d[i].passes;   /* includes the ones in its GRO pass */
-        struct sb db = { .n = 0 };
-        sb_s(&db, "Device ");
-        sb_s(&db, name);
-        sb_s(&db, ": entry ");
-        sb_s(&db, csc_ip_summed_name(d[i].ip_summed));
-        if (d[i].ip_summed == CSC_CHECKSUM_UNNECESSARY) {
-            sb_s(&db, " level ");
-            sb_u(&db, d[i].csum_level);
-        }
-        sb_s(&db, d[i].gro_ran ? ", GRO " : ", no GRO pass (");
-        sb_s(&db, csc_gro_reason_name(d[i].gro_reason));
-        if (!d[i].gro_ran) {
-            sb_s(&db, ")");
-        } else if (d[i].gro_layer < s->nlayers) {
-            sb_s(&db, " at layer ");
-            sb_u(&db, d[i].gro_layer);
-        }
-        if (np) {
-            sb_s(&db, ", ");
-            sb_passes(&db, np);
-        }
-        /* The item's value is the device name: csumcheck.dev == "vxlan". */
         proto_item *di = gen(proto_tree_add_string(kt, hf_dev, tvb, 0, 0, name));
-        proto_item_set_text(di, "%s", db.b);
+        if (shown(kt)) {
+            struct sb db = { .n = 0 };
+            sb_s(&db, "Device ");
+            sb_s(&db, name);
+            sb_s(&db, ": entry ");
+            sb_s(&db, csc_ip_summed_name(d[i].ip_summed));
+            if (d[i].ip_summed == CSC_CHECKSUM_UNNECESSARY || d[i].csum_level) {
+                sb_s(&db, " level ");
+                sb_u(&db, d[i].csum_level);
+            }
+            if (d[i].csum_valid)
+                sb_s(&db, " csum_valid");
+            if (d[i].csum_bad)
+                sb_s(&db, " csum_bad");
+            sb_s(&db, d[i].gro_ran ? ", GRO " : ", no GRO pass (");
+            sb_s(&db, csc_gro_reason_name(d[i].gro_reason));
+            if (!d[i].gro_ran) {
+                sb_s(&db, ")");
+            } else if (d[i].gro_layer < s->nlayers) {
+                sb_s(&db, " at layer ");
+                sb_u(&db, d[i].gro_layer);
+            }
+            if (d[i].passes) {   /* includes the ones in its GRO pass */
+                sb_s(&db, ", ");
+                sb_passes(&db, d[i].passes);
+                sb_s(&db, " (");
+                sb_u(&db, d[i].pass_bytes);
+                sb_s(&db, " bytes");
+                if (d[i].gro_passes) {
+                    sb_s(&db, ", ");
+                    sb_u(&db, d[i].gro_passes);
+                    sb_s(&db, " in GRO");
+                }
+                sb_s(&db, ")");
+            }
+            pl_gro_fate_text(s, i, &db);
+            proto_item_set_text(di, "%s", db.b);
+        }
         proto_tree *dt = proto_item_add_subtree(di, ett_dev);
-        gen(proto_tree_add_uint(dt, hf_dev_ip_summed, tvb, 0, 0, d[i].ip_summed));
-        if (d[i].ip_summed == CSC_CHECKSUM_UNNECESSARY || d[i].csum_level)
-            gen(proto_tree_add_uint(dt, hf_dev_csum_level, tvb, 0, 0, d[i].csum_level));
-        if (d[i].csum_valid)
-            gen(proto_tree_add_boolean(dt, hf_dev_csum_valid, tvb, 0, 0, TRUE));
-        if (d[i].csum_bad)
-            gen(proto_tree_add_boolean(dt, hf_dev_csum_bad, tvb, 0, 0, TRUE));
-        gen(proto_tree_add_boolean(dt, hf_dev_gro_ran, tvb, 0, 0, d[i].gro_ran));
-        gen(proto_tree_add_uint(dt, hf_dev_gro, tvb, 0, 0, d[i].gro_reason));
-        if (d[i].gro_layer < s->nlayers)
-            gen(proto_tree_add_uint(dt, hf_dev_gro_layer, tvb, 0, 0, d[i].gro_layer));
-        if (d[i].gro_passes) {
-            gen(proto_tree_add_uint(dt, hf_dev_gro_sw_passes, tvb, 0, 0, d[i].gro_passes));
-            gen(proto_tree_add_uint(dt, hf_dev_gro_sw_bytes, tvb, 0, 0, d[i].gro_pass_bytes));
-        }
-        if (d[i].passes) {
-            gen(proto_tree_add_uint(dt, hf_dev_sw_passes, tvb, 0, 0, d[i].passes));
-            gen(proto_tree_add_uint(dt, hf_dev_sw_bytes, tvb, 0, 0, d[i].pass_bytes));
-        }
+        gen(proto_tree_add_string(dt, hf_dev_ip_summed, tvb, 0, 0, csc_ip_summed_name(d[i].ip_summed)));
         pl_gro_render_dev(tvb, dt, s, i);
     }
 }
@@ -762,17 +740,19 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
     const char *csum_text = cs.b, *ksum = ks.b;
 
     proto_item *ti = proto_tree_add_item(tree, proto_csumcheck, tvb, 0, 0, ENC_NA);
-    struct sb pb = { .n = 0 };
-    sb_s(&pb, "csumcheck: ");
-    sb_s(&pb, csum_text);
-    sb_s(&pb, "; kernel: ");
-    sb_s(&pb, ksum);
-    proto_item_set_text(ti, "%s", pb.b);
+    if (shown(tree)) {
+        struct sb pb = { .n = 0 };
+        sb_s(&pb, "csumcheck: ");
+        sb_s(&pb, csum_text);
+        sb_s(&pb, "; kernel: ");
+        sb_s(&pb, ksum);
+        proto_item_set_text(ti, "%s", pb.b);
+    }
     proto_tree *t = proto_item_add_subtree(ti, ett_csumcheck);
 
-    gen(proto_tree_add_uint(t, hf_verdict, tvb, 0, 0, s->worst));
+    gen(proto_tree_add_string(t, hf_verdict, tvb, 0, 0, csc_verdict_name(s->worst)));
     gen(proto_tree_add_string(t, hf_summary, tvb, 0, 0, csum_text));
-    {
+    if (proto_field_is_referenced(t, hf_stack)) {   /* always true in a visible tree */
         char stack[CSC_MAX_LAYERS * 12];
         size_t n = 0;
         for (unsigned i = 0; i < s->nlayers; i++) {
@@ -789,7 +769,7 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
         gen(proto_tree_add_string(t, hf_stack, tvb, 0, 0, stack));
     }
     if (s->stop != CSC_STOP_END) {
-        proto_item *pi = gen(proto_tree_add_uint(t, hf_stop, tvb, 0, 0, s->stop));
+        proto_item *pi = gen(proto_tree_add_string(t, hf_stop, tvb, 0, 0, csc_stop_name(s->stop)));
         gen(proto_tree_add_uint(t, hf_stop_offset, tvb, 0, 0, s->stop_off));
         stop_expert(pinfo, pi, s);
     }
@@ -800,24 +780,22 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
     pref_expert(pinfo, ti);
 
     const struct pl_layer *ck = pl_ck(s);
-    for (unsigned i = 0; i < s->nck; i++)
-        render_layer(tvb, pinfo, t, s, &ck[i], caplen);
+    if (any_referenced(t, layer_fields, G_N_ELEMENTS(layer_fields))) {
+        for (unsigned i = 0; i < s->nck; i++)
+            render_layer(tvb, pinfo, t, s, &ck[i], caplen);
+        render_findings(tvb, t, s);
+    } else {
+        layers_expert_only(pinfo, ti, s);
+    }
 
     if (s->ran) {
         uint8_t gdev;
-        uint8_t g = pl_frame_gro(s, &gdev);
-        proto_item *gi = gen(proto_tree_add_uint(t, hf_gro, tvb, 0, 0, g));
-        if (gdev != CSC_NO_DEV) {
-            struct sb gb = { .n = 0 };
-            sb_s(&gb, "GRO: ");
-            sb_s(&gb, csc_gro_reason_name(g));
-            sb_s(&gb, " at ");
-            sb_s(&gb, dev_label(s, gdev));
-            proto_item_set_text(gi, "%s", gb.b);
-        }
-        pl_gro_render_frame(tvb, t, s);
+        gen(proto_tree_add_string(t, hf_gro, tvb, 0, 0, csc_gro_reason_name(pl_frame_gro(s, &gdev))));
     }
-    render_kernel(tvb, pinfo, t, s, ksum);
+    if (any_referenced(t, kernel_fields, G_N_ELEMENTS(kernel_fields)) || pl_gro_fields_referenced(t))
+        render_kernel(tvb, pinfo, t, s, ksum);
+    else
+        kernel_expert_only(pinfo, ti, s);
     return caplen;
 }
 
@@ -826,150 +804,119 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 
 void proto_register_csumcheck(void)
 {
-    fill_vals(vals_proto, CSC_P__COUNT, csc_proto_name);
-    fill_vals(vals_verdict, CSC_V__COUNT, csc_verdict_name);
-    fill_vals(vals_reason, CSC_R__COUNT, csc_reason_name);
-    fill_vals(vals_stop, CSC_STOP__COUNT, csc_stop_name);
-    fill_vals(vals_method, CSC_M__COUNT, csc_method_name);
-    fill_vals(vals_path, CSC_PATH__COUNT, csc_path_name);
-    fill_vals(vals_summed, CSC_CHECKSUM__COUNT, csc_ip_summed_name);
-    fill_vals(vals_kverdict, CSC_K__COUNT, csc_kverdict_name);
-    fill_vals(vals_result, CSC_TRI__COUNT, csc_tri_name);
-    fill_vals(vals_gro, CSC_G__COUNT, csc_gro_reason_name);
-
+    /* Display names are unique and say what the value is without their
+     * parent (a column header shows only the name); every field has a
+     * description. tests/plugin checks both in `tshark -G fields`. */
     static hf_register_info hf[] = {
-        { &hf_verdict, { "Verdict", "csumcheck.verdict", FT_UINT8, BASE_NONE, VALS(vals_verdict), 0,
-                         "Worst raw checksum verdict of the frame", HFILL } },
-        { &hf_summary, { "Checksums", "csumcheck.summary", FT_STRING, BASE_NONE, NULL, 0,
-                         "Worst verdict and the layers that have it (the csum column)", HFILL } },
-        { &hf_stack, { "Layer stack", "csumcheck.stack", FT_STRING, BASE_NONE, NULL, 0,
-                       "Every layer the core decoded, outermost first", HFILL } },
-        { &hf_stop, { "Stack ends", "csumcheck.stop", FT_UINT8, BASE_NONE, VALS(vals_stop), 0,
-                      "Why decoding stopped before the payload", HFILL } },
-        { &hf_stop_offset, { "Stack ends at offset", "csumcheck.stop.offset", FT_UINT32, BASE_DEC, NULL,
-                             0, NULL, HFILL } },
-        { &hf_gso_segs, { "GSO segments", "csumcheck.gso_segs", FT_UINT16, BASE_DEC, NULL, 0,
-                          "Segments a NIC would cut from this super-packet", HFILL } },
-        { &hf_reassembled, { "Completes a fragmented datagram", "csumcheck.reassembled", FT_BOOLEAN,
-                             BASE_NONE, NULL, 0, "The last layer is the reassembled datagram's L4 verdict",
+        { &hf_verdict, { "Frame Checksum Verdict", "csumcheck.verdict", FT_STRING, BASE_NONE, NULL, 0,
+                         "Worst raw checksum verdict of the frame's layers: n/a good bad none zero6 partial "
+                         "lco rco unverifiable", HFILL } },
+        { &hf_summary, { "Checksum Summary", "csumcheck.summary", FT_STRING, BASE_NONE, NULL, 0,
+                         "The worst verdict and the layers that have it (the csum column)", HFILL } },
+        { &hf_stack, { "Layer Stack", "csumcheck.stack", FT_STRING, BASE_NONE, NULL, 0,
+                       "Every layer csumcheck decoded, outermost first (eth:ipv4:udp:vxlan:...)", HFILL } },
+        { &hf_stop, { "Layer Stack End", "csumcheck.stop", FT_STRING, BASE_NONE, NULL, 0,
+                      "Why decoding stopped before the payload: truncated, malformed, unsupported, ...",
+                      HFILL } },
+        { &hf_stop_offset, { "Layer Stack End Offset", "csumcheck.stop.offset", FT_UINT32, BASE_DEC, NULL, 0,
+                             "Frame offset where decoding stopped", HFILL } },
+        { &hf_gso_segs, { "GSO Segments", "csumcheck.gso_segs", FT_UINT16, BASE_DEC, NULL, 0,
+                          "Segments a NIC would cut from this GSO/TSO super-packet", HFILL } },
+        { &hf_reassembled, { "Completes a Fragmented Datagram", "csumcheck.reassembled", FT_BOOLEAN,
+                             BASE_NONE, NULL, 0,
+                             "This frame completes an IP datagram; its last layer is the reassembled L4 verdict",
                              HFILL } },
-        { &hf_gro, { "GRO", "csumcheck.gro", FT_UINT8, BASE_NONE, VALS(vals_gro), 0,
-                     "Per-frame GRO outcome: held for merging, or why the first device refused it",
-                     HFILL } },
+        { &hf_gro, { "Frame GRO Result", "csumcheck.gro", FT_STRING, BASE_NONE, NULL, 0,
+                     "held (GRO may merge it), or why the first device's GRO pass refused or flushed it "
+                     "(csum-fail, udp-tunnel-gate, gro-off, ...)", HFILL } },
+        { &hf_note, { "Layer Note", "csumcheck.note", FT_STRING, BASE_NONE, NULL, 0,
+                      "A finding about one layer that is not a verdict (ip-options, fragment, padding, gso, "
+                      "rco, ...); the label names the layer", HFILL } },
+        { &hf_fill, { "Checksum Fill", "csumcheck.fill", FT_UINT16, BASE_HEX, NULL, 0,
+                      "RCO: what remcsum_adjust writes into the checksum field; LCO: the inner checksum fill",
+                      HFILL } },
+        { &hf_fill_offset, { "Checksum Fill Layer Offset", "csumcheck.fill.offset", FT_UINT32, BASE_DEC, NULL,
+                             0, "Frame offset of the layer whose checksum the fill is for", HFILL } },
+        { &hf_fill_delta, { "RCO Delta", "csumcheck.fill.rco_delta", FT_UINT16, BASE_HEX, NULL, 0,
+                            "RCO: the delta remcsum_adjust returns (fill - checksum field)", HFILL } },
 
-        { &hf_layer, { "Layer", "csumcheck.layer", FT_NONE, BASE_NONE, NULL, 0,
-                       "A layer that carries a checksum", HFILL } },
-        { &hf_layer_index, { "Index", "csumcheck.layer.index", FT_UINT8, BASE_DEC, NULL, 0,
-                             "Index in the layer stack (0 = outermost)", HFILL } },
-        { &hf_layer_proto, { "Protocol", "csumcheck.layer.proto", FT_UINT8, BASE_NONE, VALS(vals_proto), 0,
-                             NULL, HFILL } },
-        { &hf_layer_offset, { "Offset", "csumcheck.layer.offset", FT_UINT32, BASE_DEC, NULL, 0,
-                              "Header offset in the frame", HFILL } },
-        { &hf_layer_verdict, { "Verdict", "csumcheck.layer.verdict", FT_UINT8, BASE_NONE,
-                               VALS(vals_verdict), 0, "Raw checksum verdict of the bytes", HFILL } },
-        { &hf_layer_reason, { "Reason", "csumcheck.layer.reason", FT_UINT8, BASE_NONE, VALS(vals_reason), 0,
-                              NULL, HFILL } },
-        { &hf_layer_field, { "Field", "csumcheck.layer.field", FT_UINT16, BASE_HEX, NULL, 0,
-                             "Checksum value in the packet", HFILL } },
-        { &hf_layer_expected, { "Expected", "csumcheck.layer.expected", FT_UINT16, BASE_HEX, NULL, 0,
-                                "Value that would be right over these bytes", HFILL } },
-        { &hf_layer_resolved, { "Resolved", "csumcheck.layer.resolved", FT_UINT16, BASE_HEX, NULL, 0,
-                                "RCO: what remcsum_adjust writes into the field; LCO: the inner fill", HFILL } },
-        { &hf_layer_rco_delta, { "RCO delta", "csumcheck.layer.rco_delta", FT_UINT16, BASE_HEX, NULL, 0,
-                                 "RCO: the delta remcsum_adjust returns (resolved - field)", HFILL } },
-        { &hf_layer_note, { "Note", "csumcheck.layer.note", FT_STRING, BASE_NONE, NULL, 0, NULL, HFILL } },
-        { &hf_layer_method, { "Kernel method", "csumcheck.layer.method", FT_UINT8, BASE_NONE,
-                              VALS(vals_method), 0, "How the kernel replay resolved this checksum", HFILL } },
-        { &hf_layer_path, { "Kernel path", "csumcheck.layer.path", FT_UINT8, BASE_NONE, VALS(vals_path), 0,
-                            NULL, HFILL } },
-        { &hf_layer_result, { "Kernel result", "csumcheck.layer.kernel_result", FT_UINT8, BASE_NONE,
-                              VALS(vals_result), 0, NULL, HFILL } },
-        { &hf_layer_gro_conv, { "Converted in GRO", "csumcheck.layer.gro_converted", FT_BOOLEAN,
-                                BASE_NONE, NULL, 0, "GRO converted UNNECESSARY to a NAPI checksum here",
-                                HFILL } },
-        { &hf_layer_normal_conv, { "Converted on the normal path", "csumcheck.layer.converted",
-                                   FT_BOOLEAN, BASE_NONE, NULL, 0, "skb_checksum_try_convert here",
-                                   HFILL } },
-        { &hf_layer_assumed, { "Assumed", "csumcheck.layer.assumed", FT_BOOLEAN, BASE_NONE, NULL, 0,
-                               "Bytes missing: the result rests on an assumption", HFILL } },
-        { &hf_layer_sw_passes, { "Software passes", "csumcheck.layer.sw_passes", FT_UINT8, BASE_DEC, NULL,
-                                 0, NULL, HFILL } },
-        { &hf_layer_sw_bytes, { "Software pass bytes", "csumcheck.layer.sw_bytes", FT_UINT32, BASE_DEC,
-                                NULL, 0, NULL, HFILL } },
+        { &hf_layer, { "Checksummed Layer", "csumcheck.layer", FT_STRING, BASE_NONE, NULL, 0,
+                       "A layer that carries a checksum: its protocol (ipv4, udp, tcp, icmp, gre, ...)",
+                       HFILL } },
+        { &hf_layer_verdict, { "Layer Checksum Verdict", "csumcheck.layer.verdict", FT_STRING, BASE_NONE,
+                               NULL, 0, "Raw verdict of the layer's checksum over the captured bytes: good bad "
+                               "none zero6 partial lco rco unverifiable", HFILL } },
+        { &hf_layer_reason, { "Layer Verdict Reason", "csumcheck.layer.reason", FT_STRING, BASE_NONE, NULL, 0,
+                              "Why the verdict is what it is (mismatch, zero, snaplen, fragment, rco, ...); "
+                              "empty when there is nothing to add", HFILL } },
+        { &hf_layer_checksum, { "Layer Checksum", "csumcheck.layer.checksum", FT_UINT16, BASE_HEX, NULL, 0,
+                                "The checksum field's value in the packet", HFILL } },
+        { &hf_layer_calculated, { "Layer Calculated Checksum", "csumcheck.layer.checksum_calculated",
+                                  FT_UINT16, BASE_HEX, NULL, 0,
+                                  "The value that would be right over these bytes", HFILL } },
 
-        { &hf_kernel, { "Kernel", "csumcheck.kernel", FT_NONE, BASE_NONE, NULL, 0,
-                        "What the Linux RX path does with the frame", HFILL } },
-        { &hf_kernel_replayed, { "Replayed", "csumcheck.kernel.replayed", FT_BOOLEAN, BASE_NONE, NULL, 0,
-                                 "False when the frame has no IP layer to replay", HFILL } },
-        { &hf_kernel_verdict, { "Verdict", "csumcheck.kernel.verdict", FT_UINT8, BASE_NONE,
-                                VALS(vals_kverdict), 0, NULL, HFILL } },
-        { &hf_kernel_summary, { "Kernel outcome", "csumcheck.kernel.summary", FT_STRING, BASE_NONE, NULL,
+        { &hf_kernel, { "Kernel Verdict", "csumcheck.kernel", FT_STRING, BASE_NONE, NULL, 0,
+                        "What the Linux RX path does with the frame: accept, drop, unknown (no IP layer to "
+                        "replay); the label names the device report and era in force", HFILL } },
+        { &hf_kernel_summary, { "Kernel Outcome", "csumcheck.kernel.summary", FT_STRING, BASE_NONE, NULL,
                                 0, "Verdict, drop counter, software passes (the kernel column)", HFILL } },
-        { &hf_kernel_drop_layer, { "Drop layer", "csumcheck.kernel.drop_layer", FT_UINT8, BASE_DEC, NULL,
-                                   0, "Index in the layer stack", HFILL } },
-        { &hf_kernel_drop_proto, { "Drop protocol", "csumcheck.kernel.drop_proto", FT_UINT8, BASE_NONE,
-                                   VALS(vals_proto), 0, NULL, HFILL } },
-        { &hf_kernel_drop_reason, { "Drop reason", "csumcheck.kernel.drop_reason", FT_STRING, BASE_NONE,
-                                    NULL, 0, "Kernel SKB_DROP_REASON", HFILL } },
-        { &hf_kernel_counter, { "Counter", "csumcheck.kernel.counter", FT_STRING, BASE_NONE, NULL, 0,
-                                "nstat counter the kernel bumps", HFILL } },
-        { &hf_kernel_sw_passes, { "Software passes", "csumcheck.kernel.sw_passes", FT_UINT8, BASE_DEC,
-                                  NULL, 0, "Full software checksum passes over packet bytes", HFILL } },
-        { &hf_kernel_sw_bytes, { "Software pass bytes", "csumcheck.kernel.sw_bytes", FT_UINT32, BASE_DEC,
-                                 NULL, 0, NULL, HFILL } },
-        { &hf_kernel_hdr_bytes, { "Header-sized sum bytes", "csumcheck.kernel.hdr_bytes", FT_UINT32,
-                                  BASE_DEC, NULL, 0, "csum_partial work on headers (postpull...)", HFILL } },
-        { &hf_kernel_warning, { "Warning", "csumcheck.kernel.warning", FT_STRING, BASE_NONE, NULL, 0, NULL,
-                                HFILL } },
+        { &hf_kernel_drop_layer, { "Drop Layer Index", "csumcheck.kernel.drop_layer", FT_UINT8, BASE_DEC,
+                                   NULL, 0, "Index in the layer stack of the layer the kernel drops at", HFILL } },
+        { &hf_kernel_drop_proto, { "Drop Protocol", "csumcheck.kernel.drop_proto", FT_STRING, BASE_NONE,
+                                   NULL, 0, "Protocol of the layer the kernel drops at", HFILL } },
+        { &hf_kernel_drop_reason, { "Drop Reason", "csumcheck.kernel.drop_reason", FT_STRING, BASE_NONE,
+                                    NULL, 0, "The kernel's SKB_DROP_REASON (TCP_CSUM, UDP_CSUM, ...)", HFILL } },
+        { &hf_kernel_counter, { "Kernel Counter", "csumcheck.kernel.counter", FT_STRING, BASE_NONE, NULL, 0,
+                                "An nstat counter the kernel bumps (TcpInCsumErrors, ...)", HFILL } },
+        { &hf_kernel_sw_passes, { "Software Checksum Passes", "csumcheck.kernel.sw_passes", FT_UINT8,
+                                  BASE_DEC, NULL, 0, "Full software checksum passes over packet bytes", HFILL } },
+        { &hf_kernel_warning, { "Kernel Warning", "csumcheck.kernel.warning", FT_STRING, BASE_NONE, NULL, 0,
+                                "rco-nothing-verified, hw-csum-fault, bad-checksum-accepted, not-modelled, "
+                                "assumed", HFILL } },
 
-        { &hf_dev, { "Device", "csumcheck.dev", FT_STRING, BASE_NONE, NULL, 0,
-                     "A receiving device: the NIC, then each tunnel device", HFILL } },
-        { &hf_dev_ip_summed, { "Entry ip_summed", "csumcheck.dev.ip_summed", FT_UINT8, BASE_NONE,
-                               VALS(vals_summed), 0, NULL, HFILL } },
-        { &hf_dev_csum_level, { "Entry csum_level", "csumcheck.dev.csum_level", FT_UINT8, BASE_DEC, NULL,
-                                0, NULL, HFILL } },
-        { &hf_dev_csum_valid, { "Entry csum_valid", "csumcheck.dev.csum_valid", FT_BOOLEAN, BASE_NONE,
-                                NULL, 0, NULL, HFILL } },
-        { &hf_dev_csum_bad, { "Entry csum_bad", "csumcheck.dev.csum_bad", FT_BOOLEAN, BASE_NONE, NULL, 0,
-                              NULL, HFILL } },
-        { &hf_dev_gro_ran, { "GRO ran", "csumcheck.dev.gro_ran", FT_BOOLEAN, BASE_NONE, NULL, 0, NULL,
-                             HFILL } },
-        { &hf_dev_gro, { "GRO", "csumcheck.dev.gro", FT_UINT8, BASE_NONE, VALS(vals_gro), 0,
-                         "held, or the flush/refusal reason", HFILL } },
-        { &hf_dev_gro_sw_passes, { "GRO software passes", "csumcheck.dev.gro_sw_passes", FT_UINT8,
-                                   BASE_DEC, NULL, 0, "Software passes in this device's GRO pass", HFILL } },
-        { &hf_dev_gro_sw_bytes, { "GRO software pass bytes", "csumcheck.dev.gro_sw_bytes", FT_UINT32,
-                                  BASE_DEC, NULL, 0, NULL, HFILL } },
-        { &hf_dev_sw_passes, { "Software passes", "csumcheck.dev.sw_passes", FT_UINT8, BASE_DEC, NULL, 0,
-                               "Software passes while this device held the packet, its GRO pass included", HFILL } },
-        { &hf_dev_sw_bytes, { "Software pass bytes", "csumcheck.dev.sw_bytes", FT_UINT32, BASE_DEC, NULL,
-                              0, NULL, HFILL } },
-        { &hf_dev_gro_layer, { "GRO decided at layer", "csumcheck.dev.gro_layer", FT_UINT8, BASE_DEC,
-                               NULL, 0, NULL, HFILL } },
+        { &hf_dev, { "Receiving Device", "csumcheck.dev", FT_STRING, BASE_NONE, NULL, 0,
+                     "A device the packet passes: the NIC, then each tunnel device (vxlan, geneve, gre, ...)",
+                     HFILL } },
+        { &hf_dev_ip_summed, { "Device Entry ip_summed", "csumcheck.dev.ip_summed", FT_STRING, BASE_NONE, NULL,
+                               0, "skb->ip_summed as the device receives it: NONE UNNECESSARY COMPLETE PARTIAL",
+                               HFILL } },
     };
 
-    static gint *ett[] = { &ett_csumcheck, &ett_layer, &ett_layer_kernel, &ett_kernel, &ett_dev };
+    static gint *ett[] = { &ett_csumcheck, &ett_layer, &ett_fill, &ett_kernel, &ett_dev };
 
+    /* Expert fields are fields too (tshark -G fields): unique names, and a
+     * description each through the hf_info EXPFILL leaves empty. */
+#define CSC_EXPFILL(desc) 0, NULL, 0, { 0, { NULL, NULL, FT_NONE, BASE_NONE, NULL, 0, desc, HFILL } }
     static ei_register_info ei[] = {
-        { &ei_bad, { "csumcheck.bad", PI_CHECKSUM, PI_ERROR, "Bad checksum", EXPFILL } },
-        { &ei_unverifiable, { "csumcheck.unverifiable", PI_CHECKSUM, PI_WARN, "Checksum unverifiable",
-                              EXPFILL } },
-        { &ei_offload, { "csumcheck.offload", PI_CHECKSUM, PI_NOTE,
-                         "Checksum left to offload (partial/lco/rco)", EXPFILL } },
-        { &ei_zero6, { "csumcheck.zero6", PI_CHECKSUM, PI_NOTE, "Zero UDP checksum over IPv6", EXPFILL } },
-        { &ei_drop, { "csumcheck.kernel.drop", PI_CHECKSUM, PI_WARN, "The kernel drops this packet",
-                      EXPFILL } },
+        { &ei_bad, { "csumcheck.bad", PI_CHECKSUM, PI_ERROR, "Bad Checksum",
+                     CSC_EXPFILL("Expert info: a layer's checksum is bad (Error/Checksum)") } },
+        { &ei_unverifiable, { "csumcheck.unverifiable", PI_CHECKSUM, PI_WARN, "Unverifiable Checksum",
+                              CSC_EXPFILL("Expert info: a layer's checksum cannot be verified: snaplen, "
+                                          "fragment, lengths disagree, GSO length (Warning/Checksum)") } },
+        { &ei_offload, { "csumcheck.offload", PI_CHECKSUM, PI_NOTE, "Checksum Left to Offload",
+                         CSC_EXPFILL("Expert info: a partial, lco or rco checksum field; not an error on a "
+                                     "TX-side capture (Note/Checksum)") } },
+        { &ei_zero6, { "csumcheck.zero6", PI_CHECKSUM, PI_NOTE, "Zero UDP Checksum over IPv6",
+                       CSC_EXPFILL("Expert info: legal only with udp6zerocsumrx (Note/Checksum)") } },
+        { &ei_drop, { "csumcheck.kernel.drop", PI_CHECKSUM, PI_WARN, "Kernel Drops the Packet",
+                      CSC_EXPFILL("Expert info: the kernel replay drops the packet (Warning/Checksum)") } },
         { &ei_rco_nothing, { "csumcheck.rco_nothing_verified", PI_CHECKSUM, PI_WARN,
-                             "RCO with a zero outer checksum: the inner checksum was accepted, nothing "
-                             "verified it (rco-nothing-verified)", EXPFILL } },
-        { &ei_kernel_warn, { "csumcheck.kernel.warn", PI_CHECKSUM, PI_WARN, "Kernel replay warning",
-                             EXPFILL } },
-        { &ei_kernel_note, { "csumcheck.kernel.note", PI_CHECKSUM, PI_NOTE, "Kernel replay note",
-                             EXPFILL } },
-        { &ei_stop, { "csumcheck.stack_ends", PI_MALFORMED, PI_NOTE, "Layer stack ends early", EXPFILL } },
-        { &ei_pref, { "csumcheck.bad_preference", PI_ASSUMPTION, PI_WARN,
-                      "A csumcheck preference is invalid: its default is used", EXPFILL } },
+                             "RCO with Nothing Verified",
+                             CSC_EXPFILL("Expert info: RCO with a zero outer checksum: the inner checksum was "
+                                         "accepted and nothing verified it (Warning/Checksum)") } },
+        { &ei_kernel_warn, { "csumcheck.kernel.warn", PI_CHECKSUM, PI_WARN, "Kernel Replay Warning",
+                             CSC_EXPFILL("Expert info: hw-csum-fault or bad-checksum-accepted: a device "
+                                         "report vouched for a bad checksum (Warning/Checksum)") } },
+        { &ei_kernel_note, { "csumcheck.kernel.note", PI_CHECKSUM, PI_NOTE, "Kernel Replay Note",
+                             CSC_EXPFILL("Expert info: not-modelled or assumed (Note/Checksum)") } },
+        { &ei_stop, { "csumcheck.stack_ends", PI_MALFORMED, PI_NOTE, "Layer Stack Ends Early",
+                      CSC_EXPFILL("Expert info: decoding stopped at a truncated or malformed header or an "
+                                  "unsupported variant (Note/Malformed)") } },
+        { &ei_pref, { "csumcheck.bad_preference", PI_ASSUMPTION, PI_WARN, "Invalid csumcheck Preference",
+                      CSC_EXPFILL("Expert info: a csumcheck preference is invalid and its default is in "
+                                  "use (Warning/Assumption)") } },
     };
+#undef CSC_EXPFILL
 
     proto_csumcheck = proto_register_protocol("csumcheck: checksum verdicts and Linux RX replay",
                                               "csumcheck", "csumcheck");

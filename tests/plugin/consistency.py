@@ -16,19 +16,25 @@ everything both expose must be equal:
     the flush it caused).
 
 The CLI (build/analyzer/csumcheck --format json, JSON Lines) runs once over
-all files; tshark runs per file with `-T json -J csumcheck` (the tree keeps
-each layer's fields together). Files one reader cannot read completely
+all files; tshark runs per file with `-T pdml -J csumcheck`: the tree keeps
+each layer's fields together, and PDML carries each item's label
+(showname) too, where the plugin puts what is not worth an item of its own
+(a layer's replay path, device, result and software passes; a device's
+csum_level, GRO layer and passes; the kernel's bytes), so those are compared
+as well, read back from the labels. Files one reader cannot read completely
 (fuzzer finds, cut files) are compared over the frames both read, and listed.
 Exit 1 on any difference; 77 (skip) without the CLI, tshark or the corpus.
 """
 import concurrent.futures
 import json
 import os
+import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tshark_env import name_of, run_tshark, skip, values  # noqa: E402
+from tshark_env import run_tshark, skip  # noqa: E402
 
 EXTS = (".pcap", ".pcapng", ".cap")
 
@@ -47,42 +53,21 @@ def capture_files():
     return sorted(files), n_caps
 
 
-def multi(pairs):
-    """JSON object hook: every key maps to the list of its values (tshark
-    repeats keys for repeated fields and subtrees)."""
-    d = {}
-    for k, v in pairs:
-        d.setdefault(k, []).append(v)
-    return d
-
-
-def one(d, k, default=""):
-    v = d.get(k)
-    return v[0] if v else default
-
-
-def allv(d, k):
-    return d.get(k, [])
-
-
 def tshark_frames(path, prefs=()):
-    args = ["-n", "-r", path, "-T", "json", "-J", "csumcheck"]
+    """The csumcheck <proto> element of every frame (None where absent)."""
+    args = ["-n", "-r", path, "-T", "pdml", "-J", "csumcheck"]
     for p in prefs:
         args += ["-o", p]
     out, err, rc = run_tshark(args, check=False)
     text = "\n".join(out)
-    try:
-        pkts = json.loads(text, object_pairs_hook=multi) if text.strip() else []
-    except ValueError:
-        # a read error mid-file can leave the array open
-        try:
-            pkts = json.loads(text.rstrip().rstrip(",") + "\n]", object_pairs_hook=multi)
-        except ValueError:
-            return None, "tshark output unparsable (rc %d): %s" % (rc, err.strip()[:200])
     frames = []
-    for p in pkts:
-        layers = one(one(p, "_source"), "layers")
-        frames.append(one(layers, "csumcheck", None))
+    # packet by packet: a read error mid-file can leave the document open
+    for blk in re.findall(r"<packet>.*?</packet>", text, re.S):
+        try:
+            pkt = ET.fromstring(blk)
+        except ET.ParseError as e:
+            return None, "tshark PDML unparsable (rc %d): %s" % (rc, e)
+        frames.append(next((p for p in pkt.findall("proto") if p.get("name") == "csumcheck"), None))
     problem = None
     if rc != 0:
         problem = "tshark rc %d: %s" % (rc, " ".join(err.split())[:160])
@@ -108,86 +93,116 @@ def cli_frames(cli, files, opts=()):
     return by, errs, p.returncode
 
 
+def kids(e, name):
+    return [f for f in e.findall("field") if f.get("name") == name]
+
+
+def show(e, name, default=""):
+    k = kids(e, name)
+    return k[0].get("show") if k else default
+
+
 def hexnorm(s):
     return "%04x" % int(s, 16) if s not in ("", None) else ""
 
 
+LAYER_LABEL = re.compile(
+    r"^(?P<proto>\S+) @(?P<off>\d+): (?P<verdict>\S+)(?: 0x[0-9a-f]{4})?(?:, expected 0x[0-9a-f]{4})?"
+    r"(?: \((?P<reason>[^)]*)\))?"
+    r"(?:; kernel: (?P<method>\S+)(?: on the (?P<path>\S+) path at (?P<dev>\S+), "
+    r"(?P<ok>ok|failed|not decided)(?: \((?P<passes>\d+) sw pass(?:es)?, (?P<bytes>\d+) bytes\))?"
+    r"(?P<gconv>, converted in GRO)?(?P<conv>, converted)?(?P<assumed>, assumed)?)?)?$")
+KERNEL_LABEL = re.compile(
+    r"^Kernel \(rx (?P<rx>.*), era (?P<era>\S+)\): (?P<sum>.*?)(?: at layer (?P<dl>\d+))?"
+    r"(?:; (?P<passes>\d+) sw pass(?:es)?(?: over (?P<bytes>\d+) bytes)?(?:, (?P<hdr>\d+) header bytes)?)?$")
+DEV_LABEL = re.compile(
+    r"^Device (?P<name>\S+): entry (?P<summed>\S+)(?: level (?P<level>\d+))?(?P<valid> csum_valid)?"
+    r"(?P<bad> csum_bad)?, (?:GRO (?P<gro>\S+)(?: at layer (?P<layer>\d+))?|no GRO pass \((?P<nogro>[^)]*)\))"
+    r"(?:, (?P<passes>\d+) sw pass(?:es)? \((?P<bytes>\d+) bytes(?:, (?P<gp>\d+) in GRO)?\))?"
+    r"(?:; GRO engine: (?:alone \((?P<alone>[^)]*)\)|(?P<held>held), first of \d+ segments? so far|"
+    r"merged into the super-packet of frame (?P<msuper>\d+))(?:, flushed a held packet \((?P<flushed>[^)]*)\))?)?$")
+
+
+def label(e, rx, what):
+    m = rx.match(e.get("showname", ""))
+    if not m:
+        raise SystemExit("consistency.py: unexpected %s label %r" % (what, e.get("showname")))
+    return m
+
+
 def plugin_view(t):
-    """The plugin's csumcheck tree of one frame -> the CLI's vocabulary."""
+    """The plugin's csumcheck tree of one frame (PDML) -> the CLI's vocabulary."""
     if t is None:
         return None
-    v = {"stack": one(t, "csumcheck.stack"),
-         "worst": name_of("csumcheck.verdict", one(t, "csumcheck.verdict"))}
+    v = {"stack": show(t, "csumcheck.stack"), "worst": show(t, "csumcheck.verdict")}
+    fills = {}
+    for F in kids(t, "csumcheck.fill"):
+        fills[int(show(F, "csumcheck.fill.offset"))] = (hexnorm(F.get("show")),
+                                                        hexnorm(show(F, "csumcheck.fill.rco_delta")))
     layers = []
-    for L in allv(t, "csumcheck.layer"):
-        k = one(L, "csumcheck.layer.kernel", {})
-        # the replay's method item heads the subtree of the other details;
-        # absent items mean their default (no conversion, no pass)
-        m = one(L, "csumcheck.layer.method")
-        k = one(L, "csumcheck.layer.method_tree", {})
+    for L in kids(t, "csumcheck.layer"):
+        m = label(L, LAYER_LABEL, "layer")
+        off = int(m["off"])
+        fill, delta = fills.pop(off, ("", ""))
         layer = {
-            "index": int(one(L, "csumcheck.layer.index")),
-            "proto": name_of("csumcheck.layer.proto", one(L, "csumcheck.layer.proto")),
-            "offset": int(one(L, "csumcheck.layer.offset")),
-            "verdict": name_of("csumcheck.layer.verdict", one(L, "csumcheck.layer.verdict")),
-            "reason": name_of("csumcheck.layer.reason", one(L, "csumcheck.layer.reason")),
-            "field": hexnorm(one(L, "csumcheck.layer.field")),
-            "expected": hexnorm(one(L, "csumcheck.layer.expected")),
-            "resolved": hexnorm(one(L, "csumcheck.layer.resolved")),
-            "rco_delta": hexnorm(one(L, "csumcheck.layer.rco_delta")),
+            "proto": L.get("show"), "offset": off,
+            "verdict": show(L, "csumcheck.layer.verdict"),
+            "reason": show(L, "csumcheck.layer.reason"),
+            "field": hexnorm(show(L, "csumcheck.layer.checksum")),
+            "expected": hexnorm(show(L, "csumcheck.layer.checksum_calculated")),
+            "resolved": fill, "rco_delta": delta,
         }
-        if m != "":
+        # the label must say what the items say
+        if (m["proto"], m["verdict"], m["reason"] or "") != (layer["proto"], layer["verdict"], layer["reason"]):
+            raise SystemExit("consistency.py: layer label %r disagrees with its items" % L.get("showname"))
+        if m["method"]:
+            reached = m["path"] is not None
             layer["k"] = {
-                "method": name_of("csumcheck.layer.method", m),
-                "path": name_of("csumcheck.layer.path", one(k, "csumcheck.layer.path")) or None,
-                "ok": name_of("csumcheck.layer.kernel_result", one(k, "csumcheck.layer.kernel_result"))
-                or None,
-                "passes": int(one(k, "csumcheck.layer.sw_passes", "0")),
-                "pass_bytes": int(one(k, "csumcheck.layer.sw_bytes", "0")),
-                "gro_convert": one(k, "csumcheck.layer.gro_converted") == "1",
-                "convert": one(k, "csumcheck.layer.converted") == "1",
-                "assumed": one(k, "csumcheck.layer.assumed") == "1",
-            }
+                "method": m["method"], "path": m["path"], "device": m["dev"], "ok": m["ok"],
+                "passes": int(m["passes"] or 0), "pass_bytes": int(m["bytes"] or 0),
+                "gro_convert": bool(m["gconv"]), "convert": bool(m["conv"]), "assumed": bool(m["assumed"]),
+            } if reached else {"method": m["method"], "path": None, "device": None, "ok": None, "passes": 0,
+                               "pass_bytes": 0, "gro_convert": False, "convert": False, "assumed": False}
         layers.append(layer)
+    if fills:
+        raise SystemExit("consistency.py: checksum fill for no layer: %r" % fills)
     v["layers"] = layers
-    K = one(t, "csumcheck.kernel", {})
-    ran = one(K, "csumcheck.kernel.replayed") == "1"
-    kv = {"ran": ran,
-          "verdict": name_of("csumcheck.kernel.verdict", one(K, "csumcheck.kernel.verdict")),
-          "warnings": sorted(allv(K, "csumcheck.kernel.warning"))}
+    K = kids(t, "csumcheck.kernel")[0]
+    km = label(K, KERNEL_LABEL, "kernel")
+    ran = show(K, "csumcheck.kernel.summary") != "not replayed"
+    if km["sum"] != show(K, "csumcheck.kernel.summary"):
+        raise SystemExit("consistency.py: kernel label %r disagrees with its summary" % K.get("showname"))
+    kv = {"ran": ran, "verdict": K.get("show"),
+          "warnings": sorted(f.get("show") for f in kids(K, "csumcheck.kernel.warning"))}
     if ran:
         kv.update({
-            "counters": sorted(allv(K, "csumcheck.kernel.counter")),
-            "sw_passes": int(one(K, "csumcheck.kernel.sw_passes")),
-            "sw_bytes": int(one(K, "csumcheck.kernel.sw_bytes")),
-            "hdr_bytes": int(one(K, "csumcheck.kernel.hdr_bytes", "0")),
+            "counters": sorted(f.get("show") for f in kids(K, "csumcheck.kernel.counter")),
+            "sw_passes": int(show(K, "csumcheck.kernel.sw_passes")),
+            "sw_bytes": int(km["bytes"] or 0),
+            "hdr_bytes": int(km["hdr"] or 0),
         })
+        if int(km["passes"]) != kv["sw_passes"]:
+            raise SystemExit("consistency.py: kernel label %r disagrees with its items" % K.get("showname"))
         if kv["verdict"] == "drop":
-            dl = one(K, "csumcheck.kernel.drop_layer")
+            dl = show(K, "csumcheck.kernel.drop_layer")
             kv["drop"] = {"layer": int(dl) if dl != "" else None,
-                          "proto": name_of("csumcheck.kernel.drop_proto",
-                                           one(K, "csumcheck.kernel.drop_proto")) or None,
-                          "reason": one(K, "csumcheck.kernel.drop_reason")}
+                          "proto": show(K, "csumcheck.kernel.drop_proto") or None,
+                          "reason": show(K, "csumcheck.kernel.drop_reason")}
         devs = []
-        # csumcheck.dev is the device name; its fields are in csumcheck.dev_tree
-        for name, D in zip(allv(K, "csumcheck.dev"), allv(K, "csumcheck.dev_tree")):
-            devs.append({
-                "device": name,
-                "ip_summed": name_of("csumcheck.dev.ip_summed", one(D, "csumcheck.dev.ip_summed")),
-                "csum_level": int(one(D, "csumcheck.dev.csum_level", "0")),
-                "csum_valid": int(one(D, "csumcheck.dev.csum_valid", "0")),
-                "gro_ran": one(D, "csumcheck.dev.gro_ran") == "1",
-                "gro": name_of("csumcheck.dev.gro", one(D, "csumcheck.dev.gro")),
-                "gro_layer": int(one(D, "csumcheck.dev.gro_layer", "-1")),
-                "passes": int(one(D, "csumcheck.dev.sw_passes", "0")),
-                "pass_bytes": int(one(D, "csumcheck.dev.sw_bytes", "0")),
-            })
-            fate = name_of("csumcheck.dev.fate", one(D, "csumcheck.dev.fate"))
-            if fate:   # the GRO engine's fate (absent: merged at the NIC, never here alone)
-                devs[-1]["fate"] = {"fate": fate,
-                                    "super": int(one(D, "csumcheck.dev.super", "0")) or None,
-                                    "reason": name_of("csumcheck.dev.alone", one(D, "csumcheck.dev.alone")) or None,
-                                    "flushed": one(D, "csumcheck.dev.flushed") or None}
+        for D in kids(K, "csumcheck.dev"):
+            dm = label(D, DEV_LABEL, "device")
+            dev = {"device": D.get("show"), "ip_summed": show(D, "csumcheck.dev.ip_summed"),
+                   "csum_level": int(dm["level"] or 0), "csum_valid": 1 if dm["valid"] else 0,
+                   "gro_ran": dm["gro"] is not None, "gro": dm["gro"] or dm["nogro"],
+                   "gro_layer": int(dm["layer"]) if dm["layer"] else -1,
+                   "passes": int(dm["passes"] or 0), "pass_bytes": int(dm["bytes"] or 0)}
+            if dm["name"] != dev["device"] or dm["summed"] != dev["ip_summed"]:
+                raise SystemExit("consistency.py: device label %r disagrees with its items" % D.get("showname"))
+            fate = show(D, "csumcheck.dev.fate")
+            if fate:   # the GRO engine's fate (absent: merged at the NIC)
+                dev["fate"] = {"fate": fate, "super": int(show(D, "csumcheck.dev.super", "0")) or None,
+                               "reason": dm["alone"], "flushed": show(D, "csumcheck.dev.flushed") or None}
+            devs.append(dev)
         kv["devices"] = devs
     v["kernel"] = kv
     return v
@@ -201,21 +216,26 @@ def cli_view(o):
         c = L.get("csum")
         if not c:
             continue
-        layer = {"index": i, "proto": L["proto"], "offset": L["offset"], "verdict": c["verdict"],
+        layer = {"proto": L["proto"], "offset": L["offset"], "verdict": c["verdict"],
                  "reason": c.get("reason") or "", "field": hexnorm(c.get("field")),
                  "expected": hexnorm(c.get("expected")), "resolved": hexnorm(c.get("resolved")),
                  "rco_delta": hexnorm(c.get("rco_delta"))}
         k = L.get("kernel")
         if k is not None and K.get("ran"):
             reached = k["method"] != "not-reached"
-            dev = k.get("device")
+            dev = k.get("device")   # an index into entry_state: the plugin names the device
+            es = K.get("entry_state", [])
+            if isinstance(dev, int) and 0 <= dev < len(es):
+                dev = es[dev]["device"]
             layer["k"] = {
                 "method": k["method"],
                 "path": k.get("path") if reached else None,
+                "device": dev if reached else None,
                 "ok": ({True: "ok", False: "failed"}.get(k.get("ok"), "not decided")) if reached else None,
-                "passes": k.get("passes", 0), "pass_bytes": k.get("pass_bytes", 0),
-                "gro_convert": bool(k.get("gro_convert")), "convert": bool(k.get("convert")),
-                "assumed": bool(k.get("assumed")),
+                "passes": k.get("passes", 0) if reached else 0,
+                "pass_bytes": k.get("pass_bytes", 0) if reached else 0,
+                "gro_convert": bool(k.get("gro_convert")) and reached, "convert": bool(k.get("convert")) and reached,
+                "assumed": bool(k.get("assumed")) and reached,
             }
         layers.append(layer)
     v["layers"] = layers
@@ -233,7 +253,8 @@ def cli_view(o):
             devs.append({"device": e["device"], "ip_summed": e["ip_summed"],
                          "csum_level": e["csum_level"], "csum_valid": int(e["csum_valid"]),
                          "gro_ran": bool(g.get("ran")), "gro": g.get("result"),
-                         "gro_layer": -1 if g.get("layer") is None else g.get("layer"),
+                         # the label names the layer where a GRO pass that ran decided
+                         "gro_layer": -1 if g.get("layer") is None or not g.get("ran") else g.get("layer"),
                          "passes": e.get("passes", 0), "pass_bytes": e.get("pass_bytes", 0)})
         for i, g in enumerate(o.get("gro_fate", [])):
             if i < len(devs):
@@ -357,7 +378,7 @@ def main():
     files, n_caps = capture_files()
     if not files:
         skip("no captures found")
-    values()  # fails/skips early if tshark or the plugin is missing
+    run_tshark(["-G", "protocols"])  # fails/skips early if tshark or the plugin is missing
 
     mismatches, partial_files = [], []
     base = {"frames": 0, "layers": 0, "kernel": 0}

@@ -53,10 +53,28 @@ def fields(path, names, extra=(), config_dir=None):
     return rows
 
 
-def kernel_labels(path, extra=()):
-    """The 'Kernel (rx ..., era ...)' line of every frame's csumcheck tree."""
+def tree_labels(path, prefix, extra=()):
+    """The labels starting with prefix in every frame's csumcheck tree (-O csumcheck)."""
     out, _, _ = run_tshark(["-n", "-r", path, "-O", "csumcheck"] + list(extra))
-    return [l.strip().strip("[]") for l in out if l.strip().startswith("[Kernel (rx ")]
+    return [l.strip().strip("[]") for l in out if l.strip().startswith("[" + prefix)]
+
+
+def kernel_labels(path, extra=()):
+    """'Kernel (rx ..., era ...): outcome' of every frame (the label up to its counts)."""
+    return [l.split(";")[0] for l in tree_labels(path, "Kernel (rx ", extra)]
+
+
+def layer_offsets(path, extra=()):
+    """Per frame, the offsets of its checksummed layers, from their labels ('tcp @84: ...')."""
+    out, _, _ = run_tshark(["-n", "-r", path, "-O", "csumcheck"] + list(extra))
+    frames, cur = [], None
+    for line in out:
+        if line.startswith("csumcheck: "):
+            cur = []
+            frames.append(cur)
+        elif cur is not None and line.startswith("    [") and " @" in line.split(":")[0]:
+            cur.append(int(line.split(" @")[1].split(":")[0]))
+    return [",".join(map(str, f)) for f in frames]
 
 
 def frames_matching(path, dfilter, extra=()):
@@ -66,10 +84,13 @@ def frames_matching(path, dfilter, extra=()):
 
 
 LAYER = ["frame.number", "csumcheck.verdict", "csumcheck.summary", "csumcheck.stack",
-         "csumcheck.layer.index", "csumcheck.layer.proto", "csumcheck.layer.offset",
-         "csumcheck.layer.verdict", "csumcheck.layer.field", "csumcheck.layer.expected",
-         "csumcheck.kernel.verdict", "csumcheck.kernel.counter", "csumcheck.kernel.summary",
-         "csumcheck.kernel.sw_passes", "csumcheck.kernel.drop_proto", "csumcheck.gro"]
+         "csumcheck.layer", "csumcheck.layer.verdict", "csumcheck.layer.checksum",
+         "csumcheck.layer.checksum_calculated", "csumcheck.kernel", "csumcheck.kernel.counter",
+         "csumcheck.kernel.summary", "csumcheck.kernel.sw_passes", "csumcheck.kernel.drop_proto",
+         "csumcheck.gro"]
+# Every per-layer field: once per checksummed layer, always.
+PER_LAYER = ["csumcheck.layer", "csumcheck.layer.verdict", "csumcheck.layer.reason",
+             "csumcheck.layer.checksum", "csumcheck.layer.checksum_calculated"]
 
 
 # ---------------------------------------------------------------------------
@@ -88,19 +109,15 @@ def t_loads():
     out, _, _ = run_tshark(["-G", "fields"])
     have = {l.split("\t")[2] for l in out if l.startswith("F\t") and "\tcsumcheck." in l}
     want = {"csumcheck.verdict", "csumcheck.summary", "csumcheck.stack", "csumcheck.gro", "csumcheck.dev",
-            "csumcheck.layer.proto", "csumcheck.layer.offset", "csumcheck.layer.verdict",
-            "csumcheck.layer.reason", "csumcheck.layer.field", "csumcheck.layer.expected",
-            "csumcheck.layer.method", "csumcheck.layer.path", "csumcheck.layer.sw_passes",
-            "csumcheck.kernel.verdict", "csumcheck.kernel.counter", "csumcheck.kernel.sw_passes",
-            "csumcheck.kernel.sw_bytes", "csumcheck.kernel.summary", "csumcheck.kernel.drop_reason",
-            "csumcheck.dev.ip_summed", "csumcheck.dev.gro", "csumcheck.layer.kernel_result"}
+            "csumcheck.layer", "csumcheck.layer.verdict", "csumcheck.layer.reason", "csumcheck.layer.checksum",
+            "csumcheck.layer.checksum_calculated", "csumcheck.note", "csumcheck.fill", "csumcheck.kernel",
+            "csumcheck.kernel.counter", "csumcheck.kernel.sw_passes", "csumcheck.kernel.summary",
+            "csumcheck.kernel.drop_reason", "csumcheck.dev.ip_summed", "csumcheck.dev.fate", "csumcheck.dev.super"}
     eq("registered fields missing", sorted(want - have), [])
     print("    %d csumcheck fields registered" % len(have))
     out, _, _ = run_tshark(["-G", "protocols"])
     eq("protocol registered", [l.split("\t")[2] for l in out if l.split("\t")[2:3] == ["csumcheck"]],
        ["csumcheck"])
-    v = name_of("csumcheck.layer.verdict", "0,1,2,3,4,5,6,7,8")
-    eq("verdict value_string", v, "n/a,good,bad,none,zero6,partial,lco,rco,unverifiable")
 
 
 def t_exports():
@@ -123,13 +140,12 @@ def t_vxlan_inner_bad():
     eq("csumcheck.verdict", r["csumcheck.verdict"], "bad")
     eq("csumcheck.summary", r["csumcheck.summary"], "bad tcp")
     eq("csumcheck.stack", r["csumcheck.stack"], "eth:ipv4:udp:vxlan:eth:ipv4:tcp")
-    eq("csumcheck.layer.proto", r["csumcheck.layer.proto"], "ipv4,udp,ipv4,tcp")
-    eq("csumcheck.layer.index", r["csumcheck.layer.index"], "1,2,5,6")
-    eq("csumcheck.layer.offset", r["csumcheck.layer.offset"], "14,34,64,84")
+    eq("csumcheck.layer", r["csumcheck.layer"], "ipv4,udp,ipv4,tcp")
+    eq("layer offsets (labels)", layer_offsets(f), ["14,34,64,84"])
     eq("csumcheck.layer.verdict", r["csumcheck.layer.verdict"], "good,good,good,bad")
-    eq("csumcheck.layer.field", r["csumcheck.layer.field"], "0xf73e,0x8947,0x66cd,0xdead")
-    eq("csumcheck.layer.expected", r["csumcheck.layer.expected"], "0xf73e,0x8947,0x66cd,0x4b57")
-    eq("csumcheck.kernel.verdict", r["csumcheck.kernel.verdict"], "drop")
+    eq("csumcheck.layer.checksum", r["csumcheck.layer.checksum"], "0xf73e,0x8947,0x66cd,0xdead")
+    eq("csumcheck.layer.checksum_calculated", r["csumcheck.layer.checksum_calculated"], "0xf73e,0x8947,0x66cd,0x4b57")
+    eq("csumcheck.kernel", r["csumcheck.kernel"], "drop")
     eq("csumcheck.kernel.drop_proto", r["csumcheck.kernel.drop_proto"], "tcp")
     eq("csumcheck.kernel.counter", r["csumcheck.kernel.counter"].split(",")[0], "TcpInCsumErrors")
     eq("csumcheck.kernel.summary", r["csumcheck.kernel.summary"], "drop TcpInCsumErrors")
@@ -137,24 +153,24 @@ def t_vxlan_inner_bad():
     eq("-Y csumcheck.verdict == \"bad\"", frames_matching(f, 'csumcheck.verdict == "bad"'), [1])
     eq("-Y csumcheck.verdict == \"good\"", frames_matching(f, 'csumcheck.verdict == "good"'), [])
     eq("-Y inner tcp bad", frames_matching(
-        f, 'csumcheck.layer.proto == "tcp" && csumcheck.layer.verdict == "bad"'), [1])
-    eq("-Y csumcheck.kernel.verdict == \"drop\"",
-       frames_matching(f, 'csumcheck.kernel.verdict == "drop"'), [1])
-    eq("-Y csumcheck.layer.expected == 0x4b57",
-       frames_matching(f, "csumcheck.layer.expected == 0x4b57"), [1])
+        f, 'csumcheck.layer == "tcp" && csumcheck.layer.verdict == "bad"'), [1])
+    eq("-Y csumcheck.kernel == \"drop\"",
+       frames_matching(f, 'csumcheck.kernel == "drop"'), [1])
+    eq("-Y csumcheck.layer.checksum_calculated == 0x4b57",
+       frames_matching(f, "csumcheck.layer.checksum_calculated == 0x4b57"), [1])
 
 
 def t_udp_bad():
     f = corpus("zeek__ip4-udp-bad-chksum.pcap")
     r = fields(f, LAYER)[0]
     eq("csumcheck.verdict", r["csumcheck.verdict"], "bad")
-    eq("csumcheck.layer.proto", r["csumcheck.layer.proto"], "ipv4,udp")
+    eq("csumcheck.layer", r["csumcheck.layer"], "ipv4,udp")
     eq("csumcheck.layer.verdict", r["csumcheck.layer.verdict"], "good,bad")
-    eq("csumcheck.layer.field", r["csumcheck.layer.field"], "0x7cca,0x0001")
-    eq("csumcheck.layer.expected", r["csumcheck.layer.expected"], "0x7cca,0xa92a")
+    eq("csumcheck.layer.checksum", r["csumcheck.layer.checksum"], "0x7cca,0x0001")
+    eq("csumcheck.layer.checksum_calculated", r["csumcheck.layer.checksum_calculated"], "0x7cca,0xa92a")
     eq("csumcheck.kernel.summary", r["csumcheck.kernel.summary"], "drop UdpInCsumErrors")
     rr = fields(f, ["csumcheck.layer.reason", "csumcheck.kernel.drop_reason"])[0]
-    eq("csumcheck.layer.reason", rr["csumcheck.layer.reason"], "mismatch")
+    eq("csumcheck.layer.reason (one per layer)", rr["csumcheck.layer.reason"], ",mismatch")
     eq("csumcheck.kernel.drop_reason", rr["csumcheck.kernel.drop_reason"], "UDP_CSUM")
     eq("-Y csumcheck.verdict == \"bad\"", frames_matching(f, 'csumcheck.verdict == "bad"'), [1])
 
@@ -186,12 +202,12 @@ def t_gue_inner():
         eq("frame %s frame.protocols" % n, r["frame.protocols"], "eth:ethertype:ip:udp:data")
         # ... our fields still carry the inner layers' verdicts.
         eq("frame %s csumcheck.stack" % n, r["csumcheck.stack"], "eth:ipv4:udp:gue:ipv4:icmp")
-        eq("frame %s layer.proto" % n, r["csumcheck.layer.proto"], "ipv4,udp,ipv4,icmp")
-        eq("frame %s layer.offset" % n, r["csumcheck.layer.offset"], "14,34,46,66")
+        eq("frame %s layer.proto" % n, r["csumcheck.layer"], "ipv4,udp,ipv4,icmp")
+        eq("frame %s layer offsets (labels)" % n, layer_offsets(f)[int(n) - 1], "14,34,46,66")
         eq("frame %s layer.verdict" % n, r["csumcheck.layer.verdict"], "good,none,good,good")
-        eq("frame %s kernel.verdict" % n, r["csumcheck.kernel.verdict"], "accept")
+        eq("frame %s kernel.verdict" % n, r["csumcheck.kernel"], "accept")
     eq("-Y inner icmp good after gue", frames_matching(
-        f, 'csumcheck.stack contains "gue" && csumcheck.layer.proto == "icmp" '
+        f, 'csumcheck.stack contains "gue" && csumcheck.layer == "icmp" '
            '&& csumcheck.layer.verdict == "good"'), [3, 4])
 
 
@@ -201,14 +217,14 @@ def t_ndpi_vxlan_filters():
     n = len(rows)
     eq("frames", n, 127)
     partial = [int(r["frame.number"]) for r in rows if r["csumcheck.verdict"] == "partial"]
-    drops = [int(r["frame.number"]) for r in rows if r["csumcheck.kernel.verdict"] == "drop"]
-    tcp = [int(r["frame.number"]) for r in rows if "tcp" in r["csumcheck.layer.proto"].split(",")]
+    drops = [int(r["frame.number"]) for r in rows if r["csumcheck.kernel"] == "drop"]
+    tcp = [int(r["frame.number"]) for r in rows if "tcp" in r["csumcheck.layer"].split(",")]
     print("    %d partial, %d dropped, %d with inner TCP" % (len(partial), len(drops), len(tcp)))
     eq("some partial frames", len(partial) > 10, True)
     # The -Y filter engine sees the same values as -T fields.
     eq("-Y verdict == partial", frames_matching(f, 'csumcheck.verdict == "partial"'), partial)
-    eq("-Y kernel.verdict == drop", frames_matching(f, 'csumcheck.kernel.verdict == "drop"'), drops)
-    eq("-Y layer.proto == tcp", frames_matching(f, 'csumcheck.layer.proto == "tcp"'), tcp)
+    eq("-Y kernel.verdict == drop", frames_matching(f, 'csumcheck.kernel == "drop"'), drops)
+    eq("-Y layer.proto == tcp", frames_matching(f, 'csumcheck.layer == "tcp"'), tcp)
     # A partial (TX-side) outer UDP checksum is wrong for a receiver reporting none.
     eq("partial outer UDP frames are dropped by the replay", partial, drops)
     eq("every frame is VXLAN", all("vxlan" in r["csumcheck.stack"] for r in rows), True)
@@ -240,16 +256,16 @@ def t_expert():
             skip("editcap not found")
         subprocess.run([editcap, "-s", "90", f2, cut], check=True)
         os.chmod(cut, 0o644)
-        r = fields(cut, ["csumcheck.stack", "csumcheck.layer.proto", "csumcheck.layer.verdict",
+        r = fields(cut, ["csumcheck.stack", "csumcheck.layer", "csumcheck.layer.verdict",
                          "csumcheck.layer.reason", "csumcheck.stop", "csumcheck.stop.offset",
-                         "csumcheck.kernel.verdict", "csumcheck.kernel.warning"])[0]
+                         "csumcheck.kernel", "csumcheck.kernel.warning"])[0]
         # The outer UDP checksum covers bytes the capture lacks; the inner TCP
         # header (84..104) is cut, so the stack ends there.
         eq("snaplen 90: stack", r["csumcheck.stack"], "eth:ipv4:udp:vxlan:eth:ipv4")
         eq("snaplen 90: verdicts", r["csumcheck.layer.verdict"], "good,unverifiable,good")
-        eq("snaplen 90: reason", r["csumcheck.layer.reason"], "snaplen")
+        eq("snaplen 90: reasons (one per layer)", r["csumcheck.layer.reason"], ",snaplen,")
         eq("snaplen 90: stop", (r["csumcheck.stop"], r["csumcheck.stop.offset"]), ("truncated", "84"))
-        eq("snaplen 90: kernel verdict", r["csumcheck.kernel.verdict"], "unknown")
+        eq("snaplen 90: kernel verdict", r["csumcheck.kernel"], "unknown")
         eq("snaplen 90: kernel warning", r["csumcheck.kernel.warning"], "assumed")
         eq("-Y csumcheck.unverifiable", frames_matching(cut, "csumcheck.unverifiable"), [1])
         eq("-Y csumcheck.stack_ends", frames_matching(cut, "csumcheck.stack_ends"), [1])
@@ -259,11 +275,11 @@ def t_expert():
 
 def t_prefs_rx():
     f = corpus("zeek__vxlan-inner-tcp-bad-checksum.pcap")
-    names = ["csumcheck.kernel.verdict", "csumcheck.kernel.warning", "csumcheck.kernel.sw_passes",
-             "csumcheck.dev", "csumcheck.dev.ip_summed", "csumcheck.dev.csum_level"]
+    names = ["csumcheck.kernel", "csumcheck.kernel.warning", "csumcheck.kernel.sw_passes",
+             "csumcheck.dev", "csumcheck.dev.ip_summed"]
     r = fields(f, names)[0]
-    eq("default rx", kernel_labels(f), ["Kernel (rx none, era modern): drop TcpInCsumErrors"])
-    eq("default: drop", r["csumcheck.kernel.verdict"], "drop")
+    eq("default rx", kernel_labels(f), ["Kernel (rx none, era modern): drop TcpInCsumErrors at layer 6"])
+    eq("default: drop", r["csumcheck.kernel"], "drop")
     eq("default: devices", r["csumcheck.dev"], "nic,vxlan")
     eq("default: entry state", r["csumcheck.dev.ip_summed"], "NONE,COMPLETE")
     # A NIC claiming csum_level 1 (outer UDP and inner TCP checked) makes the
@@ -271,11 +287,12 @@ def t_prefs_rx():
     o = ["-o", "csumcheck.rx:unnecessary:1"]
     r = fields(f, names, o)[0]
     eq("rx unnecessary:1 in force", kernel_labels(f, o), ["Kernel (rx unnecessary:1, era modern): accept"])
-    eq("rx unnecessary:1: accept", r["csumcheck.kernel.verdict"], "accept")
+    eq("rx unnecessary:1: accept", r["csumcheck.kernel"], "accept")
     eq("rx unnecessary:1: warning", r["csumcheck.kernel.warning"], "bad-checksum-accepted")
     eq("rx unnecessary:1: no software pass", r["csumcheck.kernel.sw_passes"], "0")
-    eq("rx unnecessary:1: entry level", r["csumcheck.dev.csum_level"].split(",")[0], "1")
-    eq("-Y with -o", frames_matching(f, 'csumcheck.kernel.verdict == "accept"', o), [1])
+    eq("rx unnecessary:1: the NIC's entry state (label)", tree_labels(f, "Device nic:", o)[0].split(",")[0],
+       "Device nic: entry UNNECESSARY level 1")
+    eq("-Y with -o", frames_matching(f, 'csumcheck.kernel == "accept"', o), [1])
     eq("-Y csumcheck.kernel.warn (bad-checksum-accepted)", frames_matching(f, "csumcheck.kernel.warn", o), [1])
 
 
@@ -378,20 +395,26 @@ def t_gro_engine():
     # (csum-fail), and 5 cannot follow 3 (seq-gap flushes 1-3) so it starts
     # a new super-packet that 6-8 join. The tunnel device sees 1, 4 and 5.
     f = captured("flow-bad-middle.pcap")
-    names = ["frame.number", "csumcheck.gro.engine", "csumcheck.dev.fate", "csumcheck.dev.super",
-             "csumcheck.dev.super_segs", "csumcheck.dev.alone", "csumcheck.dev.flushed"]
+    names = ["frame.number", "csumcheck.dev", "csumcheck.dev.fate", "csumcheck.dev.super",
+             "csumcheck.dev.super_segs", "csumcheck.dev.flushed", "csumcheck.gro"]
     rows = fields(f, names, ["-2"])
     got = [[r[n] for n in names] for r in rows]
     eq("fates per frame (-2: segment counts complete)", got, [
-        ["1", "nic held, vxlan held", "held,held", "1,1", "3,1", "", ""],
-        ["2", "nic merged into 1", "merged", "1", "", "", ""],
-        ["3", "nic merged into 1", "merged", "1", "", "", ""],
-        ["4", "nic alone (csum-fail), vxlan alone (csum-fail)", "alone,alone", "", "", "csum-fail,csum-fail", ""],
-        ["5", "nic held, vxlan held", "held,held", "5,5", "4,1", "", "seq-gap,seq-gap"],
-        ["6", "nic merged into 5", "merged", "5", "", "", ""],
-        ["7", "nic merged into 5", "merged", "5", "", "", ""],
-        ["8", "nic merged into 5", "merged", "5", "", "", ""],
+        ["1", "nic,vxlan", "held,held", "1,1", "3,1", "", "held"],
+        ["2", "nic,vxlan", "merged", "1", "", "", "held"],
+        ["3", "nic,vxlan", "merged", "1", "", "", "held"],
+        ["4", "nic,vxlan", "alone,alone", "", "", "", "csum-fail"],
+        ["5", "nic,vxlan", "held,held", "5,5", "4,1", "seq-gap,seq-gap", "held"],
+        ["6", "nic,vxlan", "merged", "5", "", "", "held"],
+        ["7", "nic,vxlan", "merged", "5", "", "", "held"],
+        ["8", "nic,vxlan", "merged", "5", "", "", "held"],
     ])
+    # why alone, and the segment counts, in the devices' labels
+    eq("frame 4's devices (labels)", [l.split("; ")[1] for l in tree_labels(f, "Device ", ["-2", "-Y", "frame.number == 4"])
+                                      if ": entry " in l],
+       ["GRO engine: alone (csum-fail)", "GRO engine: alone (csum-fail)"])
+    eq("frame 1's NIC (label)", tree_labels(f, "Device nic:", ["-2", "-Y", "frame.number == 1"])[0].split("; ")[1],
+       "GRO engine: held, first of 3 segments so far")
     eq("-Y csumcheck.dev.fate == merged", frames_matching(f, "csumcheck.dev.fate == merged"), [2, 3, 6, 7, 8])
     eq("-Y csumcheck.dev.super == 5", frames_matching(f, "csumcheck.dev.super == 5"), [5, 6, 7, 8])
     # Engine preferences, as the CLI's --poll-gap: every frame its own NAPI
@@ -409,14 +432,14 @@ def t_gro_engine():
 
 def t_frag_reassembly():
     f = corpus("nDPI__dns_fragmented.pcap")
-    rows = fields(f, ["frame.number", "csumcheck.stack", "csumcheck.layer.proto",
+    rows = fields(f, ["frame.number", "csumcheck.stack", "csumcheck.layer",
                       "csumcheck.layer.verdict", "csumcheck.layer.reason", "csumcheck.reassembled"])
     by = {r["frame.number"]: r for r in rows}
     # frame 2: first fragment, UDP unverifiable (fragment); frame 3 completes it
     eq("frame 2 verdicts", by["2"]["csumcheck.layer.verdict"], "good,unverifiable")
-    eq("frame 2 reason", by["2"]["csumcheck.layer.reason"], "fragment")
+    eq("frame 2 reasons", by["2"]["csumcheck.layer.reason"], ",fragment")
     eq("frame 3 verdicts", by["3"]["csumcheck.layer.verdict"], "good,good")
-    eq("frame 3 reason", by["3"]["csumcheck.layer.reason"], "reassembled")
+    eq("frame 3 reasons", by["3"]["csumcheck.layer.reason"], ",reassembled")
     eq("frame 3 csumcheck.reassembled", by["3"]["csumcheck.reassembled"], "1")
     done = frames_matching(f, "csumcheck.reassembled")
     eq("-Y csumcheck.reassembled: the first three datagrams", done[:3], [3, 6, 9])
@@ -429,12 +452,12 @@ def t_raw_ip_lengths():
     # datagram before postdissectors run; the plugin must still analyse the
     # record's lengths (caplen 79, wire length 188109), as the CLI does.
     f = corpus("tcpdump__erspan-type-iii-pb-1.pcap")
-    r = fields(f, ["frame.len", "frame.cap_len", "csumcheck.stack", "csumcheck.dev.gro",
-                   "csumcheck.dev.gro_layer"])[0]
+    r = fields(f, ["frame.len", "frame.cap_len", "csumcheck.stack", "csumcheck.gro"])[0]
     eq("record lengths", (r["frame.len"], r["frame.cap_len"]), ("188109", "79"))
     eq("stack", r["csumcheck.stack"], "ipv6:gre")
-    eq("NIC GRO flushes on the IPv6 length vs the wire length", r["csumcheck.dev.gro"], "ip-len")
-    eq("at the IPv6 layer", r["csumcheck.dev.gro_layer"], "0")
+    eq("NIC GRO flushes on the IPv6 length vs the wire length", r["csumcheck.gro"], "ip-len")
+    eq("at the IPv6 layer (the NIC's label)", tree_labels(f, "Device nic:")[0].split("; ")[0].split(", ")[1],
+       "GRO ip-len at layer 0")
 
 
 def t_disable():
@@ -534,6 +557,53 @@ def readable_copy(path, tmp):
     shutil.copyfile(path, dst)
     os.chmod(dst, 0o644)
     return dst
+
+
+def t_field_names():
+    """tshark -G fields: every csumcheck field (expert fields included) has a
+    description, no two share a display name, and none is a number with a
+    value_string (words are string fields, so -T fields prints words)."""
+    out, _, _ = run_tshark(["-G", "fields"])
+    ours = [l.split("\t") for l in out if l.startswith("F\t") and
+            (l.split("\t")[2] == "csumcheck" or l.split("\t")[2].startswith("csumcheck."))]
+    print("    %d csumcheck fields" % len(ours))
+    eq("fields registered", len(ours) >= 30, True)
+    eq("fields without a description", [f[2] for f in ours if len(f) < 8 or not f[7].strip()], [])
+    names = {}
+    for f in ours:
+        names.setdefault(f[1], []).append(f[2])
+    eq("display names shared by two fields", {n: a for n, a in names.items() if len(a) > 1}, {})
+    out, _, _ = run_tshark(["-G", "values"])
+    eq("value_strings on csumcheck fields", sorted({l.split("\t")[1] for l in out
+                                                     if l.startswith("V\tcsumcheck.")}), [])
+
+
+def t_layer_lists():
+    """-T fields over every frame of captures/: each per-layer field has one
+    entry per checksummed layer (csumcheck.layer's count), always."""
+    d = os.environ.get("CSC_CAPTURES", "")
+    if not d or not os.path.isdir(d):
+        skip("captures/ not found (CSC_CAPTURES)")
+    files = sorted(os.path.join(r, n) for r, _, ns in os.walk(d) for n in ns
+                   if n.endswith((".pcap", ".pcapng")))
+    frames = layers = 0
+    bad = []
+    for path in files:
+        args = ["-n", "-r", path, "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=|"]
+        for n in PER_LAYER:
+            args += ["-e", n]
+        out, _, _ = run_tshark(args, check=False)
+        for i, line in enumerate(out):
+            cols = (line.split("\t") + [""] * len(PER_LAYER))[:len(PER_LAYER)]
+            n = len(cols[0].split("|")) if cols[0] else 0
+            counts = [len(c.split("|")) if n else (0 if c == "" else -1) for c in cols]
+            frames += 1
+            layers += n
+            if counts != [n] * len(PER_LAYER):
+                bad.append("%s frame %d: %s" % (os.path.basename(path), i + 1, dict(zip(PER_LAYER, counts))))
+    print("    %d files, %d frames, %d checksummed layers" % (len(files), frames, layers))
+    eq("every frame of captures/ read", frames >= 250, True)
+    eq("frames whose per-layer lists differ in length", bad[:10], [])
 
 
 def t_private_checkout():

@@ -116,10 +116,17 @@ import json, statistics, sys
 runs = {}
 for path in sys.argv[1:]:
     for res in json.load(open(path))["results"]:
-        mode, which = res["command"].split(": ")
+        # hyperfine <= 1.18 (Debian 12): command = the -n name, times, user, system;
+        # newer (Debian unstable): name, and per run measurements
+        mode, which = res.get("name", res["command"]).split(": ")
         d = runs.setdefault(mode, {}).setdefault(which, {"wall": [], "cpu": []})
-        d["wall"] += res["times"]
-        d["cpu"].append(res["user"] + res["system"])
+        if "measurements" in res:
+            for m in res["measurements"]:
+                d["wall"].append(m["time_wall_clock"]["value"])
+                d["cpu"].append(m["time_user"]["value"] + m["time_system"]["value"])
+        else:
+            d["wall"] += res["times"]
+            d["cpu"].append(res["user"] + res["system"])
 print("| mode | runs | tshark median (s) | tshark + csumcheck median (s) | ratio (wall) | plugin adds (wall) | plugin adds (CPU user+sys) |")
 print("|---|---|---|---|---|---|---|")
 for mode, d in runs.items():

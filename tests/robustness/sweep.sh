@@ -11,9 +11,10 @@
 #                             [-s SEED] [-j JOBS] [-o WORKDIR]
 #     -n  mutations per input capture and per kind (default 30: 30 byte-error
 #         files + 30 truncations per input)
-#     -p  a directory laid out DIR/4.0/epan/csumcheck.so (tshark runs as uid
-#         65534 with WIRESHARK_PLUGIN_DIR=DIR, see docs/wireshark.md); a
-#         plugin built with ASan gets the ASan runtime preloaded into tshark
+#     -p  a build's plugin directory, laid out DIR/<major.minor>/epan/csumcheck.so
+#         for the tshark on PATH (4.0, 4.4, ...; tshark runs as uid 65534 with
+#         WIRESHARK_PLUGIN_DIR=DIR, see docs/wireshark.md); a plugin built with
+#         ASan gets the ASan runtime preloaded into tshark
 #     -t  tshark+plugin on every STRIDE-th mutated file (default 1: all)
 #     -j  shard the inputs over JOBS parallel workers (default 1)
 # Prints one summary line; exits 1 on any failure (the failing inputs are
@@ -32,9 +33,12 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 [ -x "$csc" ] || { echo "sweep: csumcheck binary missing: '$csc'" >&2; exit 2; }
 command -v editcap >/dev/null || { echo "sweep: SKIP: editcap not installed (tshark package)"; exit 77; }
 if [ -n "$plugdir" ]; then
-    so="$plugdir/4.0/epan/csumcheck.so"
-    [ -f "$so" ] || { echo "sweep: no plugin at $so" >&2; exit 2; }
     command -v tshark >/dev/null || { echo "sweep: SKIP: tshark not installed"; exit 77; }
+    # tshark loads plugins only from the folder named for its own major.minor
+    wsver=$(tshark -v 2>/dev/null | sed -n '1s/^TShark (Wireshark) \([0-9]*\.[0-9]*\)\..*/\1/p')
+    [ -n "$wsver" ] || { echo "sweep: cannot read tshark's version from 'tshark -v'" >&2; exit 2; }
+    so="$plugdir/$wsver/epan/csumcheck.so"
+    [ -f "$so" ] || { echo "sweep: no plugin for tshark $wsver at $so" >&2; exit 2; }
     if [ "$(id -u)" = 0 ] && ! command -v setpriv >/dev/null; then
         echo "sweep: SKIP: root without setpriv: tshark would ignore the plugin dir"; exit 77
     fi
@@ -54,7 +58,7 @@ if [ -n "$plugdir" ] && [ -z "$shard" ]; then
     got=$(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent \
           WIRESHARK_PLUGIN_DIR="$plugdir" WIRESHARK_EXTCAP_DIR=/nonexistent \
           ${TSHARK_PRELOAD:+LD_PRELOAD=$TSHARK_PRELOAD} ASAN_OPTIONS=detect_leaks=0 \
-          tshark -n -r "$probe" -T fields -e csumcheck.verdict 2>/dev/null | grep -c '[0-9]')
+          tshark -n -r "$probe" -T fields -e csumcheck.verdict 2>/dev/null | grep -c .)
     [ "${got:-0}" -gt 0 ] || { echo "sweep: tshark did not load the plugin from $plugdir" >&2; exit 2; }
 fi
 

@@ -92,7 +92,8 @@ void live_job_begin(FILE *f)
 
 void live_job_setup(FILE *f, const struct live_setup *s)
 {
-    fprintf(f, "setup %s\nnapi %u\ngro %u\nlevel %d\n", s->name, s->napi, s->gro_flush_ns, s->level);
+    fprintf(f, "setup %s\npin %u\nnapi %u\ngro %u\nlevel %d\n", s->name, s->pin, s->napi, s->gro_flush_ns,
+            s->level);
     for (int i = 0; i < s->ncmds; i++)
         fprintf(f, "cmd %s\n", s->cmds[i]);
     for (int i = 0; i < s->nsocks; i++)
@@ -102,6 +103,8 @@ void live_job_setup(FILE *f, const struct live_setup *s)
         fprintf(f, "dev %s %s\n", dev->ifname, dev->name);
         for (int i = 0; i < dev->ncmds; i++)
             fprintf(f, "dcmd %s\n", dev->cmds[i]);
+        for (int i = 0; i < dev->nwatch; i++)
+            fprintf(f, "watch %s\n", dev->watch[i]);
         for (int i = 0; i < dev->nsent; i++) {
             fprintf(f, "sent %u ", dev->sent_sock[i]);
             put_frame(f, &dev->sent[i]);
@@ -118,29 +121,16 @@ void live_job_case(FILE *f, const struct live_case *c)
     }
 }
 
-/* ---- reading a job ---- */
-
-struct job_setup {
-    struct live_setup s;
-    struct live_case *cases;
-    size_t n, cap;
-};
-
-static int add_case(struct job_setup *js, int32_t id)
+void live_job_batch(FILE *f, const struct live_batch *b)
 {
-    if (js->n == js->cap) {
-        size_t cap = js->cap ? js->cap * 2 : 64;
-        struct live_case *c = realloc(js->cases, cap * sizeof *c);
-        if (!c)
-            return -1;
-        js->cases = c;
-        js->cap = cap;
+    fprintf(f, "case %d %u\n", b->id, b->dev);
+    for (int i = 0; i < b->nframes; i++) {
+        fputs("frame ", f);
+        put_frame(f, b->frames[i]);
     }
-    struct live_case *c = &js->cases[js->n++];
-    memset(c, 0, sizeof *c);
-    c->id = id;
-    return 0;
 }
+
+/* ---- reading a job ---- */
 
 /* An unsigned number that is all of s, at most max. */
 static int get_uint(const char *s, unsigned long max, unsigned long *out)
@@ -155,17 +145,45 @@ static int get_uint(const char *s, unsigned long max, unsigned long *out)
     return 0;
 }
 
-/* One line of a job into js; 0 ok, -1 malformed. */
-static int job_line(struct job_setup *js, char *line, size_t len)
+/* What the streaming reader holds: the setup being read and the case being
+ * read (its frames), sent on as soon as the next line shows it complete. */
+struct job_reader {
+    const struct live_job_stream *st;
+    struct live_setup s;
+    int setup_sent;              /* setup_fn was called for s */
+    int in_case;
+    struct live_batch b;
+    struct live_frame frames[LIVE_MAX_BATCH];
+};
+
+static int send_setup(struct job_reader *jr)
 {
-    char *arg = strchr(line, ' ');
-    arg = arg ? arg + 1 : line + len;
-    struct live_setup *s = &js->s;
+    if (jr->setup_sent)
+        return 0;
+    jr->setup_sent = 1;
+    return jr->st->setup_fn ? jr->st->setup_fn(jr->st->ctx, &jr->s) : 0;
+}
+
+static int send_case(struct job_reader *jr)
+{
+    if (!jr->in_case)
+        return 0;
+    jr->in_case = 0;
+    return jr->st->case_fn ? jr->st->case_fn(jr->st->ctx, &jr->b) : 0;
+}
+
+/* One line of a setup's description into s; 0 ok, -1 malformed. */
+static int setup_line(struct live_setup *s, char *line, char *arg)
+{
     unsigned long v;
     if (!strncmp(line, "napi ", 5)) {
         if (get_uint(arg, 1, &v))
             return -1;
         s->napi = (uint8_t)v;
+    } else if (!strncmp(line, "pin ", 4)) {
+        if (get_uint(arg, 1, &v))
+            return -1;
+        s->pin = (uint8_t)v;
     } else if (!strncmp(line, "gro ", 4)) {
         if (get_uint(arg, 1000000000, &v))
             return -1;
@@ -209,6 +227,11 @@ static int job_line(struct job_setup *js, char *line, size_t len)
         if (!d || d->ncmds >= LIVE_MAX_DEV_CMDS || strlen(arg) >= LIVE_CMD_LEN)
             return -1;
         snprintf(d->cmds[d->ncmds++], LIVE_CMD_LEN, "%s", arg);
+    } else if (!strncmp(line, "watch ", 6)) {
+        struct live_dev *d = s->ndevs ? &s->devs[s->ndevs - 1] : NULL;
+        if (!d || d->nwatch >= LIVE_MAX_WATCH || !arg[0] || strlen(arg) >= sizeof d->watch[0])
+            return -1;
+        snprintf(d->watch[d->nwatch++], sizeof d->watch[0], "%s", arg);
     } else if (!strncmp(line, "sent ", 5)) {
         struct live_dev *d = s->ndevs ? &s->devs[s->ndevs - 1] : NULL;
         char *p = arg;
@@ -217,31 +240,53 @@ static int job_line(struct job_setup *js, char *line, size_t len)
             get_frame(p, &d->sent[d->nsent]))
             return -1;
         d->sent_sock[d->nsent++] = (uint8_t)sk;
-    } else if (!strncmp(line, "case ", 5)) {
-        int id, dev, used;
-        if (sscanf(arg, "%d %d%n", &id, &dev, &used) != 2 || arg[used] || dev < 0 || dev >= s->ndevs ||
-            add_case(js, id))
-            return -1;
-        js->cases[js->n - 1].dev = (uint8_t)dev;
-    } else if (!strncmp(line, "frame ", 6)) {
-        struct live_case *c = js->n ? &js->cases[js->n - 1] : NULL;
-        if (!c || c->nframes >= LIVE_MAX_FRAMES || get_frame(arg, &c->frames[c->nframes]))
-            return -1;
-        c->nframes++;
     } else if (line[0]) {
         return -1;
     }
     return 0;
 }
 
-int live_job_read(FILE *job, live_job_fn fn, void *ctx, char *err, size_t errn)
+/* One line of a job; 0 ok, -1 malformed or a callback said stop (-2). */
+static int job_line(struct job_reader *jr, char *line, size_t len)
 {
-    static struct job_setup js;
+    char *arg = strchr(line, ' ');
+    arg = arg ? arg + 1 : line + len;
+    if (!strncmp(line, "case ", 5)) {
+        int id, dev, used;
+        if (sscanf(arg, "%d %d%n", &id, &dev, &used) != 2 || arg[used] || dev < 0 || dev >= jr->s.ndevs)
+            return -1;
+        if (send_case(jr) || send_setup(jr))
+            return -2;
+        memset(&jr->b, 0, sizeof jr->b);
+        jr->b.id = id;
+        jr->b.dev = (uint8_t)dev;
+        jr->in_case = 1;
+        return 0;
+    }
+    if (!strncmp(line, "frame ", 6)) {
+        struct live_batch *b = &jr->b;
+        unsigned max = jr->st->max_frames && jr->st->max_frames < LIVE_MAX_BATCH ? jr->st->max_frames
+                                                                                 : LIVE_MAX_BATCH;
+        if (!jr->in_case || b->nframes >= max || get_frame(arg, &jr->frames[b->nframes]))
+            return -1;
+        b->frames[b->nframes] = &jr->frames[b->nframes];
+        b->nframes++;
+        return 0;
+    }
+    if (jr->setup_sent)
+        return -1;                /* a setup's lines come before its cases */
+    return setup_line(&jr->s, line, arg);
+}
+
+int live_job_read_stream(FILE *job, const struct live_job_stream *st, char *err, size_t errn)
+{
+    static struct job_reader jr;
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
     int lineno = 0, setups = 0, have = 0, rc = 0;
-    memset(&js, 0, sizeof js);
+    memset(&jr, 0, sizeof jr);
+    jr.st = st;
     while (rc >= 0 && (len = getline(&line, &cap, job)) > 0) {
         lineno++;
         if (line[len - 1] == '\n')
@@ -254,15 +299,25 @@ int live_job_read(FILE *job, live_job_fn fn, void *ctx, char *err, size_t errn)
             continue;
         }
         if (!strncmp(line, "setup ", 6)) {
-            if (have && fn(ctx, &js.s, js.cases, js.n))
+            if (have && (send_case(&jr) || send_setup(&jr))) {
+                snprintf(err, errn, "stopped at line %d", lineno);
                 rc = -1;
-            memset(&js.s, 0, sizeof js.s);
-            snprintf(js.s.name, sizeof js.s.name, "%s", line + 6);
-            js.s.level = -1;
-            js.n = 0;
+                break;
+            }
+            memset(&jr.s, 0, sizeof jr.s);
+            snprintf(jr.s.name, sizeof jr.s.name, "%s", line + 6);
+            jr.s.level = -1;
+            jr.setup_sent = 0;
+            jr.in_case = 0;
             have = 1;
             setups++;
-        } else if (!have || job_line(&js, line, (size_t)len)) {
+            continue;
+        }
+        int r = have ? job_line(&jr, line, (size_t)len) : -1;
+        if (r == -2) {
+            snprintf(err, errn, "stopped at line %d", lineno);
+            rc = -1;
+        } else if (r) {
             snprintf(err, errn, "malformed job line %d: %.80s", lineno, line);
             rc = -1;
         }
@@ -271,13 +326,81 @@ int live_job_read(FILE *job, live_job_fn fn, void *ctx, char *err, size_t errn)
         snprintf(err, errn, "empty job");
         rc = -1;
     }
-    if (rc >= 0 && have && fn(ctx, &js.s, js.cases, js.n))
+    if (rc >= 0 && have && (send_case(&jr) || send_setup(&jr))) {
+        snprintf(err, errn, "stopped at the end");
         rc = -1;
+    }
     free(line);
+    return rc < 0 ? -1 : setups;
+}
+
+/* live_job_read: the stream gathered per setup */
+struct job_setup {
+    live_job_fn fn;
+    void *ctx;
+    struct live_setup s;
+    struct live_case *cases;
+    size_t n, cap;
+    int have;
+};
+
+static int flush_setup(struct job_setup *js)
+{
+    if (!js->have)
+        return 0;
+    js->have = 0;
+    return js->fn(js->ctx, &js->s, js->cases, js->n);
+}
+
+static int gather_setup(void *ctx, const struct live_setup *s)
+{
+    struct job_setup *js = ctx;
+    if (flush_setup(js))
+        return -1;
+    js->s = *s;
+    js->n = 0;
+    js->have = 1;
+    return 0;
+}
+
+static int gather_case(void *ctx, const struct live_batch *b)
+{
+    struct job_setup *js = ctx;
+    if (b->nframes > LIVE_MAX_FRAMES)
+        return -1;
+    if (js->n == js->cap) {
+        size_t cap = js->cap ? js->cap * 2 : 64;
+        struct live_case *c = realloc(js->cases, cap * sizeof *c);
+        if (!c)
+            return -1;
+        js->cases = c;
+        js->cap = cap;
+    }
+    struct live_case *c = &js->cases[js->n++];
+    memset(c, 0, sizeof *c);
+    c->id = b->id;
+    c->dev = b->dev;
+    c->nframes = (uint8_t)b->nframes;
+    for (int i = 0; i < b->nframes; i++)
+        c->frames[i] = *b->frames[i];
+    return 0;
+}
+
+int live_job_read(FILE *job, live_job_fn fn, void *ctx, char *err, size_t errn)
+{
+    static struct job_setup js;
+    js.fn = fn;
+    js.ctx = ctx;
+    js.n = 0;
+    js.have = 0;
+    struct live_job_stream st = { gather_setup, gather_case, &js, LIVE_MAX_FRAMES };
+    int rc = live_job_read_stream(job, &st, err, errn);
+    if (rc >= 0 && flush_setup(&js))
+        rc = -1;
     free(js.cases);
     js.cases = NULL;
     js.cap = js.n = 0;
-    return rc < 0 ? -1 : setups;
+    return rc;
 }
 
 /* ---- the agent ---- */
@@ -303,26 +426,55 @@ struct agent {
     FILE *out;
     unsigned timeout_s;
     int failed;
+    struct live_setup s;         /* the setup read last */
+    int started, start_rc, bad;  /* its session: started, live_session_start's answer */
+    struct live_session ss;
 };
 
-/* Run one setup of the job and write its observations. */
-static int agent_setup(void *ctx, const struct live_setup *s, const struct live_case *cases, size_t n)
+static void agent_end_setup(struct agent *a)
+{
+    if (a->started)
+        live_session_end(&a->ss);
+    a->failed += a->bad;
+    a->started = a->bad = 0;
+}
+
+/* A setup is made when its first case arrives (a setup without cases costs
+ * nothing) and ended when the next setup begins. */
+static int agent_setup(void *ctx, const struct live_setup *s)
 {
     struct agent *a = ctx;
-    if (!n)
-        return 0;
-    struct live_obs *obs = calloc(n, sizeof *obs);
-    if (!obs)
-        return -1;
-    int rc = live_run_setup(a->t, s, cases, n, obs, a->timeout_s);
-    int bad = rc != 0;
-    for (size_t i = 0; i < n; i++) {
-        live_result_write(a->out, &obs[i]);
-        bad |= obs[i].status != LIVE_OK;
+    agent_end_setup(a);
+    a->s = *s;
+    return 0;
+}
+
+/* Run one case in the current setup and write its observation at once. */
+static int agent_case(void *ctx, const struct live_batch *b)
+{
+    struct agent *a = ctx;
+    static struct live_obs o;
+    if (!a->started) {
+        a->started = 1;
+        a->start_rc = live_session_start(&a->ss, a->t, &a->s, a->timeout_s);
+        a->bad |= a->start_rc != 0;
     }
+    if (a->start_rc) {
+        memset(&o, 0, sizeof o);
+        o.id = b->id;
+        o.status = a->start_rc > 0 ? LIVE_SKIPPED : LIVE_ERROR;
+        snprintf(o.msg, sizeof o.msg, "setup: %.190s", a->ss.msg);
+    } else if (!b->nframes) {
+        memset(&o, 0, sizeof o);
+        o.id = b->id;
+        o.status = LIVE_ERROR;
+        snprintf(o.msg, sizeof o.msg, "a case without frames");
+    } else {
+        live_session_run(&a->ss, b, &o, 120000);
+    }
+    live_result_write(a->out, &o);
     fflush(a->out);
-    free(obs);
-    a->failed += bad;
+    a->bad |= o.status != LIVE_OK;
     return 0;
 }
 
@@ -332,9 +484,16 @@ int live_agent(const struct live_tools *t, FILE *job, FILE *out, unsigned timeou
     if (uname(&u) < 0)
         snprintf(u.release, sizeof u.release, "unknown");
     live_result_begin(out, u.release);
-    struct agent a = { t, out, timeout_s, 0 };
+    static struct agent a;
+    memset(&a, 0, sizeof a);
+    a.t = t;
+    a.out = out;
+    a.timeout_s = timeout_s;
+    struct live_job_stream st = { agent_setup, agent_case, &a, 0 };
     char err[160];
-    if (live_job_read(job, agent_setup, &a, err, sizeof err) < 0) {
+    int rc = live_job_read_stream(job, &st, err, sizeof err);
+    agent_end_setup(&a);
+    if (rc < 0) {
         fprintf(out, "error %s\n", err);
         return -1;
     }

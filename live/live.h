@@ -34,15 +34,17 @@
 
 #define LIVE_TAP_NAME "kd0"
 #define LIVE_TAP_MAC "02:00:00:00:00:02"
-#define LIVE_MAX_CMDS 16       /* setup lines common to every device */
-#define LIVE_MAX_DEV_CMDS 10   /* lines that make one device */
+#define LIVE_MAX_CMDS 160      /* setup lines common to every device (addresses...) */
+#define LIVE_MAX_DEV_CMDS 16   /* lines that make one device */
 #define LIVE_CMD_LEN 200
 #define LIVE_MAX_DEVS 48
-#define LIVE_MAX_SOCKS 8
+#define LIVE_MAX_SOCKS 64
 #define LIVE_MAX_SENT 2        /* sentinel frames per device */
-#define LIVE_MAX_FRAME 1600
-#define LIVE_MAX_FRAMES 4      /* frames of one case */
-#define LIVE_MAX_VALUES 48     /* non-zero deltas kept per case */
+#define LIVE_MAX_FRAME 9216    /* a jumbo frame */
+#define LIVE_MAX_FRAMES 4      /* frames of one struct live_case */
+#define LIVE_MAX_BATCH 64      /* frames of one struct live_batch */
+#define LIVE_MAX_WATCH 3       /* other links read with a device (a nested tunnel's outer ones) */
+#define LIVE_MAX_VALUES 96     /* non-zero deltas kept per case */
 #define LIVE_NAME_LEN 48
 
 enum live_sock_kind { LIVE_UDP4 = 0, LIVE_UDP6, LIVE_TCP4, LIVE_TCP6 };
@@ -74,10 +76,16 @@ struct live_dev {
     int nsent;
     uint8_t sent_sock[LIVE_MAX_SENT];
     struct live_frame sent[LIVE_MAX_SENT];
+    /* Links whose statistics are read with this device's (besides the TAP
+     * and the device itself): the outer devices of a nested tunnel. */
+    int nwatch;
+    char watch[LIVE_MAX_WATCH][16];
 };
 
 struct live_setup {
     char name[128];            /* label only */
+    uint8_t pin;               /* pin the namespace's process to one CPU: every per-CPU
+                                  queue (backlog, gro_cells) then keeps write order */
     uint8_t napi;              /* IFF_NAPI on the TAP: GRO runs on it */
     uint32_t gro_flush_ns;     /* the TAP's gro_flush_timeout (0: none) */
     int8_t level;              /* BPF csum level on the TAP's ingress, -1: none */
@@ -95,6 +103,15 @@ struct live_case {
     uint8_t dev;               /* index into live_setup.devs */
     uint8_t nframes;
     struct live_frame frames[LIVE_MAX_FRAMES];
+};
+
+/* Frames written back to back and observed as one case, by reference:
+ * a GRO run, or frames the caller checks as a whole (csumcheck --live). */
+struct live_batch {
+    int32_t id;
+    uint8_t dev;
+    uint16_t nframes;
+    const struct live_frame *frames[LIVE_MAX_BATCH];
 };
 
 enum live_status { LIVE_OK = 0, LIVE_SKIPPED, LIVE_ERROR };
@@ -145,12 +162,38 @@ int live_preflight(const struct live_tools *t, char *err, size_t n);
 int live_setup(const struct live_tools *t, const struct live_setup *s, char *err, size_t n);
 /* Write one case's frames, wait until the kernel has processed them, fill o. */
 int live_run_case(const struct live_case *c, struct live_obs *o);
+int live_run_batch(const struct live_batch *b, struct live_obs *o);
 
 /* Run every case of a setup in a child process (its own namespaces); obs[i]
  * gets case i's observation, or the setup's failure. Returns 0 when the
  * child ran to the end. timeout_s bounds the whole setup. */
 int live_run_setup(const struct live_tools *t, const struct live_setup *s,
                    const struct live_case *cases, size_t n, struct live_obs *obs, unsigned timeout_s);
+
+/* ---- a setup fed one case at a time (session.c) ----
+ * The setup runs in a child process (its own namespaces, as
+ * live_run_setup's); cases go to it over a pipe as they come and each
+ * observation comes back before the next case is sent, so a caller streams
+ * a capture of any length through it with one case in memory. */
+struct live_session {
+    int pid;                   /* the child; 0: none */
+    int wfd, rfd;              /* to the child, from it */
+    int status;                /* enum live_status of the setup */
+    char msg[200];             /* why the setup failed or was skipped */
+};
+/* Build the setup in a child. 0: ready; 1: skipped (the kernel lacks what
+ * the setup needs); -1: failed. ss->msg says why. timeout_s bounds the
+ * child's whole life (an alarm). */
+int live_session_start(struct live_session *ss, const struct live_tools *t, const struct live_setup *s,
+                       unsigned timeout_s);
+/* Run one batch; o gets its observation (an error one when the child died,
+ * or gave no answer within timeout_ms: it is then killed). 0: o is the
+ * child's answer; -1: the session is over. */
+int live_session_run(struct live_session *ss, const struct live_batch *b, struct live_obs *o,
+                     unsigned timeout_ms);
+/* End the child (closing its pipe, SIGKILL if it does not exit within a
+ * second) and reap it: its namespace and all it held go with it. */
+void live_session_end(struct live_session *ss);
 
 /* ---- the job format (text, versioned) ---- */
 
@@ -163,6 +206,18 @@ void live_job_case(FILE *f, const struct live_case *c);
  * malformed or out-of-range line, fn failed). */
 typedef int (*live_job_fn)(void *ctx, const struct live_setup *s, const struct live_case *cases, size_t n);
 int live_job_read(FILE *job, live_job_fn fn, void *ctx, char *err, size_t errn);
+/* The same, streamed: setup_fn once a setup's lines are complete, then
+ * case_fn for each of its cases as soon as it is read (up to
+ * LIVE_MAX_BATCH frames each). Either returns 0 to go on. */
+struct live_job_stream {
+    int (*setup_fn)(void *ctx, const struct live_setup *s);
+    int (*case_fn)(void *ctx, const struct live_batch *b);
+    void *ctx;
+    unsigned max_frames;       /* frames a case may have (0: LIVE_MAX_BATCH) */
+};
+int live_job_read_stream(FILE *job, const struct live_job_stream *st, char *err, size_t errn);
+/* A batch as a job case (up to LIVE_MAX_BATCH frames) */
+void live_job_batch(FILE *f, const struct live_batch *b);
 /* Agent: run every setup of the job, write the observations. Returns the
  * number of setups that could not run completely, -1 on a malformed job. */
 int live_agent(const struct live_tools *t, FILE *job, FILE *out, unsigned timeout_s);

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -39,8 +40,11 @@ static struct {
     int tap;
     int socks[LIVE_MAX_SOCKS];
     int64_t reads[LIVE_MAX_SOCKS];
+    int ep;                                   /* epoll over the UDP sockets: drain() reads only those with data */
     int8_t dev_state[LIVE_MAX_DEVS];          /* 0 made, 1 not in this kernel, -1 failed */
-    int ifindex[2];                           /* links read: the TAP, the current device */
+    int ifindex[2 + LIVE_MAX_WATCH];          /* links read: the TAP, the current device and its watch list */
+    int nif;
+    int cur_dev;                              /* the device whose links ifindex holds, -1 none */
     char dev_err[LIVE_MAX_DEVS][180];
     struct live_obs footprint[LIVE_MAX_DEVS]; /* each device's sentinel's own traces */
 } E;
@@ -463,10 +467,11 @@ int live_preflight(const struct live_tools *t, char *err, size_t n)
 
 static void drain(void)
 {
-    uint8_t buf[LIVE_MAX_FRAME + 16];
-    for (int i = 0; i < E.s.nsocks; i++) {
-        if (E.s.socks[i].kind == LIVE_TCP4 || E.s.socks[i].kind == LIVE_TCP6)
-            continue;
+    static uint8_t buf[LIVE_MAX_FRAME + 16];
+    struct epoll_event ev[LIVE_MAX_SOCKS];
+    int n = E.ep >= 0 ? epoll_wait(E.ep, ev, LIVE_MAX_SOCKS, 0) : 0;
+    for (int k = 0; k < n; k++) {
+        int i = (int)ev[k].data.u32;
         while (recv(E.socks[i], buf, sizeof buf, MSG_DONTWAIT) >= 0)
             E.reads[i]++;
     }
@@ -483,7 +488,7 @@ static void snapshot(struct snap *s)
 {
     int64_t t = live_now_us();
     drain();
-    snap_take(s, E.reads, E.s.nsocks, E.ifindex, E.ifindex[1] > 0 ? 2 : 1);
+    snap_take(s, E.reads, E.s.nsocks, E.ifindex, E.nif);
     PROF_SNAP_US += live_now_us() - t;
     PROF_SNAPS++;
 }
@@ -500,14 +505,25 @@ static int write_frame(const struct live_frame *fr)
     return w == (ssize_t)(sizeof fr->vnet + len) ? 0 : -1;
 }
 
-/* Read the statistics of the TAP and of device d from now on. The base
- * snapshot of the next case is then read afresh (its names change). */
+/* Read the statistics of the TAP, of device d and of its watch list from
+ * now on. The base snapshot of the next case is then read afresh (its names
+ * change). */
 static void watch_dev(int d)
 {
-    int idx = (int)if_nametoindex(E.s.devs[d].ifname);
-    if (idx != E.ifindex[1])
-        PREV_VALID = 0;
-    E.ifindex[1] = idx;
+    if (d == E.cur_dev)
+        return;
+    const struct live_dev *dev = &E.s.devs[d];
+    PREV_VALID = 0;
+    E.cur_dev = d;
+    E.nif = 1;
+    for (int i = 0; i < dev->nwatch && i < LIVE_MAX_WATCH; i++) {
+        int idx = (int)if_nametoindex(dev->watch[i]);
+        if (idx > 0 && idx != E.ifindex[0])
+            E.ifindex[E.nif++] = idx;
+    }
+    int idx = (int)if_nametoindex(dev->ifname);
+    if (idx > 0 && idx != E.ifindex[0])
+        E.ifindex[E.nif++] = idx;
 }
 
 /* Write sentinel i of device d and wait (up to ms) for its socket to read it. */
@@ -607,6 +623,9 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
     E.t = t;
     E.s = *s;
     E.tap = -1;
+    E.ep = -1;
+    E.cur_dev = -1;
+    E.nif = 1;
     memset(E.dev_state, 0, sizeof E.dev_state);
     for (int i = 0; i < LIVE_MAX_SOCKS; i++) {
         E.socks[i] = -1;
@@ -623,6 +642,15 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
                 return -1;
             }
     int rc;
+    if (s->pin) {
+        /* the CPU this process runs on now: the queues a write fills are
+         * then all on one CPU and drained in order */
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        int cpu = sched_getcpu();
+        CPU_SET(cpu >= 0 ? cpu : 0, &set);
+        sched_setaffinity(0, sizeof set, &set);
+    }
     if ((rc = enter_ns(err, n)))
         return -1;
     if ((E.tap = open_tap(s->napi, err, n)) < 0)
@@ -653,11 +681,22 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
                 s->level))
             return -1;
     }
-    for (int i = 0; i < s->nsocks; i++)
+    if ((E.ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+        snprintf(err, n, "epoll_create1: %s", strerror(errno));
+        return -1;
+    }
+    for (int i = 0; i < s->nsocks; i++) {
         if ((E.socks[i] = open_sock(&s->socks[i], err, n)) < 0)
             return -1;
+        if (s->socks[i].kind == LIVE_TCP4 || s->socks[i].kind == LIVE_TCP6)
+            continue;
+        struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
+        if (epoll_ctl(E.ep, EPOLL_CTL_ADD, E.socks[i], &ev) < 0) {
+            snprintf(err, n, "epoll_ctl: %s", strerror(errno));
+            return -1;
+        }
+    }
     E.ifindex[0] = (int)if_nametoindex(LIVE_TAP_NAME);
-    E.ifindex[1] = 0;
     PREV_VALID = 0;
     for (int d = 0; d < s->ndevs; d++)
         if (!E.dev_state[d])
@@ -684,7 +723,7 @@ static void align_to_tick(void)
     }
 }
 
-static int run_once(const struct live_case *c, struct live_obs *o, int64_t *max_gap_us, int *straddled)
+static int run_once(const struct live_batch *c, struct live_obs *o, int64_t *max_gap_us, int *straddled)
 {
     memset(o, 0, sizeof *o);
     o->id = c->id;
@@ -703,7 +742,7 @@ static int run_once(const struct live_case *c, struct live_obs *o, int64_t *max_
     *max_gap_us = 0;
     for (int i = 0; i < c->nframes; i++) {
         int64_t start = live_now_us();
-        if (write_frame(&c->frames[i])) {
+        if (write_frame(c->frames[i])) {
             o->status = LIVE_ERROR;
             snprintf(o->msg, sizeof o->msg, "write to the TAP: %s", strerror(errno));
             return -1;
@@ -748,7 +787,7 @@ static int run_once(const struct live_case *c, struct live_obs *o, int64_t *max_
  * earlier jiffy, so a run that straddles one is cut in two). Such a run did
  * not test what it meant to: it is written again (up to 4 attempts),
  * whatever its outcome. */
-static int run_gro_attempts(const struct live_case *c, struct live_obs *o)
+static int run_gro_attempts(const struct live_batch *c, struct live_obs *o)
 {
     int rc = 0;
     uint32_t repeats = 0;
@@ -780,6 +819,17 @@ static int obs_equal(const struct live_obs *a, const struct live_obs *b)
  * time, and the outcome two of the three share is the kernel's. None shared:
  * an error, never a guess. The model plays no part in this. */
 int live_run_case(const struct live_case *c, struct live_obs *o)
+{
+    static struct live_batch b;
+    b.id = c->id;
+    b.dev = c->dev;
+    b.nframes = c->nframes <= LIVE_MAX_FRAMES ? c->nframes : LIVE_MAX_FRAMES;
+    for (int i = 0; i < b.nframes; i++)
+        b.frames[i] = &c->frames[i];
+    return live_run_batch(&b, o);
+}
+
+int live_run_batch(const struct live_batch *c, struct live_obs *o)
 {
     if (c->dev >= E.s.ndevs || E.dev_state[c->dev]) {
         memset(o, 0, sizeof *o);

@@ -1,0 +1,249 @@
+/*
+ * session.c - one setup in a child process, fed one batch at a time over a
+ * pipe (live.h: live_session_*). What `csumcheck --live` streams a capture
+ * through on this machine, and what csc-live-agent runs a job's setups with.
+ *
+ * The child is live_run_setup's: its own network and mount namespaces,
+ * PR_SET_PDEATHSIG(SIGKILL) so it never outlives its parent, an alarm over
+ * its whole life. It answers every batch with one struct live_obs; the
+ * first answer (id -1) says whether the setup was made.
+ *
+ * Wire format (the same binary on both ends of a pipe): a batch is
+ * struct wire_batch, then per frame struct wire_frame and its bytes.
+ */
+#define _GNU_SOURCE
+#include "live_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WIRE_MAGIC 0x63736c62u   /* "cslb" */
+
+struct wire_batch {
+    uint32_t magic;
+    int32_t id;
+    uint16_t dev, nframes;
+};
+
+struct wire_frame {
+    uint8_t vnet[10];
+    uint16_t len;
+};
+
+static int read_all(int fd, void *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, (char *)buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got += (size_t)r;
+    }
+    return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+    size_t put = 0;
+    while (put < n) {
+        ssize_t w = write(fd, (const char *)buf + put, n - put);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        put += (size_t)w;
+    }
+    return 0;
+}
+
+/* The child: make the setup, say how it went, then answer batches until
+ * the pipe closes. */
+static void child_main(const struct live_tools *t, const struct live_setup *s, int rfd, int wfd,
+                       unsigned timeout_s)
+{
+    static struct live_frame frames[LIVE_MAX_BATCH];
+    static struct live_batch b;
+    static struct live_obs o;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1)
+        _exit(3);                      /* the parent died before the line above */
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGINT, SIG_IGN);           /* the parent decides when this ends */
+    signal(SIGTERM, SIG_DFL);
+    alarm(timeout_s);
+    memset(&o, 0, sizeof o);
+    o.id = -1;
+    int st = live_setup(t, s, o.msg, sizeof o.msg);
+    o.status = st ? LIVE_ERROR : LIVE_OK;
+    if (write_all(wfd, &o, sizeof o))
+        _exit(3);
+    if (st)
+        _exit(0);
+    for (;;) {
+        struct wire_batch wb;
+        if (read_all(rfd, &wb, sizeof wb))
+            _exit(0);                  /* the parent is done */
+        if (wb.magic != WIRE_MAGIC || wb.nframes > LIVE_MAX_BATCH)
+            _exit(4);
+        b.id = wb.id;
+        b.dev = (uint8_t)wb.dev;
+        b.nframes = wb.nframes;
+        for (unsigned i = 0; i < wb.nframes; i++) {
+            struct wire_frame wf;
+            if (read_all(rfd, &wf, sizeof wf) || wf.len > LIVE_MAX_FRAME)
+                _exit(4);
+            memcpy(frames[i].vnet, wf.vnet, sizeof wf.vnet);
+            frames[i].len = wf.len;
+            if (read_all(rfd, frames[i].data, wf.len))
+                _exit(4);
+            b.frames[i] = &frames[i];
+        }
+        if (wb.dev == 0xffff) {        /* no device: an empty answer */
+            memset(&o, 0, sizeof o);
+            o.id = b.id;
+            o.status = LIVE_ERROR;
+            snprintf(o.msg, sizeof o.msg, "no device for this case");
+        } else {
+            live_run_batch(&b, &o);
+        }
+        if (write_all(wfd, &o, sizeof o))
+            _exit(3);
+    }
+}
+
+int live_session_start(struct live_session *ss, const struct live_tools *t, const struct live_setup *s,
+                       unsigned timeout_s)
+{
+    memset(ss, 0, sizeof *ss);
+    ss->wfd = ss->rfd = -1;
+    ss->status = LIVE_ERROR;
+    int to[2], from[2];
+    if (pipe2(to, O_CLOEXEC) < 0) {
+        snprintf(ss->msg, sizeof ss->msg, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    if (pipe2(from, O_CLOEXEC) < 0) {
+        snprintf(ss->msg, sizeof ss->msg, "pipe: %s", strerror(errno));
+        close(to[0]);
+        close(to[1]);
+        return -1;
+    }
+    fflush(NULL);
+    pid_t p = fork();
+    if (p < 0) {
+        snprintf(ss->msg, sizeof ss->msg, "fork: %s", strerror(errno));
+        close(to[0]);
+        close(to[1]);
+        close(from[0]);
+        close(from[1]);
+        return -1;
+    }
+    if (p == 0) {
+        close(to[1]);
+        close(from[0]);
+        child_main(t, s, to[0], from[1], timeout_s);
+        _exit(0);
+    }
+    close(to[0]);
+    close(from[1]);
+    ss->pid = p;
+    ss->wfd = to[1];
+    ss->rfd = from[0];
+    struct live_obs o;
+    /* the setup itself: tens of ms to a few seconds (its sentinels' warm-up) */
+    struct pollfd pfd = { ss->rfd, POLLIN, 0 };
+    int pr;
+    while ((pr = poll(&pfd, 1, (int)(timeout_s ? timeout_s : 600) * 1000)) < 0 && errno == EINTR) {
+    }
+    if (pr <= 0 || read_all(ss->rfd, &o, sizeof o)) {
+        snprintf(ss->msg, sizeof ss->msg, "the namespace's process %s while making the setup",
+                 pr == 0 ? "gave no answer" : "ended");
+        live_session_end(ss);
+        return -1;
+    }
+    if (o.status != LIVE_OK) {
+        snprintf(ss->msg, sizeof ss->msg, "%s", o.msg);
+        ss->status = o.status;
+        live_session_end(ss);
+        return o.status == LIVE_SKIPPED ? 1 : -1;
+    }
+    ss->status = LIVE_OK;
+    return 0;
+}
+
+static void obs_error(struct live_obs *o, int32_t id, const char *msg)
+{
+    memset(o, 0, sizeof *o);
+    o->id = id;
+    o->status = LIVE_ERROR;
+    snprintf(o->msg, sizeof o->msg, "%s", msg);
+}
+
+int live_session_run(struct live_session *ss, const struct live_batch *b, struct live_obs *o,
+                     unsigned timeout_ms)
+{
+    if (ss->pid <= 0) {
+        obs_error(o, b->id, ss->msg[0] ? ss->msg : "the namespace is gone");
+        return -1;
+    }
+    struct wire_batch wb = { WIRE_MAGIC, b->id, b->dev, b->nframes };
+    int bad = write_all(ss->wfd, &wb, sizeof wb);
+    for (unsigned i = 0; !bad && i < b->nframes; i++) {
+        struct wire_frame wf;
+        memcpy(wf.vnet, b->frames[i]->vnet, sizeof wf.vnet);
+        wf.len = b->frames[i]->len;
+        bad = write_all(ss->wfd, &wf, sizeof wf) || write_all(ss->wfd, b->frames[i]->data, wf.len);
+    }
+    struct pollfd pfd = { ss->rfd, POLLIN, 0 };
+    int pr = 0;
+    if (!bad)
+        while ((pr = poll(&pfd, 1, (int)timeout_ms)) < 0 && errno == EINTR) {
+        }
+    if (bad || pr <= 0 || read_all(ss->rfd, o, sizeof *o)) {
+        snprintf(ss->msg, sizeof ss->msg, "%s",
+                 !bad && pr == 0 ? "no answer in time: the namespace was ended"
+                                 : "the namespace's process ended (its time limit, or a signal)");
+        obs_error(o, b->id, ss->msg);
+        live_session_end(ss);
+        return -1;
+    }
+    return 0;
+}
+
+void live_session_end(struct live_session *ss)
+{
+    if (ss->wfd >= 0)
+        close(ss->wfd);
+    if (ss->rfd >= 0)
+        close(ss->rfd);
+    ss->wfd = ss->rfd = -1;
+    if (ss->pid <= 0)
+        return;
+    /* closing the pipe ends the child at its next read; one that is stuck
+     * (a write to the TAP, a setup line) is killed */
+    int st;
+    for (int i = 0; i < 100; i++) {
+        pid_t r = waitpid(ss->pid, &st, WNOHANG);
+        if (r == ss->pid || (r < 0 && errno != EINTR)) {
+            ss->pid = 0;
+            return;
+        }
+        struct timespec ts = { 0, 10000000 };
+        nanosleep(&ts, NULL);
+    }
+    kill(ss->pid, SIGKILL);
+    while (waitpid(ss->pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    ss->pid = 0;
+}

@@ -867,6 +867,21 @@ int live_run_batch(const struct live_batch *c, struct live_obs *o)
     return rc;
 }
 
+/* n bytes from fd, across short reads; -1 at the end or on an error */
+static int read_full(int fd, void *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, (char *)buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got += (size_t)r;
+    }
+    return 0;
+}
+
 int live_run_setup(const struct live_tools *t, const struct live_setup *s,
                    const struct live_case *cases, size_t n, struct live_obs *obs, unsigned timeout_s)
 {
@@ -912,8 +927,8 @@ int live_run_setup(const struct live_tools *t, const struct live_setup *s,
     close(pfd[1]);
     size_t got = 0;
     static struct live_obs o;
-    ssize_t r;
-    while (got < n && (r = read(pfd[0], &o, sizeof o)) == (ssize_t)sizeof o)
+    /* an observation is larger than PIPE_BUF: a read may return part of it */
+    while (got < n && !read_full(pfd[0], &o, sizeof o))
         obs[got++] = o;
     close(pfd[0]);
     int st = 0;

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "judge.h"
 #include "live.h"
 
 #define KD_MAX_SEGS 4
@@ -154,27 +155,20 @@ int kd_setup_add_dev(struct live_setup *s, const struct kd_group *g);
 /* The case as frames with their virtio-net headers, on device dev */
 int kd_live_case(const struct kd_case *c, int dev, struct live_case *lc);
 
-/* kdiff_model.c */
-enum kd_class {
-    KC_DELIVERED = 0, KC_OUTER_IP, KC_OUTER_L4, KC_TUNNEL, KC_INNER_IP, KC_INNER_L4,
-    KC_INNER_SILENT, KC_SILENT, KC_UNKNOWN, KC_MIXED
-};
-const char *kd_class_name(int k);
+/* kdiff_model.c (the classes and counters are judge.h's, shared with csumcheck --live) */
 
 struct kd_outcome {
     int frames;
     int delivered;            /* frames delivered to the inner socket */
     int at_dev;               /* frames (segments) that entered the tunnel device */
-    int cls;                  /* single frame: enum kd_class */
-    int64_t cnt[32];          /* per enum csc_counter: how many times it moved */
+    int cls;                  /* single frame: enum live_class */
+    int64_t cnt[LIVE_N_CNT];  /* per counter (judge.h): how many times it moved */
     int skbs_dev;             /* kernel: t0 rx_packets */
     int merges;               /* kernel: segments merged by the TAP's GRO; model: GRO engine */
     int lost_merges;          /* kernel: of them, in super-packets the UDP socket lost (L8) */
     char note[160];
 };
 
-/* The era preset that claims a kernel release ("5.10.0-46-amd64"). */
-const char *kd_era_for_release(const char *release);
 void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, int perturb);
 void kd_kernel(const struct kd_case *c, const struct live_obs *o, struct kd_outcome *k);
 int kd_compare(const struct kd_case *c, const struct kd_outcome *m, const struct kd_outcome *k,

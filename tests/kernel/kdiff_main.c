@@ -600,7 +600,7 @@ int main(int argc, char **argv)
     if (rc)
         return rc;
     double t_kernel = now_s() - t0;
-    const char *era = kd_era_for_release(release);
+    const char *era = live_era_for_release(release);
     const char *series = o.kernel;   /* pending entries are per kernel (suite) */
     if (!o.bpf)
         printf("*** no BPF object: the unnecessary:L cases are skipped ***\n");

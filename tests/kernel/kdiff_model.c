@@ -16,66 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *kd_class_name(int k)
-{
-    static const char *const t[] = { "delivered", "outer-ip", "outer-l4", "tunnel", "inner-ip", "inner-l4",
-                                     "silent-after-device", "silent", "unknown", "mixed" };
-    return k >= 0 && k <= KC_MIXED ? t[k] : "?";
-}
-
-/* The era preset that claims a kernel release. Debian's 5.10, 6.1 and 6.12
- * have presets of their own (core/replay/era.c: the series as Debian ships it,
- * stable backports included); others go by the release their series
- * follows. */
-const char *kd_era_for_release(const char *release)
-{
-    static const struct { unsigned from; const char *era; } map[] = {
-        { 6014, "modern" }, { 6012, "6.12" }, { 6001, "6.1" }, { 5012, "5.12" }, { 5010, "5.10" },
-        { 4020, "4.20" }, { 4013, "4.13" }, { 4006, "4.6" }, { 4000, "4.0" }, { 3018, "3.18" },
-    };
-    unsigned maj = 0, min = 0;
-    if (sscanf(release, "%u.%u", &maj, &min) != 2)
-        return "modern";
-    unsigned v = maj * 1000 + min;
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
-        struct csc_era e;
-        if (v >= map[i].from && csc_era_by_name(map[i].era, &e))
-            return map[i].era;
-    }
-    return "pre-part-vi";
-}
-
-/* The name of the kernel counter a model counter stands for: nstat's names
- * are shared (csc_counter_name); "dev:X" is the tunnel device's X. */
-static void counter_obs_name(const char *dev, unsigned i, char *buf, size_t n)
-{
-    const char *name = csc_counter_name(i);
-    if (!strncmp(name, "dev:", 4))
-        snprintf(buf, n, "dev:%s:%s", dev, name + 4);
-    else
-        snprintf(buf, n, "%s", name);
-}
-
-/* Device statistics the kernel may move on a drop; the model names some
- * (dev:rx_errors ...), the others must not move unless it does. */
-static const char *const DEV_STATS[] = { "rx_errors", "rx_crc_errors", "rx_frame_errors", "rx_dropped",
-                                         "rx_fifo_errors", "rx_length_errors", "rx_over_errors" };
-#define N_DEV_STATS (sizeof DEV_STATS / sizeof *DEV_STATS)
-/* kd_outcome.cnt[CNT_DEV0 + k]: DEV_STATS[k], as the model names it (0 if it does not) */
-#define CNT_DEV0 CSC_C__COUNT
-_Static_assert(CSC_C__COUNT + N_DEV_STATS <= sizeof ((struct kd_outcome *)0)->cnt / sizeof(int64_t),
-               "kd_outcome.cnt holds every model counter and device statistic");
-
-static int model_counter_of_dev_stat(size_t k)
-{
-    char want[40];
-    snprintf(want, sizeof want, "dev:%s", DEV_STATS[k]);
-    for (unsigned i = 0; i < CSC_C__COUNT; i++)
-        if (!strcmp(csc_counter_name(i), want))
-            return (int)i;
-    return -1;
-}
-
 static void model_config(const struct kd_case *c, const char *era, struct csc_config *cfg, int perturb)
 {
     static const char *const rep[] = { "none", "partial:outer", "partial:inner", "unnecessary:0",
@@ -116,49 +56,6 @@ static void model_config(const struct kd_case *c, const char *era, struct csc_co
     }
 }
 
-/* The layer the frame is delivered into the tunnel device with: the second
- * IP header. */
-static void ip_layers(const struct csc_result *r, int *outer, int *inner)
-{
-    *outer = *inner = -1;
-    for (int i = 0; i < r->nlayers; i++)
-        if (r->layers[i].proto == CSC_P_IPV4 || r->layers[i].proto == CSC_P_IPV6) {
-            if (*outer < 0)
-                *outer = i;
-            else if (*inner < 0)
-                *inner = i;
-        }
-}
-
-static int model_class(const struct csc_result *r)
-{
-    const struct csc_kernel *k = &r->kernel;
-    if (k->verdict == CSC_K_ACCEPT)
-        return KC_DELIVERED;
-    if (k->verdict != CSC_K_DROP || k->drop_layer >= r->nlayers)
-        return KC_UNKNOWN;
-    int outer, inner;
-    ip_layers(r, &outer, &inner);
-    int d = k->drop_layer;
-    uint8_t p = r->layers[d].proto;
-    if (outer < 0)
-        return KC_UNKNOWN;
-    if (inner < 0)
-        inner = r->nlayers;          /* the stack ends in the tunnel header (a version it does not parse) */
-    if (d <= outer)
-        return KC_OUTER_IP;
-    if (d < inner)
-        return p == CSC_P_UDP && d == outer + 1 ? KC_OUTER_L4 : KC_TUNNEL;
-    /* past the device, an IP-level drop that counts nothing
-     * (PACKET_OTHERHOST) shows in the kernel only as "reached the device,
-     * then nothing" (a TCP segment with no listener still counts InSegs) */
-    if (!k->counters && p != CSC_P_TCP && p != CSC_P_UDP)
-        return KC_INNER_SILENT;
-    if (d == inner)
-        return KC_INNER_IP;
-    return p == CSC_P_TCP || p == CSC_P_UDP ? KC_INNER_L4 : KC_INNER_IP;
-}
-
 void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, int perturb)
 {
     static struct csc_result r;
@@ -166,9 +63,6 @@ void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, in
     struct csc_config cfg;
     struct csc_gro_cfg gcfg;
     uint8_t buf[LIVE_MAX_FRAME];
-    int dev_model[N_DEV_STATS];
-    for (size_t k = 0; k < N_DEV_STATS; k++)
-        dev_model[k] = model_counter_of_dev_stat(k);
     memset(m, 0, sizeof *m);
     model_config(c, era, &cfg, perturb);
     csc_gro_cfg_default(&gcfg);
@@ -187,11 +81,11 @@ void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, in
         size_t n = kd_build(c, s, buf, sizeof buf, &fi);
         struct csc_frame f = { buf, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, CSC_DIR_IN };
         csc_analyze(&cfg, &f, &r);
-        int cls = model_class(&r);
-        delivered[s] = cls == KC_DELIVERED;
+        int cls = live_model_class(&r);
+        delivered[s] = cls == LIVE_C_DELIVERED;
         at_dev[s] = r.kernel.ndevs >= 2;
         counters[s] = r.kernel.counters;
-        m->cls = m->cls < 0 || m->cls == cls ? cls : KC_MIXED;
+        m->cls = m->cls < 0 || m->cls == cls ? cls : LIVE_C_MIXED;
         struct csc_gro_decision d;
         csc_gro_feed(&gro, &f, &r, (uint64_t)s, (uint64_t)s * 50, &d);
         for (int i = 0; i < d.n; i++) {
@@ -211,12 +105,9 @@ void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, in
         }
         m->delivered += delivered[s];
         m->at_dev += at_dev[s];
-        for (unsigned k = 0; k < CSC_C__COUNT; k++)
-            if (counters[s] & (1u << k))
-                m->cnt[k]++;
+        live_model_counts(counters[s], m->cnt);
     }
-    for (size_t k = 0; k < N_DEV_STATS; k++)
-        m->cnt[CNT_DEV0 + k] = dev_model[k] >= 0 ? m->cnt[dev_model[k]] : 0;
+    live_model_counts_finish(m->cnt);
     csc_gro_finish(&gro);
 }
 
@@ -229,33 +120,6 @@ static int64_t dev_stat(const struct kd_case *c, const struct live_obs *o, const
     kd_dev_of(&c->g, &ds);
     snprintf(name, sizeof name, "dev:%s:%s", ds.name, stat);
     return live_obs_get(o, name);
-}
-
-static int kernel_class(const struct kd_case *c, const struct live_obs *o, int delivered, int in6)
-{
-    if (delivered)
-        return KC_DELIVERED;
-    int at_dev = dev_stat(c, o, "rx_packets") > 0;
-    if (live_obs_get(o, "IpInHdrErrors") || live_obs_get(o, "IpExtInCsumErrors") ||
-        live_obs_get(o, "Ip6InHdrErrors"))
-        return at_dev ? KC_INNER_IP : KC_OUTER_IP;
-    if (!at_dev && (live_obs_get(o, "UdpInErrors") || live_obs_get(o, "UdpInCsumErrors") ||
-                    live_obs_get(o, "Udp6InErrors") || live_obs_get(o, "Udp6InCsumErrors") ||
-                    live_obs_get(o, "UdpNoPorts") || live_obs_get(o, "Udp6NoPorts")))
-        return KC_OUTER_L4;
-    for (size_t k = 0; k < N_DEV_STATS; k++)
-        if (dev_stat(c, o, DEV_STATS[k]))
-            return KC_TUNNEL;
-    if (!at_dev)
-        return KC_TUNNEL;                /* past the outer checks, never reached the device */
-    if (c->nosock && (live_obs_get(o, "UdpNoPorts") || live_obs_get(o, "Udp6NoPorts") ||
-                      live_obs_get(o, "TcpInSegs")))
-        return KC_INNER_L4;              /* no listener: NoPorts, or TCP answers with a reset */
-    if (live_obs_get(o, "TcpInErrs") || live_obs_get(o, "TcpInCsumErrors") ||
-        live_obs_get(o, in6 ? "Udp6InErrors" : "UdpInErrors") ||
-        live_obs_get(o, in6 ? "Udp6InCsumErrors" : "UdpInCsumErrors"))
-        return KC_INNER_L4;
-    return KC_INNER_SILENT;
 }
 
 static int frame_inner6(const struct kd_case *c)
@@ -278,13 +142,7 @@ void kd_kernel(const struct kd_case *c, const struct live_obs *o, struct kd_outc
     struct kd_devspec ds;
     kd_dev_of(&c->g, &ds);
     k->frames = c->nseg;
-    for (unsigned i = 0; i < CSC_C__COUNT; i++) {
-        char name[LIVE_NAME_LEN];
-        counter_obs_name(ds.name, i, name, sizeof name);
-        k->cnt[i] = live_obs_get(o, name);
-    }
-    for (size_t s = 0; s < N_DEV_STATS; s++)
-        k->cnt[CNT_DEV0 + s] = dev_stat(c, o, DEV_STATS[s]);
+    live_kernel_counts(o, ds.name, k->cnt);
     /* Segments through the device from its byte counter: a merged
      * super-packet is one rx_packet carrying the payload of all its
      * segments. */
@@ -341,49 +199,17 @@ void kd_kernel(const struct kd_case *c, const struct live_obs *o, struct kd_outc
     } else {
         k->delivered = (int)live_obs_get(o, in6 ? "sock:1" : "sock:0");
     }
-    k->cls = c->nseg == 1 ? kernel_class(c, o, k->delivered, in6) : -1;
+    k->cls = c->nseg == 1 ? live_kernel_class(o, ds.name, c->nosock, in6, k->delivered) : -1;
 }
 
 /* ---- comparison and printing ---- */
 
-static const char *cnt_name(unsigned i)
-{
-    static char buf[40];
-    if (i < CSC_C__COUNT)
-        return csc_counter_name(i);
-    snprintf(buf, sizeof buf, "dev:%s", DEV_STATS[i - CNT_DEV0]);
-    return buf;
-}
-
-#define N_CNT (CSC_C__COUNT + N_DEV_STATS)
-
-static int dev_named_by_model(unsigned i)
-{
-    return i >= CNT_DEV0 && model_counter_of_dev_stat(i - CNT_DEV0) >= 0;
-}
-
-static void counters_text(const int64_t *cnt, char *buf, size_t n)
-{
-    size_t o = 0;
-    buf[0] = 0;
-    for (unsigned i = 0; i < N_CNT && o < n; i++) {
-        if (!cnt[i] || dev_named_by_model(i))
-            continue;
-        if (cnt[i] == 1)
-            o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "," : "", cnt_name(i));
-        else
-            o += (size_t)snprintf(buf + o, n - o, "%s%lldx%s", o ? "," : "", (long long)cnt[i], cnt_name(i));
-    }
-    if (!o)
-        snprintf(buf, n, "-");
-}
-
 void kd_outcome_text(const struct kd_case *c, const struct kd_outcome *x, char *buf, size_t n)
 {
     char cnt[240];
-    counters_text(x->cnt, cnt, sizeof cnt);
+    live_counts_text(x->cnt, cnt, sizeof cnt);
     if (c->nseg == 1) {
-        snprintf(buf, n, "%s {%s}", x->cls == KC_DELIVERED ? "accept" : kd_class_name(x->cls), cnt);
+        snprintf(buf, n, "%s {%s}", x->cls == LIVE_C_DELIVERED ? "accept" : live_class_name(x->cls), cnt);
         return;
     }
     snprintf(buf, n, "%d/%d delivered, %d at the device {%s}", x->delivered, x->frames, x->at_dev, cnt);
@@ -396,16 +222,14 @@ int kd_compare(const struct kd_case *c, const struct kd_outcome *m, const struct
     if (m->delivered != k->delivered)
         snprintf(why, n, "delivered: model %d, kernel %d", m->delivered, k->delivered);
     else if (c->nseg == 1 && m->cls != k->cls)
-        snprintf(why, n, "drop layer: model %s, kernel %s", kd_class_name(m->cls), kd_class_name(k->cls));
+        snprintf(why, n, "drop layer: model %s, kernel %s", live_class_name(m->cls), live_class_name(k->cls));
     else if (m->at_dev != k->at_dev)
         snprintf(why, n, "segments at the device: model %d, kernel %d", m->at_dev, k->at_dev);
     else {
-        for (unsigned i = 0; i < N_CNT; i++)
-            if (m->cnt[i] != k->cnt[i]) {
-                snprintf(why, n, "%s: model %lld, kernel %lld", cnt_name(i), (long long)m->cnt[i],
-                         (long long)k->cnt[i]);
-                break;
-            }
+        int i = live_counts_diff(m->cnt, k->cnt);
+        if (i >= 0)
+            snprintf(why, n, "%s: model %lld, kernel %lld", live_count_name((unsigned)i),
+                     (long long)m->cnt[i], (long long)k->cnt[i]);
     }
     if (!why[0] && strict_gro && c->nseg > 1 && c->g.gro && m->merges != k->merges)
         snprintf(why, n, "GRO merges: engine %d, kernel %d", m->merges, k->merges);

@@ -1,0 +1,233 @@
+/*
+ * judge.c - the class and counters of one frame's outcome, from the model
+ * and from a kernel's observation (judge.h). The rules were worked out
+ * case by case against five kernels by the differential test
+ * (docs/kernel-diff.md); csumcheck --live judges with the same ones.
+ */
+#include "judge.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *live_class_name(int k)
+{
+    static const char *const t[] = { "delivered", "outer-ip", "outer-l4", "tunnel", "inner-ip", "inner-l4",
+                                     "silent-after-device", "silent", "unknown", "mixed" };
+    return k >= 0 && k < LIVE_C__COUNT ? t[k] : "?";
+}
+
+/* Debian's 5.10, 6.1 and 6.12 have presets of their own (core/replay/era.c:
+ * the series as Debian ships it, stable backports included); others go by
+ * the release their series follows. */
+const char *live_era_for_release(const char *release)
+{
+    static const struct { unsigned from; const char *era; } map[] = {
+        { 6014, "modern" }, { 6012, "6.12" }, { 6001, "6.1" }, { 5012, "5.12" }, { 5010, "5.10" },
+        { 4020, "4.20" }, { 4013, "4.13" }, { 4006, "4.6" }, { 4000, "4.0" }, { 3018, "3.18" },
+    };
+    unsigned maj = 0, min = 0;
+    if (sscanf(release, "%u.%u", &maj, &min) != 2)
+        return "modern";
+    unsigned v = maj * 1000 + min;
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
+        struct csc_era e;
+        if (v >= map[i].from && csc_era_by_name(map[i].era, &e))
+            return map[i].era;
+    }
+    return "pre-part-vi";
+}
+
+/* The first two IP headers: the one the frame arrives with and the one
+ * the tunnel device delivers. */
+static void ip_layers(const struct csc_result *r, int *outer, int *inner)
+{
+    *outer = *inner = -1;
+    for (int i = 0; i < r->nlayers; i++)
+        if (r->layers[i].proto == CSC_P_IPV4 || r->layers[i].proto == CSC_P_IPV6) {
+            if (*outer < 0)
+                *outer = i;
+            else if (*inner < 0)
+                *inner = i;
+        }
+}
+
+int live_model_class(const struct csc_result *r)
+{
+    const struct csc_kernel *k = &r->kernel;
+    if (k->verdict == CSC_K_ACCEPT)
+        return LIVE_C_DELIVERED;
+    if (k->verdict != CSC_K_DROP || k->drop_layer >= r->nlayers)
+        return LIVE_C_UNKNOWN;
+    int outer, inner;
+    ip_layers(r, &outer, &inner);
+    int d = k->drop_layer;
+    uint8_t p = r->layers[d].proto;
+    if (outer < 0)
+        return LIVE_C_UNKNOWN;
+    if (d <= outer)
+        return LIVE_C_OUTER_IP;
+    if (inner < 0) {
+        /* no tunnel: the transport is the outer L4; or the stack ends in
+         * the tunnel header (a version it does not parse) */
+        if (p == CSC_P_TCP || p == CSC_P_UDP)
+            return LIVE_C_OUTER_L4;
+        inner = r->nlayers;
+    }
+    if (d < inner)
+        return p == CSC_P_UDP && d == outer + 1 ? LIVE_C_OUTER_L4 : LIVE_C_TUNNEL;
+    /* past the device, an IP-level drop that counts nothing
+     * (PACKET_OTHERHOST) shows in the kernel only as "reached the device,
+     * then nothing" (a TCP segment with no listener still counts InSegs) */
+    if (!k->counters && p != CSC_P_TCP && p != CSC_P_UDP)
+        return LIVE_C_INNER_SILENT;
+    if (d == inner)
+        return LIVE_C_INNER_IP;
+    return p == CSC_P_TCP || p == CSC_P_UDP ? LIVE_C_INNER_L4 : LIVE_C_INNER_IP;
+}
+
+/* Device statistics the kernel may move on a drop; the model names some
+ * (dev:rx_errors ...), the others must not move unless it does. */
+static const char *const DEV_STATS[LIVE_N_DEV_STATS] = { "rx_errors", "rx_crc_errors", "rx_frame_errors",
+                                                         "rx_dropped", "rx_fifo_errors", "rx_length_errors",
+                                                         "rx_over_errors" };
+
+const char *live_dev_stat_name(unsigned k)
+{
+    return k < LIVE_N_DEV_STATS ? DEV_STATS[k] : "?";
+}
+
+static int64_t dev_stat(const struct live_obs *o, const char *dev, const char *stat)
+{
+    char name[LIVE_NAME_LEN];
+    if (!dev)
+        return 0;
+    snprintf(name, sizeof name, "dev:%s:%s", dev, stat);
+    return live_obs_get(o, name);
+}
+
+/* A frame with no tunnel: the IP header, then its transport. */
+static int plain_class(const struct live_obs *o, int nosock, int delivered)
+{
+    if (delivered)
+        return LIVE_C_DELIVERED;
+    if (live_obs_get(o, "IpInHdrErrors") || live_obs_get(o, "IpExtInCsumErrors") ||
+        live_obs_get(o, "Ip6InHdrErrors") || live_obs_get(o, "IpInTruncatedPkts") ||
+        live_obs_get(o, "Ip6InTruncatedPkts"))
+        return LIVE_C_OUTER_IP;
+    static const char *const l4[] = { "UdpInErrors", "UdpInCsumErrors", "Udp6InErrors", "Udp6InCsumErrors",
+                                      "UdpNoPorts", "Udp6NoPorts", "TcpInErrs", "TcpInCsumErrors" };
+    for (size_t i = 0; i < sizeof l4 / sizeof *l4; i++)
+        if (live_obs_get(o, l4[i]))
+            return LIVE_C_OUTER_L4;
+    if (nosock && live_obs_get(o, "TcpInSegs"))
+        return LIVE_C_OUTER_L4;          /* no listener: TCP answers with a reset */
+    return LIVE_C_SILENT;
+}
+
+int live_kernel_class(const struct live_obs *o, const char *dev, int nosock, int in6, int delivered)
+{
+    if (!dev)
+        return plain_class(o, nosock, delivered);
+    if (delivered)
+        return LIVE_C_DELIVERED;
+    int at_dev = dev_stat(o, dev, "rx_packets") > 0;
+    if (live_obs_get(o, "IpInHdrErrors") || live_obs_get(o, "IpExtInCsumErrors") ||
+        live_obs_get(o, "Ip6InHdrErrors"))
+        return at_dev ? LIVE_C_INNER_IP : LIVE_C_OUTER_IP;
+    if (!at_dev && (live_obs_get(o, "UdpInErrors") || live_obs_get(o, "UdpInCsumErrors") ||
+                    live_obs_get(o, "Udp6InErrors") || live_obs_get(o, "Udp6InCsumErrors") ||
+                    live_obs_get(o, "UdpNoPorts") || live_obs_get(o, "Udp6NoPorts")))
+        return LIVE_C_OUTER_L4;
+    for (size_t k = 0; k < LIVE_N_DEV_STATS; k++)
+        if (dev_stat(o, dev, DEV_STATS[k]))
+            return LIVE_C_TUNNEL;
+    if (!at_dev)
+        return LIVE_C_TUNNEL;            /* past the outer checks, never reached the device */
+    if (nosock && (live_obs_get(o, "UdpNoPorts") || live_obs_get(o, "Udp6NoPorts") ||
+                   live_obs_get(o, "TcpInSegs")))
+        return LIVE_C_INNER_L4;          /* no listener: NoPorts, or TCP answers with a reset */
+    if (live_obs_get(o, "TcpInErrs") || live_obs_get(o, "TcpInCsumErrors") ||
+        live_obs_get(o, in6 ? "Udp6InErrors" : "UdpInErrors") ||
+        live_obs_get(o, in6 ? "Udp6InCsumErrors" : "UdpInCsumErrors"))
+        return LIVE_C_INNER_L4;
+    return LIVE_C_INNER_SILENT;
+}
+
+/* ---- counters ---- */
+
+/* The model counter a device statistic is (-1: the model has none) */
+static int model_counter_of_dev_stat(size_t k)
+{
+    char want[40];
+    snprintf(want, sizeof want, "dev:%s", DEV_STATS[k]);
+    for (unsigned i = 0; i < CSC_C__COUNT; i++)
+        if (!strcmp(csc_counter_name(i), want))
+            return (int)i;
+    return -1;
+}
+
+const char *live_count_name(unsigned i)
+{
+    static char buf[40];
+    if (i < CSC_C__COUNT)
+        return csc_counter_name(i);
+    snprintf(buf, sizeof buf, "dev:%s", live_dev_stat_name(i - CSC_C__COUNT));
+    return buf;
+}
+
+void live_model_counts(uint32_t counters, int64_t *cnt)
+{
+    for (unsigned k = 0; k < CSC_C__COUNT; k++)
+        if (counters & (1u << k))
+            cnt[k]++;
+}
+
+void live_model_counts_finish(int64_t *cnt)
+{
+    for (size_t k = 0; k < LIVE_N_DEV_STATS; k++) {
+        int m = model_counter_of_dev_stat(k);
+        cnt[CSC_C__COUNT + k] = m >= 0 ? cnt[m] : 0;
+    }
+}
+
+/* The kernel counter a model counter stands for: nstat's names are shared
+ * (csc_counter_name); "dev:X" is the tunnel device's X. */
+void live_kernel_counts(const struct live_obs *o, const char *dev, int64_t *cnt)
+{
+    for (unsigned i = 0; i < CSC_C__COUNT; i++) {
+        const char *name = csc_counter_name(i);
+        cnt[i] = strncmp(name, "dev:", 4) ? live_obs_get(o, name) : dev_stat(o, dev, name + 4);
+    }
+    for (size_t s = 0; s < LIVE_N_DEV_STATS; s++)
+        cnt[CSC_C__COUNT + s] = dev_stat(o, dev, DEV_STATS[s]);
+}
+
+static int dev_named_by_model(unsigned i)
+{
+    return i >= CSC_C__COUNT && model_counter_of_dev_stat(i - CSC_C__COUNT) >= 0;
+}
+
+void live_counts_text(const int64_t *cnt, char *buf, size_t n)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (unsigned i = 0; i < LIVE_N_CNT && o < n; i++) {
+        if (!cnt[i] || dev_named_by_model(i))
+            continue;
+        if (cnt[i] == 1)
+            o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "," : "", live_count_name(i));
+        else
+            o += (size_t)snprintf(buf + o, n - o, "%s%lldx%s", o ? "," : "", (long long)cnt[i],
+                                  live_count_name(i));
+    }
+    if (!o)
+        snprintf(buf, n, "-");
+}
+
+int live_counts_diff(const int64_t *model, const int64_t *kernel)
+{
+    for (unsigned i = 0; i < LIVE_N_CNT; i++)
+        if (model[i] != kernel[i])
+            return (int)i;
+    return -1;
+}

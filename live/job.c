@@ -105,6 +105,8 @@ void live_job_setup(FILE *f, const struct live_setup *s)
             fprintf(f, "dcmd %s\n", dev->cmds[i]);
         for (int i = 0; i < dev->nwatch; i++)
             fprintf(f, "watch %s\n", dev->watch[i]);
+        if (dev->to_host)
+            fprintf(f, "tohost 1\n");
         for (int i = 0; i < dev->nsent; i++) {
             fprintf(f, "sent %u ", dev->sent_sock[i]);
             put_frame(f, &dev->sent[i]);
@@ -232,6 +234,11 @@ static int setup_line(struct live_setup *s, char *line, char *arg)
         if (!d || d->nwatch >= LIVE_MAX_WATCH || !arg[0] || strlen(arg) >= sizeof d->watch[0])
             return -1;
         snprintf(d->watch[d->nwatch++], sizeof d->watch[0], "%s", arg);
+    } else if (!strncmp(line, "tohost ", 7)) {
+        struct live_dev *d = s->ndevs ? &s->devs[s->ndevs - 1] : NULL;
+        if (!d || get_uint(arg, 1, &v))
+            return -1;
+        d->to_host = (uint8_t)v;
     } else if (!strncmp(line, "sent ", 5)) {
         struct live_dev *d = s->ndevs ? &s->devs[s->ndevs - 1] : NULL;
         char *p = arg;

@@ -80,6 +80,11 @@ struct live_dev {
      * and the device itself): the outer devices of a nested tunnel. */
     int nwatch;
     char watch[LIVE_MAX_WATCH][16];
+    /* A tc-ingress BPF program on the device, once its lines ran, that
+     * makes every PACKET_OTHERHOST frame PACKET_HOST (section "host" of
+     * the BPF object): a capture's inner Ethernet destinations then need
+     * not be the device's address. */
+    uint8_t to_host;
 };
 
 struct live_setup {

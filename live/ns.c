@@ -681,6 +681,17 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
                 s->level))
             return -1;
     }
+    for (int d = 0; d < s->ndevs; d++) {
+        char e[180];
+        if (!s->devs[d].to_host || E.dev_state[d])
+            continue;
+        if (!t->bpf_obj || !t->tc[0])
+            fail_dev(d, 0, t->bpf_obj ? "tc (iproute2) not found" : "no BPF object (clang -target bpf)");
+        else if (run(e, sizeof e, "tc qdisc add dev %s clsact", s->devs[d].ifname) ||
+                 run(e, sizeof e, "tc filter add dev %s ingress bpf da obj %s sec host", s->devs[d].ifname,
+                     t->bpf_obj))
+            fail_dev(d, 0, e);
+    }
     if ((E.ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
         snprintf(err, n, "epoll_create1: %s", strerror(errno));
         return -1;

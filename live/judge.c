@@ -42,13 +42,22 @@ const char *live_era_for_release(const char *release)
 static void ip_layers(const struct csc_result *r, int *outer, int *inner)
 {
     *outer = *inner = -1;
-    for (int i = 0; i < r->nlayers; i++)
+    for (int i = 0; i < r->nlayers; i++) {
+        if (r->layers[i].proto == CSC_P_ICMP || r->layers[i].proto == CSC_P_ICMPV6)
+            break;                       /* what an ICMP error quotes is not a tunnel's packet */
         if (r->layers[i].proto == CSC_P_IPV4 || r->layers[i].proto == CSC_P_IPV6) {
             if (*outer < 0)
                 *outer = i;
             else if (*inner < 0)
                 *inner = i;
         }
+    }
+}
+
+/* A transport the kernel counts its own errors for */
+static int is_l4(uint8_t p)
+{
+    return p == CSC_P_TCP || p == CSC_P_UDP || p == CSC_P_ICMP || p == CSC_P_ICMPV6;
 }
 
 int live_model_class(const struct csc_result *r)
@@ -69,7 +78,7 @@ int live_model_class(const struct csc_result *r)
     if (inner < 0) {
         /* no tunnel: the transport is the outer L4; or the stack ends in
          * the tunnel header (a version it does not parse) */
-        if (p == CSC_P_TCP || p == CSC_P_UDP)
+        if (is_l4(p))
             return LIVE_C_OUTER_L4;
         inner = r->nlayers;
     }
@@ -78,11 +87,11 @@ int live_model_class(const struct csc_result *r)
     /* past the device, an IP-level drop that counts nothing
      * (PACKET_OTHERHOST) shows in the kernel only as "reached the device,
      * then nothing" (a TCP segment with no listener still counts InSegs) */
-    if (!k->counters && p != CSC_P_TCP && p != CSC_P_UDP)
+    if (!k->counters && !is_l4(p))
         return LIVE_C_INNER_SILENT;
     if (d == inner)
         return LIVE_C_INNER_IP;
-    return p == CSC_P_TCP || p == CSC_P_UDP ? LIVE_C_INNER_L4 : LIVE_C_INNER_IP;
+    return is_l4(p) ? LIVE_C_INNER_L4 : LIVE_C_INNER_IP;
 }
 
 /* Device statistics the kernel may move on a drop; the model names some
@@ -115,7 +124,9 @@ static int plain_class(const struct live_obs *o, int nosock, int delivered)
         live_obs_get(o, "Ip6InTruncatedPkts"))
         return LIVE_C_OUTER_IP;
     static const char *const l4[] = { "UdpInErrors", "UdpInCsumErrors", "Udp6InErrors", "Udp6InCsumErrors",
-                                      "UdpNoPorts", "Udp6NoPorts", "TcpInErrs", "TcpInCsumErrors" };
+                                      "UdpNoPorts", "Udp6NoPorts", "TcpInErrs", "TcpInCsumErrors",
+                                      "IcmpInErrors", "IcmpInCsumErrors", "Icmp6InErrors",
+                                      "Icmp6InCsumErrors" };
     for (size_t i = 0; i < sizeof l4 / sizeof *l4; i++)
         if (live_obs_get(o, l4[i]))
             return LIVE_C_OUTER_L4;
@@ -148,7 +159,8 @@ int live_kernel_class(const struct live_obs *o, const char *dev, int nosock, int
         return LIVE_C_INNER_L4;          /* no listener: NoPorts, or TCP answers with a reset */
     if (live_obs_get(o, "TcpInErrs") || live_obs_get(o, "TcpInCsumErrors") ||
         live_obs_get(o, in6 ? "Udp6InErrors" : "UdpInErrors") ||
-        live_obs_get(o, in6 ? "Udp6InCsumErrors" : "UdpInCsumErrors"))
+        live_obs_get(o, in6 ? "Udp6InCsumErrors" : "UdpInCsumErrors") ||
+        live_obs_get(o, in6 ? "Icmp6InErrors" : "IcmpInErrors"))
         return LIVE_C_INNER_L4;
     return LIVE_C_INNER_SILENT;
 }

@@ -8,6 +8,7 @@
  * pass.
  */
 #include "job.h"
+#include "live_cli.h"
 #include "opts.h"
 #include "out.h"
 #include "run.h"
@@ -139,7 +140,9 @@ int main(int argc, char **argv)
     struct job *jobs = inputs_expand(o.inputs, &njobs, &nerrors);
     o.jobv = jobs;
     o.njobv = njobs;
-    if (o.write_path && write_path_is_input(o.write_path, jobs, njobs))
+    if (o.live)
+        status = live_main(&o, runs, jobs, njobs, nerrors);
+    else if (o.write_path && write_path_is_input(o.write_path, jobs, njobs))
         fprintf(stderr, CLI_NAME ": %s: -w would overwrite an input; choose another file\n",
                 o.write_path);
     else

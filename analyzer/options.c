@@ -37,7 +37,7 @@ struct parse_state {
     GArray *ports;               /* struct port_spec, applied after parsing */
     gboolean no_default_ports;
     gboolean remcsum_rx, no_remcsum_rx, remcsum_nopartial, udp6_zero, no_socket, assume_bad,
-        no_geneve_external, geneve_inherit, quiet, version;
+        no_geneve_external, geneve_inherit, quiet, version, live;
     gint jobs;
     gint threads;
     gint top_flows;
@@ -520,6 +520,10 @@ static const GOptionEntry entries_head[] = {
       "tunnel matches each packet), on (icsum), off", "packet|on|off" },
     { "no-socket", 0, 0, G_OPTION_ARG_NONE, &ps_.no_socket,
       "No socket listens for the innermost transport (UdpNoPorts...)", NULL },
+    { "live", 0, 0, G_OPTION_ARG_NONE, &ps_.live,
+      "Also write every frame into this machine's kernel (a private network namespace, a TAP, "
+      "the tunnel devices the frames need; root) and show its outcome beside the model's "
+      "(docs/live.md)", NULL },
     { "assume-bad", 0, 0, G_OPTION_ARG_NONE, &ps_.assume_bad,
       "Checksums over bytes the capture lacks are assumed bad (default: good)", NULL },
     /* GRO engine (frames followed in capture order through each device's GRO list) */
@@ -668,6 +672,7 @@ static int make_runs(struct parse_state *ps, struct cli_opts *o, struct cli_run 
 static int apply_run_options(struct parse_state *ps, struct cli_opts *o)
 {
     o->quiet = ps->quiet;
+    o->live = ps->live;
     if (ps->quiet && o->progress == PROG_AUTO)
         o->progress = PROG_NEVER;
     if (ps->jobs < 0 || ps->jobs > 1024)

@@ -28,6 +28,7 @@ struct cli_opts {
     const struct out_format *format;   /* --format: out_text, out_json or out_csv */
     int verbose;
     bool quiet;
+    bool live;                 /* --live: replay through this machine's kernel (live.c) */
     enum cli_progress progress;
     uint32_t fail_on;          /* finding mask */
     uint32_t select;           /* finding mask for -w */

@@ -12,19 +12,27 @@ matrix() {
         cat "$1/tests/kernel/kernel-matrix.txt"
     fi
 }
+live() {
+    if [ -f "$1/tests/live/live-captures.summary" ]; then
+        echo "test.sh: csumcheck --live on the captures, $1:"
+        cat "$1/tests/live/live-captures.summary"
+    fi
+}
 scripts/setup.sh
-rm -f build/tests/kernel/kernel-matrix.txt
+rm -f build/tests/kernel/kernel-matrix.txt build/tests/live/live-captures.summary
 ctest --test-dir build --output-on-failure -j2
 matrix build
+live build
 # The plugin suite again against Wireshark 4.4 (Debian 13) and 4.6 (Debian
 # unstable), each in a cached minimal Debian root; a version whose root
 # cannot be made is reported as SKIPPED, loudly.
 tests/plugin/versions.sh
 scripts/setup.sh --asan
-rm -f build-asan/tests/kernel/kernel-matrix.txt
+rm -f build-asan/tests/kernel/kernel-matrix.txt build-asan/tests/live/live-captures.summary
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j2
 matrix build-asan
+live build-asan
 if [ -x scripts/fuzz-smoke.sh ]; then
     scripts/fuzz-smoke.sh
 fi

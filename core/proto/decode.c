@@ -9,33 +9,15 @@
 
 #include <string.h>
 
-struct csc_layer *dec_push(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t hdr_len)
+struct csc_layer *dec_push_full(struct dec *d, enum csc_proto proto, uint32_t off)
 {
-    struct csc_result *r = d->r;
-    if (r->nlayers >= CSC_MAX_LAYERS) {
-        dec_stop(d, CSC_STOP_DEPTH, proto, off);
-        return NULL;
-    }
-    struct csc_layer *l = &r->layers[r->nlayers++];
-    memset(l, 0, sizeof *l);
-    l->proto = (uint8_t)proto;
-    l->off = off;
-    l->hdr_len = hdr_len;
-    l->end = d->end;
-    l->ip = d->ip;
-    l->csum_off = CSC_NO_OFF;
-    l->cov_off = l->cov_end = CSC_NO_OFF;
-    if (d->quoted)
-        l->notes |= CSC_N_QUOTED;
-    struct csc_sums *s = &r->sums;
-    s->at[r->nlayers - 1] = 0xff;
-    if (d->summing) {
-        dec_break(d, off);
-        if (s->n && s->bp[s->n - 1] == off)
-            s->at[r->nlayers - 1] = (uint8_t)(s->n - 1);
-        dec_break(d, (uint64_t)off + hdr_len);
-    }
-    return l;
+    dec_stop(d, CSC_STOP_DEPTH, proto, off);
+    return NULL;
+}
+
+void dec_break_side(struct dec *d, uint32_t v)
+{
+    sums_side(&d->r->sums, v);
 }
 
 void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off)

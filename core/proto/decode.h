@@ -15,6 +15,8 @@
 #include "../sums.h"
 #include "wire.h"
 
+#include <string.h>
+
 struct dec {
     const struct csc_config *cfg;
     struct pkt p;
@@ -31,14 +33,20 @@ struct dec {
 
 typedef void (*dec_fn)(struct dec *d, uint32_t off);
 
-/* Push a layer; NULL (and CSC_STOP_DEPTH) when the stack is full. */
-struct csc_layer *dec_push(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t hdr_len);
+/* Push a layer; NULL (and CSC_STOP_DEPTH) when the stack is full. Inline
+ * (below): it runs for every layer of every frame. */
+static inline struct csc_layer *dec_push(struct dec *d, enum csc_proto proto, uint32_t off,
+                                         uint32_t hdr_len);
+/* dec_push on a full stack: CSC_STOP_DEPTH, NULL */
+struct csc_layer *dec_push_full(struct dec *d, enum csc_proto proto, uint32_t off);
 /* A fixed header [off, off + len) that is there (dec_need), pushed: NULL
  * when the stack ends here. */
 static inline struct csc_layer *dec_header(struct dec *d, enum csc_proto proto, uint32_t off,
                                            uint32_t len);
 /* End the stack with a reason. */
 void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off);
+/* A breakpoint into the side list (sums_side), out of line: rare */
+void dec_break_side(struct dec *d, uint32_t v);
 /* Record a summing breakpoint (see verify.c). Header edges arrive in
  * ascending order and are appended; anything else (region ends, RCO start)
  * goes to a short side list, each value once (sums.h), that verify sorts
@@ -48,22 +56,16 @@ void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t o
 static inline void dec_break(struct dec *d, uint64_t off)
 {
     struct csc_sums *s = &d->r->sums;
-    if (off > d->p.wirelen)
-        off = d->p.wirelen;
-    uint32_t v = (uint32_t)off;
+    uint32_t v = off > d->p.wirelen ? d->p.wirelen : (uint32_t)off;
     unsigned n = s->n;
-    if (!n || s->bp[n - 1] < v) {
-        if (n < CSC_MAX_BREAKS) {
-            s->bp[n] = v;
-            s->n = (uint16_t)(n + 1);
-        } else {
-            sums_side(s, v);
-        }
+    if ((!n || s->bp[n - 1] < v) && n < CSC_MAX_BREAKS) {
+        s->bp[n] = v;
+        s->n = (uint16_t)(n + 1);
         return;
     }
-    if (s->bp[n - 1] == v || (n >= 2 && s->bp[n - 2] == v))
+    if (n && (s->bp[n - 1] == v || (n >= 2 && s->bp[n - 2] == v)))
         return;
-    sums_side(s, v);
+    dec_break_side(d, v);
 }
 
 /* A region end: usually far ahead of the header edges still to come. */
@@ -140,6 +142,36 @@ void dec_gre_udp(struct dec *d, uint32_t off);
  * Otherwise records why the stack ends: nothing left (normal end), the
  * capture is cut (truncated) or the header overruns its packet (malformed). */
 bool dec_need(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len);
+
+static inline struct csc_layer *dec_push(struct dec *d, enum csc_proto proto, uint32_t off,
+                                         uint32_t hdr_len)
+{
+    struct csc_result *r = d->r;
+    unsigned i = r->nlayers;
+    if (i >= CSC_MAX_LAYERS)
+        return dec_push_full(d, proto, off);
+    r->nlayers = (uint8_t)(i + 1);
+    struct csc_layer *l = &r->layers[i];
+    memset(l, 0, sizeof *l);
+    l->proto = (uint8_t)proto;
+    l->off = off;
+    l->hdr_len = hdr_len;
+    l->end = d->end;
+    l->ip = d->ip;
+    l->csum_off = CSC_NO_OFF;
+    l->cov_off = l->cov_end = CSC_NO_OFF;
+    if (d->quoted)
+        l->notes |= CSC_N_QUOTED;
+    struct csc_sums *s = &r->sums;
+    s->at[i] = 0xff;
+    if (d->summing) {
+        dec_break(d, off);                 /* (s->n is at least 1 afterwards) */
+        if (s->bp[s->n - 1] == off)
+            s->at[i] = (uint8_t)(s->n - 1);
+        dec_break(d, (uint64_t)off + hdr_len);
+    }
+    return l;
+}
 
 static inline struct csc_layer *dec_header(struct dec *d, enum csc_proto proto, uint32_t off,
                                            uint32_t len)

@@ -221,6 +221,13 @@ static void seg_tcp(struct csc_gro_seg *o, const struct csc_result *r, unsigned 
  * merged there is lost at its encap UDP socket: a FOU/GUE layer carrying
  * GRE after the first layer (fou_gro_receive/gue_gro_receive clear
  * encap_mark, so gre_gro_receive merges; see csc_gro_seg.gso_lost). */
+#define FOU_OR_GUE (1ull << CSC_P_FOU | 1ull << CSC_P_GUE)
+_Static_assert(CSC_P__COUNT <= 64, "a protocol set fits a 64-bit mask");
+#if defined(__GNUC__)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define UNLIKELY(x) (x)
+#endif
 static void segments_all(const struct csc_frame *f, const struct csc_result *r,
                          const uint8_t *l0s, unsigned nd, struct csc_gro_seg *out)
 {
@@ -250,7 +257,7 @@ static void segments_all(const struct csc_frame *f, const struct csc_result *r,
             lost = 0;
         }
         /* merged, GRE under FOU/GUE is lost at the encap UDP socket (csc_gro_seg.gso_lost) */
-        if ((l->proto == CSC_P_FOU || l->proto == CSC_P_GUE) && i > 0 && i + 1 < n &&
+        if (UNLIKELY(((1ull << l->proto) & FOU_OR_GUE) != 0) && i > 0 && i + 1 < n &&
             r->layers[i - 1].proto == CSC_P_UDP && r->layers[i + 1].proto == CSC_P_GRE)
             lost = 1;
         key_layer(&k, &h, &p, l, rule);

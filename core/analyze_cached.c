@@ -39,6 +39,11 @@ struct rkey {
     uint64_t w[KEY_HEAD + KEY_LAYER * CSC_MAX_LAYERS];
 };
 
+static inline uint64_t rotl64(uint64_t w, unsigned s)
+{
+    return w << s | w >> (64 - s);
+}
+
 static inline uint64_t mix(uint64_t h, uint64_t w)
 {
     h = (h ^ w) * 0x9e3779b97f4a7c15ull;
@@ -110,7 +115,9 @@ static size_t make_key(const struct csc_config *cfg, const struct csc_frame *f,
         w[3] = flags;
         w[4] = l->proto | (uint64_t)l->verdict << 8 | (uint64_t)l->ip << 16 |
                (uint64_t)bits << 24 | vers << 32;
-        h = mix(mix(mix(mix(mix(h, w[0]), w[1]), w[2]), w[3]), w[4]);
+        /* two multiplies a layer: the words folded pairwise first (the
+         * key is compared in full, the hash only picks the set and tag) */
+        h = mix(mix(h, w[0] ^ rotl64(w[1], 23) ^ rotl64(w[4], 47)), w[2] ^ rotl64(w[3], 11));
     }
     h ^= h >> 32;
     *hash = h * 0x9e3779b97f4a7c15ull;

@@ -263,7 +263,16 @@ unsigned csc_ip_addresses(const struct csc_frame *f, unsigned ip_proto, uint32_t
 {
     unsigned len = ip_proto == CSC_P_IPV4 ? IPV4_ADDR_LEN : ip_proto == CSC_P_IPV6 ? IPV6_ADDR_LEN : 0;
     struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
-    if (!len || !pkt_copy(&p, addr_off, len, src) || !pkt_copy(&p, addr_off + len, len, dst))
+    const uint8_t *b = len ? pkt_span(&p, addr_off, 2 * len) : NULL;   /* source, destination */
+    if (!b)
         return 0;
+    if (len == IPV4_ADDR_LEN) {       /* fixed sizes: copied inline (a new flow is named per frame
+                                         once flows outnumber the engine's table) */
+        memcpy(src, b, IPV4_ADDR_LEN);
+        memcpy(dst, b + IPV4_ADDR_LEN, IPV4_ADDR_LEN);
+    } else {
+        memcpy(src, b, IPV6_ADDR_LEN);
+        memcpy(dst, b + IPV6_ADDR_LEN, IPV6_ADDR_LEN);
+    }
     return len;
 }

@@ -23,6 +23,9 @@ rm -f build/tests/kernel/kernel-matrix.txt build/tests/live/live-captures.summar
 ctest --test-dir build --output-on-failure -j2
 matrix build
 live build
+# The plugin suite above ran against the host's Wireshark (4.0 on Debian 12).
+echo "test.sh: plugin suite on the host: $(tshark --version 2>/dev/null | head -1)"
+grep -h '^consistency: .*difference' build/Testing/Temporary/LastTest.log || true
 # The plugin suite again against Wireshark 4.4 (Debian 13) and 4.6 (Debian
 # unstable), each in a cached minimal Debian root; a version whose root
 # cannot be made is reported as SKIPPED, loudly.

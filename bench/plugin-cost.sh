@@ -17,18 +17,20 @@
 #                                               (a tree is built; with the plugin
 #                                                two csumcheck columns are asked for)
 #   detail    tshark -n -r F -V                 (full tree, text output)
+#   pdml      tshark -n -r F -T pdml            (full tree, XML output)
 #
 # and prints the median ratio plugin/baseline per mode (wall clock, and CPU
 # time user+sys, which background load on a shared machine disturbs less).
 # RUNS runs per command, split into ROUNDS alternating hyperfine rounds.
-# Target (issue 6):
-# the plugin adds at most 30% in the summary mode.
+# Targets: the plugin adds at most 30% in the summary mode (issue 6) and in
+# the tree modes fields, detail and pdml (issue 18), on Wireshark 4.0 and 4.6.
 #
 # The machine this runs on is often shared, and wall-clock ratios then move
 # by +-10 points between runs. With CALLGRIND=1 the script also counts
 # instructions (valgrind --tool=callgrind) per frame on a 2000-frame capture,
 # start-up subtracted (a 2-frame run): a load-independent measure of the
 # per-frame cost the plugin adds (HYPERFINE=0 skips the wall-clock runs).
+# MODES="fields pdml" runs only those modes (default: all four).
 #
 # As root, tshark ignores WIRESHARK_PLUGIN_DIR: the commands then run as uid
 # 65534 through setpriv, so the capture is written to a world-readable
@@ -87,6 +89,7 @@ mode_args() {
     fields) base="-T fields -e frame.number -e ip.src"
             plug="$base -e csumcheck.summary -e csumcheck.kernel.summary" ;;
     detail) base="-V"; plug="-V" ;;
+    pdml) base="-T pdml"; plug="-T pdml" ;;
     esac
 }
 
@@ -96,7 +99,7 @@ rounds=${ROUNDS:-5}
 per=$(( (runs + rounds) / (rounds + 1) + 1 ))
 [ "$rounds" = 0 ] || per=$(( (runs + rounds - 1) / rounds ))
 results=""
-for mode in summary fields detail; do
+for mode in ${MODES:-summary fields detail pdml}; do
     mode_args $mode
     r=1
     while [ $r -le "$rounds" ]; do
@@ -155,7 +158,7 @@ count() {  # count PLUGIN_DIR CAPTURE ARGS -> instructions
 echo
 echo "| mode | instructions/frame, tshark | instructions/frame, tshark + csumcheck | plugin adds |"
 echo "|---|---|---|---|"
-for mode in summary fields detail; do
+for mode in ${MODES:-summary fields detail pdml}; do
     mode_args $mode
     a0=$(count "$build/plugins-none" "$small" "$base"); a=$(count "$build/plugins-none" "$mid" "$base")
     b0=$(count "$build/plugins" "$small" "$plug"); b=$(count "$build/plugins" "$mid" "$plug")

@@ -167,6 +167,7 @@ const char *csc_fn_name(unsigned fn)
         [KF_ICMPV6_RCV] = "icmpv6_rcv", [KF_IGMP_RCV] = "igmp_rcv", [KF_IP_DEFRAG] = "ip_defrag",
         [KF_ETH_TYPE_TRANS] = "eth_type_trans", [KF_VLAN_UNTAG] = "skb_vlan_untag",
         [KF_L2TP_UDP_ENCAP_RECV] = "l2tp_udp_encap_recv",
+        [KF_ERSPAN_RCV] = "erspan_rcv", [KF_IP6ERSPAN_RCV] = "ip6erspan_rcv",
     };
     return NAME(t, fn);
 }

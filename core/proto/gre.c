@@ -67,7 +67,7 @@ void dec_gre(struct dec *d, uint32_t off)
     }
     uint32_t pay = off + hdr;
     if (proto == ETH_P_ERSPAN && !(flags & GRE_S)) {
-        dec_eth(d, pay);                 /* ERSPAN type I: bare mirrored frame */
+        dec_erspan1(d, pay);             /* ERSPAN type I: bare mirrored frame */
         return;
     }
     if (proto == ETH_P_WCCP) {
@@ -123,6 +123,19 @@ static void erspan_ids(struct dec *d, struct csc_layer *l, uint32_t off)
     l->u.erspan.version = (uint8_t)(w >> ERSPAN_VER_SHIFT);
     pkt_be16(&d->p, off + WIRE_OFF(erspan2_hdr, cos_session), &w);
     l->u.erspan.session = w & ERSPAN_SESSION_MASK;
+}
+
+/*
+ * ERSPAN type I: no header of its own, the mirrored Ethernet frame follows
+ * the GRE header at once; a marker layer (version 0) says what it is.
+ */
+void dec_erspan1(struct dec *d, uint32_t off)
+{
+    struct csc_layer *l = dec_header(d, CSC_P_ERSPAN, off, 0);
+    if (!l)
+        return;
+    l->u.erspan.version = 0;
+    dec_eth(d, off);
 }
 
 /*

@@ -92,7 +92,7 @@ enum kfn {
     KF_GRE_PARSE_HEADER, KF_IP_TUNNEL_RCV, KF_IPIP_RCV, KF_TCP_V4_RCV, KF_TCP_V6_RCV,
     KF_TCP_CHECKSUM_COMPLETE, KF_ICMP_RCV, KF_ICMPV6_RCV, KF_IGMP_RCV, KF_IP_DEFRAG,
     KF_ETH_TYPE_TRANS, KF_VLAN_UNTAG, KF_L2TP_UDP_ENCAP_RECV, KF_IPIP6_RCV, KF_IP6_TNL_RCV,
-    KF_NETIF_RX,
+    KF_NETIF_RX, KF_ERSPAN_RCV, KF_IP6ERSPAN_RCV,
     KF__COUNT
 };
 
@@ -193,6 +193,7 @@ void gue_gro_receive(struct rp *rp, uint8_t t);
 
 /* ---- normal path (rx.c) ---- */
 void netif_receive_skb(struct rp *rp, uint8_t li);
+void erspan_rcv(struct rp *rp, uint8_t g, uint8_t t);
 void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3);
 /* receive handlers, one per protocol row: inet_protos[] for IP protocols,
  * encap_rcv for a UDP tunnel socket */

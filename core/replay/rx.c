@@ -96,7 +96,7 @@ static bool dev_uses_gro_cells(const struct rp *rp, uint8_t kind, bool outer_v6)
         return false;
     case CSC_P_IPV6:
         return era(rp, CSC_E_IP6_TNL_GRO);
-    case CSC_P_GRE:
+    case CSC_P_GRE: case CSC_P_ERSPAN:
         return !outer_v6 || era(rp, CSC_E_IP6_TNL_GRO);
     case CSC_P_VXLAN: case CSC_P_VXLAN_GPE:
         return era(rp, CSC_E_VXLAN_GRO_CELLS);
@@ -563,8 +563,8 @@ void gre_rcv(struct rp *rp, uint8_t i)
     skb_pull_rcsum(rp, g->hdr_len);
     unsigned n = i + 1u;
     if (has_layer(rp, n) && L(rp, (uint8_t)n)->proto == CSC_P_ERSPAN) {
-        skb_pull_rcsum(rp, L(rp, (uint8_t)n)->hdr_len);
-        n++;
+        erspan_rcv(rp, i, (uint8_t)n);
+        return;
     }
     int l3 = next_l3(rp, n);
     if (l3 < 0) {
@@ -576,6 +576,50 @@ void gre_rcv(struct rp *rp, uint8_t i)
     }
     pull_l2(rp, (uint8_t)n, (uint8_t)l3);
     tunnel_dev_receive(rp, i, (uint8_t)l3);
+}
+
+/* erspan_hdr_len (include/net/erspan.h): what the kernel pulls after GRE,
+ * read from the ERSPAN header's own version field */
+static uint32_t erspan_hdr_len(uint8_t ver)
+{
+    return ver == 0 ? 0 : ver == 1 ? WIRE_LEN(erspan2_hdr) : WIRE_LEN(erspan3_hdr);
+}
+
+/* erspan_rcv (net/ipv4/ip_gre.c) / ip6erspan_rcv (net/ipv6/ip6_gre.c), v6.12,
+ * after gre_parse_header checked the GRE checksum (if C): type I is a GRE
+ * header of 4 bytes and nothing else, II and III pull erspan_hdr_len(ver) -
+ * the type III platform-specific subheader (O) is unknown to it and would be
+ * read as the mirrored frame (not modelled). ERSPAN carries no checksum of
+ * its own. __iptunnel_pull_header, then ip_tunnel_rcv / __ip6_tnl_rcv run
+ * eth_type_trans on the ARPHRD_ETHER erspan device and hand the mirrored
+ * frame to gro_cells_receive: GRO runs there (not at the NIC: gre_gro_receive
+ * has no handler for 0x88be/0x22eb and flushes on S). A unicast mirrored
+ * frame is addressed to the monitored host, never to the erspan device's
+ * own MAC: PACKET_OTHERHOST, which ip_rcv_core / ip6_rcv_core drop. */
+void erspan_rcv(struct rp *rp, uint8_t g, uint8_t t)
+{
+    const struct csc_layer *e = L(rp, t);
+    enum kfn fn = outer_is_ipv6(rp, g) ? KF_IP6ERSPAN_RCV : KF_ERSPAN_RCV;
+    rp_enter(rp, t, fn);
+    bool type1 = e->hdr_len == 0;
+    if (type1 ? L(rp, g)->hdr_len != GRE_HLEN : e->hdr_len != erspan_hdr_len(e->u.erspan.version)) {
+        not_modelled(rp, t, fn);      /* the kernel would pull another length */
+        return;
+    }
+    skb_pull_rcsum(rp, e->hdr_len);
+    int l3 = next_l3(rp, t + 1u);
+    if (l3 < 0) {
+        if (!has_layer(rp, t + 1u))
+            need_layer(rp, t + 1u, t, fn);
+        else
+            not_modelled(rp, t, fn);
+        return;
+    }
+    uint8_t dst0 = 0;
+    if (pkt_u8(&rp->p, L(rp, t + 1)->off, &dst0) && !(dst0 & 1))
+        rp->otherhost = 1;
+    pull_l2(rp, t + 1, (uint8_t)l3);
+    tunnel_dev_receive(rp, t, (uint8_t)l3);
 }
 
 /* ipip_rcv / ipip6_rcv / ip6_tnl_rcv: the outer header is already pulled */

@@ -116,6 +116,67 @@ START_TEST(gre_in_udp_as_fou)
 }
 END_TEST
 
+/* ERSPAN (issue 16): type I (0x88be, GRE header of 4 bytes, a marker
+ * layer), II (0x88be with S, 8 bytes) down to the mirrored frame; the
+ * replay's erspan_rcv: no GRO at the NIC (gre_gro_receive: no handler /
+ * S flushes), the erspan device's gro_cells pass, and a unicast mirrored
+ * frame dropped as PACKET_OTHERHOST at ip_rcv_core; multicast accepted. */
+static void erspan_frame(int type2, int gre_c_bad)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *g = pb_push(&f, PB_GRE);
+    g->proto = ETH_P_ERSPAN;
+    g->gre_flags = (uint16_t)((type2 ? GRE_S : 0) | (gre_c_bad ? GRE_C : 0));
+    if (gre_c_bad)
+        g->csum = PB_BAD;
+    if (type2) {
+        struct pb_layer *e = pb_push(&f, PB_RAW);
+        memcpy(e->raw, "\x10\x64\x00\x07\x00\x00\x00\x01", 8);   /* ver 1, session 100 */
+        e->len = 8;
+    }
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 40;
+    run(&f);
+}
+
+START_TEST(erspan_types_and_rcv)
+{
+    cfg_set("none", "modern");
+    for (int type2 = 0; type2 < 2; type2++) {
+        erspan_frame(type2, 0);
+        int e = lay(CSC_P_ERSPAN, 0);
+        ck_assert_int_eq(e, 3);
+        ck_assert_int_eq(R.layers[e].u.erspan.version, type2 ? 1 : 0);
+        ck_assert_uint_eq(R.layers[e].hdr_len, type2 ? 8 : 0);
+        ck_assert_int_eq(R.layers[e + 1].proto, CSC_P_ETH);
+        ck_assert_int_eq(lay(CSC_P_UDP, 0), 6);
+        ck_assert_int_eq(R.kernel.devs[0].gro_reason, type2 ? CSC_G_GRE_FLAGS : CSC_G_NO_HANDLER);
+        ck_assert_int_eq(R.kernel.ndevs, 2);
+        ck_assert_int_eq(R.kernel.devs[1].kind, CSC_P_ERSPAN);
+        ck_assert_int_ge(find_step("erspan_rcv", "enter"), 0);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, 5);                     /* the mirrored IPv4 */
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "OTHERHOST");
+        ck_assert_uint_eq(R.kernel.counters, 0);
+        /* the same frame to a multicast MAC goes up */
+        FRAME[R.layers[e + 1].off] |= 1;
+        run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+        ck_assert_int_eq(R.layers[6].k.ok, CSC_TRI_YES);
+    }
+    /* a bad GRE checksum: gre_parse_header drops it before erspan_rcv */
+    erspan_frame(0, 1);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, 2);
+    ck_assert_int_lt(find_step("erspan_rcv", "enter"), 0);
+}
+END_TEST
+
 Suite *protos_suite(void);
 Suite *protos_suite(void)
 {
@@ -125,6 +186,7 @@ Suite *protos_suite(void)
     tcase_add_test(t, gre_in_udp_decoded_on_4754);
     tcase_add_test(t, gre_in_udp_unbound_port);
     tcase_add_test(t, gre_in_udp_as_fou);
+    tcase_add_test(t, erspan_types_and_rcv);
     suite_add_tcase(s, t);
     return s;
 }

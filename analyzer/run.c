@@ -423,6 +423,10 @@ static void run_file_init(struct run_file *rf, const struct cli_run *run)
     rf->run = run;
     rf->st.files = 1;
     csc_frag_init(&rf->frag);
+    /* the fragments' bytes: one area per slot, untouched (so never paged in)
+     * until a fragment comes */
+    rf->frag_store = g_malloc(CSC_FRAG_STORE_BYTES);
+    csc_frag_attach(&rf->frag, &run->cfg, rf->frag_store);
     csc_rcache_init(&rf->rcache);
     rf->gro = g_malloc(sizeof *rf->gro);
     csc_gro_init(rf->gro, &run->gro_cfg);
@@ -435,6 +439,7 @@ static void run_file_init(struct run_file *rf, const struct cli_run *run)
 
 static void run_file_free(struct run_file *rf)
 {
+    g_free(rf->frag_store);
     g_free(rf->gro);
     g_free(rf->fid);
     g_free(rf->rwbuf);

@@ -65,6 +65,7 @@ struct flow_ref {
 struct run_file {
     const struct cli_run *run;
     struct csc_frag_table frag;
+    uint8_t *frag_store;          /* the fragments' bytes (CSC_FRAG_STORE_BYTES) */
     struct csc_rcache rcache;     /* memoised replay of all-good frames */
     struct csc_result r;
     struct cli_stats st;

@@ -1,10 +1,22 @@
 /*
- * frag.c - checksum-only IP reassembly (see include/csumcheck/frag.h).
+ * frag.c - bounded IP reassembly (see include/csumcheck/frag.h).
  * RFC 791 §3.2 (IPv4 fragments), RFC 8200 §4.5 (IPv6 fragment header).
+ *
+ * With a byte store attached, the datagram is rebuilt as the kernel rebuilds
+ * it (ip_frag_reasm, net/ipv4/ip_fragment.c; ip6_frag_reasm,
+ * net/ipv6/reassembly.c; v6.12): the first fragment's header - IPv4 with its
+ * options, total length set, frag_off cleared (IP_DF kept when the largest
+ * fragment had it) and the header checksum recomputed (ip_send_check); IPv6
+ * up to the fragment header, which is removed (the next-header byte that
+ * named it takes its next header), payload length set - then the payload.
+ *
+ *   slot area:  [ ... room ... | first fragment's header | payload ... ]
+ *                               ^ the datagram frame       ^ CSC_FRAG_HDR_ROOM
  */
 #include "csum.h"
 #include "pkt.h"
 #include "proto/wire.h"
+#include "replay/replay.h"
 
 #include "csumcheck/frag.h"
 
@@ -17,6 +29,12 @@ void csc_frag_init(struct csc_frag_table *t)
     t->nfree = CSC_FRAG_SLOTS;
     for (unsigned i = 0; i < CSC_FRAG_SLOTS; i++)
         t->free[i] = (uint8_t)(CSC_FRAG_SLOTS - 1 - i);   /* slot 0 first */
+}
+
+void csc_frag_attach(struct csc_frag_table *t, const struct csc_config *cfg, uint8_t *store)
+{
+    t->cfg = cfg;
+    t->store = cfg ? store : NULL;
 }
 
 _Static_assert(CSC_FRAG_SLOTS < CSC_FRAG_NIL && (CSC_FRAG_INDEX & (CSC_FRAG_INDEX - 1)) == 0,
@@ -146,19 +164,27 @@ static void touch(struct csc_frag_table *t, struct csc_frag_entry *e, uint64_t f
     }
 }
 
-/* Add [a, b); false on overlap. Ranges stay sorted and merged. */
-static bool add_range(struct csc_frag_entry *e, uint32_t a, uint32_t b, bool *full)
+enum add { ADD_OK, ADD_OVERLAP, ADD_DUP };
+
+/* Add [a, b). Ranges stay sorted and merged. A fragment inside what is
+ * there already is a duplicate, which inet_frag_queue_insert drops and the
+ * queue survives (IPFRAG_DUP); any other overlap kills the queue
+ * (IPFRAG_OVERLAP, RFC 5722 and since v4.19 for IPv4 too). */
+static enum add add_range(struct csc_frag_entry *e, uint32_t a, uint32_t b, bool *full)
 {
     *full = false;
     for (unsigned i = 0; i < e->nranges; i++)
+        if (a >= e->r[i].a && b <= e->r[i].b && a < b)
+            return ADD_DUP;
+    for (unsigned i = 0; i < e->nranges; i++)
         if (a < e->r[i].b && e->r[i].a < b)
-            return false;
+            return ADD_OVERLAP;
     unsigned pos = 0;
     while (pos < e->nranges && e->r[pos].a < a)
         pos++;
     if (e->nranges == CSC_FRAG_RANGES) {
         *full = true;
-        return true;
+        return ADD_OK;
     }
     memmove(&e->r[pos + 1], &e->r[pos], (e->nranges - pos) * sizeof e->r[0]);
     e->r[pos] = (struct csc_frag_range){ a, b };
@@ -171,7 +197,7 @@ static bool add_range(struct csc_frag_entry *e, uint32_t a, uint32_t b, bool *fu
             e->r[w++] = e->r[i];
     }
     e->nranges = (uint8_t)w;
-    return true;
+    return ADD_OK;
 }
 
 static uint8_t l4_of(uint8_t proto)
@@ -256,6 +282,264 @@ static void complete(struct csc_frag_table *t, struct csc_frag_entry *e, struct 
         r->worst = l->verdict;
 }
 
+/* ---- the byte store: the datagram as ip_frag_reasm / ip6_frag_reasm rebuild it ---- */
+
+static uint8_t *slot_area(const struct csc_frag_table *t, const struct csc_frag_entry *e)
+{
+    return t->store + (size_t)(e - t->e) * CSC_FRAG_SLOT_BYTES;
+}
+
+/* IPv6: the fragment header behind the unfragmentable part (ipv6_frag_rcv
+ * finds it the same way) and the offset of the next-header byte naming it;
+ * false when it is not where the walk ends within the decoded header. */
+static bool ipv6_frag_header(const struct pkt *p, const struct csc_layer *ip, uint32_t *frag_at,
+                             uint32_t *nh_at)
+{
+    uint32_t cur = ip->off + IPV6_HLEN, nh_pos = ip->off + WIRE_OFF(ipv6_hdr, nexthdr);
+    uint8_t nh = 0;
+    if (!pkt_u8(p, nh_pos, &nh))
+        return false;
+    while (cur < ip->off + ip->hdr_len) {
+        if (nh == IPPROTO_FRAG_) {
+            *frag_at = cur;
+            *nh_at = nh_pos - ip->off;
+            return true;
+        }
+        if (nh != IPPROTO_HOPOPTS_ && nh != IPPROTO_DSTOPTS_ && nh != IPPROTO_ROUTING_ &&
+            nh != IPPROTO_AH_)
+            return false;
+        uint8_t hl = 0;
+        nh_pos = cur + WIRE_OFF(ipv6_opt_hdr, nexthdr);
+        if (!pkt_u8(p, nh_pos, &nh) || !pkt_u8(p, cur + WIRE_OFF(ipv6_opt_hdr, hdrlen), &hl))
+            return false;
+        cur += nh == IPPROTO_AH_ ? ((uint32_t)hl + 2) * IPV6_AH_UNIT
+                                 : ((uint32_t)hl + 1) * IPV6_EXT_UNIT;
+    }
+    return false;
+}
+
+/* The checksum state the fragment reached ip_defrag with (the replay's NIC
+ * entry): inet_frag_reasm_finish keeps the head's (the offset-0 fragment's)
+ * ip_summed when every fragment has the same, CHECKSUM_NONE otherwise. A
+ * fragment the replay dropped before ip_defrag never reaches the queue. */
+static void note_skb_state(struct csc_frag_entry *e, const struct csc_result *r, uint32_t foff)
+{
+    const struct csc_kernel *k = &r->kernel;
+    if (!k->ran || k->verdict != CSC_K_UNKNOWN || k->drop_layer != CSC_NO_LAYER) {
+        e->kernel_lost = 1;
+        return;
+    }
+    const struct csc_skb_state *s = &k->devs[0].entry;
+    if (!e->state_seen)
+        e->head_summed = s->ip_summed;          /* the first fragment fed */
+    else if (e->head_summed != s->ip_summed)
+        e->summed_mixed = 1;
+    e->state_seen = 1;
+    if (foff == 0) {
+        if (e->head_summed != s->ip_summed)
+            e->summed_mixed = 1;
+        e->head_summed = s->ip_summed;
+        e->head_level = s->csum_level;
+    }
+}
+
+/* Copy one fragment into its slot's area: the payload at its offset, and
+ * from the first fragment the header the datagram keeps. */
+static void store_fragment(struct csc_frag_table *t, struct csc_frag_entry *e, const struct pkt *p,
+                           const struct csc_layer *ip, uint32_t foff)
+{
+    uint8_t *area = slot_area(t, e);
+    uint32_t from = ip->off + ip->hdr_len, frag_at = 0, nh_at = 0;
+    if (ip->proto == CSC_P_IPV6) {
+        if (!ipv6_frag_header(p, ip, &frag_at, &nh_at)) {
+            e->bytes_ok = 0;
+            return;
+        }
+        from = frag_at + WIRE_LEN(ipv6_frag_hdr);
+    }
+    uint32_t len = ip->end > from ? ip->end - from : 0;
+    if ((uint64_t)foff + len > CSC_FRAG_DGRAM_MAX ||
+        !pkt_copy(p, from, len, area + CSC_FRAG_HDR_ROOM + foff)) {
+        e->bytes_ok = 0;                  /* ip_frag_reasm: oversized, the kernel fails it too */
+        return;
+    }
+    uint32_t fragsize = len + (from - ip->off);
+    uint16_t fo = ip->u.ip.frag_off;
+    if (fragsize > e->max_size)
+        e->max_size = (uint16_t)(fragsize > 0xffff ? 0xffff : fragsize);
+    if (ip->proto == CSC_P_IPV4 && (fo & IP_DF) && fragsize > e->max_df_size)
+        e->max_df_size = (uint16_t)(fragsize > 0xffff ? 0xffff : fragsize);
+    if (foff != 0)
+        return;
+    uint32_t hlen = ip->proto == CSC_P_IPV6 ? frag_at - ip->off : ip->hdr_len;
+    if (hlen > CSC_FRAG_HDR_ROOM ||
+        !pkt_copy(p, ip->off, hlen, area + CSC_FRAG_HDR_ROOM - hlen) ||
+        (ip->proto == CSC_P_IPV6 && !pkt_u8(p, frag_at, &e->frag_nh))) {
+        e->bytes_ok = 0;
+        return;
+    }
+    e->hlen = (uint8_t)hlen;
+    e->nh_at = (uint8_t)nh_at;
+}
+
+static void put_be16(uint8_t *b, uint16_t v)
+{
+    b[0] = (uint8_t)(v >> 8);
+    b[1] = (uint8_t)v;
+}
+
+/* ip_frag_reasm / ip6_frag_reasm: the header the reassembled skb carries.
+ * False when the datagram is too long for one (out_oversize). */
+static bool rebuild_header(struct csc_frag_entry *e, uint8_t *h)
+{
+    uint32_t len = e->hlen + e->total;
+    if (!e->v6) {
+        if (len > 0xffff)
+            return false;
+        put_be16(h + WIRE_OFF(ipv4_hdr, tot_len), (uint16_t)len);
+        put_be16(h + WIRE_OFF(ipv4_hdr, frag_off),
+                 e->max_df_size && e->max_df_size == e->max_size ? IP_DF : 0);
+        put_be16(h + WIRE_OFF(ipv4_hdr, check), 0);
+        put_be16(h + WIRE_OFF(ipv4_hdr, check), csum_fold(csum_partial(h, e->hlen, 0)));  /* ip_send_check */
+        return true;
+    }
+    if (len - IPV6_HLEN > 0xffff)
+        return false;
+    put_be16(h + WIRE_OFF(ipv6_hdr, payload_len), (uint16_t)(len - IPV6_HLEN));
+    h[e->nh_at] = e->frag_nh;
+    return true;
+}
+
+/* Layer index j of the datagram's analysis in the frame's result: its IP
+ * header is the frame's fragment layer ipi, the rest follow base. */
+static uint8_t map_layer(uint8_t j, uint8_t ipi, unsigned base)
+{
+    if (j == CSC_NO_LAYER)
+        return j;
+    return j == 0 ? ipi : (uint8_t)(base + j - 1u);
+}
+
+static uint8_t map_dev(uint8_t d, unsigned dbase)
+{
+    if (d == CSC_NO_DEV)
+        return d;
+    return d == 0 ? 0 : (uint8_t)(dbase + d - 1u);
+}
+
+/* The frame goes on as the reassembled skb: its kernel outcome is the
+ * datagram's, its trace continues with the datagram's steps, and the
+ * tunnel devices the datagram reached follow the NIC. */
+static void merge_kernel(struct csc_kernel *k, const struct csc_kernel *dk, uint8_t ipi,
+                         unsigned base, unsigned nappended)
+{
+    unsigned dbase = k->ndevs;
+    for (unsigned d = 1; d < dk->ndevs; d++) {
+        if (k->ndevs >= CSC_MAX_DEVS) {
+            k->warnings |= CSC_W_NOT_MODELLED;
+            break;
+        }
+        struct csc_dev *nd = &k->devs[k->ndevs++];
+        *nd = dk->devs[d];
+        nd->layer = map_layer(nd->layer, ipi, base);
+        nd->gro_layer = map_layer(nd->gro_layer, ipi, base);
+    }
+    for (unsigned s = 0; s < dk->nsteps; s++) {
+        if (k->nsteps >= CSC_MAX_STEPS) {
+            k->trace_truncated = 1;
+            break;
+        }
+        struct csc_step *st = &k->steps[k->nsteps++];
+        *st = dk->steps[s];
+        st->layer = map_layer(st->layer, ipi, base);
+        st->dev = map_dev(st->dev, dbase);
+        if (st->layer != CSC_NO_LAYER && st->layer >= base + nappended)
+            st->layer = CSC_NO_LAYER;   /* beyond what the frame's layers hold */
+    }
+    k->trace_truncated |= dk->trace_truncated;
+    k->verdict = dk->verdict;
+    k->drop_layer = map_layer(dk->drop_layer, ipi, base);
+    if (k->drop_layer != CSC_NO_LAYER && k->drop_layer >= base + nappended)
+        k->drop_layer = ipi;
+    k->drop_reason = dk->drop_reason;
+    k->counters |= dk->counters;
+    k->warnings |= dk->warnings;
+    k->sw_passes = (uint8_t)(k->sw_passes + dk->sw_passes);
+    k->sw_bytes += dk->sw_bytes;
+    k->hdr_bytes += dk->hdr_bytes;
+    uint8_t last = map_layer(dk->last_layer, ipi, base);
+    if (last != CSC_NO_LAYER && last > k->last_layer && last < base + nappended)
+        k->last_layer = last;
+}
+
+/* Append the datagram's layers after the fragment's IP layer ipi (they
+ * replace what the frame decoded beyond it: the first fragment's cut
+ * transport and inner headers). */
+static void merge_datagram(struct csc_result *r, const struct csc_result *d, uint8_t ipi,
+                           bool replayed)
+{
+    unsigned base = (unsigned)ipi + 1u, n = 0;
+    r->nlayers = (uint8_t)base;
+    for (unsigned j = 1; j < d->nlayers; j++) {
+        if (base + n >= CSC_MAX_LAYERS) {
+            r->stop = CSC_STOP_DEPTH;
+            break;
+        }
+        struct csc_layer *l = &r->layers[base + n++];
+        *l = d->layers[j];
+        l->ip = map_layer(l->ip, ipi, base);
+        l->notes |= CSC_N_REASSEMBLED;
+        if (j == 1)
+            l->notes |= CSC_N_FRAGMENT;      /* the datagram's transport, as before */
+        if ((l->verdict == CSC_V_GOOD || l->verdict == CSC_V_BAD) &&
+            (l->reason == CSC_R_NONE || l->reason == CSC_R_MISMATCH))
+            l->reason = CSC_R_FRAG_REASSEMBLED;
+        if (!replayed)
+            memset(&l->k, 0, sizeof l->k);
+        else
+            l->k.dev = map_dev(l->k.dev, r->kernel.ndevs);
+    }
+    r->nlayers = (uint8_t)(base + n);
+    r->worst = CSC_V_NA;              /* over what the frame reports now */
+    for (unsigned i = 0; i < r->nlayers; i++)
+        if (csc_verdict_rank(r->layers[i].verdict) > csc_verdict_rank(r->worst))
+            r->worst = r->layers[i].verdict;
+    if (r->kernel.ran)
+        r->kernel.reasm_dev = r->kernel.ndevs;   /* the datagram's devices start here */
+    if (r->stop != CSC_STOP_DEPTH) {
+        r->stop = d->stop;
+        r->stop_proto = d->stop_proto;
+        r->stop_off = d->stop_off;
+    }
+    if (replayed)
+        merge_kernel(&r->kernel, &d->kernel, ipi, base, n);
+}
+
+/* The datagram completed with its bytes in the slot: analyse it as a frame
+ * (decode, verify), replay it from ip_defrag on, merge it into r. */
+static bool complete_datagram(struct csc_frag_table *t, struct csc_frag_entry *e,
+                              struct csc_result *r, uint8_t ipi)
+{
+    uint8_t *h = slot_area(t, e) + CSC_FRAG_HDR_ROOM - e->hlen;
+    if (!rebuild_header(e, h))
+        return false;
+    uint32_t len = e->hlen + e->total;
+    struct csc_frame df = { h, len, len, (uint8_t)(e->v6 ? CSC_LINK_IPV6 : CSC_LINK_IPV4),
+                            r->direction };
+    struct csc_result *d = &t->dgram;
+    csc_decode(t->cfg, &df, d);
+    csc_verify(t->cfg, &df, d);
+    if (d->nlayers < 1 || d->layers[0].proto != r->layers[ipi].proto)
+        return false;
+    bool replay = !e->kernel_lost && r->kernel.ran;
+    if (replay) {
+        uint8_t summed = e->summed_mixed ? CSC_CHECKSUM_NONE : e->head_summed;
+        csc_replay_reassembled(t->cfg, &df, d, summed, e->head_level);
+        replay = d->kernel.ran;
+    }
+    merge_datagram(r, d, ipi, replay);
+    return true;
+}
+
 bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct csc_result *r,
                    uint64_t frame_no)
 {
@@ -295,17 +579,25 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
     }
     k.addrsum = ip->pseudo;
     struct csc_frag_entry *e = lookup(t, &k);
-    if (!e)
+    if (!e) {
         e = alloc_entry(t, &k);
+        e->bytes_ok = t->store != NULL;
+    }
     touch(t, e, frame_no);
     bool full;
-    if (!add_range(e, foff, foff + len, &full))
+    enum add added = add_range(e, foff, foff + len, &full);
+    if (added == ADD_DUP)
+        return false;                 /* ip_frag_queue: the duplicate skb is dropped */
+    if (added == ADD_OVERLAP)
         e->overlap = 1, t->overlaps++;
     if (full) {
         t->dropped++;
         entry_free(t, e);
         return false;
     }
+    note_skb_state(e, r, foff);
+    if (e->bytes_ok)
+        store_fragment(t, e, &p, ip, foff);
     e->sum = csum_add(e->sum, sum);
     e->bytes += len;
     t->bytes += len;
@@ -339,8 +631,11 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
         entry_free(t, &t->e[t->oldest]);
     }
     if (e->have_first && e->have_last && e->nranges == 1 && e->r[0].a == 0 &&
-        e->r[0].b == e->total) {
-        complete(t, e, r, ip, pay);
+        e->r[0].b == e->total && !e->overlap) {
+        if (e->bytes_ok && complete_datagram(t, e, r, (uint8_t)ipi))
+            t->completed++;
+        else
+            complete(t, e, r, ip, pay);
         entry_free(t, e);
         return true;
     }

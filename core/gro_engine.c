@@ -676,6 +676,12 @@ void csc_gro_prepare(const struct csc_frame *f, const struct csc_result *r,
     in->later_passes = k->sw_passes - k->devs[0].gro_passes;
     in->later_bytes = k->sw_bytes - k->devs[0].gro_pass_bytes;
     unsigned n = k->ndevs < CSC_MAX_DEVS ? k->ndevs : CSC_MAX_DEVS;
+    /* a frame that completed a datagram (csc_frag_feed): the NIC saw a
+     * fragment, no TCP segment; the layers and devices of the datagram
+     * that follow are not f's bytes */
+    bool reassembled = k->reasm_dev != CSC_NO_DEV;
+    if (reassembled && k->reasm_dev < n)
+        n = k->reasm_dev;
     uint8_t l0s[CSC_MAX_DEVS];
     for (unsigned i = 0; i < n; i++) {
         const struct csc_dev *kd = &k->devs[i];
@@ -686,8 +692,10 @@ void csc_gro_prepare(const struct csc_frame *f, const struct csc_result *r,
         sg->gro_reason = kd->gro_reason;
         sg->layer = kd->layer;
     }
-    if (n)
+    if (n && !reassembled)
         segments_all(f, r, l0s, n, in->dev);
+    for (unsigned i = 0; reassembled && i < n; i++)
+        in->dev[i].tcp = 0;
     in->ndevs = (uint8_t)n;
 }
 

@@ -166,7 +166,7 @@ const char *csc_fn_name(unsigned fn)
         [KF_TCP_CHECKSUM_COMPLETE] = "tcp_checksum_complete", [KF_ICMP_RCV] = "icmp_rcv",
         [KF_ICMPV6_RCV] = "icmpv6_rcv", [KF_IGMP_RCV] = "igmp_rcv", [KF_IP_DEFRAG] = "ip_defrag",
         [KF_ETH_TYPE_TRANS] = "eth_type_trans", [KF_VLAN_UNTAG] = "skb_vlan_untag",
-        [KF_L2TP_UDP_ENCAP_RECV] = "l2tp_udp_encap_recv",
+        [KF_L2TP_UDP_ENCAP_RECV] = "l2tp_udp_encap_recv", [KF_IPV6_FRAG_RCV] = "ipv6_frag_rcv",
         [KF_ERSPAN_RCV] = "erspan_rcv", [KF_IP6ERSPAN_RCV] = "ip6erspan_rcv",
     };
     return NAME(t, fn);
@@ -187,7 +187,7 @@ const char *csc_what_name(unsigned what)
         [W_CSUM_BAD_SKIP] = "csum-bad-skip-gro", [W_PARTIAL_LOST] = "partial-pulled-past",
         [W_REMCSUM_SKIP] = "remcsum-skip-done-in-gro", [W_VALIDATE_FAIL] = "validate-fail",
         [W_FLAG_MISMATCH] = "csum-flag-mismatch", [W_INVALID_HDR] = "invalid-header",
-        [W_SHORT] = "short-packet",
+        [W_SHORT] = "short-packet", [W_REASSEMBLED] = "reassembled",
     };
     if (what < CSC_M__COUNT)
         return csc_method_name(what);
@@ -231,7 +231,7 @@ const char *csc_note_name(unsigned bit)
         "ip-options", "fragment", "len-exceeds-frame", "padding", "home-address",
         "routing-final-dst", "jumbo", "quoted", "gso", "rco", "rco-off-target",
         "rco-out-of-packet", "reserved-bits", "len-short", "link-len-short", "outgoing",
-        "gre-seq", "gre-key", "geneve-options", "oam",
+        "gre-seq", "gre-key", "geneve-options", "oam", "reassembled",
     };
     return NAME(t, bit);
 }

@@ -238,6 +238,29 @@ static const struct gen_case fragments[] = {
     CFRAG("v6-tcp-bad-reverse", "eth ipv6 tcp:bad pay:len=1000", "IPv6 TCP in 3 fragments, bad, last first", 400,
           GEN_FRAG_REVERSE),
     CFRAG("v6-icmpv6", "eth ipv6 icmpv6 pay:len=600", "IPv6 ICMPv6 in 2 fragments, good", 400, GEN_FRAG_INORDER),
+    /* tunnels on a fragmented underlay (issue 16): the completing frame has
+     * every layer of the reassembled datagram */
+    CFRAG("v4-vxlan-tcp", "eth ipv4:frag=0,id=110 udp vxlan eth ipv4 tcp pay:len=1200",
+          "VXLAN over IPv4 in 4 fragments (first, middle, last), all good", 400, GEN_FRAG_INORDER),
+    CFRAG("v4-vxlan-tcp-bad-reverse", "eth ipv4:frag=0,id=111 udp vxlan eth ipv4 tcp:bad pay:len=1200",
+          "VXLAN over IPv4 in fragments, last first, inner TCP bad", 400, GEN_FRAG_REVERSE),
+    CFRAG("v4-vxlan-inner-ip-bad", "eth ipv4:frag=0,id=112 udp vxlan eth ipv4:bad udp pay:len=900",
+          "VXLAN over IPv4 in fragments, inner IPv4 header bad", 400, GEN_FRAG_LAST_FIRST),
+    CFRAG("v6-vxlan-udp-bad", "eth ipv6 udp vxlan eth ipv4 udp:bad pay:len=1000",
+          "VXLAN over IPv6 in fragments, inner UDP bad", 400, GEN_FRAG_INORDER),
+    CFRAG("v4-geneve-tcp-bad", "eth ipv4:frag=0,id=113 udp geneve eth ipv6 tcp:bad pay:len=1000",
+          "GENEVE over IPv4 in fragments, last first, inner TCP over IPv6 bad", 400, GEN_FRAG_LAST_FIRST),
+    CFRAG("v6-geneve-tcp", "eth ipv6 udp geneve:optw=2 eth ipv4 tcp pay:len=1000",
+          "GENEVE with options over IPv6 in fragments, reversed, all good", 400, GEN_FRAG_REVERSE),
+    CFRAG("v4-gre-tcp-bad-dup", "eth ipv4:frag=0,id=114 gre ipv4 tcp:bad pay:len=1000",
+          "GRE over IPv4 in fragments, the middle one twice (a duplicate), inner TCP bad", 400,
+          GEN_FRAG_DUP_MIDDLE),
+    CFRAG("v6-gre-csum-udp", "eth ipv6 gre:C ipv4 udp pay:len=1000",
+          "GRE with checksum over IPv6 in fragments, all good", 400, GEN_FRAG_INORDER),
+    CFRAG("v4-gtp-tcp", "eth ipv4:frag=0,id=115 udp:dport=2152 raw:hex=30ff041000000001 ipv4 tcp pay:len=1000",
+          "GTP-U over IPv4 in fragments, all good", 400, GEN_FRAG_INORDER),
+    CFRAG("v6-gtp-tcp-bad", "eth ipv6 udp:dport=2152 raw:hex=30ff041000000001 ipv4 tcp:bad pay:len=1000",
+          "GTP-U over IPv6 in fragments, last first, inner TCP bad", 400, GEN_FRAG_LAST_FIRST),
 };
 
 static const struct gen_case gso[] = {

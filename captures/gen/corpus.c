@@ -111,23 +111,31 @@ static int emit_fragments(struct out *o, const struct gen_case *c, struct pb_fra
     for (int k = 0; k < nw; k++)
         if (whole[k].layer == l3i + 1)
             l4 = &whole[k];
-    int order[64], cnt = 0;
+    int order[65], cnt = 0;
+    if (c->frag == GEN_FRAG_LAST_FIRST)
+        order[cnt++] = n - 1;
     for (int k = 0; k < n; k++) {
         if (c->frag == GEN_FRAG_REVERSE)
             order[cnt++] = n - 1 - k;
-        else if (c->frag != GEN_FRAG_FIRST_ONLY || k == 0)
+        else if (c->frag == GEN_FRAG_LAST_FIRST) {
+            if (k < n - 1)
+                order[cnt++] = k;
+        } else if (c->frag != GEN_FRAG_FIRST_ONLY || k == 0)
             order[cnt++] = k;
+        if (c->frag == GEN_FRAG_DUP_MIDDLE && k == 1 && n > 2)
+            order[cnt++] = k;       /* a duplicate: the kernel drops it, the queue stays */
     }
     int r = 0;
     for (int k = 0; k < cnt; k++) {
         int idx = order[k];
         int completes = c->frag != GEN_FRAG_FIRST_ONLY && k == cnt - 1;
         int first = frag_offset_zero(fl.buf[idx], l3);
-        struct gen_intent in[4];
+        int dup = k > 0 && order[k - 1] == idx;
+        struct gen_intent in[GEN_MAX_INTENT];
         int m = 0;
         if (!v6)
             in[m++] = (struct gen_intent){ l3i, "ipv4", "good", 1 };
-        if (l4 && (first || completes)) {
+        if (l4 && (first || completes) && !dup) {
             in[m] = *l4;
             in[m].layer = first ? l3i + 1 : -1;
             if (!completes) {
@@ -137,6 +145,33 @@ static int emit_fragments(struct out *o, const struct gen_case *c, struct pb_fra
                 in[m].tshark = -1;     /* tshark waits for the whole datagram */
             }
             m++;
+        }
+        /* what lies inside the datagram: on the completing frame every
+         * layer of it (csumcheck and tshark decode the reassembled bytes);
+         * on the first fragment alone, past an IP protocol (GRE; csumcheck
+         * does not enter a UDP port's payload from a fragment), the inner
+         * headers it holds whole: an IPv4 header is judged, a transport is
+         * not */
+        int udp = f->l[l3i + 1].kind == PB_UDP;
+        if (!dup && (completes || (first && !udp))) {
+            size_t shift = v6 ? 8 : 0;          /* the IPv6 fragment header */
+            for (int w = 0; w < nw && m < GEN_MAX_INTENT; w++) {
+                if (whole[w].layer <= l3i + 1)
+                    continue;
+                in[m] = whole[w];
+                if (completes) {
+                    in[m].layer = -1;
+                } else {
+                    int li = whole[w].layer;
+                    if (f->off[li] + f->hlen[li] + shift > fl.len[idx])
+                        break;
+                    if (strcmp(whole[w].proto, "ipv4") && strcmp(whole[w].verdict, "none") &&
+                        strcmp(whole[w].verdict, "zero6"))
+                        in[m].verdict = "unverifiable";
+                    in[m].tshark = -1;
+                }
+                m++;
+            }
         }
         r |= emit(o, fl.buf[idx], fl.len[idx], 0, c->dir);
         manifest_frame(o, c->name, in, m, c->what);

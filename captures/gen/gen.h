@@ -28,7 +28,9 @@
 #define GEN_FOU_PORT_IPIP 5555
 #define GEN_FOU_PORT_IPV6 5556
 
-enum gen_frag { GEN_FRAG_NONE = 0, GEN_FRAG_INORDER, GEN_FRAG_REVERSE, GEN_FRAG_FIRST_ONLY };
+enum gen_frag { GEN_FRAG_NONE = 0, GEN_FRAG_INORDER, GEN_FRAG_REVERSE, GEN_FRAG_FIRST_ONLY,
+                GEN_FRAG_DUP_MIDDLE,   /* in order, the second fragment sent twice */
+                GEN_FRAG_LAST_FIRST    /* the last fragment, then the others in order */ };
 
 struct gen_case {
     const char *name;        /* short id, unique within the file */

@@ -31,11 +31,12 @@ static void finish(struct rp *rp)
     }
 }
 
-void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r)
+/* The outcome before anything ran: no IP layer, nothing to say. */
+static void kernel_reset(struct csc_result *r)
 {
     struct csc_kernel *k = &r->kernel;
     k->ran = 0;
-    k->verdict = CSC_K_UNKNOWN;       /* until the replay runs: no IP layer, nothing to say */
+    k->verdict = CSC_K_UNKNOWN;
     k->drop_layer = CSC_NO_LAYER;
     k->drop_reason = 0;
     k->counters = 0;
@@ -45,11 +46,37 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
     k->nsteps = 0;
     k->last_layer = 0;
     k->trace_truncated = 0;
+    k->reasm_dev = CSC_NO_DEV;
     k->sw_bytes = 0;
     k->hdr_bytes = 0;
     for (unsigned i = 0; i < r->nlayers; i++)
         memset(&r->layers[i].k, 0, sizeof r->layers[i].k);
+}
 
+/* The replay of frame f from its layer l0 (an IP header) on. */
+static void rp_init(struct rp *rp, const struct csc_config *cfg, const struct csc_frame *f,
+                    struct csc_result *r, unsigned l0)
+{
+    memset(rp, 0, sizeof *rp);
+    rp->cfg = cfg;
+    rp->r = r;
+    rp->k = &r->kernel;
+    rp->sw = cfg->era.sw;
+    rp->p.data = f->data;
+    rp->p.caplen = f->caplen < f->wirelen ? f->caplen : f->wirelen;
+    rp->p.wirelen = f->wirelen;
+    rp->skb.data = r->layers[l0].off;
+    rp->skb.tail = f->wirelen;
+    rp->skb.csum_known = 1;           /* a fresh skb: csum 0 */
+    rp->path = CSC_PATH_NORMAL;
+    rp->k->ran = 1;
+    rp->k->verdict = CSC_K_ACCEPT;
+}
+
+void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r)
+{
+    struct csc_kernel *k = &r->kernel;
+    kernel_reset(r);
     unsigned l0 = 0;
     while (l0 < r->nlayers && proto_has(r->layers[l0].proto, CSC_PF_LINK))   /* the NIC strips it */
         l0++;
@@ -62,21 +89,7 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
     }
 
     struct rp rp;
-    memset(&rp, 0, sizeof rp);
-    rp.cfg = cfg;
-    rp.r = r;
-    rp.k = k;
-    rp.sw = cfg->era.sw;
-    rp.p.data = f->data;
-    rp.p.caplen = f->caplen < f->wirelen ? f->caplen : f->wirelen;
-    rp.p.wirelen = f->wirelen;
-    rp.skb.data = r->layers[l0].off;
-    rp.skb.tail = f->wirelen;
-    rp.skb.csum_known = 1;            /* a fresh skb: csum 0 */
-    rp.path = CSC_PATH_NORMAL;
-    k->ran = 1;
-    k->verdict = CSC_K_ACCEPT;
-
+    rp_init(&rp, cfg, f, r, l0);
     rp_from_report(&rp, (uint8_t)l0);
     k->ndevs = 1;
     k->devs[0] = (struct csc_dev){ CSC_P_NONE, (uint8_t)l0, 0, CSC_G_OFF, (uint8_t)l0, rp_snap(&rp),
@@ -84,5 +97,57 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
     rp_enter(&rp, (uint8_t)l0, KF_DRIVER);
     dev_gro_receive(&rp, (uint8_t)l0);
     netif_receive_skb(&rp, (uint8_t)l0);
+    finish(&rp);
+}
+
+/* inet_frag_reasm_finish (net/ipv4/inet_fragment.c, v6.12): the reassembled
+ * skb is the head's (the offset-0 fragment's), and keeps its ip_summed when
+ * every fragment had the same, CHECKSUM_NONE otherwise (the caller says
+ * which). COMPLETE: the fragments' sums added, which is the sum over the
+ * rebuilt packet from its IP header (the other fragments' IPv4 headers sum
+ * to zero; ip6_frag_queue subtracts the IPv6 ones and ip6_frag_reasm
+ * postpushes the head's). A CHECKSUM_PARTIAL skb is never fragmented
+ * (ip_do_fragment resolves it first), so it does not come here. */
+static void inet_frag_reasm_finish(struct rp *rp, uint8_t ip, uint8_t ip_summed, uint8_t level)
+{
+    struct sk_buff_model *s = &rp->skb;
+    struct csc_skb_state before = rp_snap(rp);
+    uint32_t sum = 0;
+    s->ip_summed = CHECKSUM_NONE;
+    if (ip_summed == CHECKSUM_UNNECESSARY) {
+        s->ip_summed = CHECKSUM_UNNECESSARY;
+        s->csum_level = level;
+    } else if (ip_summed == CHECKSUM_COMPLETE) {
+        s->ip_summed = CHECKSUM_COMPLETE;
+        s->csum_known = rp_region(rp, s->data, s->tail, &sum);
+        s->csum = s->csum_known ? sum : 0;
+    }
+    enum kfn fn = L(rp, ip)->proto == CSC_P_IPV6 ? KF_IPV6_FRAG_RCV : KF_IP_DEFRAG;
+    rp_step(rp, ip, fn, W_REASSEMBLED, CSC_TRI_YES, 0, &before);
+}
+
+/* The reassembled datagram goes on where the kernel hands it on: IPv4 from
+ * ip_defrag in ip_local_deliver (ip_rcv_core ran on every fragment), IPv6
+ * from ipv6_frag_rcv back into ip6_protocol_deliver_rcu. No GRO at the NIC
+ * (inet_gro_receive / ipv6_gro_receive flush every fragment, and the
+ * reassembled skb does not come back through napi_gro_receive); a tunnel
+ * device further in still runs its own (gro_cells_receive). */
+void csc_replay_reassembled(const struct csc_config *cfg, const struct csc_frame *f,
+                            struct csc_result *r, uint8_t ip_summed, uint8_t csum_level)
+{
+    struct csc_kernel *k = &r->kernel;
+    kernel_reset(r);
+    if (r->nlayers == 0 || (r->layers[0].proto != CSC_P_IPV4 && r->layers[0].proto != CSC_P_IPV6))
+        return;
+    struct rp rp;
+    rp_init(&rp, cfg, f, r, 0);
+    k->ndevs = 1;
+    k->devs[0] = (struct csc_dev){ CSC_P_NONE, 0, 0, CSC_G_IP_FRAGMENT, 0, rp_snap(&rp),
+                                   0, 0, 0, 0 };
+    inet_frag_reasm_finish(&rp, 0, ip_summed, csum_level);
+    if (r->layers[0].proto == CSC_P_IPV4)
+        ip_local_deliver_finish(&rp, 0);
+    else
+        ip6_protocol_deliver_rcu(&rp, 0);
     finish(&rp);
 }

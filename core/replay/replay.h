@@ -92,7 +92,7 @@ enum kfn {
     KF_GRE_PARSE_HEADER, KF_IP_TUNNEL_RCV, KF_IPIP_RCV, KF_TCP_V4_RCV, KF_TCP_V6_RCV,
     KF_TCP_CHECKSUM_COMPLETE, KF_ICMP_RCV, KF_ICMPV6_RCV, KF_IGMP_RCV, KF_IP_DEFRAG,
     KF_ETH_TYPE_TRANS, KF_VLAN_UNTAG, KF_L2TP_UDP_ENCAP_RECV, KF_IPIP6_RCV, KF_IP6_TNL_RCV,
-    KF_NETIF_RX, KF_ERSPAN_RCV, KF_IP6ERSPAN_RCV,
+    KF_NETIF_RX, KF_IPV6_FRAG_RCV, KF_ERSPAN_RCV, KF_IP6ERSPAN_RCV,
     KF__COUNT
 };
 
@@ -102,7 +102,7 @@ enum what {
     W_REMCSUM_PARTIAL, W_REMCSUM_ADJUST, W_REMCSUM_START, W_REMCSUM_CLEANUP, W_COMPLETE_UNSET,
     W_TRIM_KEEP, W_TRIM_DOWNGRADE, W_DELIVER, W_NO_SOCKET, W_ZERO_REFUSED, W_SKIP_FLUSH,
     W_NOT_MODELLED, W_QUEUED, W_ENCAP_MARK, W_CSUM_BAD_SKIP, W_PARTIAL_LOST, W_REMCSUM_SKIP,
-    W_VALIDATE_FAIL, W_FLAG_MISMATCH, W_INVALID_HDR, W_SHORT, W__END
+    W_VALIDATE_FAIL, W_FLAG_MISMATCH, W_INVALID_HDR, W_SHORT, W_REASSEMBLED, W__END
 };
 
 /* Kernel drop reasons (names in names.c, after SKB_DROP_REASON_*) */
@@ -193,7 +193,9 @@ void gue_gro_receive(struct rp *rp, uint8_t t);
 
 /* ---- normal path (rx.c) ---- */
 void netif_receive_skb(struct rp *rp, uint8_t li);
+void ip_local_deliver_finish(struct rp *rp, uint8_t i);
 void erspan_rcv(struct rp *rp, uint8_t g, uint8_t t);
+void ip6_protocol_deliver_rcu(struct rp *rp, uint8_t i);
 void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3);
 /* receive handlers, one per protocol row: inet_protos[] for IP protocols,
  * encap_rcv for a UDP tunnel socket */
@@ -230,5 +232,13 @@ static inline bool under_ipv6(const struct rp *rp, uint8_t i)
     uint8_t ip = L(rp, i)->ip;
     return ip != CSC_NO_LAYER && L(rp, ip)->proto == CSC_P_IPV6;
 }
+
+/* ---- the reassembled datagram (replay.c), for core/frag.c ---- */
+/* Replay a datagram core/frag.c rebuilt (f: its IP header at 0, r: its
+ * decode and verify) from where ip_defrag / ipv6_frag_rcv hand it on, with
+ * the checksum state inet_frag_reasm_finish left (ip_summed, csum_level of
+ * the head). */
+void csc_replay_reassembled(const struct csc_config *cfg, const struct csc_frame *f,
+                            struct csc_result *r, uint8_t ip_summed, uint8_t csum_level);
 
 #endif

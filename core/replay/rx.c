@@ -189,8 +189,28 @@ static void ip_rcv(struct rp *rp, uint8_t i)
     if (!ip_len_checks(rp, i, KF_IP_RCV_CORE, CNT(CSC_C_IP_IN_HDR_ERRORS),
                        CNT(CSC_C_IP_IN_TRUNCATED)))
         return;
-    rp->skb.data = ip->off + ip->hdr_len;   /* ip_local_deliver_finish: __skb_pull */
+    ip_local_deliver_finish(rp, i);
+}
+
+/* ip_local_deliver_finish (net/ipv4/ip_input.c, v6.12): __skb_pull of the
+ * header without touching skb->csum (a valid IPv4 header sums to zero),
+ * then inet_protos[]. A reassembled datagram goes on here from ip_defrag. */
+void ip_local_deliver_finish(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *ip = L(rp, i);
+    rp->skb.data = ip->off + ip->hdr_len;
     if (need_layer(rp, i + 1u, i, KF_IP_LOCAL_DELIVER))
+        deliver_l4(rp, i + 1);
+}
+
+/* ip6_protocol_deliver_rcu (net/ipv6/ip6_input.c, v6.12): the first final
+ * protocol postpulls [network, transport); a reassembled datagram comes
+ * back here from ipv6_frag_rcv (the resubmit). */
+void ip6_protocol_deliver_rcu(struct rp *rp, uint8_t i)
+{
+    skb_pull_rcsum(rp, L(rp, i)->hdr_len);
+    rp_enter(rp, i, KF_IP6_PROTOCOL_DELIVER_RCU);
+    if (need_layer(rp, i + 1u, i, KF_IP6_PROTOCOL_DELIVER_RCU))
         deliver_l4(rp, i + 1);
 }
 
@@ -204,11 +224,7 @@ static void ipv6_rcv(struct rp *rp, uint8_t i)
     if (!ip_len_checks(rp, i, KF_IPV6_RCV, CNT(CSC_C_IP6_IN_HDR_ERRORS),
                        CNT(CSC_C_IP6_IN_TRUNCATED)))
         return;
-    /* ip6_protocol_deliver_rcu: postpull [network, transport) */
-    skb_pull_rcsum(rp, ip->hdr_len);
-    rp_enter(rp, i, KF_IP6_PROTOCOL_DELIVER_RCU);
-    if (need_layer(rp, i + 1u, i, KF_IP6_PROTOCOL_DELIVER_RCU))
-        deliver_l4(rp, i + 1);
+    ip6_protocol_deliver_rcu(rp, i);
 }
 
 void netif_receive_skb(struct rp *rp, uint8_t li)

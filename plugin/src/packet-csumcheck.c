@@ -256,7 +256,9 @@ ports_done:
 
 static void init_csumcheck(void)
 {
+    static uint8_t frag_store[CSC_FRAG_STORE_BYTES];   /* the fragments' bytes, as the CLI */
     csc_frag_init(&frag);
+    csc_frag_attach(&frag, &cfg, frag_store);
     pl_gro_init();
 }
 

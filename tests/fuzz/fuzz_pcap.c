@@ -15,6 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct csc_result res;
 static struct csc_frag_table frag;
+static uint8_t frag_store[CSC_FRAG_STORE_BYTES];
 static struct csc_gro gro;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -31,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct csc_config cfg;
     csc_config_default(&cfg);
     csc_frag_init(&frag);
+    csc_frag_attach(&frag, &cfg, frag_store);
     csc_gro_init(&gro, NULL);
     enum csc_link link = csc_link_from_linktype((uint32_t)pcap_datalink(pc));
     struct pcap_pkthdr *h;

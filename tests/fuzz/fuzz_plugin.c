@@ -29,6 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct csc_result res;
 static struct csc_frag_table frag;
+static uint8_t frag_store[CSC_FRAG_STORE_BYTES];
 static struct csc_gro gro;
 
 #define CHECK(c) do { if (!(c)) abort(); } while (0)
@@ -108,6 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     csc_gro_cfg_default(&gc);
     gc.budget = (uint16_t)(1 + (data[7] & 3));   /* small budgets: flushes inside the sequence */
     csc_frag_init(&frag);
+    csc_frag_attach(&frag, &cfg, frag_store);
     csc_gro_init(&gro, &gc);
     one_frame(&cfg, a, la, link, 1);
     one_frame(&cfg, a, la, link, 2);

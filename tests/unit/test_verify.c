@@ -390,10 +390,23 @@ START_TEST(reassembly)
         ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].verdict, bad ? CSC_V_BAD : CSC_V_GOOD);
         ck_assert_int_eq(R.nlayers, 3);
     }
-    /* overlap: unverifiable */
+    /* a duplicate (the first fragment again) is dropped as
+     * inet_frag_queue_insert drops it (IPFRAG_DUP): the datagram completes */
     csc_frag_init(&t);
     feed(&t, 0, 1);
     feed(&t, 0, 2);
+    feed(&t, 1, 3);
+    feed(&t, 2, 4);
+    ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].reason, CSC_R_FRAG_REASSEMBLED);
+    ck_assert_uint_eq(t.overlaps, 0);
+    ck_assert_uint_eq(t.completed, 1);
+    /* overlap (the middle fragment once more, 8 bytes earlier): unverifiable */
+    memcpy(frag_buf[3], frag_buf[1], frag_len[1]);
+    frag_len[3] = frag_len[1];
+    frag_buf[3][14 + 7] = (uint8_t)(frag_buf[3][14 + 7] - 1);   /* offset - 8 bytes */
+    csc_frag_init(&t);
+    feed(&t, 0, 1);
+    feed(&t, 3, 2);
     feed(&t, 1, 3);
     feed(&t, 2, 4);
     ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].reason, CSC_R_FRAG_OVERLAP);
@@ -444,6 +457,132 @@ START_TEST(reassembly)
 }
 END_TEST
 
+/* Issue 16: a VXLAN frame (inner TCP bad, or all good) cut into fragments,
+ * over IPv4 and IPv6, in order and last first: with a byte store the frame
+ * that completes it has every layer of the datagram, noted reassembled, with
+ * offsets into the datagram, and the replay goes on from ip_defrag /
+ * ipv6_frag_rcv through vxlan_rcv to the inner TCP (no NIC GRO: the NIC saw
+ * fragments; the VXLAN device's gro_cells pass runs). */
+START_TEST(reassembly_inner_stack)
+{
+    static struct csc_frag_table t;
+    static uint8_t store[CSC_FRAG_STORE_BYTES];
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    for (int v6 = 0; v6 < 2; v6++)
+        for (int bad = 0; bad < 2; bad++)
+            for (int rev = 0; rev < 2; rev++) {
+                eth_ip(&f, v6);
+                if (!v6)
+                    f.l[1].frag = 0, f.l[1].ip_id = 91;
+                pb_push(&f, PB_UDP);
+                pb_push(&f, PB_VXLAN);
+                pb_push(&f, PB_ETH);
+                pb_push(&f, PB_IPV4);
+                pb_push(&f, PB_TCP)->csum = bad ? PB_BAD : PB_OK;
+                pb_push(&f, PB_PAYLOAD)->len = 1000;
+                run(&f);
+                ck_assert_int_eq(R.nlayers, 7);
+                uint32_t inner_tcp_off = R.layers[6].off - 14;   /* in the datagram */
+                frag_n = 0;
+                int n = v6 ? pb_fragment_ipv6(FRAME, FRAME_LEN, 14, 400, 0x1234, collect, NULL)
+                           : pb_fragment_ipv4(FRAME, FRAME_LEN, 14, 400, collect, NULL);
+                ck_assert_int_ge(n, 3);
+                csc_frag_init(&t);
+                csc_frag_attach(&t, &CFG, store);
+                for (int k = 0; k < n; k++) {
+                    feed(&t, rev ? n - 1 - k : k, k + 1);
+                    if (k < n - 1)
+                        ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);   /* queued */
+                }
+                ck_assert_uint_eq(t.completed, 1);
+                ck_assert_int_eq(R.nlayers, 7);
+                const enum csc_proto want[7] = { CSC_P_ETH, v6 ? CSC_P_IPV6 : CSC_P_IPV4, CSC_P_UDP,
+                                                 CSC_P_VXLAN, CSC_P_ETH, CSC_P_IPV4, CSC_P_TCP };
+                for (int i = 0; i < 7; i++)
+                    ck_assert_int_eq(R.layers[i].proto, want[i]);
+                for (int i = 2; i < 7; i++) {
+                    ck_assert(R.layers[i].notes & CSC_N_REASSEMBLED);
+                    ck_assert_int_eq(R.layers[i].ip, (i < 6 ? 1 : 5));
+                }
+                ck_assert(!(R.layers[1].notes & CSC_N_REASSEMBLED));
+                ck_assert(R.layers[2].notes & CSC_N_FRAGMENT);
+                ck_assert_int_eq(R.layers[2].verdict, CSC_V_GOOD);
+                ck_assert_int_eq(R.layers[2].reason, CSC_R_FRAG_REASSEMBLED);
+                ck_assert_int_eq(R.layers[5].verdict, CSC_V_GOOD);
+                ck_assert_int_eq(R.layers[6].verdict, bad ? CSC_V_BAD : CSC_V_GOOD);
+                ck_assert_int_eq(R.layers[6].reason, CSC_R_FRAG_REASSEMBLED);
+                /* offsets in the datagram: IPv6 loses its fragment header */
+                ck_assert_uint_eq(R.layers[6].off, inner_tcp_off);
+                ck_assert_uint_eq(R.layers[2].off, v6 ? 40 : 20);
+                /* the kernel: the datagram's outcome, through the VXLAN device */
+                const struct csc_kernel *kk = &R.kernel;
+                ck_assert_int_eq(kk->ndevs, 2);
+                ck_assert_int_eq(kk->devs[0].gro_reason, CSC_G_IP_FRAGMENT);
+                ck_assert_int_eq(kk->devs[1].kind, CSC_P_VXLAN);
+                ck_assert_int_eq(kk->devs[1].layer, 5);
+                ck_assert_int_eq(kk->reasm_dev, 1);
+                ck_assert_int_ge(find_step(v6 ? "ipv6_frag_rcv" : "ip_defrag", "reassembled"), 0);
+                ck_assert_int_ge(find_step("vxlan_rcv", "enter"), 0);
+                if (bad) {
+                    ck_assert_int_eq(kk->verdict, CSC_K_DROP);
+                    ck_assert_int_eq(kk->drop_layer, 6);
+                    ck_assert(has_counter(CSC_C_TCP_IN_CSUM_ERRORS));
+                    ck_assert_int_eq(R.layers[6].k.ok, CSC_TRI_NO);
+                    ck_assert_int_eq(R.layers[6].k.dev, 1);
+                } else {
+                    ck_assert_int_eq(kk->verdict, CSC_K_ACCEPT);
+                    ck_assert_int_eq(R.layers[6].k.ok, CSC_TRI_YES);
+                }
+                ck_assert_int_eq(R.layers[2].k.ok, CSC_TRI_YES);   /* outer UDP checked once */
+                ck_assert_int_eq(R.worst, bad ? CSC_V_BAD : CSC_V_GOOD);
+            }
+}
+END_TEST
+
+/* inet_frag_reasm_finish: fragments that reached ip_defrag as CHECKSUM_COMPLETE
+ * give a COMPLETE reassembled skb, whose sum the outer UDP check uses
+ * without a software pass; a dropped fragment (bad IPv4 header: ip_rcv_core)
+ * never reaches the queue, so the kernel never completes the datagram. */
+START_TEST(reassembly_checksum_state)
+{
+    static struct csc_frag_table t;
+    static uint8_t store[CSC_FRAG_STORE_BYTES];
+    struct pb_frame f;
+    cfg_set("complete", "modern");
+    eth_ip(&f, 0);
+    f.l[1].frag = 0, f.l[1].ip_id = 92;
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 1000;
+    run(&f);
+    frag_n = 0;
+    ck_assert_int_eq(pb_fragment_ipv4(FRAME, FRAME_LEN, 14, 400, collect, NULL), 3);
+    csc_frag_init(&t);
+    csc_frag_attach(&t, &CFG, store);
+    for (int k = 0; k < 3; k++)
+        feed(&t, k, k + 1);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    int u = lay(CSC_P_UDP, 0);
+    ck_assert_int_eq(R.layers[u].k.method, CSC_M_COMPLETE);
+    ck_assert_int_eq(R.kernel.sw_passes, 0);
+    ck_assert_int_ge(find_step("ip_defrag", "reassembled"), 0);
+    /* a middle fragment with a bad IPv4 header checksum */
+    cfg_set("none", "modern");
+    frag_buf[1][14 + 10] ^= 0x5a;
+    csc_frag_init(&t);
+    csc_frag_attach(&t, &CFG, store);
+    feed(&t, 0, 1);
+    feed(&t, 1, 2);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    feed(&t, 2, 3);
+    ck_assert_uint_eq(t.completed, 1);                     /* the bytes complete it... */
+    ck_assert_int_eq(R.layers[u].verdict, CSC_V_GOOD);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);     /* ...the kernel never does */
+    ck_assert_int_eq(R.layers[u].k.method, CSC_M_NOT_REACHED);
+    frag_buf[1][14 + 10] ^= 0x5a;
+}
+END_TEST
+
 Suite *verify_suite(void);
 Suite *verify_suite(void)
 {
@@ -458,6 +597,8 @@ Suite *verify_suite(void)
     tcase_add_test(t, unverifiable_reasons);
     tcase_add_test(t, ipv6_home_address_and_routing);
     tcase_add_test(t, reassembly);
+    tcase_add_test(t, reassembly_inner_stack);
+    tcase_add_test(t, reassembly_checksum_state);
     suite_add_tcase(s, t);
     return s;
 }

@@ -156,6 +156,9 @@ enum csc_note {
     CSC_N_GRE_KEY         = 1u << 17,
     CSC_N_GENEVE_OPTIONS  = 1u << 18,
     CSC_N_TUNNEL_OAM      = 1u << 19,
+    CSC_N_REASSEMBLED     = 1u << 20,  /* a layer of the datagram IP reassembly completed
+                                          on this frame: its offsets are in that datagram
+                                          (its IP header at 0), not in the frame */
 };
 
 /* Why the layer stack ended */
@@ -504,6 +507,9 @@ struct csc_kernel {
     uint8_t nsteps;
     uint8_t last_layer;      /* deepest layer the replay reached */
     uint8_t trace_truncated; /* more steps happened than CSC_MAX_STEPS hold */
+    uint8_t reasm_dev;       /* on a frame that completed a datagram (csc_frag_feed): the
+                                index its devices beyond the NIC start at; CSC_NO_DEV on
+                                every other frame */
     uint32_t sw_bytes;
     uint32_t hdr_bytes;      /* header-sized csum_partial work (postpulls...) */
     struct csc_dev devs[CSC_MAX_DEVS];

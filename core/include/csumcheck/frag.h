@@ -1,5 +1,6 @@
 /*
- * frag.h - bounded IP reassembly for checksums, without storing bytes.
+ * frag.h - bounded IP reassembly: checksums from sums, and - with a byte
+ * store attached - the whole reassembled datagram decoded and replayed.
  *
  * A fragmented datagram's L4 checksum covers bytes spread over several
  * frames. Every fragment's payload starts at a multiple of 8, so the sum of
@@ -14,6 +15,18 @@
  * "unverifiable" (frag-overlap). Bounded by entries and by bytes in flight;
  * the least recently fed datagram is evicted (an LRU list, O(1)), and
  * evictions are counted.
+ *
+ * With csc_frag_attach() (a configuration and a caller-owned byte store of
+ * CSC_FRAG_STORE_BYTES, one fixed area per slot: nothing is allocated per
+ * packet) the table also keeps the fragments' bytes. The frame that
+ * completes a datagram then gets ALL of the datagram's layers (transport,
+ * tunnel, every inner layer), decoded and verified like a frame and replayed
+ * as the kernel goes on with the reassembled skb (core/replay/replay.c,
+ * csc_replay_reassembled): they are appended to the frame's layers with the
+ * note "reassembled" (offsets in the datagram), checksums computed over it
+ * say reason "reassembled", and the frame's kernel outcome becomes the
+ * datagram's. Without a store (or for a datagram the kernel could not
+ * rebuild) the one-layer verdict above is what it gets.
  */
 #ifndef CSUMCHECK_FRAG_H
 #define CSUMCHECK_FRAG_H
@@ -25,6 +38,12 @@
 #define CSC_FRAG_NIL 0xffu                    /* end of the LRU list */
 #define CSC_FRAG_RANGES 16
 #define CSC_FRAG_MAX_BYTES (4u << 20)   /* like ipfrag_high_thresh */
+#define CSC_FRAG_HDR_ROOM 256u          /* the first fragment's header (IPv4 with options,
+                                           IPv6 up to its fragment header) */
+#define CSC_FRAG_DGRAM_MAX 65536u       /* the payload of a datagram: an IPv4 total length
+                                           and an IPv6 payload length are 16 bits */
+#define CSC_FRAG_SLOT_BYTES (CSC_FRAG_HDR_ROOM + CSC_FRAG_DGRAM_MAX)
+#define CSC_FRAG_STORE_BYTES ((size_t)CSC_FRAG_SLOTS * CSC_FRAG_SLOT_BYTES)
 
 struct csc_frag_range { uint32_t a, b; };
 
@@ -42,11 +61,24 @@ struct csc_frag_entry {
     uint8_t tail[32];            /* length shorter than the datagram */
     uint64_t last_frame;
     uint8_t newer, older;        /* LRU list (slot indices, CSC_FRAG_NIL at the ends) */
+    /* the byte store (csc_frag_attach) */
+    uint8_t bytes_ok;            /* every fragment's bytes are in the slot's area */
+    uint8_t hlen;                /* the first fragment's header, stored before the payload */
+    uint8_t nh_at;               /* IPv6: offset in it of the next-header byte that named
+                                    the fragment header */
+    uint8_t frag_nh;             /* IPv6: the fragment header's next header */
+    uint8_t state_seen, head_summed, head_level, summed_mixed;   /* ip_summed the fragments arrived with
+                                    (the offset-0 one's; another on any: CHECKSUM_NONE) */
+    uint8_t kernel_lost;         /* the replay dropped a fragment before ip_defrag */
+    uint16_t max_size, max_df_size;  /* ip_frag_queue: largest fragment, with DF */
     struct csc_frag_range r[CSC_FRAG_RANGES];
 };
 
 struct csc_frag_table {
     struct csc_frag_entry e[CSC_FRAG_SLOTS];
+    const struct csc_config *cfg;    /* csc_frag_attach: the datagram's analysis */
+    uint8_t *store;                  /* CSC_FRAG_STORE_BYTES, caller-owned; NULL: sums only */
+    struct csc_result dgram;         /* scratch: the completed datagram's analysis */
     uint32_t bytes;              /* payload bytes accounted in flight */
     uint64_t completed, evicted, overlaps, dropped;
     /* private: O(1) lookup and eviction */
@@ -56,8 +88,12 @@ struct csc_frag_table {
 };
 
 void csc_frag_init(struct csc_frag_table *t);
-/* Call after csc_analyze() on every frame; true when a reassembled L4
- * verdict was appended to r. */
+/* Keep the fragments' bytes in store (CSC_FRAG_STORE_BYTES, need not be
+ * zeroed) and analyse a completed datagram under cfg; both must outlive the
+ * table's use. Call after csc_frag_init. */
+void csc_frag_attach(struct csc_frag_table *t, const struct csc_config *cfg, uint8_t *store);
+/* Call after csc_analyze() on every frame, in capture order; true when the
+ * frame completed a datagram and its layers were appended to r. */
 bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct csc_result *r,
                    uint64_t frame_no);
 

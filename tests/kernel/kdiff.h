@@ -115,7 +115,13 @@ struct kd_case {
     uint8_t gcs[KD_MAX_SEGS];     /* GRE checksum (with KH_GRE_C) */
     uint8_t icsum[KD_MAX_SEGS];   /* inner L4 checksum */
     uint16_t id;                  /* case number (ports derive from it) */
+    uint8_t frag;                 /* enum kd_frag: the frame cut into IP fragments, each a
+                                     segment (ip[] per fragment; the rest from index 0) */
 };
+
+/* A frame sent as IP fragments of KD_FRAG_PAYLOAD bytes (issue 16) */
+enum kd_frag { KF_NONE = 0, KF_INORDER, KF_REVERSE };
+#define KD_FRAG_PAYLOAD 64
 
 /* kdiff_cases.c */
 size_t kd_make_cases(struct kd_case *out, size_t cap);
@@ -148,6 +154,8 @@ struct kd_frame_info {
     size_t inner_l3_len;          /* inner IP packet length (the device's rx_bytes) */
 };
 size_t kd_build(const struct kd_case *c, int seg, uint8_t *out, size_t cap, struct kd_frame_info *fi);
+/* The number of fragments a case with frag set is cut into (0: cannot) */
+int kd_frag_count(const struct kd_case *c);
 /* The namespace of a group with no device yet (TAP, sockets), then each
  * device (its lines and sentinels); returns the device's index in s. */
 void kd_setup_of(const struct kd_group *g, struct live_setup *s);

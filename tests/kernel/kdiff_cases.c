@@ -171,6 +171,13 @@ void kd_case_label(const struct kd_case *c, char *buf, size_t n)
         in6 = 0;
     if (c->g.tun == KT_IP6 || ((c->g.tun == KT_FOU || c->g.tun == KT_GUE) && c->g.payload == 41))
         in6 = 1;
+    if (c->frag) {                    /* one frame, cut: its states are the first segment's */
+        if (kd_is_udp_tunnel(&c->g))
+            snprintf(ou, sizeof ou, " udp=%s", kd_state_name(c->oudp[0]));
+        snprintf(in, sizeof in, "%s", kd_state_name(c->icsum[0]));
+        size_t o = strlen(hdr);
+        snprintf(hdr + o, sizeof hdr - o, "+frag%d%s", c->nseg, c->frag == KF_REVERSE ? "-reversed" : "");
+    }
     snprintf(buf, n, "%s%s %s%s%s %s%c=%s%s rx=%s tap=%s%s", kd_tun_name(&c->g), hdr, ip, ou, gc,
              c->tcp ? "tcp" : "udp", in6 ? '6' : '4', in, c->nosock ? "(no-socket)" : "",
              kd_report_name(c->report), tap, opts);
@@ -669,10 +676,68 @@ static void gue(struct builder *b)
     }
 }
 
+/* VXLAN on a fragmented underlay (issue 16): the frame cut into IP fragments
+ * of 64 bytes, sent in order or last first; both underlays x inner IPv4/IPv6
+ * x the inner transports x outer UDP ok/bad, on a plain TAP and (in order)
+ * on a NAPI TAP whose GRO flushes every fragment; and one fragment with a bad
+ * IPv4 header (ip_rcv_core drops it: the datagram never completes). The
+ * kernel reassembles (ip_defrag / ipv6_frag_rcv), then decapsulates. */
+static void add_fragmented(struct builder *b, struct kd_case c, int order)
+{
+    c.frag = (uint8_t)order;
+    int n = kd_frag_count(&c);
+    if (n < 2 || n > KD_MAX_SEGS)
+        return;
+    c.nseg = (uint8_t)n;
+    for (int s = 1; s < n; s++) {
+        c.oudp[s] = c.oudp[0];
+        c.icsum[s] = c.icsum[0];
+    }
+    add(b, &c);
+}
+
+static void vxlan_fragmented(struct builder *b)
+{
+    for (int v6 = 0; v6 <= 1; v6++)
+        for (int inner6 = 0; inner6 <= 1; inner6++)
+            for (size_t i = 0; i < N_INNERS; i++)
+                for (int ou = KS_OK; ou <= KS_BAD; ou++)
+                    for (size_t r = 0; r < 2; r++)
+                        for (int order = KF_INORDER; order <= KF_REVERSE; order++) {
+                            if (RM_NONE2[r].napi && order == KF_REVERSE)
+                                continue;
+                            struct kd_case c = base(KT_VXLAN, 0, v6, &RM_NONE2[r], 0);
+                            c.inner6 = (uint8_t)inner6;
+                            c.tcp = INNERS[i].tcp;
+                            c.icsum[0] = INNERS[i].state;
+                            c.oudp[0] = (uint8_t)ou;
+                            add_fragmented(b, c, order);
+                        }
+    for (int tcp = 0; tcp <= 1; tcp++) {
+        struct kd_case c = base(KT_VXLAN, 0, 0, &RM_NONE2[0], 0);
+        c.tcp = (uint8_t)tcp;
+        c.ip[1] = KS_BAD;             /* the second fragment sent */
+        add_fragmented(b, c, KF_INORDER);
+    }
+    /* every fragment CHECKSUM_UNNECESSARY level 0 (the tc BPF program): the
+     * reassembled skb keeps it (inet_frag_reasm_finish), the outer UDP uses it */
+    static const struct rm U0 = { KR_U0, 0, 0 };
+    for (int v6 = 0; v6 <= 1; v6++)
+        for (size_t i = 0; i < N_INNERS; i++)
+            for (int ou = KS_OK; ou <= KS_BAD; ou++) {
+                struct kd_case c = base(KT_VXLAN, 0, v6, &U0, 0);
+                c.tcp = INNERS[i].tcp;
+                c.icsum[0] = INNERS[i].state;
+                c.oudp[0] = (uint8_t)ou;
+                add_fragmented(b, c, KF_INORDER);
+            }
+}
+
 size_t kd_make_cases(struct kd_case *out, size_t cap)
 {
     struct builder b = { out, cap, 0 };
     vxlan(&b);
+    vxlan_fragmented(&b);
     gpe(&b);
     geneve(&b);
     gre(&b);

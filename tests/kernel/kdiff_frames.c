@@ -217,8 +217,79 @@ static size_t build(const struct kd_case *c, int seg, uint16_t dport, uint8_t *o
     return n;
 }
 
+/* ---- a frame cut into IP fragments (issue 16) ---- */
+
+struct frags {
+    int n, want;                 /* fragments seen, the one wanted */
+    uint8_t *out;
+    size_t cap, len;
+};
+
+static void take_fragment(void *ctx, const uint8_t *b, size_t len)
+{
+    struct frags *fr = ctx;
+    if (fr->n++ == fr->want && len <= fr->cap) {
+        memcpy(fr->out, b, len);
+        fr->len = len;
+    }
+}
+
+/* Fragment k (in sending order) of the case's frame, built as segment 0
+ * without DF; its outer IPv4 header checksum is c->ip[seg]. fi describes
+ * the whole frame. */
+static size_t build_fragment(const struct kd_case *c, int seg, uint8_t *out, size_t cap,
+                             struct kd_frame_info *fi, int *count)
+{
+    uint8_t whole[LIVE_MAX_FRAME];
+    struct kd_case w = *c;
+    w.frag = KF_NONE;
+    w.ip[0] = KS_OK;
+    size_t n = build(&w, 0, 0, whole, sizeof whole, fi);
+    if (!n)
+        return 0;
+    if (!c->g.v6) {
+        whole[14 + 6] = 0;            /* no DF: a datagram a router may cut */
+        whole[14 + 7] = 0;
+        whole[14 + 10] = whole[14 + 11] = 0;
+        uint32_t sum = 0;
+        for (int i = 0; i < 20; i += 2)
+            sum += (uint32_t)(whole[14 + i] << 8 | whole[14 + i + 1]);
+        while (sum >> 16)
+            sum = (sum & 0xffff) + (sum >> 16);
+        whole[14 + 10] = (uint8_t)(~sum >> 8);
+        whole[14 + 11] = (uint8_t)~sum;
+    }
+    struct frags fr = { 0, 0, out, cap, 0 };
+    int total = c->g.v6 ? pb_fragment_ipv6(whole, n, 14, KD_FRAG_PAYLOAD, 0x5000u + c->id, take_fragment, &fr)
+                        : pb_fragment_ipv4(whole, n, 14, KD_FRAG_PAYLOAD, take_fragment, &fr);
+    if (count)
+        *count = total;
+    if (total <= 0 || seg >= total)
+        return 0;
+    fr.n = 0;
+    fr.want = c->frag == KF_REVERSE ? total - 1 - seg : seg;
+    fr.len = 0;
+    if (c->g.v6)
+        pb_fragment_ipv6(whole, n, 14, KD_FRAG_PAYLOAD, 0x5000u + c->id, take_fragment, &fr);
+    else
+        pb_fragment_ipv4(whole, n, 14, KD_FRAG_PAYLOAD, take_fragment, &fr);
+    if (fr.len && !c->g.v6 && c->ip[seg] == KS_BAD)
+        out[14 + 11] ^= 0x5a;         /* this fragment's IPv4 header checksum */
+    return fr.len;
+}
+
+int kd_frag_count(const struct kd_case *c)
+{
+    uint8_t buf[LIVE_MAX_FRAME];
+    int count = 0;
+    build_fragment(c, 0, buf, sizeof buf, NULL, &count);
+    return count;
+}
+
 size_t kd_build(const struct kd_case *c, int seg, uint8_t *out, size_t cap, struct kd_frame_info *fi)
 {
+    if (c->frag)
+        return build_fragment(c, seg, out, cap, fi, NULL);
     return build(c, seg, 0, out, cap, fi);
 }
 

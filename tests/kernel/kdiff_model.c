@@ -10,6 +10,7 @@
 #include "kdiff.h"
 
 #include "csumcheck/csumcheck.h"
+#include "csumcheck/frag.h"
 #include "csumcheck/gro.h"
 
 #include <stdio.h>
@@ -56,6 +57,11 @@ static void model_config(const struct kd_case *c, const char *era, struct csc_co
     }
 }
 
+/* IP reassembly as the CLI does it: the frame completing a datagram carries
+ * the datagram's outcome (core/frag.c), the other fragments are queued. */
+static struct csc_frag_table FRAG;
+static uint8_t FRAG_STORE[CSC_FRAG_STORE_BYTES];
+
 void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, int perturb)
 {
     static struct csc_result r;
@@ -69,6 +75,8 @@ void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, in
     gcfg.flush_timeout_us = c->g.gro ? KD_GRO_TIMEOUT_NS / 1000 : 0;
     gcfg.poll_gap_us = 10;              /* every write is a NAPI poll of its own */
     csc_gro_init(&gro, &gcfg);
+    csc_frag_init(&FRAG);
+    csc_frag_attach(&FRAG, &cfg, FRAG_STORE);
     m->frames = c->nseg;
     m->cls = -1;
     /* per segment: csc_analyze's outcome, then what the GRO engine says of
@@ -81,6 +89,7 @@ void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, in
         size_t n = kd_build(c, s, buf, sizeof buf, &fi);
         struct csc_frame f = { buf, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, CSC_DIR_IN };
         csc_analyze(&cfg, &f, &r);
+        csc_frag_feed(&FRAG, &f, &r, (uint64_t)s + 1);
         int cls = live_model_class(&r);
         delivered[s] = cls == LIVE_C_DELIVERED;
         at_dev[s] = r.kernel.ndevs >= 2;
@@ -124,6 +133,8 @@ static int64_t dev_stat(const struct kd_case *c, const struct live_obs *o, const
 
 static int frame_inner6(const struct kd_case *c)
 {
+    if (c->frag)
+        return c->inner6;             /* a fragment holds the inner header at another place */
     uint8_t buf[LIVE_MAX_FRAME];
     struct kd_frame_info fi;
     size_t n = kd_build(c, 0, buf, sizeof buf, &fi);
@@ -242,10 +253,13 @@ void kd_dump_model(const struct kd_case *c, const char *era)
     struct csc_config cfg;
     uint8_t buf[LIVE_MAX_FRAME];
     model_config(c, era, &cfg, 0);
+    csc_frag_init(&FRAG);
+    csc_frag_attach(&FRAG, &cfg, FRAG_STORE);
     for (int seg = 0; seg < c->nseg; seg++) {
         size_t n = kd_build(c, seg, buf, sizeof buf, NULL);
         struct csc_frame f = { buf, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, CSC_DIR_IN };
         csc_analyze(&cfg, &f, &r);
+        csc_frag_feed(&FRAG, &f, &r, (uint64_t)seg + 1);
         const struct csc_kernel *k = &r.kernel;
         printf("        model (era %s) seg %d: %s", era, seg, csc_kverdict_name(k->verdict));
         if (k->drop_layer < r.nlayers)

@@ -8,6 +8,17 @@
 
 #include "stats.h"
 
+/* "proto@off": a layer of a datagram the frame completed (csc_frag_feed)
+ * sits at an offset in that datagram, not in the frame: "proto@reasm+off" */
+static void text_at(struct wbuf *w, const struct csc_layer *l)
+{
+    wb_puts(w, csc_proto_name(l->proto));
+    wb_putc(w, '@');
+    if (l->notes & CSC_N_REASSEMBLED)
+        WB_LIT(w, "reasm+");
+    wb_u64(w, l->off);
+}
+
 /* "accept|drop [at proto@off reason counters...], N sw passes/B bytes" */
 static void text_verdict(struct wbuf *w, const struct csc_result *r)
 {
@@ -16,9 +27,7 @@ static void text_verdict(struct wbuf *w, const struct csc_result *r)
     if (k->verdict == CSC_K_DROP) {
         if (k->drop_layer < out_nlayers(r)) {
             WB_LIT(w, " at ");
-            wb_puts(w, csc_proto_name(r->layers[k->drop_layer].proto));
-            wb_putc(w, '@');
-            wb_u64(w, r->layers[k->drop_layer].off);
+            text_at(w, &r->layers[k->drop_layer]);
         }
         wb_putc(w, ' ');
         wb_puts(w, csc_drop_name(k->drop_reason));
@@ -85,9 +94,7 @@ static bool text_findings(struct wbuf *w, const struct csc_result *r)
             continue;
         wb_puts(w, any ? ", " : " ");
         any = true;
-        wb_puts(w, csc_proto_name(l->proto));
-        wb_putc(w, '@');
-        wb_u64(w, l->off);
+        text_at(w, l);
         wb_putc(w, ' ');
         wb_puts(w, csc_verdict_name(l->verdict));
         if (l->reason) {
@@ -109,6 +116,8 @@ static bool text_findings(struct wbuf *w, const struct csc_result *r)
         wb_putc(w, ' ');
         wb_puts(w, csc_proto_name(r->stop_proto));
         wb_putc(w, '@');
+        if (out_nlayers(r) && (r->layers[out_nlayers(r) - 1].notes & CSC_N_REASSEMBLED))
+            WB_LIT(w, "reasm+");      /* decoding stopped inside the datagram */
         wb_u64(w, r->stop_off);
     }
     return any;
@@ -156,9 +165,7 @@ static void text_step(struct wbuf *w, const struct csc_result *r, const struct c
     wb_puts(w, csc_path_name(s->path));
     wb_putc(w, ' ');
     if (s->layer < out_nlayers(r)) {
-        wb_puts(w, csc_proto_name(r->layers[s->layer].proto));
-        wb_putc(w, '@');
-        wb_u64(w, r->layers[s->layer].off);
+        text_at(w, &r->layers[s->layer]);
     } else {
         wb_putc(w, '-');
     }

@@ -121,12 +121,12 @@ END_TEST
  * replay's erspan_rcv: no GRO at the NIC (gre_gro_receive: no handler /
  * S flushes), the erspan device's gro_cells pass, and a unicast mirrored
  * frame dropped as PACKET_OTHERHOST at ip_rcv_core; multicast accepted. */
-static void erspan_frame(int type2, int gre_c_bad)
+static void erspan_frame(int type2, int gre_c_bad, int v6)
 {
     struct pb_frame f;
     pb_init(&f);
     pb_push(&f, PB_ETH);
-    pb_push(&f, PB_IPV4);
+    pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
     struct pb_layer *g = pb_push(&f, PB_GRE);
     g->proto = ETH_P_ERSPAN;
     g->gre_flags = (uint16_t)((type2 ? GRE_S : 0) | (gre_c_bad ? GRE_C : 0));
@@ -148,7 +148,7 @@ START_TEST(erspan_types_and_rcv)
 {
     cfg_set("none", "modern");
     for (int type2 = 0; type2 < 2; type2++) {
-        erspan_frame(type2, 0);
+        erspan_frame(type2, 0, 0);
         int e = lay(CSC_P_ERSPAN, 0);
         ck_assert_int_eq(e, 3);
         ck_assert_int_eq(R.layers[e].u.erspan.version, type2 ? 1 : 0);
@@ -170,10 +170,22 @@ START_TEST(erspan_types_and_rcv)
         ck_assert_int_eq(R.layers[6].k.ok, CSC_TRI_YES);
     }
     /* a bad GRE checksum: gre_parse_header drops it before erspan_rcv */
-    erspan_frame(0, 1);
+    erspan_frame(0, 1, 0);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
     ck_assert_int_eq(R.kernel.drop_layer, 2);
     ck_assert_int_lt(find_step("erspan_rcv", "enter"), 0);
+    /* over IPv6: ip6erspan_rcv, the same device kind; its gro_cells from v4.7
+     * (ip6_tnl_rcv, era switch IP6_TNL_GRO) - before, netif_rx */
+    erspan_frame(1, 0, 1);
+    ck_assert_int_eq(lay(CSC_P_ERSPAN, 0), 3);
+    ck_assert_int_ge(find_step("ip6erspan_rcv", "enter"), 0);
+    ck_assert_int_eq(R.kernel.devs[1].kind, CSC_P_ERSPAN);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "OTHERHOST");
+    ck_assert_int_ne(R.kernel.devs[1].gro_reason, CSC_G_NETIF_RX);
+    cfg_set("none", "4.6");
+    erspan_frame(1, 0, 1);
+    ck_assert_int_eq(R.kernel.devs[1].gro_reason, CSC_G_NETIF_RX);
+    cfg_set("none", "modern");
 }
 END_TEST
 

@@ -28,6 +28,7 @@ static int has_site(const struct pb_layer *l)
     switch (l->kind) {
     case PB_IPV4: case PB_UDP: case PB_TCP: case PB_ICMP: case PB_ICMPV6: case PB_IGMP: return 1;
     case PB_GRE: return (l->gre_flags & 0x8000) && (l->gre_flags & 7) == 0;
+    case PB_NHRP: return 1;
     default: return 0;
     }
 }
@@ -42,6 +43,7 @@ static const char *proto_name(const struct pb_layer *l)
     case PB_ICMPV6: return "icmpv6";
     case PB_GRE: return "gre";
     case PB_IGMP: return "igmp";
+    case PB_NHRP: return "nhrp";
     default: return "?";
     }
 }
@@ -191,19 +193,25 @@ int gen_intent_frame(const struct pb_frame *f, size_t caplen, struct gen_intent 
      * tshark calls a quoted UDP "unverified" and sums a quoted TCP or ICMP
      * over the bytes it has (the generator computed those over the quote). */
     for (int e = 0; e < f->n; e++) {
-        if (!icmp_error(&f->l[e]))
+        if (!icmp_error(&f->l[e]) && f->l[e].kind != PB_NHRP)
             continue;
         int cut = 0;
         for (int j = e + 1; j < f->n; j++) {
             if (is_ip(&f->l[j]) && f->l[j].len_override)
                 cut = 1;
             if (cut && v[j] && !is_ip(&f->l[j])) {
-                ts[j] = f->l[j].kind == PB_UDP ? 2 : tshark_status(v[j]);
+                /* tshark: "unverified" for a UDP, and for anything an NHRP
+                 * indication quotes ("in ICMP error packet") */
+                ts[j] = f->l[j].kind == PB_UDP || f->l[e].kind == PB_NHRP ? 2 : tshark_status(v[j]);
                 v[j] = "unverifiable";
             }
         }
         break;
     }
+    /* tshark's NHRP checksum status is not among the fields compared */
+    for (int i = 0; i < f->n; i++)
+        if (f->l[i].kind == PB_NHRP && v[i])
+            ts[i] = -1;
 
     int n = 0, hidden = 0;
     for (int i = 0; i < f->n && n < GEN_MAX_INTENT; i++) {

@@ -34,7 +34,7 @@ static const struct {
 } kinds[] = {
     { "eth", PB_ETH }, { "vlan", PB_VLAN }, { "qinq", PB_QINQ }, { "mpls", PB_MPLS },
     { "sll2", PB_SLL2 }, { "ipv4", PB_IPV4 }, { "ipv6", PB_IPV6 }, { "udp", PB_UDP },
-    { "tcp", PB_TCP }, { "icmp", PB_ICMP }, { "icmpv6", PB_ICMPV6 }, { "gre", PB_GRE },
+    { "tcp", PB_TCP }, { "icmp", PB_ICMP }, { "icmpv6", PB_ICMPV6 }, { "gre", PB_GRE }, { "nhrp", PB_NHRP },
     { "vxlan", PB_VXLAN }, { "gpe", PB_VXLAN_GPE }, { "geneve", PB_GENEVE }, { "gue", PB_GUE },
     { "l2tp", PB_L2TPV3 }, { "pay", PB_PAYLOAD }, { "raw", PB_RAW }, { "igmp", PB_IGMP },
 };

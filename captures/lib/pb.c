@@ -70,6 +70,7 @@ static uint16_t ethertype_of(const struct pb_frame *f, int i)
     case PB_QINQ: return 0x88a8;
     case PB_MPLS: return 0x8847;
     case PB_ETH: return 0x6558;
+    case PB_NHRP: return 0x2001;
     default: return 0x88b5;
     }
 }
@@ -141,6 +142,7 @@ static size_t header_len(const struct pb_frame *f, int i)
     case PB_L2TPV3: return (i > 0 && f->l[i - 1].kind == PB_UDP) ? 12 : 8;
     case PB_PAYLOAD: return l->len;
     case PB_RAW: return l->len <= sizeof l->raw ? l->len : sizeof l->raw;
+    case PB_NHRP: return 40;         /* fixed header + the indication's mandatory part */
     default: return 0;
     }
 }
@@ -364,6 +366,18 @@ static void write_headers(struct pb_frame *f, uint8_t *b, size_t *tot)
         case PB_RAW:
             memcpy(p, l->raw, f->hlen[i]);
             break;
+        case PB_NHRP:                          /* RFC 2332 §5.1, §5.2.7 layout */
+            be16(p, 1);                        /* ar$afn: IPv4 */
+            be16(p + 2, 0x0800);
+            p[9] = 255;                        /* ar$hopcnt */
+            be16(p + 10, (uint16_t)tot[i]);    /* ar$pktsz */
+            p[16] = 1;                         /* ar$op.version */
+            p[17] = 8;                         /* traffic indication */
+            p[18] = 4;                         /* ar$shtl: a 4-byte NBMA address */
+            p[20] = 4;                         /* src and dst protocol address lengths */
+            p[21] = 4;
+            memcpy(p + 28, "\xc0\xa8\xc8\x01\x0a\xff\xff\x01\x0a\xff\xff\x03", 12);
+            break;
         }
     }
 }
@@ -422,6 +436,7 @@ static int site_of(const struct pb_frame *f, int i, const size_t *tot, struct cs
             return 0;
         cs->field = o + 4;
         return 1;
+    case PB_NHRP: cs->field = o + 12; return 1;
     default: return 0;
     }
     uint8_t proto = l->kind == PB_UDP ? 17 : l->kind == PB_TCP ? 6 : 58;

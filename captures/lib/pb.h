@@ -39,6 +39,8 @@ enum pb_kind {
     PB_ICMPV6, PB_GRE, PB_VXLAN, PB_VXLAN_GPE, PB_GENEVE, PB_GUE, PB_L2TPV3, PB_PAYLOAD,
     PB_RAW,           /* raw[0..len) verbatim: headers the builder does not know */
     PB_IGMP,          /* IGMPv2 membership report for 239.1.1.1 */
+    PB_NHRP,          /* NHRP traffic indication (RFC 2332 header, checksum over the
+                         NHRP packet): the layers after it are the quoted packet */
 };
 
 enum pb_state {

@@ -114,7 +114,7 @@ static const struct ethertype_entry ethertypes[] = {
     { ETH_P_MPLS_MC, dec_mpls },   { ETH_P_PPP_SES, dec_pppoe },
     { ETH_P_TEB, dec_eth },        { ETH_P_PPP, dec_ppp },
     { ETH_P_ERSPAN, dec_erspan2 }, { ETH_P_ERSPAN3, dec_erspan3 },
-    { ETH_P_NSH, dec_nsh },
+    { ETH_P_NSH, dec_nsh },         { ETH_P_NHRP, dec_nhrp },
 };
 
 void dec_ethertype(struct dec *d, uint16_t type, uint32_t off)

@@ -128,6 +128,7 @@ void dec_gue(struct dec *d, uint32_t off);
 void dec_l2tp_ip(struct dec *d, uint32_t off);
 void dec_l2tp_udp(struct dec *d, uint32_t off);
 void dec_erspan1(struct dec *d, uint32_t off);
+void dec_nhrp(struct dec *d, uint32_t off);
 void dec_erspan2(struct dec *d, uint32_t off);
 void dec_erspan3(struct dec *d, uint32_t off);
 void dec_wccp(struct dec *d, uint32_t off);

@@ -135,6 +135,7 @@ const struct proto_row csc_protos[CSC_P__COUNT] = {
                  .option = "gre-in-udp-port", .pref = "gre_in_udp_ports" },
         .decode_udp = dec_gre_udp,
     },
+    ROW(NHRP) = { .pub = { .name = "nhrp" } },
 };
 
 #define INET(n, p) [IPPROTO_##n##_] = &csc_protos[CSC_P_##p]

@@ -38,6 +38,7 @@
 #define ETH_P_NSH       0x894f
 #define ETH_P_WCCP      0x883e
 #define ETH_P_CMD       0x8909
+#define ETH_P_NHRP      0x2001   /* GRE protocol type of NHRP (RFC 2332 over GRE, DMVPN) */
 #define ETH_P_802_3_MIN 0x0600   /* below: an 802.3 length, LLC follows */
 struct eth_hdr { uint8_t dst[6], src[6], type[2]; };
 struct vlan_hdr { uint8_t tci[2], type[2]; };
@@ -275,6 +276,14 @@ struct erspan3_hdr { uint8_t ver_vlan[2], cos_session[2], timestamp[4], sgt[2], 
 #define ERSPAN_VER_SHIFT 12
 #define ERSPAN_SESSION_MASK 0x03ff
 struct cmd_hdr { uint8_t ethertype[2], version, length, option[2], sgt[2]; };
+/* ---- NHRP (RFC 2332 §5.1) ---- */
+struct nhrp_hdr {
+    uint8_t afn[2], pro_type[2], pro_snap[5], hopcnt, pktsz[2], chksum[2], extoff[2];
+    uint8_t op_version, op_type, shtl, sstl;
+};
+#define NHRP_TRAFFIC_INDICATION 8   /* Cisco: carries the packet that caused it */
+#define NHRP_IND_MAND_LEN 8         /* proto lengths, code, unused: before the addresses */
+#define NHRP_TL_LEN     0x3f        /* ar$shtl / ar$sstl: the length bits */
 #define WCCP_REDIRECT_LEN 4      /* absent when an IPv4 header follows at once */
 struct ayiya_hdr { uint8_t id_len_type, sig_len_hash, auth_opcode, next_header, epoch[4]; };
 #define AYIYA_NIBBLE    4        /* IDlen/SigLen/OpCode share bytes with another field */

@@ -582,6 +582,14 @@ void gre_rcv(struct rp *rp, uint8_t i)
         erspan_rcv(rp, i, (uint8_t)n);
         return;
     }
+    if (has_layer(rp, n) && L(rp, (uint8_t)n)->proto == CSC_P_NHRP) {
+        /* ip_tunnel_rcv hands NHRP (0x2001) to the gre device, where the
+         * NHRP daemon (opennhrp, FRR nhrpd) reads it from a packet socket and
+         * checks its checksum itself: the kernel checks nothing in it */
+        rp_layer_result(rp, (uint8_t)n, CSC_M_UNCHECKED, 1, 0);
+        deliver(rp, i, KF_IP_TUNNEL_RCV);
+        return;
+    }
     int l3 = next_l3(rp, n);
     if (l3 < 0) {
         if (!has_layer(rp, n))

@@ -189,6 +189,65 @@ START_TEST(erspan_types_and_rcv)
 }
 END_TEST
 
+/* NHRP over GRE (0x2001): its own checksum over the whole NHRP packet, and a
+ * traffic indication's quoted packet judged as an ICMP error's quote; the
+ * kernel hands it to the gre device and checks nothing in it. */
+START_TEST(nhrp_traffic_indication)
+{
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *g = pb_push(&f, PB_GRE);
+    g->proto = ETH_P_NHRP;
+    g->gre_flags = GRE_K;
+    struct pb_layer *h = pb_push(&f, PB_RAW);      /* fixed header: IPv4, type 8, shtl 4 */
+    memcpy(h->raw, "\x00\x01\x08\x00\x00\x00\x00\x00\x00\xff\x00\x00\x00\x00\x00\x00"
+                   "\x01\x08\x04\x00", 20);
+    h->len = 20;
+    struct pb_layer *m = pb_push(&f, PB_RAW);      /* spl 4, tpl 4, code, 3 addresses */
+    memcpy(m->raw, "\x04\x04\x00\x00\x00\x00\x00\x00\xc0\xa8\xc8\x01\x0a\xff\xff\x01"
+                   "\x0a\xff\xff\x03", 20);
+    m->len = 20;
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_ICMP);
+    pb_push(&f, PB_PAYLOAD)->len = 8;
+    run(&f);
+    size_t at = 14 + 20 + 8, len = FRAME_LEN - at;
+    FRAME[at + 10] = (uint8_t)(len >> 8), FRAME[at + 11] = (uint8_t)len;   /* ar$pktsz */
+    uint32_t sum = 0;
+    for (size_t i = 0; i < len; i += 2)
+        sum += (uint32_t)(FRAME[at + i] << 8 | (i + 1 < len ? FRAME[at + i + 1] : 0));
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
+    FRAME[at + 12] = (uint8_t)(~sum >> 8), FRAME[at + 13] = (uint8_t)~sum;   /* ar$chksum */
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    int n = lay(CSC_P_NHRP, 0);
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(R.layers[n].verdict, CSC_V_GOOD);
+    ck_assert_uint_eq(R.layers[n].cov_end - R.layers[n].cov_off, len);
+    ck_assert_int_eq(R.layers[4].proto, CSC_P_IPV4);
+    ck_assert(R.layers[4].notes & CSC_N_QUOTED);
+    ck_assert_uint_eq(R.layers[4].off, at + 40);
+    ck_assert_int_eq(R.layers[4].verdict, CSC_V_GOOD);
+    ck_assert_int_eq(R.layers[5].proto, CSC_P_ICMP);
+    ck_assert_int_eq(R.layers[5].verdict, CSC_V_GOOD);       /* quoted whole */
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_eq(R.layers[n].k.method, CSC_M_UNCHECKED);
+    ck_assert_str_eq(csc_proto_name(CSC_P_NHRP), "nhrp");
+    FRAME[at + 30] ^= 0xff;                                  /* an address byte */
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.layers[n].verdict, CSC_V_BAD);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);        /* the daemon's business */
+    /* a packet length beyond the GRE payload: malformed */
+    FRAME[at + 10] = 0x7f;
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+    ck_assert(R.layers[n].notes & CSC_N_LEN_EXCEEDS);
+}
+END_TEST
+
 Suite *protos_suite(void);
 Suite *protos_suite(void)
 {
@@ -199,6 +258,7 @@ Suite *protos_suite(void)
     tcase_add_test(t, gre_in_udp_unbound_port);
     tcase_add_test(t, gre_in_udp_as_fou);
     tcase_add_test(t, erspan_types_and_rcv);
+    tcase_add_test(t, nhrp_traffic_indication);
     suite_add_tcase(s, t);
     return s;
 }

@@ -65,6 +65,8 @@ enum csc_proto {
     CSC_P_SIT,           /* a device kind only: the sit device (IPv6 in IPv4);
                             ipip is CSC_P_IPV4 (IPv4 in IPv4), ip6tnl CSC_P_IPV6 */
     CSC_P_GRE_UDP,       /* GRE-in-UDP (RFC 8086): a marker layer, GRE follows */
+    CSC_P_NHRP,          /* NHRP over GRE (RFC 2332), its checksum; a traffic
+                            indication quotes the packet that caused it */
     CSC_P__COUNT
 };
 

@@ -94,6 +94,9 @@ static size_t make_key(const struct csc_config *cfg, const struct csc_frame *f,
         case CSC_P_GRE:
             flags = l->u.gre.flags | (uint32_t)l->next << 16;   /* GRE flags and version */
             break;
+        case CSC_P_ERSPAN:              /* erspan_rcv pulls by the header's own version */
+            vers = l->u.erspan.version;
+            break;
         case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: case CSC_P_GENEVE: case CSC_P_GUE:
         case CSC_P_FOU:
             aux = l->proto == CSC_P_GENEVE ? l->u.geneve.flags   /* tunnel flags */

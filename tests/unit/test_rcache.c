@@ -228,6 +228,36 @@ START_TEST(key_has_inner_eth_group_bit)
 }
 END_TEST
 
+/* erspan_rcv pulls erspan_hdr_len(ver) of the ERSPAN header's own version:
+ * a type II header (GRE 0x88be with S, 8 bytes) saying version 1 is pulled,
+ * one saying version 2 (12 bytes for the kernel) is not modelled - the same
+ * layers but for the version, which is part of the key. */
+START_TEST(key_has_erspan_version)
+{
+    static uint8_t v1[256], v2[256];
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *g = pb_push(&f, PB_GRE);
+    g->proto = 0x88be;
+    g->gre_flags = 0x1000;               /* S: type II */
+    struct pb_layer *e = pb_push(&f, PB_RAW);
+    memcpy(e->raw, "\x10\x64\x00\x07\x00\x00\x00\x01", 8);
+    e->len = 8;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 40;
+    size_t n = pb_build(&f, v1, sizeof v1);
+    memcpy(v2, v1, n);
+    v2[f.off[3]] = 0x20;                 /* ERSPAN version 2 in a type II header */
+    cfg_set("none", "modern");
+    CFG.trace_steps = false;
+    check_pair(v1, n, v2, n);
+}
+END_TEST
+
 /* gue_hdr_valid compares where the decoder stopped with the GUE layer: a
  * REMCSUM private flag in a header too short for it stops at GUE, the same
  * header without it stops at the inner IPv4 (version 5): equal layers, a
@@ -275,6 +305,7 @@ Suite *rcache_suite(void)
     tcase_add_test(t, served_across_values);
     tcase_add_test(t, key_has_inner_eth_group_bit);
     tcase_add_test(t, key_has_stop_protocol_and_offset);
+    tcase_add_test(t, key_has_erspan_version);
     suite_add_tcase(s, t);
     return s;
 }

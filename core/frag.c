@@ -378,8 +378,8 @@ static void store_fragment(struct csc_frag_table *t, struct csc_frag_entry *e, c
         e->bytes_ok = 0;
         return;
     }
-    e->hlen = (uint8_t)hlen;
-    e->nh_at = (uint8_t)nh_at;
+    e->hlen = (uint16_t)hlen;
+    e->nh_at = (uint16_t)nh_at;
 }
 
 static void put_be16(uint8_t *b, uint16_t v)

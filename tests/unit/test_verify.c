@@ -583,6 +583,84 @@ START_TEST(reassembly_checksum_state)
 }
 END_TEST
 
+/* The unfragmentable part of an IPv6 datagram fills the room the store
+ * keeps for it exactly (40 + a 216-byte hop-by-hop header = 256 bytes): the
+ * datagram is rebuilt and decoded; 8 bytes more and it falls back to the
+ * one-layer verdict. Frames by hand: eth, IPv6, HBH (PadN), fragment
+ * header, UDP + 100 bytes in two fragments (64 + 44 payload bytes). */
+static size_t v6_big_unfrag(uint8_t *b, unsigned hbh_units, int second, uint16_t ucsum)
+{
+    size_t hbh = 8u * (hbh_units + 1), o = 0;
+    memset(b, 0, 1200);
+    memcpy(b, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01\x86\xdd", 14);
+    o = 14;
+    size_t pay = second ? 44 : 64;
+    b[o] = 0x60;
+    b[o + 4] = (uint8_t)((hbh + 8 + pay) >> 8), b[o + 5] = (uint8_t)(hbh + 8 + pay);
+    b[o + 6] = 0;                                      /* hop-by-hop */
+    b[o + 7] = 64;
+    b[o + 23] = 1, b[o + 39] = 2;                      /* ::1 > ::2 */
+    o += 40;
+    b[o] = 44, b[o + 1] = (uint8_t)hbh_units;          /* next: fragment */
+    b[o + 2] = 1, b[o + 3] = (uint8_t)(hbh - 4);       /* PadN over the rest */
+    o += hbh;
+    b[o] = 17;
+    uint16_t fo = second ? (uint16_t)(64 | 0) : 1;     /* offset 64 (<<3 field) / M */
+    b[o + 2] = (uint8_t)(fo >> 8), b[o + 3] = (uint8_t)fo;
+    b[o + 7] = 0x42;
+    o += 8;
+    if (!second) {                                     /* UDP 5000 > 5001, length 108 */
+        b[o] = 0x13, b[o + 1] = 0x88, b[o + 2] = 0x13, b[o + 3] = 0x89;
+        b[o + 5] = 108;
+        b[o + 6] = (uint8_t)(ucsum >> 8), b[o + 7] = (uint8_t)ucsum;
+        for (int i = 8; i < 64; i++)
+            b[o + i] = (uint8_t)i;
+    } else {
+        for (int i = 0; i < 44; i++)
+            b[o + i] = (uint8_t)(64 + i);
+    }
+    return o + pay;
+}
+
+START_TEST(reassembly_ipv6_header_room)
+{
+    static struct csc_frag_table t;
+    static uint8_t store[CSC_FRAG_STORE_BYTES];
+    static uint8_t a[1200], b2[1200];
+    cfg_set("none", "modern");
+    for (unsigned units = 26; units <= 27; units++) {
+        uint16_t ucsum = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            size_t na = v6_big_unfrag(a, units, 0, ucsum), nb = v6_big_unfrag(b2, units, 1, 0);
+            csc_frag_init(&t);
+            csc_frag_attach(&t, &CFG, store);
+            struct csc_frame fa = { a, (uint32_t)na, (uint32_t)na, CSC_LINK_ETHERNET, 0 };
+            struct csc_frame fb = { b2, (uint32_t)nb, (uint32_t)nb, CSC_LINK_ETHERNET, 0 };
+            run_bytes(a, na, na, CSC_LINK_ETHERNET);
+            csc_frag_feed(&t, &fa, &R, 1);
+            run_bytes(b2, nb, nb, CSC_LINK_ETHERNET);
+            ck_assert(csc_frag_feed(&t, &fb, &R, 2));
+            int u = lay(CSC_P_UDP, 0);
+            ck_assert_int_ge(u, 0);
+            if (pass == 0) {                           /* zero6: learn the right value */
+                ck_assert_int_eq(R.layers[u].verdict, CSC_V_ZERO6);
+                ucsum = R.layers[u].expected;
+                continue;
+            }
+            ck_assert_int_eq(R.layers[u].verdict, CSC_V_GOOD);
+            if (units == 26) {                         /* 256 bytes: rebuilt, replayed */
+                ck_assert(R.layers[u].notes & CSC_N_REASSEMBLED);
+                ck_assert_uint_eq(R.layers[u].off, 256);
+                ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+            } else {                                   /* 264: the one-layer verdict */
+                ck_assert(!(R.layers[u].notes & CSC_N_REASSEMBLED));
+                ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+            }
+        }
+    }
+}
+END_TEST
+
 Suite *verify_suite(void);
 Suite *verify_suite(void)
 {
@@ -599,6 +677,7 @@ Suite *verify_suite(void)
     tcase_add_test(t, reassembly);
     tcase_add_test(t, reassembly_inner_stack);
     tcase_add_test(t, reassembly_checksum_state);
+    tcase_add_test(t, reassembly_ipv6_header_room);
     suite_add_tcase(s, t);
     return s;
 }

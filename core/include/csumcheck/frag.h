@@ -63,8 +63,9 @@ struct csc_frag_entry {
     uint8_t newer, older;        /* LRU list (slot indices, CSC_FRAG_NIL at the ends) */
     /* the byte store (csc_frag_attach) */
     uint8_t bytes_ok;            /* every fragment's bytes are in the slot's area */
-    uint8_t hlen;                /* the first fragment's header, stored before the payload */
-    uint8_t nh_at;               /* IPv6: offset in it of the next-header byte that named
+    uint16_t hlen;               /* the first fragment's header, stored before the payload
+                                    (at most CSC_FRAG_HDR_ROOM) */
+    uint16_t nh_at;              /* IPv6: offset in it of the next-header byte that named
                                     the fragment header */
     uint8_t frag_nh;             /* IPv6: the fragment header's next header */
     uint8_t state_seen, head_summed, head_level, summed_mixed;   /* ip_summed the fragments arrived with

@@ -382,7 +382,10 @@ static bool layer_has_rco(const struct pl_layer *l)
 static void render_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t,
                          const struct pl_frame *s, const struct pl_layer *l, guint caplen)
 {
-    guint at = l->off <= caplen ? l->off : 0;
+    /* a layer of the datagram this frame completed sits at an offset in the
+     * datagram (note reassembled), not in this frame's bytes */
+    gboolean in_frame = !(l->notes & CSC_N_REASSEMBLED);
+    guint at = in_frame && l->off <= caplen ? l->off : 0;
     const char *proto = csc_proto_name(l->proto);
     const char *verdict = csc_verdict_name(l->verdict);
     gboolean reached = s->ran && l->method != CSC_M_NOT_REACHED;
@@ -442,8 +445,8 @@ static void render_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t,
     gen(proto_tree_add_string(lt, hf_layer_reason, tvb, at, 0, csc_reason_name(l->reason)));
     /* The checksum item covers the checksum bytes when they are in this
      * frame (a reassembled datagram's may be in another fragment). */
-    if (l->csum_off != CSC_NO_OFF && l->csum_off + 2 <= caplen && l->reason != CSC_R_FRAG_REASSEMBLED &&
-        tvb_get_ntohs(tvb, l->csum_off) == l->field)
+    if (in_frame && l->csum_off != CSC_NO_OFF && l->csum_off + 2 <= caplen &&
+        l->reason != CSC_R_FRAG_REASSEMBLED && tvb_get_ntohs(tvb, l->csum_off) == l->field)
         proto_tree_add_uint(lt, hf_layer_checksum, tvb, l->csum_off, 2, l->field);
     else
         gen(proto_tree_add_uint(lt, hf_layer_checksum, tvb, at, 0, l->field));

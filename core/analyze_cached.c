@@ -25,7 +25,8 @@ void csc_rcache_init(struct csc_rcache *c)
  * and nothing that varies per packet without changing a branch (sequence
  * numbers, ports, checksum values other than zero), in five words:
  *   offset, end | notes, checksum offset | header length, tunnel flags |
- *   fragment field or GRE flags, next protocol, RCO start, RCO offset |
+ *   fragment field (IPv6: + routing header type, segments left, order) or GRE
+ *   flags, next protocol, RCO start, RCO offset |
  *   protocol, verdict, IP layer, bits (TCP flags, a zero UDP checksum, an
  *   Ethernet destination's I/G bit), version.
  * Fields a protocol does not use stay zero. The frame's part, two words:
@@ -88,8 +89,10 @@ static size_t make_key(const struct csc_config *cfg, const struct csc_frame *f,
             if (pkt_u8(&p, l->off, &bits))
                 bits = (bits & 1) | 2;
             break;
-        case CSC_P_IPV4: case CSC_P_IPV6:
-            flags = l->u.ip.frag_off | (uint32_t)l->next << 16;
+        case CSC_P_IPV4: case CSC_P_IPV6:   /* + ipv6_rthdr_rcv's routing header */
+            flags = l->u.ip.frag_off | (uint32_t)l->next << 16 |
+                    (uint64_t)l->u.ip.rh_type << 32 | (uint64_t)l->u.ip.rh_segs_left << 40 |
+                    (uint64_t)l->u.ip.rh_flags << 48;
             break;
         case CSC_P_GRE:
             flags = l->u.gre.flags | (uint32_t)l->next << 16;   /* GRE flags and version */

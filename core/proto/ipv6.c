@@ -88,8 +88,21 @@ struct ext_chain {
     uint32_t jumbo, notes, frag_id;
     uint16_t frag;             /* the fragment header's offset << 3 | M */
     bool frag_seen;
+    uint8_t rh_type, rh_left, rh_flags;   /* the first routing header (CSC_RH_*) */
     uint8_t nh;                /* the upper-layer protocol */
 };
+
+/* The first routing header's type and segments left, and whether a Home
+ * Address option came before it: the receiver handles the headers in chain
+ * order (ipv6_rthdr_rcv, ipv6_destopt_rcv). */
+static void note_first_routing(struct dec *d, struct ext_chain *c, uint32_t cur)
+{
+    if (c->rh_flags & CSC_RH_SEEN)
+        return;
+    pkt_u8(&d->p, cur + WIRE_OFF(ipv6_rt_hdr, type), &c->rh_type);
+    pkt_u8(&d->p, cur + WIRE_OFF(ipv6_rt_hdr, segments_left), &c->rh_left);
+    c->rh_flags = CSC_RH_SEEN | ((c->notes & CSC_N_HOME_ADDRESS) ? CSC_RH_AFTER_HAO : 0);
+}
 
 /* One hop-by-hop, destination options, routing or AH header at c->cur */
 static bool ext_option_header(struct dec *d, struct ext_chain *c, uint8_t *src, uint8_t *dst)
@@ -113,6 +126,7 @@ static bool ext_option_header(struct dec *d, struct ext_chain *c, uint8_t *src, 
             c->notes |= CSC_N_HOME_ADDRESS;
     } else if (c->nh == IPPROTO_ROUTING_) {
         routing_dst(d, cur, hl, dst, &c->notes);
+        note_first_routing(d, c, cur);
     }
     c->nh = next;
     c->cur = cur + len;
@@ -192,6 +206,9 @@ void dec_ipv6(struct dec *d, uint32_t off)
     d->ip = dec_index(d, l);
 
     l->u.ip.frag_off = c.frag;        /* fragment offset << 3 | M */
+    l->u.ip.rh_type = c.rh_type;
+    l->u.ip.rh_segs_left = c.rh_left;
+    l->u.ip.rh_flags = c.rh_flags;
     if (c.frag_seen && (c.frag & (IP6_OFFSET | IP6_MF))) {
         l->notes |= CSC_N_FRAGMENT;
         if (c.frag >> IP6_OFFSET_SHIFT) {

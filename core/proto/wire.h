@@ -99,7 +99,8 @@ struct ipv6_tlv { uint8_t type, len; };             /* + len bytes of value */
 #define IPV6_TLV_JUMBO  0xc2
 #define IPV6_TLV_HAO    0xc9     /* Home Address option (RFC 6275 §6.3) */
 #define IPV6_SRCRT_TYPE_0 0
-#define IPV6_SRCRT_TYPE_2 2
+#define IPV6_SRCRT_TYPE_2 2      /* Mobile IPv6 (RFC 6275 §6.4) */
+#define IPV6_SRCRT_TYPE_3 3      /* RPL source route (RFC 6554) */
 #define IPV6_SRCRT_TYPE_4 4      /* segment routing header */
 
 /* ---- UDP, TCP (udp.h, tcp.h) ---- */

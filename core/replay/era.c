@@ -39,18 +39,21 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * options drop (v4.12 lacks, v4.13.4 has), geneve_udp_encap_recv drops a
  * bad version/protocol (v4.6.2 returns it to UDP, v4.7.4 drops). ip6_tunnel
  * and ip6_gre: ip6_tnl_rcv with gro_cells, ip4ip6/ip6ip6 GRO callbacks
- * (v4.6.2 netif_rx and none, v4.7.4 has them). */
+ * (v4.6.2 netif_rx and none, v4.7.4 has them). Routing type 4 has its
+ * handler, ipv6_srh_rcv (1ababeba4a21, v4.10). */
 #define SW_4_13 ((SW_4_6 & ~E(HAS_CSUM_BAD)) | E(REMCSUM_CLEARED_ON_EXIT) | \
                  E(GENEVE_ZERO6_EXTERNAL) | E(GENEVE_CRIT_COUNTERS) | \
-                 E(GENEVE_BAD_HDR_DROPPED) | E(IP6_TNL_GRO))
+                 E(GENEVE_BAD_HDR_DROPPED) | E(IP6_TNL_GRO) | E(SEG6_RCV))
 /* v4.20: COMPLETE unset in UDP db4f1be3ca9b; pskb_trim_rcsum keeps COMPLETE
  * ("net: pskb_trim_rcsum() and CHECKSUM_COMPLETE are friends": absent in
  * v4.13.4, pskb_trim_rcsum_slow in v4.20). The UDP tunnel gate still comes
  * before the socket lookup (v4.20 udp_gro_receive). */
 #define SW_4_20 (SW_4_13 | E(UDP_COMPLETE_UNSET) | E(PSKB_TRIM_KEEPS_COMPLETE))
 /* v5.12: zero-checksum tunnel GRO gate 89e5c58fc1e2; plain UDP GRO
- * (e20cf8d3f1f7, v5.0) has moved the socket lookup before the gate. */
-#define SW_5_12 ((SW_4_20 & ~E(UDP_GATE_BEFORE_LOOKUP)) | E(UDP_GATE_NONZERO_CHECK))
+ * (e20cf8d3f1f7, v5.0) has moved the socket lookup before the gate.
+ * Routing type 3 has its handler, ipv6_rpl_srh_rcv (8610c7c6e3bd, v5.7). */
+#define SW_5_12 ((SW_4_20 & ~E(UDP_GATE_BEFORE_LOOKUP)) | E(UDP_GATE_NONZERO_CHECK) | \
+                 E(RPL_RCV))
 /* Debian bullseye's 5.10 (source 5.10.262; live 5.10.0-46): 5.12's gate fix
  * 89e5c58fc1e2 is in it by stable backport (live: kernel-findings.md L10),
  * and innerprotoinherit; not the GPE GRO callback (live L11), the 2024

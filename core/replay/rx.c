@@ -214,6 +214,68 @@ void ip6_protocol_deliver_rcu(struct rp *rp, uint8_t i)
         deliver_l4(rp, i + 1);
 }
 
+/* ipv6_rthdr_rcv (net/ipv6/exthdrs.c, v6.12; the same in Debian's 5.10.262
+ * and 6.1.192). A segment routing header (type 4: ipv6_srh_rcv, 1ababeba4a21,
+ * v4.10) and an RPL one (type 3: ipv6_rpl_srh_rcv, 8610c7c6e3bd, v5.7) are
+ * freed whatever their segments left while seg6_enabled / rpl_seg_enabled
+ * are 0, their defaults (kfree_skb: no counter). Any other type with no
+ * segments left is skipped. With segments left every type goes to
+ * `unknown_rh` (ICMPv6 parameter problem, Ip6InHdrErrors) but type 2 on a
+ * CONFIG_IPV6_MIP6 kernel: type 0 has had no case since its processing was
+ * removed (2.6.2x, before every era here; RFC 5095). Type 2 with MIP6
+ * (Debian's kernels) drops too - Ip6InHdrErrors unless hdrlen 2 and segments
+ * left 1, then Ip6InAddrErrors after xfrm6_input_addr finds no state - a
+ * counter the model lacks: it follows the kernel without MIP6 (the 6.18
+ * host). Before their handlers types 3 and 4 were unknown types. */
+static bool ipv6_rthdr_rcv(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *ip = L(rp, i);
+    uint8_t type = ip->u.ip.rh_type;
+    rp_enter(rp, i, KF_IPV6_RTHDR_RCV);
+    if ((type == IPV6_SRCRT_TYPE_4 && era(rp, CSC_E_SEG6_RCV)) ||
+        (type == IPV6_SRCRT_TYPE_3 && era(rp, CSC_E_RPL_RCV))) {
+        rp_drop(rp, i, KF_IPV6_RTHDR_RCV, KD_RTHDR_DISABLED, 0);
+        return false;
+    }
+    if (ip->u.ip.rh_segs_left == 0)
+        return true;
+    rp_drop(rp, i, KF_IPV6_RTHDR_RCV, KD_RTHDR_UNKNOWN, CNT(CSC_C_IP6_IN_HDR_ERRORS));
+    return false;
+}
+
+/* ipv6_destopt_rcv -> ip6_parse_tlv (net/ipv6/exthdrs.c, v6.12) on a Home
+ * Address option: with CONFIG_IPV6_MIP6 (Debian) ipv6_dest_hao calls
+ * xfrm6_input_addr (net/ipv6/xfrm6_input.c), which without a matching xfrm
+ * state - a stock receiver has none - counts XfrmInNoStates and fails:
+ * drop XFRM_POLICY. Without MIP6 (the 6.18 host) option 0xc9 is unknown and
+ * its action bits (0xc9 >> 6 == 3) make ip6_tlvopt_unknown send a parameter
+ * problem and drop (UNHANDLED_PROTO). Either way ipv6_destopt_rcv counts
+ * Ip6InHdrErrors, and no transport checksum is looked at. */
+static void ipv6_destopt_rcv(struct rp *rp, uint8_t i)
+{
+    rp_enter(rp, i, KF_IPV6_DESTOPT_RCV);
+    rp_drop(rp, i, KF_IPV6_DESTOPT_RCV, KD_HAO_NO_STATE, CNT(CSC_C_IP6_IN_HDR_ERRORS));
+}
+
+/* ip6_protocol_deliver_rcu runs the extension headers' handlers in chain
+ * order before the transport's. False when one of them took the packet. */
+static bool ipv6_exthdrs_rcv(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *ip = L(rp, i);
+    bool hao = ip->notes & CSC_N_HOME_ADDRESS;
+    if (hao && (ip->u.ip.rh_flags & CSC_RH_AFTER_HAO)) {
+        ipv6_destopt_rcv(rp, i);
+        return false;
+    }
+    if ((ip->u.ip.rh_flags & CSC_RH_SEEN) && !ipv6_rthdr_rcv(rp, i))
+        return false;
+    if (hao) {
+        ipv6_destopt_rcv(rp, i);
+        return false;
+    }
+    return true;
+}
+
 static void ipv6_rcv(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *ip = L(rp, i);
@@ -223,6 +285,8 @@ static void ipv6_rcv(struct rp *rp, uint8_t i)
         return;
     if (!ip_len_checks(rp, i, KF_IPV6_RCV, CNT(CSC_C_IP6_IN_HDR_ERRORS),
                        CNT(CSC_C_IP6_IN_TRUNCATED)))
+        return;
+    if (!ipv6_exthdrs_rcv(rp, i))
         return;
     ip6_protocol_deliver_rcu(rp, i);
 }
@@ -438,10 +502,20 @@ void geneve_rcv(struct rp *rp, uint8_t t)
     tunnel_dev_receive(rp, t, (uint8_t)l3);
 }
 
+/* vxlan_rcv on a GPE socket (drivers/net/vxlan/vxlan_core.c, v6.12):
+ * vxlan_parse_gpe_proto makes next protocol 3 ETH_P_TEB and raw_proto is
+ * set, so no eth_type_trans: the skb enters the GPE device (vxlan_raw_setup:
+ * ARPHRD_NONE) as ETH_P_TEB, and __netif_receive_skb_core (net/core/dev.c)
+ * finds no packet handler for that type on it - dev_core_stats_rx_dropped_inc
+ * and UNHANDLED_PROTO; nothing reaches the inner IP. */
 void vxlan_gpe_rcv(struct rp *rp, uint8_t t)
 {
     rp_enter(rp, t, KF_VXLAN_RCV);
     skb_pull_rcsum(rp, UDP_HLEN + VXLAN_HLEN);
+    if (has_layer(rp, t + 1u) && L(rp, t + 1)->proto == CSC_P_ETH) {
+        rp_drop(rp, t, KF_NETIF_RECEIVE_SKB_CORE, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
+        return;
+    }
     int l3 = next_l3(rp, t + 1u);
     if (l3 < 0) {
         not_modelled(rp, t, KF_VXLAN_RCV);

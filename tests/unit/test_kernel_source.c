@@ -9,6 +9,7 @@
 #include "helpers.h"
 
 #include "csumcheck/gro.h"
+#include "proto/wire.h"
 
 #define GRO CSC_PATH_GRO
 #define NORMAL CSC_PATH_NORMAL
@@ -855,6 +856,187 @@ START_TEST(engine_gre_under_gue_merged_is_lost_l8)
 }
 END_TEST
 
+/* ---- IPv6 extension headers before the transport (csumcheck --live,
+ * tests/live: ip-headers.pcap frames 3-6 disagreed on the 6.18 host) ---- */
+
+/* Eth / IPv6 + routing header type 0 (one address, segments left 1) / TCP;
+ * the routing header's type and segments left patched in, the TCP checksum
+ * as `tcp` says (right over the final destination). */
+static size_t ipv6_rh(uint8_t *b, size_t cap, uint8_t type, uint8_t left, enum pb_state tcp)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV6)->v6_ext = PB_X_RH0;
+    pb_push(&f, PB_TCP)->csum = (uint8_t)tcp;
+    pb_push(&f, PB_PAYLOAD)->len = 40;
+    size_t n = pb_build(&f, b, cap);
+    size_t rh = f.off[1] + 40;
+    b[rh + 2] = type;
+    b[rh + 3] = left;
+    return n;
+}
+
+static void run_rh(const char *era, uint8_t type, uint8_t left, enum pb_state tcp)
+{
+    static uint8_t b[256];
+    size_t n = ipv6_rh(b, sizeof b, type, left, tcp);
+    cfg_set("none", era);
+    run_bytes(b, n, n, CSC_LINK_ETHERNET);
+}
+
+/* ipv6_rthdr_rcv (net/ipv6/exthdrs.c 6.12; 5.10.262 and 6.1.192 alike): a
+ * type 0 header with segments left goes to unknown_rh - ICMPv6 parameter
+ * problem, Ip6InHdrErrors - before TCP sees the packet, so a bad TCP
+ * checksum is never counted; with no segments left it is skipped. */
+START_TEST(rthdr_type0_segments_left_is_unknown_rh)
+{
+    run_rh("modern", IPV6_SRCRT_TYPE_0, 1, PB_BAD);
+    int ip = lay(CSC_P_IPV6, 0), t = lay(CSC_P_TCP, 0);
+    ck_assert_uint_eq(R.layers[ip].u.ip.rh_flags, CSC_RH_SEEN);
+    ck_assert_uint_eq(R.layers[ip].u.ip.rh_segs_left, 1);
+    ck_assert_int_eq(R.layers[t].verdict, CSC_V_BAD);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, ip);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "NOT_SPECIFIED (routing header)");
+    ck_assert_int_ge(find_step("ipv6_rthdr_rcv", "drop"), 0);
+    ck_assert_int_eq(find_step("tcp_v6_rcv", "enter"), -1);   /* NIC GRO may look; TCP never */
+
+    run_rh("3.18", IPV6_SRCRT_TYPE_0, 1, PB_OK);        /* every era: RH0 long gone */
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+
+    run_rh("modern", IPV6_SRCRT_TYPE_0, 0, PB_OK);      /* right over the first hop */
+    ck_assert_int_ge(find_step("ipv6_rthdr_rcv", "enter"), 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);     /* the pb checksum covers the final dst */
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+    ck_assert_int_ge(find_step("tcp_v6_rcv", "enter"), 0);
+}
+END_TEST
+
+/* Type 2 (Mobile IPv6) with segments left: unknown_rh on a kernel without
+ * CONFIG_IPV6_MIP6 (the 6.18 host) - the model follows it. */
+START_TEST(rthdr_type2_segments_left_dropped)
+{
+    run_rh("modern", IPV6_SRCRT_TYPE_2, 1, PB_OK);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_IPV6, 0));
+}
+END_TEST
+
+/* Type 4 (SRH): ipv6_srh_rcv from v4.10 (1ababeba4a21) frees the packet
+ * while seg6_enabled is 0 (the default), segments left or not, without a
+ * counter; v4.6 has no handler, so type 4 is an unknown type there. */
+START_TEST(rthdr_srh_freed_while_seg6_disabled)
+{
+    run_rh("modern", IPV6_SRCRT_TYPE_4, 1, PB_OK);
+    int ip = lay(CSC_P_IPV6, 0);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].verdict, CSC_V_GOOD);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, ip);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "NOT_SPECIFIED (source routing disabled)");
+
+    run_rh("4.13", IPV6_SRCRT_TYPE_4, 0, PB_OK);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+
+    run_rh("4.6", IPV6_SRCRT_TYPE_4, 1, PB_OK);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+}
+END_TEST
+
+/* Type 3 (RPL): ipv6_rpl_srh_rcv from v5.7 (8610c7c6e3bd) frees it while
+ * rpl_seg_enabled is 0; before (4.20) an unknown type, skipped with no
+ * segments left. */
+START_TEST(rthdr_rpl_freed_from_5_7)
+{
+    static uint8_t b[256];
+    run_rh("5.10", IPV6_SRCRT_TYPE_3, 0, PB_OK);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+
+    /* segments left 0: the pseudo-header takes the first hop's address,
+     * so the TCP checksum must be right over it */
+    size_t n = ipv6_rh(b, sizeof b, IPV6_SRCRT_TYPE_3, 0, PB_OK);
+    cfg_set("none", "4.20");
+    run_bytes(b, n, n, CSC_LINK_ETHERNET);
+    ck_assert_int_ge(find_step("ipv6_rthdr_rcv", "enter"), 0);
+    ck_assert_int_eq(find_step("ipv6_rthdr_rcv", "drop"), -1);
+    ck_assert_int_ne(R.kernel.drop_layer, lay(CSC_P_IPV6, 0));
+}
+END_TEST
+
+/* A Home Address option (ipv6_destopt_rcv -> ip6_parse_tlv): with MIP6
+ * ipv6_dest_hao -> xfrm6_input_addr (net/ipv6/xfrm6_input.c) finds no
+ * state, without MIP6 ip6_tlvopt_unknown acts on 0xc9 >> 6 == 3; either
+ * way Ip6InHdrErrors and no transport checksum. In chain order: a
+ * destination header before a routing header is handled first. */
+START_TEST(hao_dropped_without_xfrm_state)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    struct pb_layer *ip6 = pb_push(&f, PB_IPV6);
+    ip6->v6_ext = PB_X_HAO;
+    memset(ip6->hao, 0xaa, sizeof ip6->hao);
+    ip6->hao[0] = 0x20;
+    pb_push(&f, PB_UDP)->csum = PB_BAD;
+    pb_push(&f, PB_PAYLOAD)->len = 20;
+    cfg_set("none", "modern");
+    run(&f);
+    int ip = lay(CSC_P_IPV6, 0);
+    ck_assert(R.layers[ip].notes & CSC_N_HOME_ADDRESS);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, ip);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+    ck_assert_int_ge(find_step("ipv6_destopt_rcv", "drop"), 0);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason),
+                     "XFRM_POLICY (home address; UNHANDLED_PROTO without MIP6)");
+
+    ip6->v6_ext = PB_X_HAO | PB_X_RH0;                  /* destination header first */
+    run(&f);
+    ck_assert_uint_eq(R.layers[ip].u.ip.rh_flags, CSC_RH_SEEN | CSC_RH_AFTER_HAO);
+    ck_assert_int_ge(find_step("ipv6_destopt_rcv", "drop"), 0);
+    ck_assert_int_eq(find_step("ipv6_rthdr_rcv", "enter"), -1);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+}
+END_TEST
+
+/* vxlan_rcv on a GPE device (drivers/net/vxlan/vxlan_core.c 6.12): next
+ * protocol 3 is ETH_P_TEB with raw_proto, and __netif_receive_skb_core
+ * (net/core/dev.c) has no handler for it on the ARPHRD_NONE device:
+ * dev rx_dropped, UNHANDLED_PROTO, nothing reaches the inner IP. */
+START_TEST(vxlan_gpe_ethernet_unhandled_on_gpe_device)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_VXLAN_GPE);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP)->csum = PB_BAD;
+    pb_push(&f, PB_PAYLOAD)->len = 40;
+    cfg_set("none", "modern");
+    run(&f);
+    int g = lay(CSC_P_VXLAN_GPE, 0), in = lay(CSC_P_IPV4, 1);
+    ck_assert_uint_eq(R.layers[g].next, VXLAN_GPE_NP_ETHERNET);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, g);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_DEV_RX_DROPPED);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "UNHANDLED_PROTO");
+    ck_assert_int_ge(find_step("__netif_receive_skb_core", "drop"), 0);
+    ck_assert_int_eq(R.layers[in].k.method, CSC_M_NOT_REACHED);
+    for (int d = 0; d < R.kernel.ndevs; d++)          /* dropped before it enters one */
+        ck_assert_int_ne(R.kernel.devs[d].kind, CSC_P_VXLAN_GPE);
+}
+END_TEST
+
 Suite *kernel_source_suite(void);
 Suite *kernel_source_suite(void)
 {
@@ -887,6 +1069,12 @@ Suite *kernel_source_suite(void)
     tcase_add_test(t, finding4_ipv6_outer_and_inner_bad_u0_dropped);
     tcase_add_test(t, engine_gre_flow_key_l9);
     tcase_add_test(t, engine_gre_under_gue_merged_is_lost_l8);
+    tcase_add_test(t, rthdr_type0_segments_left_is_unknown_rh);
+    tcase_add_test(t, rthdr_type2_segments_left_dropped);
+    tcase_add_test(t, rthdr_srh_freed_while_seg6_disabled);
+    tcase_add_test(t, rthdr_rpl_freed_from_5_7);
+    tcase_add_test(t, hao_dropped_without_xfrm_state);
+    tcase_add_test(t, vxlan_gpe_ethernet_unhandled_on_gpe_device);
     suite_add_tcase(s, t);
     return s;
 }

@@ -295,6 +295,27 @@ START_TEST(key_has_stop_protocol_and_offset)
 }
 END_TEST
 
+/* ipv6_rthdr_rcv branches on the routing header's type: type 0 with
+ * segments left is unknown_rh (Ip6InHdrErrors), type 4 is freed silently
+ * (seg6 disabled); the same layers otherwise, so the type is in the key. */
+START_TEST(key_has_ipv6_routing_type)
+{
+    static uint8_t rh0[256], srh[256];
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV6)->v6_ext = PB_X_RH0;
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 40;
+    size_t n = pb_build(&f, rh0, sizeof rh0);
+    memcpy(srh, rh0, n);
+    srh[f.off[1] + 40 + 2] = 4;           /* routing type 4, one segment: same final dst */
+    cfg_set("none", "modern");
+    CFG.trace_steps = false;
+    check_pair(rh0, n, srh, n);
+}
+END_TEST
+
 Suite *rcache_suite(void);
 Suite *rcache_suite(void)
 {
@@ -306,6 +327,7 @@ Suite *rcache_suite(void)
     tcase_add_test(t, key_has_inner_eth_group_bit);
     tcase_add_test(t, key_has_stop_protocol_and_offset);
     tcase_add_test(t, key_has_erspan_version);
+    tcase_add_test(t, key_has_ipv6_routing_type);
     suite_add_tcase(s, t);
     return s;
 }

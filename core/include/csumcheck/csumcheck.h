@@ -210,6 +210,10 @@ struct csc_layer_kernel {
  * checksums, one per protocol family; csc_layer.proto says which one holds
  * (the decoder in core/proto/ fills it). A view with an identifier has it
  * first (CSC_PF_ID), so csc_layer_id() reads it whatever the protocol. */
+/* csc_layer_view.ip.rh_flags: an IPv6 routing header is in the chain; it
+ * comes after the destination options header carrying a Home Address option */
+enum { CSC_RH_SEEN = 1u << 0, CSC_RH_AFTER_HAO = 1u << 1 };
+
 union csc_layer_view {
     struct {                      /* ipv4, ipv6 */
         uint32_t addr_off;        /* frame offset of the header's source address; the
@@ -218,6 +222,9 @@ union csc_layer_view {
         uint32_t flow_label;      /* IPv6 */
         uint16_t frag_off;        /* IPv4: flags and offset (IP_DF, IP_MF, IP_OFFSET);
                                      IPv6: the fragment header's offset << 3 | M */
+        uint8_t rh_type;          /* IPv6: the first routing header's type */
+        uint8_t rh_segs_left;     /* and its segments left */
+        uint8_t rh_flags;         /* CSC_RH_SEEN, CSC_RH_AFTER_HAO */
     } ip;
     struct {                      /* udp; tcp starts alike */
         uint16_t sport, dport;
@@ -348,6 +355,10 @@ enum csc_era_switch {
     CSC_E_IP6_TNL_GRO,                /* ip4ip6/ip6ip6 GRO callbacks and gro_cells in
                                          ip6_tnl_rcv, used by ip6_gre too (v4.6.2: none,
                                          netif_rx; v4.7.4 has them) */
+    CSC_E_SEG6_RCV,                   /* ipv6_srh_rcv takes routing type 4, freed while
+                                         seg6_enabled is 0 (1ababeba4a21, v4.10) */
+    CSC_E_RPL_RCV,                    /* ipv6_rpl_srh_rcv takes routing type 3, freed
+                                         while rpl_seg_enabled is 0 (8610c7c6e3bd, v5.7) */
     CSC_E__COUNT
 };
 

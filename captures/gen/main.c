@@ -15,6 +15,7 @@
  */
 #include "gen.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,6 +208,78 @@ usage:
     return 2;
 }
 
+/* csc-gen interfaces: one pcapng file whose frames come from interfaces of
+ * different link types and snapshot lengths, as a capture on several
+ * interfaces is (libpcap 1.10 refuses such a file; csumcheck reads it with
+ * libwiretap, issue 17). Each DESC is a frame; --snaplen and --dir apply to
+ * the DESCs after them; one interface per (link type, snapshot length). */
+static int cmd_interfaces(int argc, char **argv)
+{
+    const char *out = NULL;
+    unsigned long snap = 262144;
+    int dir = CAPW_DIR_NONE, r = 0;
+    struct capw w;
+    bool open = false;
+    uint32_t if_lt[CAPW_IFACES], if_snap[CAPW_IFACES];
+    unsigned nif = 0;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+    if (!out)
+        goto usage;
+    uint64_t ts = GEN_T0_USEC;
+    for (int i = 1; i < argc && !r; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-o") && v) {
+            i++;
+        } else if (!strcmp(a, "--snaplen") && v) {
+            snap = strtoul(v, NULL, 0);
+            i++;
+        } else if (!strcmp(a, "--dir") && v) {
+            dir = !strcmp(v, "in") ? CAPW_DIR_IN : !strcmp(v, "out") ? CAPW_DIR_OUT : CAPW_DIR_NONE;
+            i++;
+        } else {
+            struct pb_frame f;
+            char err[128];
+            static uint8_t buf[70000];
+            if (gen_parse(a, &f, err, sizeof err)) {
+                fprintf(stderr, "csc-gen interfaces: %s\n", err);
+                return 2;
+            }
+            size_t len = pb_build(&f, buf, sizeof buf);
+            uint32_t lt = pb_linktype(&f);
+            unsigned k = 0;
+            while (k < nif && (if_lt[k] != lt || if_snap[k] != snap))
+                k++;
+            if (!open) {
+                if (capw_open(&w, out, CAPW_PCAPNG, lt, (uint32_t)snap))
+                    return 2;
+                open = true;
+                if_lt[0] = lt;
+                if_snap[0] = (uint32_t)snap;
+                nif = 1;
+                k = 0;
+            } else if (k == nif) {
+                int id = capw_add_interface(&w, lt, (uint32_t)snap);
+                if (id < 0 || nif == CAPW_IFACES)
+                    return 2;
+                if_lt[nif] = lt;
+                if_snap[nif++] = (uint32_t)snap;
+            }
+            r = !len || capw_write_if(&w, k, ts, buf, (uint32_t)len, dir);
+            ts += GEN_STEP_USEC;
+        }
+    }
+    if (!open)
+        goto usage;
+    r |= capw_close(&w);
+    return r ? 2 : 0;
+usage:
+    fprintf(stderr, "usage: csc-gen interfaces -o FILE [--snaplen N] [--dir in|out] DESC "
+                    "[[--snaplen N] [--dir in|out] DESC ...]\n");
+    return 2;
+}
+
 static void usage(void)
 {
     fprintf(stderr,
@@ -214,6 +287,8 @@ static void usage(void)
             "       csc-gen manifest [FILE...]          intended per-layer verdicts (TSV)\n"
             "       csc-gen list|cases [--markdown] [FILE...]  the case table\n"
             "       csc-gen stack [OPTS] DESCRIPTION    one frame (see captures/gen/spec.c)\n"
+            "       csc-gen interfaces -o FILE [--snaplen N] [--dir in|out] DESC ...\n"
+            "                                           a pcapng of several link types\n"
             "       csc-gen flow [OPTS] -o FILE|-       a TCP flow over VXLAN\n"
             "       csc-gen bench --size full|small --bytes N[K|M|G] [--bad-every K] -o FILE|-\n"
             "       csc-gen bench --flows N --frames M [--size full|small] -o FILE|-\n"
@@ -255,6 +330,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "stack"))
         return cmd_stack(argc - 1, argv + 1);
+    if (!strcmp(cmd, "interfaces"))
+        return cmd_interfaces(argc - 1, argv + 1);
     if (!strcmp(cmd, "flow"))
         return gen_cmd_flow(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench"))

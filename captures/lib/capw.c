@@ -65,19 +65,36 @@ static int write_header(struct capw *w, enum capw_format fmt, uint32_t linktype,
     r |= put32(w, 0xffffffffu);
     r |= put32(w, 0xffffffffu);
     r |= put32(w, 28);
+    return r | (capw_add_interface(w, linktype, snaplen) < 0);
+}
+
+int capw_add_interface(struct capw *w, uint32_t linktype, uint32_t snaplen)
+{
+    if (w->format != CAPW_PCAPNG || w->nif == CAPW_IFACES)
+        return -1;
     /* Interface Description Block */
-    r |= put32(w, 1);
+    int r = put32(w, 1);
     r |= put32(w, 20);
     r |= put16(w, (uint16_t)linktype);
     r |= put16(w, 0);
     r |= put32(w, snaplen);
     r |= put32(w, 20);
-    return r;
+    w->ifsnap[w->nif] = snaplen;
+    return r ? -1 : (int)w->nif++;
 }
 
 int capw_write(struct capw *w, uint64_t ts_usec, const uint8_t *data, uint32_t len, int dir)
 {
-    uint32_t cap = len < w->snaplen ? len : w->snaplen;
+    return capw_write_if(w, 0, ts_usec, data, len, dir);
+}
+
+int capw_write_if(struct capw *w, unsigned if_id, uint64_t ts_usec, const uint8_t *data,
+                  uint32_t len, int dir)
+{
+    if (if_id >= CAPW_IFACES || (w->format == CAPW_PCAPNG && if_id >= w->nif))
+        return -1;
+    uint32_t snap = if_id ? w->ifsnap[if_id] : w->snaplen;   /* w->snaplen: callers change it */
+    uint32_t cap = len < snap ? len : snap;
     int r = 0;
     if (w->format == CAPW_PCAP) {
         r |= put32(w, (uint32_t)(ts_usec / 1000000u));
@@ -93,7 +110,7 @@ int capw_write(struct capw *w, uint64_t ts_usec, const uint8_t *data, uint32_t l
     static const uint8_t zero[4];
     r |= put32(w, 6);
     r |= put32(w, blen);
-    r |= put32(w, 0);
+    r |= put32(w, if_id);
     r |= put32(w, (uint32_t)(ts_usec >> 32));
     r |= put32(w, (uint32_t)ts_usec);
     r |= put32(w, cap);

@@ -13,11 +13,15 @@
 enum capw_format { CAPW_PCAP, CAPW_PCAPNG };
 enum capw_dir { CAPW_DIR_NONE = 0, CAPW_DIR_IN = 1, CAPW_DIR_OUT = 2 };
 
+#define CAPW_IFACES 8
+
 struct capw {
     FILE *f;
     int format;
     uint32_t snaplen;
     int borrowed;            /* stream from capw_open_stream: not closed */
+    unsigned nif;            /* pcapng: interfaces described (the first by capw_open) */
+    uint32_t ifsnap[CAPW_IFACES];
 };
 
 /* Open path ("-" = stdout) for writing; returns 0 on success. */
@@ -30,5 +34,11 @@ int capw_open_stream(struct capw *w, FILE *f, enum capw_format fmt, uint32_t lin
 /* Write one frame; caplen is cut to the snaplen. 0 on success. */
 int capw_write(struct capw *w, uint64_t ts_usec, const uint8_t *data, uint32_t len, int dir);
 int capw_close(struct capw *w);
+/* pcapng: one more interface (an IDB) of its own link type and snapshot
+ * length; returns its id, or -1 (pcap, or too many) */
+int capw_add_interface(struct capw *w, uint32_t linktype, uint32_t snaplen);
+/* capw_write on interface if_id */
+int capw_write_if(struct capw *w, unsigned if_id, uint64_t ts_usec, const uint8_t *data,
+                  uint32_t len, int dir);
 
 #endif

@@ -1,14 +1,22 @@
 /*
  * inputs.c - FILE|DIR|- arguments -> the ordered list of jobs.
  *
- * A FILE is taken as given (libpcap says whether it is a capture). A DIR is
- * walked recursively in byte order of the names; a file in it is a capture
- * when its first four bytes are a pcap or pcapng magic number, whatever its
- * extension (the reference .tsv/.txt files next to the corpus are skipped
- * that way). Symbolic links are followed; a directory seen twice is not.
+ * A FILE is taken as given (the reader says whether it is a capture). A DIR
+ * is walked recursively in byte order of the names; a file in it is a
+ * capture when its first four bytes are a pcap, pcapng or snoop magic
+ * number, whatever its extension; a gzip, zstd or lz4 file when libwiretap
+ * finds a capture inside. Other files (the reference .tsv/.txt files next
+ * to the corpus) are skipped, never silently: one line per directory on
+ * stderr says how many and names the first. Symbolic links are followed; a
+ * directory seen twice is not.
+ *
+ * An argument that cannot be expanded (a missing path, a directory without
+ * a capture) becomes a job with an error: it keeps its place in the order,
+ * so its error record (JSON: {"type":"error"}) comes where it was given.
  */
 #include "job.h"
 #include "opts.h"
+#include "run.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -20,22 +28,33 @@
 struct expand {
     GArray *jobs;          /* struct job */
     GHashTable *seen_dirs; /* "dev:ino" */
-    unsigned errors;
     bool stdin_used;
+    bool quiet;
 };
 
-static bool is_capture_magic(const unsigned char m[4])
+enum { NOT_CAPTURE, CAPTURE, COMPRESSED };
+
+static int magic_kind(const unsigned char m[4])
 {
     static const unsigned char magics[][4] = {
         { 0xa1, 0xb2, 0xc3, 0xd4 }, { 0xd4, 0xc3, 0xb2, 0xa1 },   /* pcap, microseconds */
         { 0xa1, 0xb2, 0x3c, 0x4d }, { 0x4d, 0x3c, 0xb2, 0xa1 },   /* pcap, nanoseconds */
         { 0xa1, 0xb2, 0xcd, 0x34 }, { 0x34, 0xcd, 0xb2, 0xa1 },   /* Kuznetzov pcap */
         { 0x0a, 0x0d, 0x0d, 0x0a },                               /* pcapng SHB */
+        { 's', 'n', 'o', 'o' },                                   /* snoop */
+    };
+    static const unsigned char packed[][4] = {
+        { 0x1f, 0x8b, 0x08, 0x00 },                               /* gzip (3 bytes) */
+        { 0x28, 0xb5, 0x2f, 0xfd },                               /* zstd */
+        { 0x04, 0x22, 0x4d, 0x18 },                               /* lz4 frame */
     };
     for (size_t i = 0; i < G_N_ELEMENTS(magics); i++)
         if (!memcmp(m, magics[i], 4))
-            return true;
-    return false;
+            return CAPTURE;
+    for (size_t i = 0; i < G_N_ELEMENTS(packed); i++)
+        if (!memcmp(m, packed[i], i ? 4 : 3))
+            return COMPRESSED;
+    return NOT_CAPTURE;
 }
 
 static void add_job(struct expand *x, const char *path, uint64_t size)
@@ -48,10 +67,50 @@ static void add_job(struct expand *x, const char *path, uint64_t size)
     g_array_append_val(x->jobs, j);
 }
 
+/* an input that cannot be expanded: a job that only says so, in its place */
 static void err(struct expand *x, const char *path, const char *what)
 {
-    fprintf(stderr, CLI_NAME ": %s: %s\n", path, what);
-    x->errors++;
+    add_job(x, path, 0);
+    g_array_index(x->jobs, struct job, x->jobs->len - 1).error = g_strdup(what);
+}
+
+/* the files of a directory that are not captures: one line for them */
+struct skipped {
+    unsigned n;
+    char *first;
+};
+
+static void say_skipped(const struct expand *x, const char *dir, struct skipped *sk)
+{
+    if (sk->n == 1 && !x->quiet)
+        fprintf(stderr, CLI_NAME ": %s: 1 file is not a capture (by its first bytes), skipped: "
+                        "%s\n", dir, sk->first);
+    else if (sk->n && !x->quiet)
+        fprintf(stderr, CLI_NAME ": %s: %u files are not captures (by their first bytes), "
+                        "skipped: %s, ...\n", dir, sk->n, sk->first);
+    g_free(sk->first);
+}
+
+/* a file found in a directory: a job, or counted as skipped */
+static bool walk_file(struct expand *x, const char *p, const struct stat *st, struct skipped *sk)
+{
+    FILE *f = fopen(p, "rb");
+    unsigned char m[4];
+    if (!f) {
+        err(x, p, g_strerror(errno));
+        return false;
+    }
+    int kind = fread(m, 1, 4, f) == 4 ? magic_kind(m) : NOT_CAPTURE;
+    fclose(f);
+    if (kind == COMPRESSED && !wtr_is_capture(p))
+        kind = NOT_CAPTURE;
+    if (kind != NOT_CAPTURE) {
+        add_job(x, p, (uint64_t)st->st_size);
+        return true;
+    }
+    if (!sk->n++)
+        sk->first = g_path_get_basename(p);
+    return false;
 }
 
 static gint cmp_str(gconstpointer a, gconstpointer b)
@@ -83,6 +142,7 @@ static unsigned walk(struct expand *x, const char *dir, const struct stat *dst)
     g_ptr_array_sort(names, cmp_str);
 
     unsigned found = 0;
+    struct skipped sk = { 0, NULL };
     for (unsigned i = 0; i < names->len; i++) {
         char *p = g_build_filename(dir, (const char *)names->pdata[i], NULL);
         struct stat st;
@@ -92,28 +152,20 @@ static unsigned walk(struct expand *x, const char *dir, const struct stat *dst)
         } else if (S_ISDIR(st.st_mode)) {
             found += walk(x, p, &st);
         } else if (S_ISREG(st.st_mode)) {
-            FILE *f = fopen(p, "rb");
-            unsigned char m[4];
-            if (!f) {
-                err(x, p, g_strerror(errno));
-            } else {
-                if (fread(m, 1, 4, f) == 4 && is_capture_magic(m)) {
-                    add_job(x, p, (uint64_t)st.st_size);
-                    found++;
-                }
-                fclose(f);
-            }
+            found += walk_file(x, p, &st, &sk);
         }
         g_free(p);
     }
+    say_skipped(x, dir, &sk);
     g_ptr_array_free(names, TRUE);
     return found;
 }
 
-struct job *inputs_expand(char **args, unsigned *njobs, unsigned *nerrors)
+struct job *inputs_expand(char **args, unsigned *njobs, bool quiet)
 {
     struct expand x = { g_array_new(FALSE, TRUE, sizeof(struct job)),
-                        g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), 0, false };
+                        g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), false,
+                        quiet };
     for (char **a = args; a && *a; a++) {
         struct stat st;
         if (!strcmp(*a, "-")) {
@@ -126,14 +178,13 @@ struct job *inputs_expand(char **args, unsigned *njobs, unsigned *nerrors)
             err(&x, *a, g_strerror(errno));
         } else if (S_ISDIR(st.st_mode)) {
             if (walk(&x, *a, &st) == 0)
-                err(&x, *a, "no pcap or pcapng files in this directory");
+                err(&x, *a, "no capture files in this directory");
         } else {
             add_job(&x, *a, S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0);
         }
     }
     g_hash_table_destroy(x.seen_dirs);
     *njobs = x.jobs->len;
-    *nerrors = x.errors;
     struct job *jobs = (struct job *)(void *)g_array_free(x.jobs, x.jobs->len == 0);
     for (unsigned i = 0; jobs && i < *njobs; i++)
         jobs[i].index = i;

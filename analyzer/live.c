@@ -952,9 +952,14 @@ int live_main(const struct cli_opts *o, struct cli_run *runs, const struct job *
     struct wbuf w = { outbuf, 0, sizeof outbuf, stdout_flush, NULL };
     c.w = &w;
     unsigned failed = nerrors;
-    for (unsigned i = 0; i < njobs && !live_stop; i++)
-        if (live_file(&c, &ch, jobs[i].path))
+    for (unsigned i = 0; i < njobs && !live_stop; i++) {
+        if (jobs[i].error) {       /* an input that could not be expanded (issue 17: a job) */
+            fprintf(stderr, CLI_NAME ": %s: %s\n", jobs[i].path, jobs[i].error);
             failed++;
+        } else if (live_file(&c, &ch, jobs[i].path)) {
+            failed++;
+        }
+    }
     if (c.json)
         summary_json(&c);
     else

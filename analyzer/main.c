@@ -1,21 +1,26 @@
 /*
- * main.c - csumcheck [OPTIONS] FILE|DIR|- ...
+ * main.c - csumcheck [OPTIONS] FILE|DIR|- ... [FILTER]
  *
  * Parse the options, expand the inputs, run one job per capture file on a
  * GThreadPool (-j N; one worker by default), keep the output in input
  * order (sink.c), then print the summary and exit 0 / 1 (--fail-on) / 2
  * (errors). Exit 2 wins over 1: an input that could not be read is never a
- * pass.
+ * pass. A run stopped by SIGINT, SIGTERM or a closed standard output
+ * (stop.c) ends as a finished one does, its summary marked, and exits
+ * 128 + the signal.
  */
+#include "filter.h"
 #include "job.h"
 #include "live_cli.h"
 #include "opts.h"
 #include "out.h"
 #include "run.h"
 #include "sink.h"
+#include "stop.h"
 
 #include <glib.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +71,7 @@ static bool run_all(struct run_shared *rs, struct job *jobs, unsigned njobs)
 static void print_summary(struct wbuf *w, const struct cli_opts *o, struct cli_run *runs,
                           unsigned nerrors, unsigned njobs, int status)
 {
-    struct out_summary s = { o, runs, nerrors, njobs, status };
+    struct out_summary s = { o, runs, nerrors, njobs, status, stop_signal() };
     if (o->nruns > 1) {
         runs[1].st.selected = runs[0].st.selected;
         runs[1].st.select_lost = runs[0].st.select_lost;
@@ -78,15 +83,54 @@ static void print_summary(struct wbuf *w, const struct cli_opts *o, struct cli_r
     wb_flush(w);
 }
 
+/* --fail-on: which files and frames tripped it, the first CLI_FAIL_LIST in
+ * input order; on stderr even with -q (it is why the exit status is 1) */
+static void print_fail_list(const struct cli_opts *o, const struct fail_list *l)
+{
+    if (!l->frames)
+        return;
+    fprintf(stderr, CLI_NAME ": --fail-on: %ju %s in %ju %s%s\n", (uintmax_t)l->frames,
+            l->frames == 1 ? "frame" : "frames", (uintmax_t)l->files,
+            l->files == 1 ? "file" : "files", l->frames > l->n ? ", the first ones:" : ":");
+    for (unsigned i = 0; i < l->n; i++) {
+        const struct fail_hit *h = &l->first[i];
+        char *name = wb_escaped(wb_text_name, o->jobv[h->file].path);
+        fprintf(stderr, "  %s:%ju:", name, (uintmax_t)h->frame);
+        for (uint32_t b = h->findings; b; b &= b - 1)
+            fprintf(stderr, " %s", cli_finding_name((unsigned)__builtin_ctz(b)));
+        fputc('\n', stderr);
+        g_free(name);
+    }
+}
+
+/* A capture was opened: there is something to sum up */
+static bool any_read(const struct job *jobs, unsigned njobs)
+{
+    for (unsigned i = 0; i < njobs; i++)
+        if (jobs[i].opened)
+            return true;
+    return false;
+}
+
+/* The exit status: a stop, else errors, else a --fail-on finding */
+static int run_status(unsigned errors, bool fail_hit)
+{
+    int sig = stop_signal();
+    if (sig)
+        return 128 + sig;
+    return errors ? 2 : fail_hit ? 1 : 0;
+}
+
 /* Analyse every input, print the summary; returns the exit status. */
-static int run_inputs(struct cli_opts *o, struct cli_run *runs, struct job *jobs, unsigned njobs,
-                      unsigned nerrors)
+static int run_inputs(struct cli_opts *o, struct cli_run *runs, struct job *jobs, unsigned njobs)
 {
     static char outbuf[1u << 16];
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    setvbuf(stdout, outbuf, o->line_buffered ? _IOLBF : _IOFBF, sizeof outbuf);
     struct cli_sink *sink = sink_new(jobs, njobs, stdout, o->write_path, o->quiet);
     if (!sink)
         return 2;
+    if (o->format == &out_json)
+        sink_set_error_record(sink, json_error_line);
     char hdr_tmp[512];
     struct wbuf w = { hdr_tmp, 0, sizeof hdr_tmp, stdout_flush, NULL };
     if (o->format->begin) {
@@ -98,23 +142,33 @@ static int run_inputs(struct cli_opts *o, struct cli_run *runs, struct job *jobs
     rs.o = o;
     rs.run = runs;
     rs.sink = sink;
+    rs.budget = (int64_t)o->count;
+    char *ferr = NULL;
+    rs.filter = o->filter ? filter_new(o->filter, &ferr) : NULL;   /* compiled once already */
+    g_free(ferr);
     g_mutex_init(&rs.merge_lock);
     pipeline_start(o->threads);
+    stop_install();
     int status = 2;
     if (!njobs || run_all(&rs, jobs, njobs)) {
         int fallback_link = -1;
         for (unsigned i = 0; i < njobs && fallback_link < 0; i++)
             fallback_link = jobs[i].linktype;
-        unsigned errors = nerrors + sink_errors(sink);
-        status = errors ? 2 : atomic_load(&rs.fail_hit) ? 1 : 0;
+        unsigned errors = sink_errors(sink);
+        status = run_status(errors, atomic_load(&rs.fail_hit));
         pipeline_stop();
-        print_summary(&w, o, runs, errors, njobs, status);
+        if (any_read(jobs, njobs))     /* nothing read: nothing to sum up */
+            print_summary(&w, o, runs, errors, njobs, status);
         if (!sink_close(sink, fallback_link))
             status = 2;
+        if (stop_signal())             /* standard output closed while the summary went out */
+            status = 128 + stop_signal();
+        print_fail_list(o, &rs.fails);
     } else {
         sink_close(sink, -1);
         pipeline_stop();
     }
+    filter_free(rs.filter);
     g_mutex_clear(&rs.merge_lock);
     sink_free(sink);
     return status;
@@ -135,24 +189,26 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < o.nruns; i++)   /* the replay records its trace if it is printed */
         runs[i].cfg.trace_steps = out_traces(&o);
 
-    unsigned njobs = 0, nerrors = 0;
     int status = 2;
-    struct job *jobs = inputs_expand(o.inputs, &njobs, &nerrors);
+    unsigned njobs = 0;
+    struct job *jobs = inputs_expand(o.inputs, &njobs, o.quiet);
     o.jobv = jobs;
     o.njobv = njobs;
     if (o.live)
-        status = live_main(&o, runs, jobs, njobs, nerrors);
+        status = live_main(&o, runs, jobs, njobs, 0);   /* expansion errors are jobs */
     else if (o.write_path && write_path_is_input(o.write_path, jobs, njobs))
         fprintf(stderr, CLI_NAME ": %s: -w would overwrite an input; choose another file\n",
                 o.write_path);
     else
-        status = run_inputs(&o, runs, jobs, njobs, nerrors);
-
-    for (unsigned i = 0; i < njobs; i++)
+        status = run_inputs(&o, runs, jobs, njobs);
+    for (unsigned i = 0; i < njobs; i++) {
         g_free(jobs[i].path);
+        g_free(jobs[i].error);
+    }
     g_free(jobs);
     options_free_runs(runs, CLI_MAX_RUNS);
     g_strfreev(o.inputs);
     g_free((char *)o.write_path);
+    g_free(o.filter);
     return status;
 }

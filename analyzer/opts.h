@@ -24,6 +24,8 @@ struct job;
 
 enum cli_progress { PROG_AUTO = 0, PROG_ALWAYS, PROG_NEVER };
 
+#define CLI_FAIL_LIST 20              /* --fail-on: frames named on stderr */
+
 struct cli_opts {
     const struct out_format *format;   /* --format: out_text, out_json or out_csv */
     int verbose;
@@ -33,12 +35,19 @@ struct cli_opts {
     uint32_t fail_on;          /* finding mask */
     uint32_t select;           /* finding mask for -w */
     bool select_given;
+    uint32_t show;             /* --show: frames printed (finding mask; all bits: every frame) */
+    bool show_given;
+    bool summary_only;         /* --summary-only: no frame records */
+    bool line_buffered;        /* -l, or standard output is a terminal */
+    bool color;                /* --color: after auto is decided */
     const char *write_path;    /* -w */
     int jobs;
     unsigned threads;          /* --threads: analysis workers (1: no pipeline) */
     unsigned top_flows;        /* --gro-flows N (default 10) */
+    uint64_t count;            /* -c N: analyse N frames, then stop (0: all) */
+    char *filter;              /* -f EXPR or the words after the inputs (NULL: none) */
     unsigned nruns;            /* 1, or 2 with --compare */
-    char **inputs;             /* NULL-terminated (G_OPTION_REMAINING) */
+    char **inputs;             /* NULL-terminated */
     const struct job *jobv;    /* the expanded inputs (for the summaries) */
     unsigned njobv;
 };

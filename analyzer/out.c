@@ -7,6 +7,7 @@
 #include "job.h"
 
 #include <glib.h>
+#include <signal.h>
 #include <string.h>
 
 const struct out_format *out_format_by_name(const char *name)
@@ -41,7 +42,11 @@ void out_file_open(struct out_file *f, const struct cli_opts *o, const struct cl
     f->nruns = o->nruns;
     f->name = wb_escaped(f->fmt->escape, path);
     f->kernel_members = kernel_members(&runs[0]);
-    bool frames = f->fmt->frames_from_v >= 0 && o->verbose >= f->fmt->frames_from_v;
+    /* --show asks for frame records in text too; --summary-only for none */
+    int verbose = o->show_given && o->verbose < 1 ? 1 : o->verbose;
+    bool frames = f->fmt->frames_from_v >= 0 && verbose >= f->fmt->frames_from_v &&
+                  !o->summary_only;
+    f->show = o->show_given ? o->show : 0;
     f->frames = frames && f->nruns == 1;
     f->diffs = frames && f->nruns > 1 && f->fmt->diff;
     f->frame_bytes = !f->frames ? 0 : out_traces(o) ? OUT_TRACE_BYTES : f->fmt->frame_bytes;
@@ -50,7 +55,8 @@ void out_file_open(struct out_file *f, const struct cli_opts *o, const struct cl
 bool out_traces(const struct cli_opts *o)
 {
     const struct out_format *fmt = o->format;
-    return o->nruns == 1 && fmt->trace_from_v >= 0 && o->verbose >= fmt->trace_from_v;
+    return o->nruns == 1 && fmt->trace_from_v >= 0 && o->verbose >= fmt->trace_from_v &&
+           !o->summary_only;
 }
 
 void out_file_close(struct out_file *f)
@@ -58,6 +64,16 @@ void out_file_close(struct out_file *f)
     g_free(f->name);
     g_free(f->kernel_members);
     f->name = f->kernel_members = NULL;
+}
+
+const char *out_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGPIPE: return "SIGPIPE";
+    default: return "a signal";
+    }
 }
 
 const char *plural(uint64_t n, const char *one, const char *many)

@@ -38,6 +38,7 @@ struct out_file {
     char *name;                /* the file name as the format writes it (escaped) */
     char *kernel_members;      /* JSON: "rx":"..","era":".." of the first run */
     bool frames;               /* frame records are printed */
+    uint32_t show;             /* --show: only frames with one of these findings (0: all) */
     bool diffs;                /* --compare: the frames whose outcome differs are printed */
     unsigned frame_bytes;      /* about what a printed frame takes (batch sizes) */
 };
@@ -56,6 +57,7 @@ struct out_summary {
     const struct cli_run *runs;    /* o->nruns of them */
     unsigned nerrors, njobs;
     int exit_status;
+    int stopped_by;                /* the signal that ended the run early, 0: none */
 };
 
 #define OUT_TRACE_BYTES 10240u   /* a frame record with the replay trace */
@@ -106,6 +108,8 @@ static inline bool out_rco_resolved(const struct csc_layer *l)
            l->reason == CSC_R_RCO_OUTER_BAD || l->reason == CSC_R_RCO_OUTER_MISSING;
 }
 const char *plural(uint64_t n, const char *one, const char *many);
+/* "SIGINT", "SIGTERM", "SIGPIPE" */
+const char *out_signal_name(int sig);
 /* the path of input `file` (a job index) */
 const char *out_job_name(const struct cli_opts *o, unsigned file);
 
@@ -114,5 +118,7 @@ void text_summary(struct wbuf *w, const struct out_summary *s);
 void text_compare(struct wbuf *w, const struct out_summary *s);
 void json_summary(struct wbuf *w, const struct out_summary *s);
 void json_compare(struct wbuf *w, const struct out_summary *s);
+/* An {"type":"error"} line for an error found outside a file's job */
+void json_error_line(FILE *out, const char *path, const char *msg);
 
 #endif

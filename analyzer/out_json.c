@@ -10,6 +10,10 @@
 #include "jw.h"
 #include "stats.h"
 
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
 static void json_layer_index(struct wbuf *w, const struct csc_result *r, uint8_t i)
 {
     if (i < out_nlayers(r))
@@ -412,6 +416,23 @@ static void json_error(struct wbuf *w, const struct out_file *f, uint64_t frame,
     JW_STR(&j, "message", msg);
     jw_end_obj(&j);
     wb_putc(w, '\n');
+}
+
+static void flush_to_file(struct wbuf *w)
+{
+    fwrite(w->p, 1, w->len, w->ctx);
+}
+
+void json_error_line(FILE *out, const char *path, const char *msg)
+{
+    char tmp[1024];
+    struct wbuf w = { tmp, 0, sizeof tmp, flush_to_file, out };
+    struct out_file f;
+    memset(&f, 0, sizeof f);
+    f.name = wb_escaped(wb_json_str, path);
+    json_error(&w, &f, 0, msg);
+    wb_flush(&w);
+    g_free(f.name);
 }
 
 const struct out_format out_json = {

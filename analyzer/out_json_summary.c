@@ -6,6 +6,8 @@
  */
 #include "out.h"
 
+#include "job.h"
+
 #include "compare.h"
 #include "gro_totals.h"
 #include "jw.h"
@@ -241,9 +243,34 @@ static void json_summary_tail(struct jw *j, const struct out_summary *s)
     const struct cli_stats *st = &s->runs[0].st;
     if (s->o->write_path)
         JW_U64(j, "written", st->selected - st->select_lost);
+    if (s->stopped_by) {           /* the inputs were not read to their end */
+        JW_BOOL(j, "interrupted", true);
+        JW_WORD(j, "signal", out_signal_name(s->stopped_by));
+    }
     JW_U64(j, "exit_status", (uint64_t)s->exit_status);
     jw_end_obj(j);
     wb_putc(j->w, '\n');
+}
+
+/* the per-file table: every input read (run A's figures) */
+static void json_per_file(struct jw *j, const struct cli_opts *o)
+{
+    JW_ARR(j, "per_file");
+    for (unsigned i = 0; i < o->njobv; i++) {
+        const struct job *jb = &o->jobv[i];
+        if (jb->error || jb->skipped)
+            continue;
+        jw_elem(j);
+        jw_obj(j);
+        JW_STR(j, "file", jb->path);
+        JW_U64(j, "frames", jb->frames);
+        JW_U64(j, "findings", jb->findings);
+        JW_U64(j, "drops", jb->drops);
+        if (jb->failed)
+            JW_BOOL(j, "failed", true);
+        jw_end_obj(j);
+    }
+    jw_end_arr(j);
 }
 
 void json_summary(struct wbuf *w, const struct out_summary *s)
@@ -251,6 +278,7 @@ void json_summary(struct wbuf *w, const struct out_summary *s)
     struct jw j = jw_on(w);
     json_summary_head(&j, "summary", s);
     json_run_members(&j, &s->runs[0], s->o);
+    json_per_file(&j, s->o);
     json_summary_tail(&j, s);
 }
 

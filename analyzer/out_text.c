@@ -19,11 +19,45 @@ static void text_at(struct wbuf *w, const struct csc_layer *l)
     wb_u64(w, l->off);
 }
 
+/* --color: SGR escapes as grep writes them (file names magenta, frame
+ * numbers green), bad checksums and drops bold red, the other findings
+ * yellow, accepts green; nothing without --color */
+#define SGR_FILE "35"
+#define SGR_FRAME "32"
+#define SGR_BAD "1;31"
+#define SGR_NOTE "33"
+#define SGR_GOOD "32"
+
+static void sgr(struct wbuf *w, const struct out_file *f, const char *code)
+{
+    if (!f->o->color)
+        return;
+    WB_LIT(w, "\033[");
+    wb_puts(w, code);
+    wb_putc(w, 'm');
+}
+
+static void sgr_end(struct wbuf *w, const struct out_file *f)
+{
+    if (f->o->color)
+        WB_LIT(w, "\033[m");
+}
+
+/* a word in color: s between sgr(code) and sgr_end */
+static void colored(struct wbuf *w, const struct out_file *f, const char *code, const char *s)
+{
+    sgr(w, f, code);
+    wb_puts(w, s);
+    sgr_end(w, f);
+}
+
 /* "accept|drop [at proto@off reason counters...], N sw passes/B bytes" */
-static void text_verdict(struct wbuf *w, const struct csc_result *r)
+static void text_verdict(struct wbuf *w, const struct out_file *f, const struct csc_result *r)
 {
     const struct csc_kernel *k = &r->kernel;
-    wb_puts(w, csc_kverdict_name(k->verdict));
+    colored(w, f, k->verdict == CSC_K_DROP ? SGR_BAD : k->verdict == CSC_K_ACCEPT ? SGR_GOOD
+                                                                                  : SGR_NOTE,
+            csc_kverdict_name(k->verdict));
     if (k->verdict == CSC_K_DROP) {
         if (k->drop_layer < out_nlayers(r)) {
             WB_LIT(w, " at ");
@@ -78,14 +112,16 @@ static void text_gro_fates(struct wbuf *w, const struct csc_gro_decision *gd)
 /* "file:frame:" */
 static void text_frame_head(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
 {
-    wb_puts(w, f->name);
+    colored(w, f, SGR_FILE, f->name);
     wb_putc(w, ':');
+    sgr(w, f, SGR_FRAME);
     wb_u64(w, v->frame);
+    sgr_end(w, f);
     wb_putc(w, ':');
 }
 
 /* every layer whose verdict is not good, and why decoding stopped early */
-static bool text_findings(struct wbuf *w, const struct csc_result *r)
+static bool text_findings(struct wbuf *w, const struct out_file *f, const struct csc_result *r)
 {
     bool any = false;
     for (unsigned i = 0; i < out_nlayers(r); i++) {
@@ -96,7 +132,7 @@ static bool text_findings(struct wbuf *w, const struct csc_result *r)
         any = true;
         text_at(w, l);
         wb_putc(w, ' ');
-        wb_puts(w, csc_verdict_name(l->verdict));
+        colored(w, f, l->verdict == CSC_V_BAD ? SGR_BAD : SGR_NOTE, csc_verdict_name(l->verdict));
         if (l->reason) {
             WB_LIT(w, " (");
             wb_puts(w, csc_reason_name(l->reason));
@@ -130,12 +166,12 @@ static bool text_frame(struct wbuf *w, const struct out_file *f, const struct fr
     if (!f->frames || !v->findings)
         return false;
     text_frame_head(w, f, v);
-    wb_puts(w, text_findings(w, v->r) ? "; kernel: " : " kernel: ");
+    wb_puts(w, text_findings(w, f, v->r) ? "; kernel: " : " kernel: ");
     if (!k->ran) {
         WB_LIT(w, "not run");
         return true;
     }
-    text_verdict(w, v->r);
+    text_verdict(w, f, v->r);
     if (k->warnings) {
         WB_LIT(w, "; warnings:");
         for (uint32_t b = k->warnings; b; b &= b - 1) {
@@ -207,14 +243,14 @@ static void text_frame_end(struct wbuf *w, const struct out_file *f, const struc
         text_step(w, v->r, &k->steps[i]);
 }
 
-static void text_outcome(struct wbuf *w, const struct csc_result *r,
+static void text_outcome(struct wbuf *w, const struct out_file *f, const struct csc_result *r,
                          const struct csc_gro_decision *gd)
 {
     if (!r->kernel.ran) {
         WB_LIT(w, "not run");
         return;
     }
-    text_verdict(w, r);
+    text_verdict(w, f, r);
     WB_LIT(w, ", gro: ");
     text_gro_fates(w, gd);
 }
@@ -228,7 +264,7 @@ static void text_diff(struct wbuf *w, const struct out_file *f, const struct fra
         wb_puts(w, i ? " | " : " ");
         wb_puts(w, f->runs[i].label);
         WB_LIT(w, ": ");
-        text_outcome(w, r[i], gd[i]);
+        text_outcome(w, f, r[i], gd[i]);
     }
     wb_putc(w, '\n');
 }

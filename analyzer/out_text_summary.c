@@ -4,6 +4,8 @@
  */
 #include "out.h"
 
+#include "job.h"
+
 #include "compare.h"
 #include "gro_totals.h"
 #include "stats.h"
@@ -57,8 +59,11 @@ static void run_config_words(struct wbuf *w, const struct cli_run *run)
 
 /* the closing lines: what -w wrote, the errors */
 static void text_closing(struct wbuf *w, const struct cli_opts *o, const struct cli_stats *st,
-                         unsigned nerrors)
+                         unsigned nerrors, int stopped_by)
 {
+    if (stopped_by)
+        wb_printf(w, "interrupted by %s: the frames read until then are above\n",
+                  out_signal_name(stopped_by));
     if (o->write_path) {
         wb_puts(w, "wrote ");
         wb_u64(w, st->selected - st->select_lost);
@@ -197,6 +202,44 @@ static void text_gro(struct wbuf *w, const struct cli_run *run, const struct cli
         text_top_flows(w, t, o);
 }
 
+/* per file: the inputs with the most findings first (input order between
+ * equals), at most TEXT_FILES of them; JSON lists every one */
+#define TEXT_FILES 20
+
+static int job_rank(const void *pa, const void *pb)
+{
+    const struct job *a = *(const struct job *const *)pa, *b = *(const struct job *const *)pb;
+    if (a->findings != b->findings)
+        return a->findings > b->findings ? -1 : 1;
+    if (a->drops != b->drops)
+        return a->drops > b->drops ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static void text_per_file(struct wbuf *w, const struct cli_opts *o)
+{
+    const struct job **read = g_new(const struct job *, o->njobv ? o->njobv : 1);
+    unsigned n = 0;
+    for (unsigned i = 0; i < o->njobv; i++)
+        if (!o->jobv[i].error && !o->jobv[i].skipped)
+            read[n++] = &o->jobv[i];
+    if (n > 1) {
+        qsort(read, n, sizeof read[0], job_rank);
+        wb_printf(w, "\n%-6s%13s%13s%13s  file%s\n", "files", "frames", "findings", "drops",
+                  n > TEXT_FILES ? " (most findings first)" : "");
+        for (unsigned i = 0; i < n && i < TEXT_FILES; i++) {
+            wb_printf(w, "%6s%13ju%13ju%13ju  ", "", (uintmax_t)read[i]->frames,
+                      (uintmax_t)read[i]->findings, (uintmax_t)read[i]->drops);
+            wb_text_name(w, read[i]->path);
+            wb_puts(w, read[i]->failed ? " (not read to the end)\n" : "\n");
+        }
+        if (n > TEXT_FILES)
+            wb_printf(w, "  ... and %u more files (--format json lists every one)\n",
+                      n - TEXT_FILES);
+    }
+    g_free(read);
+}
+
 void text_summary(struct wbuf *w, const struct out_summary *s)
 {
     const struct cli_run *run = &s->runs[0];
@@ -216,7 +259,8 @@ void text_summary(struct wbuf *w, const struct out_summary *s)
                   (uintmax_t)st->frag_completed, (uintmax_t)st->frag_evicted,
                   (uintmax_t)st->frag_overlaps, (uintmax_t)st->frag_dropped);
     text_counts_line(w, "decoding stopped early: ", st->stop, 1, CSC_STOP__COUNT, csc_stop_name);
-    text_closing(w, s->o, st, s->nerrors);
+    text_per_file(w, s->o);
+    text_closing(w, s->o, st, s->nerrors, s->stopped_by);
 }
 
 /* --compare: both configurations, then one row per figure */
@@ -270,5 +314,5 @@ void text_compare(struct wbuf *w, const struct out_summary *s)
         wb_puts(w, " (-v lists the frames whose outcome differs)");
     wb_putc(w, '\n');
     g_array_free(rows, TRUE);
-    text_closing(w, s->o, &s->runs[0].st, s->nerrors);
+    text_closing(w, s->o, &s->runs[0].st, s->nerrors, s->stopped_by);
 }

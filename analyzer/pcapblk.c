@@ -102,11 +102,20 @@ ssize_t blk_fill(struct blk *k, uint8_t *buf, size_t have, size_t cap)
 {
     if (k->eof || have >= cap)
         return 0;
-    ssize_t n = read_full(k->fd, buf + have, cap - have);
+    ssize_t n;
+    if (k->eager) {                /* one read(): a record is analysed when it arrives */
+        do
+            n = read(k->fd, buf + have, cap - have);
+        while (n < 0 && errno == EINTR);
+        if (n == 0)
+            k->eof = true;
+    } else {
+        n = read_full(k->fd, buf + have, cap - have);
+        if (n >= 0 && (size_t)n < cap - have)
+            k->eof = true;
+    }
     if (n < 0)
         return -1;
-    if ((size_t)n < cap - have)
-        k->eof = true;
     k->bytes += (uint64_t)n;
     return n;
 }
@@ -127,6 +136,18 @@ int blk_record(const struct blk *k, const uint8_t *p, size_t avail, struct pcap_
     h->caplen = caplen;
     h->len = rd32(p + 12);
     return BLK_FRAME;
+}
+
+bool blk_is_classic(const struct blk *k)
+{
+    static const uint32_t magics[] = { PCAP_MAGIC_US, PCAP_MAGIC_NS, 0xa1b2cd34u /* Kuznetzov */ };
+    if (k->nhdr < 4)
+        return false;
+    uint32_t m = rd32(k->hdr);
+    for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
+        if (m == magics[i] || m == __builtin_bswap32(magics[i]))
+            return true;
+    return false;
 }
 
 /* ---- libpcap for the rest: the header, the bytes not used, then the file ---- */

@@ -27,7 +27,9 @@
 
 struct pmeta {
     int64_t sec;
+    uint64_t frame;               /* its number in the file (-f skips some) */
     uint32_t nsec, off, caplen, len;
+    struct frame_in fi;           /* its link type and direction */
     uint32_t m[CLI_MAX_RUNS];     /* findings (worker) */
     uint32_t goff[CLI_MAX_RUNS];  /* the GRO input in gbuf (worker) */
     uint32_t o1, o2, o3;          /* output [o1, o2) before the fate, [o2, o3) after */
@@ -37,7 +39,6 @@ struct pmeta {
 
 struct batch {
     struct file_ctx *c;
-    uint64_t first;               /* frame number of frame 0 */
     unsigned n, max;
     uint8_t *arena;
     size_t alen, acap;
@@ -146,8 +147,8 @@ static void analyse_batch(struct batch *b, struct worker *wk)
         f.data = b->arena + pm->off;
         f.caplen = pm->caplen;
         f.wirelen = pm->len;
-        f.link = fv.link;
-        f.direction = CSC_DIR_UNKNOWN;
+        f.link = pm->fi.link;
+        f.direction = pm->fi.dir;
         struct csc_frame rw[CLI_MAX_RUNS];
         const struct csc_frame *fa[CLI_MAX_RUNS];
         pm->order = 0;
@@ -179,7 +180,7 @@ static void analyse_batch(struct batch *b, struct worker *wk)
         if (!fv.out.frames)
             continue;   /* nothing to render (--compare renders no frame here) */
         struct pcap_pkthdr h = pkthdr_of(pm);
-        struct frame_view v = { b->first + i, &h, &wk->r[0], pm->m[0] };
+        struct frame_view v = { pm->frame, &h, &wk->r[0], pm->m[0] };
         pm->o1 = (uint32_t)(b->olen + w.len);
         if (render_start(&fv, &w, &v)) {
             pm->out = 1;
@@ -279,14 +280,14 @@ static void sequence_batch(struct file_ctx *c, struct batch *b)
         cli_stats_merge(&c->rf[r].st, &b->st[r]);
     for (unsigned i = 0; i < b->n; i++) {
         const struct pmeta *pm = &b->meta[i];
-        uint64_t n = b->first + i;
+        uint64_t n = pm->frame;
         struct pcap_pkthdr h = pkthdr_of(pm);
         const uint8_t *data = b->arena + pm->off;
         if (pm->order) {
-            frame_in_order(c, &h, data, n);
+            frame_in_order(c, &h, data, n, &pm->fi);
             continue;
         }
-        struct csc_frame f = { data, pm->caplen, pm->len, c->link, CSC_DIR_UNKNOWN };
+        struct csc_frame f = { data, pm->caplen, pm->len, pm->fi.link, pm->fi.dir };
         uint64_t ts_us = ts_usec(&h);
         uint32_t mall = 0;
         for (unsigned r = 0; r < c->nruns; r++) {
@@ -300,7 +301,7 @@ static void sequence_batch(struct file_ctx *c, struct batch *b)
             gro_feed(rf, in, refs, &f, n, ts_us);
             mall |= pm->m[r];
         }
-        frame_done(c, mall, &h, data);
+        frame_done(c, n, mall, &h, data, &pm->fi);
         if (pm->out) {
             wb_write(&c->out, b->out + pm->o1, pm->o2 - pm->o1);
             render_fate(&c->fv, &c->out, &c->rf[0].gd);
@@ -373,7 +374,7 @@ bool pipeline_running(void)
 struct blk_state {
     uint8_t *carry;
     size_t ncarry, ccap;
-    uint64_t frames, bytes;       /* records taken so far and their bytes */
+    uint64_t frames, bytes;       /* records read so far (-f may skip some) and their bytes */
 };
 
 /* How far to fill a batch's arena: a batch holds at most max records, and
@@ -410,23 +411,43 @@ static int fill_batch_blk(struct file_ctx *c, struct blk *k, struct blk_state *b
         struct pcap_pkthdr h;
         st = blk_record(k, b->arena + pos, have - pos, &h);
         if (st == BLK_FRAME) {
+            size_t off = pos + 16;
+            pos = off + (size_t)h.caplen;
+            bs->frames++;                  /* every record read, filtered out or not */
+            bs->bytes += 16 + (uint64_t)h.caplen;
+            int g = c->gated ? frame_gate(c, &h, b->arena + off, &c->fin) : GATE_TAKE;
+            if (g == GATE_STOP) {
+                st = BLK_END;
+                break;
+            }
+            ++*n;
+            if (g == GATE_SKIP)
+                continue;          /* its bytes stay in the arena, unused */
             struct pmeta *pm = &b->meta[b->n++];
             pm->sec = (int64_t)h.ts.tv_sec;
+            pm->frame = *n;
             pm->nsec = (uint32_t)h.ts.tv_usec;
-            pm->off = (uint32_t)(pos + 16);
+            pm->off = (uint32_t)off;
             pm->caplen = h.caplen;
             pm->len = h.len;
-            pos += 16 + (size_t)h.caplen;
-            bs->frames++;
-            bs->bytes += 16 + (uint64_t)h.caplen;
-            ++*n;
+            pm->fi = c->fin;
             continue;
         }
         if (st != BLK_MORE)
             break;
+        if (cli_stopping()) {           /* checked once a block */
+            st = BLK_END;
+            break;
+        }
         if (have == b->acap) {          /* the arena is full */
             if (b->n)
                 break;                  /* the record goes to the next batch */
+            if (pos) {                  /* every record before it was filtered out */
+                memmove(b->arena, b->arena + pos, have - pos);
+                have -= pos;
+                pos = 0;
+                continue;
+            }
             uint32_t caplen;            /* one record longer than the arena */
             memcpy(&caplen, b->arena + pos + 8, 4);
             b->acap = pos + 16 + (size_t)caplen;
@@ -456,26 +477,48 @@ static int fill_batch_blk(struct file_ctx *c, struct blk *k, struct blk_state *b
     return st;
 }
 
-/* A batch from libpcap: its frames copied into the arena. Returns
- * pcap_next_ex()'s last status (1: more to read). */
-static int fill_batch_pcap(pcap_t *p, struct batch *b, uint64_t *n, uint64_t *bytes,
-                           struct pcap_pkthdr **carry, const u_char **carry_data)
+/* A record read but not yet in a batch: it did not fit in the last one
+ * (libpcap and libwiretap keep its bytes until the next read) */
+struct carry {
+    struct pcap_pkthdr *h;
+    const u_char *data;
+    struct frame_in fi;
+    uint64_t frame;
+};
+
+/* A batch from libpcap or libwiretap: its frames copied into the arena.
+ * Returns rdr_next()'s last status (1: more to read). */
+static int fill_batch_rdr(struct file_ctx *c, struct rdr *rd, struct batch *b, uint64_t *n,
+                          struct carry *cy)
 {
     struct pcap_pkthdr *h;
     const u_char *data;
+    struct frame_in fi;
+    uint64_t frame;
     int rc = 1;
     while (b->n < b->max) {
-        if (*carry) {                   /* a frame that did not fit in the last batch */
-            h = *carry;                 /* (libpcap keeps it until the next read) */
-            data = *carry_data;
-            *carry = NULL;
-        } else if ((rc = pcap_next_ex(p, &h, &data)) != 1) {
-            break;
+        if (cy->h) {                    /* a frame that did not fit in the last batch */
+            h = cy->h;
+            data = cy->data;
+            fi = cy->fi;
+            frame = cy->frame;
+            cy->h = NULL;
+        } else {
+            if ((rc = rdr_next(c, rd, &h, &data, &fi)) != 1)
+                break;
+            int g = c->gated ? frame_gate(c, h, data, &fi) : cli_stopping() ? GATE_STOP
+                                                                             : GATE_TAKE;
+            if (g == GATE_STOP) {
+                rc = 0;
+                break;
+            }
+            frame = ++*n;
+            if (g == GATE_SKIP)
+                continue;
         }
         if (h->caplen > b->acap - b->alen) {
             if (b->n) {
-                *carry = h;
-                *carry_data = data;
+                *cy = (struct carry){ h, data, fi, frame };
                 break;
             }
             b->acap = h->caplen;        /* a frame bigger than the arena: a batch of its own */
@@ -483,14 +526,14 @@ static int fill_batch_pcap(pcap_t *p, struct batch *b, uint64_t *n, uint64_t *by
         }
         struct pmeta *pm = &b->meta[b->n++];
         pm->sec = (int64_t)h->ts.tv_sec;
+        pm->frame = frame;
         pm->nsec = (uint32_t)h->ts.tv_usec;
         pm->off = (uint32_t)b->alen;
         pm->caplen = h->caplen;
         pm->len = h->len;
+        pm->fi = fi;
         memcpy(b->arena + b->alen, data, h->caplen);
         b->alen += h->caplen;
-        ++*n;
-        *bytes += h->caplen + 16u;
     }
     return rc;
 }
@@ -517,7 +560,6 @@ static void run_task(struct batch *b, struct worker *wk)
     b->n = 0;
     b->alen = 0;
     if (!over) {
-        b->first = c->nframes + 1;
         st = fill_batch_blk(c, c->blk, c->bs, b, &c->nframes, &c->handover);
         if (b->n)
             b->seq = c->nfilled++;
@@ -618,13 +660,14 @@ static void pipeline_blk(struct file_ctx *c, struct blk *k, unsigned max, uint64
 }
 
 /* One file through the pipeline: read batches (the block reader while
- * k->fast, libpcap *pp from then on), hand them to the workers, take them
- * back in order. Returns pcap_next_ex()'s last status (0 when the block
- * reader read to the end, -3 when its hand-over failed); *np: the frames. */
-int pipeline_file(struct file_ctx *c, pcap_t **pp, struct blk *k, uint64_t *np)
+ * k->fast, then libpcap or libwiretap, rd), hand them to the workers, take
+ * them back in order. Returns rdr_next()'s last status (0 when the block
+ * reader read to the end, -3 when its hand-over failed); *np: the records
+ * read. */
+int pipeline_file(struct file_ctx *c, struct rdr *rd, struct blk *k, uint64_t *np)
 {
     struct job *j = c->job;
-    uint64_t n = 0, bytes = 0;
+    uint64_t n = 0;
     int rc = 1;
 
     c->depth = 2 * the_pool->n + 2;
@@ -633,8 +676,9 @@ int pipeline_file(struct file_ctx *c, pcap_t **pp, struct blk *k, uint64_t *np)
     if (k->fast) {                  /* read tasks; libpcap afterwards if it takes over */
         pipeline_blk(c, k, max, &n);
         rc = k->failed ? -3 : 0;
-        *pp = c->handover;
-        if (!*pp) {
+        rd->pcap = c->handover;
+        rd->bytes = k->bytes;
+        if (!rd->pcap) {
             g_free(c->ring);
             c->ring = NULL;
             *np = n;
@@ -645,11 +689,10 @@ int pipeline_file(struct file_ctx *c, pcap_t **pp, struct blk *k, uint64_t *np)
             c->ring[i] = NULL;
     }
     uint64_t nread = 0, nseq = 0;   /* batches read / sequenced */
-    struct pcap_pkthdr *carry = NULL;
-    const u_char *carry_data = NULL;
+    struct carry cy = { NULL, NULL, { 0, 0, 0 }, 0 };
     bool more = true;               /* input left */
-    while (more || carry || nseq < nread) {
-        if ((more || carry) && nread - nseq < c->depth) {
+    while (more || cy.h || nseq < nread) {
+        if ((more || cy.h) && nread - nseq < c->depth) {
             unsigned slot = (unsigned)(nread % c->depth);
             struct batch *b = c->ring[slot];
             if (!b)
@@ -657,13 +700,13 @@ int pipeline_file(struct file_ctx *c, pcap_t **pp, struct blk *k, uint64_t *np)
             b->n = 0;
             b->alen = 0;
             b->done = false;
-            b->first = n + 1;
-            rc = fill_batch_pcap(*pp, b, &n, &bytes, &carry, &carry_data);
+            rc = fill_batch_rdr(c, rd, b, &n, &cy);
             more = rc == 1;
             if (b->n) {
                 nread++;
                 g_async_queue_push(the_pool->q, b);
-                atomic_store_explicit(&j->done_bytes, bytes, memory_order_relaxed);
+                atomic_store_explicit(&j->done_bytes, rd->wtr ? wtr_bytes(rd->wtr) : rd->bytes,
+                                      memory_order_relaxed);
             }
             continue;
         }

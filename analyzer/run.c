@@ -16,6 +16,8 @@
  */
 #include "run.h"
 
+#include "filter.h"
+
 #include <errno.h>
 #include <stdio_ext.h>
 #include <string.h>
@@ -33,9 +35,10 @@ static void flush_rec(struct wbuf *w)
     sink_write(c->rs->sink, c->job, SINK_REC, w->p, w->len);
 }
 
-static void put_record(struct file_ctx *c, const struct pcap_pkthdr *h, const u_char *data)
+static void put_record(struct file_ctx *c, const struct pcap_pkthdr *h, const u_char *data,
+                       int32_t dlt)
 {
-    struct rec_hdr rh = { (int64_t)h->ts.tv_sec, (uint32_t)h->ts.tv_usec, h->caplen, h->len, 0 };
+    struct rec_hdr rh = { (int64_t)h->ts.tv_sec, (uint32_t)h->ts.tv_usec, h->caplen, h->len, dlt };
     size_t need = sizeof rh + h->caplen;
     struct wbuf *w = &c->rec;
     if (need > w->cap - w->len)
@@ -51,15 +54,6 @@ static void put_record(struct file_ctx *c, const struct pcap_pkthdr *h, const u_
     memcpy(w->p + w->len, &rh, sizeof rh);
     memcpy(w->p + w->len + sizeof rh, data, h->caplen);
     w->len += need;
-}
-
-static const char *open_problem(const char *pcap_err, bool empty)
-{
-    if (empty)
-        return "empty file, not a pcap or pcapng capture";
-    if (strstr(pcap_err, "unknown file format"))
-        return "not a pcap or pcapng capture (unknown file format)";
-    return NULL;
 }
 
 /* ---- flows: what names the flow a frame opened at one device ---------- */
@@ -239,6 +233,8 @@ static bool outcome_differs(const struct run_file *a, const struct run_file *b, 
 bool render_start(const struct file_view *fv, struct wbuf *w, const struct frame_view *v)
 {
     const struct out_format *fmt = fv->out.fmt;
+    if (__builtin_expect(fv->out.show != 0, 0) && !(v->findings & fv->out.show))
+        return false;              /* --show */
     return fv->out.frames && fmt->frame && fmt->frame(w, &fv->out, v);
 }
 
@@ -255,32 +251,38 @@ void render_end(const struct file_view *fv, struct wbuf *w, const struct frame_v
 }
 
 /* Everything after the analysis that every frame needs, in order */
-void frame_done(struct file_ctx *c, uint32_t mall, const struct pcap_pkthdr *h, const uint8_t *data)
+void frame_done(struct file_ctx *c, uint64_t n, uint32_t mall, const struct pcap_pkthdr *h,
+                const uint8_t *data, const struct frame_in *fi)
 {
     const struct cli_opts *o = c->rs->o;
-    if (mall & o->fail_on)
+    if (mall & o->fail_on) {
         atomic_store_explicit(&c->rs->fail_hit, true, memory_order_relaxed);
+        if (c->nfail < CLI_FAIL_LIST)
+            c->fail[c->nfail++] = (struct fail_hit){ c->job->index, mall & o->fail_on, n };
+        c->fail_frames++;
+    }
     if (c->want_rec && (mall & o->select)) {
-        put_record(c, h, data);
+        put_record(c, h, data, fi->dlt);
         c->rf[0].st.selected++;
     }
 }
 
 /* One frame read, all in this thread */
 void frame_in_order(struct file_ctx *c, const struct pcap_pkthdr *h, const uint8_t *data,
-                    uint64_t n)
+                    uint64_t n, const struct frame_in *fi)
 {
-    struct csc_frame f = { data, h->caplen, h->len, c->link, CSC_DIR_UNKNOWN };
+    struct csc_frame f = { data, h->caplen, h->len, fi->link, fi->dir };
     uint64_t ts_us = ts_usec(h);
     uint32_t m = frame_full(&c->rf[0], &f, n, ts_us), mall = m, mb = 0;
     if (c->cmp) {
         mb = frame_full(&c->rf[1], &f, n, ts_us);
         mall |= mb;
     }
-    frame_done(c, mall, h, data);
+    frame_done(c, n, mall, h, data, fi);
     struct frame_view v = { n, h, &c->rf[0].r, m };
     if (c->cmp) {
-        if (c->fv.out.diffs && outcome_differs(&c->rf[0], &c->rf[1], m, mb)) {
+        if (c->fv.out.diffs && (!c->fv.out.show || (mall & c->fv.out.show)) &&
+            outcome_differs(&c->rf[0], &c->rf[1], m, mb)) {
             const struct csc_result *rr[CLI_MAX_RUNS] = { &c->rf[0].r, &c->rf[1].r };
             const struct csc_gro_decision *gg[CLI_MAX_RUNS] = { &c->rf[0].gd, &c->rf[1].gd };
             c->fv.out.fmt->diff(&c->out, &c->fv.out, &v, rr, gg);
@@ -290,6 +292,8 @@ void frame_in_order(struct file_ctx *c, const struct pcap_pkthdr *h, const uint8
     if (render_start(&c->fv, &c->out, &v)) {
         render_fate(&c->fv, &c->out, &c->rf[0].gd);
         render_end(&c->fv, &c->out, &v);
+        if (c->rs->o->line_buffered)
+            wb_flush(&c->out);     /* -l: the frame's record goes out now */
     }
 }
 
@@ -304,9 +308,9 @@ static void file_error(struct file_ctx *c, uint64_t frame, const char *msg)
         c->fv.out.fmt->error(&c->out, &c->fv.out, frame, msg);
 }
 
-static void read_error(struct file_ctx *c, pcap_t *p, uint64_t n)
+static void read_error(struct file_ctx *c, const struct rdr *rd, uint64_t n)
 {
-    const char *e = pcap_geterr(p);
+    const char *e = rd->wtr ? wtr_error(rd->wtr) : pcap_geterr(rd->pcap);
     char msg[PCAP_ERRBUF_SIZE + 160];
     if (n)
         snprintf(msg, sizeof msg, "damaged after frame %ju (%s); frames 1-%ju were analysed",
@@ -322,9 +326,91 @@ static bool use_pipeline(const struct file_ctx *c)
     return pipeline_running() && !c->fv.out.diffs;
 }
 
+/* The core's link for a pcap link type; an undecoded one is said once per
+ * file and link type (a pcapng file may have several) */
+static uint8_t link_of(struct file_ctx *c, int32_t dlt)
+{
+    uint8_t link = dlt < 0 ? CSC_LINK_UNKNOWN : (uint8_t)csc_link_from_linktype((uint32_t)dlt);
+    if (link != CSC_LINK_UNKNOWN)
+        return link;
+    for (unsigned i = 0; i < c->ntold; i++)
+        if (c->told_dlt[i] == dlt)
+            return link;
+    if (c->ntold < G_N_ELEMENTS(c->told_dlt))
+        c->told_dlt[c->ntold++] = dlt;
+    const char *name = dlt < 0 ? NULL : pcap_datalink_val_to_name(dlt);
+    if (dlt < 0)
+        sink_warning(c->rs->sink, "%s: frames of an encapsulation without a pcap link type are not "
+                     "decoded: they stop at unknown-link", c->job->path);
+    else
+        sink_warning(c->rs->sink, "%s: link type %d%s%s%s is not decoded: its frames stop at "
+                     "unknown-link", c->job->path, dlt, name ? " (" : "", name ? name : "",
+                     name ? ")" : "");
+    return link;
+}
+
+int rdr_next(struct file_ctx *c, struct rdr *r, struct pcap_pkthdr **h, const u_char **data,
+             struct frame_in *fi)
+{
+    if (r->pcap) {
+        int rc = pcap_next_ex(r->pcap, h, data);
+        if (rc != 1)
+            return rc == -1 ? -1 : 0;
+        r->bytes += (*h)->caplen + 16u;
+        *fi = c->fin;
+        return 1;
+    }
+    int dlt;
+    uint8_t dir;
+    int rc = wtr_next(r->wtr, h, data, &dlt, &dir);
+    if (rc != 1)
+        return rc;
+    if (dlt != r->last.dlt) {
+        r->last.dlt = dlt;
+        r->last.link = link_of(c, dlt);
+    }
+    *fi = r->last;
+    fi->dir = dir;
+    return 1;
+}
+
+/* -f: does the record pass the filter of its link type? */
+static bool filter_passes(struct file_ctx *c, const struct pcap_pkthdr *h, const uint8_t *data,
+                          int32_t dlt)
+{
+    if (dlt != c->flt_dlt) {
+        char *why = NULL;
+        c->flt_dlt = dlt;
+        c->flt_prog = filter_prog(c->rs->filter, dlt, &why);
+        if (why) {                 /* said once per run and link type */
+            file_error(c, 0, why);
+            g_free(why);
+        }
+    }
+    return c->flt_prog && filter_match(c->flt_prog, h, data);
+}
+
+int frame_gate(struct file_ctx *c, const struct pcap_pkthdr *h, const uint8_t *data,
+               const struct frame_in *fi)
+{
+    struct run_shared *rs = c->rs;
+    if (cli_stopping())
+        return GATE_STOP;
+    if (rs->filter && !filter_passes(c, h, data, fi->dlt))
+        return GATE_SKIP;
+    if (rs->o->count) {            /* -c: one frame of the budget, in input order */
+        int64_t left = atomic_load_explicit(&rs->budget, memory_order_relaxed);
+        do {
+            if (left <= 0)
+                return GATE_STOP;
+        } while (!atomic_compare_exchange_weak(&rs->budget, &left, left - 1));
+    }
+    return GATE_TAKE;
+}
+
 /* The records of a classic pcap read in blocks, in this thread (pcapblk.c).
- * Returns with *pp set when libpcap must take over. */
-static void blk_in_order(struct file_ctx *c, struct blk *k, uint64_t *np, pcap_t **pp)
+ * Returns with rd->pcap set when libpcap must take over. */
+static void blk_in_order(struct file_ctx *c, struct blk *k, uint64_t *np, struct rdr *rd)
 {
     struct job *j = c->job;
     size_t cap = BLK_BUF, have = 0, pos = 0;
@@ -334,13 +420,21 @@ static void blk_in_order(struct file_ctx *c, struct blk *k, uint64_t *np, pcap_t
         struct pcap_pkthdr h;
         int st = blk_record(k, buf + pos, have - pos, &h);
         if (st == BLK_FRAME) {
-            frame_in_order(c, &h, buf + pos + 16, ++n);
+            const uint8_t *d = buf + pos + 16;
             pos += 16 + (size_t)h.caplen;
+            int g = c->gated ? frame_gate(c, &h, d, &c->fin) : GATE_TAKE;
+            if (g == GATE_STOP)
+                break;
+            ++n;
+            if (g == GATE_TAKE)
+                frame_in_order(c, &h, d, n, &c->fin);
             if ((n & 1023) == 0)
                 atomic_store_explicit(&j->done_bytes, k->bytes, memory_order_relaxed);
             continue;
         }
         if (st == BLK_MORE) {
+            if (cli_stopping())
+                break;             /* checked once a block */
             memmove(buf, buf + pos, have - pos);
             have -= pos;
             pos = 0;
@@ -361,9 +455,10 @@ static void blk_in_order(struct file_ctx *c, struct blk *k, uint64_t *np, pcap_t
         }
         if (st == BLK_LIBPCAP) {
             char errbuf[PCAP_ERRBUF_SIZE];
-            *pp = blk_libpcap(k, buf + pos, have - pos, errbuf);
-            if (!*pp)
+            rd->pcap = blk_libpcap(k, buf + pos, have - pos, errbuf);
+            if (!rd->pcap)
                 sink_error(c->rs->sink, "%s: %s", j->path, errbuf);   /* k->failed */
+            rd->bytes = k->bytes;
         }
         break;
     }
@@ -371,48 +466,56 @@ static void blk_in_order(struct file_ctx *c, struct blk *k, uint64_t *np, pcap_t
     *np = n;
 }
 
-/* Returns false when the file could not be read to its end. k: the block
- * reader when the file is read in blocks, p: libpcap otherwise (or after
- * the block reader hands over). */
-static bool analyse_file(struct file_ctx *c, pcap_t *p, struct blk *k)
+/* The records libpcap or libwiretap reads, in this thread */
+static int rdr_in_order(struct file_ctx *c, struct rdr *rd, uint64_t *np)
 {
-    struct job *j = c->job;
     struct pcap_pkthdr *h;
     const u_char *data;
-    uint64_t n = 0, bytes = 0;
-    int rc = 0;
-
-    if (c->link == CSC_LINK_UNKNOWN) {
-        const char *name = pcap_datalink_val_to_name(j->linktype);
-        sink_warning(c->rs->sink, "%s: link type %d%s%s%s is not decoded: its frames stop at "
-                     "unknown-link", j->path, j->linktype, name ? " (" : "", name ? name : "",
-                     name ? ")" : "");
+    struct frame_in fi;
+    uint64_t n = *np;
+    int rc;
+    while ((rc = rdr_next(c, rd, &h, &data, &fi)) == 1) {
+        int g = c->gated ? frame_gate(c, h, data, &fi) : cli_stopping() ? GATE_STOP : GATE_TAKE;
+        if (g == GATE_STOP) {
+            rc = 0;
+            break;
+        }
+        ++n;
+        if (g == GATE_TAKE)
+            frame_in_order(c, h, data, n, &fi);
+        if ((n & 1023) == 0)
+            atomic_store_explicit(&c->job->done_bytes, rd->wtr ? wtr_bytes(rd->wtr) : rd->bytes,
+                                  memory_order_relaxed);
     }
+    *np = n;
+    return rc;
+}
+
+/* Returns false when the file could not be read to its end. k: the block
+ * reader when the file is read in blocks; rd: libpcap or libwiretap
+ * otherwise (or libpcap after the block reader hands over). */
+static bool analyse_file(struct file_ctx *c, struct rdr *rd, struct blk *k)
+{
+    uint64_t n = 0;
+    int rc = 0;
     if (use_pipeline(c)) {
-        rc = pipeline_file(c, &p, k, &n);
+        rc = pipeline_file(c, rd, k, &n);
     } else {
-        if (k->fast) {
-            blk_in_order(c, k, &n, &p);
-            bytes = k->bytes;
-        }
-        if (p) {
-            while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
-                frame_in_order(c, h, data, ++n);
-                bytes += h->caplen + 16u;
-                if ((n & 1023) == 0)
-                    atomic_store_explicit(&j->done_bytes, bytes, memory_order_relaxed);
-            }
-        }
+        if (k->fast)
+            blk_in_order(c, k, &n, rd);
+        if (rd->pcap || rd->wtr)
+            rc = rdr_in_order(c, rd, &n);
     }
     bool ok = true;
     if (rc == -1) {
-        read_error(c, p, n);
+        read_error(c, rd, n);
         ok = false;
     } else if (k->failed) {
         ok = false;   /* the hand-over to libpcap failed (said already) */
     }
-    if (p)
-        pcap_close(p);
+    if (rd->pcap)
+        pcap_close(rd->pcap);
+    wtr_close(rd->wtr);
     return ok;
 }
 
@@ -477,6 +580,8 @@ static struct file_ctx *file_ctx_new(struct run_shared *rs, struct job *j)
     c->nruns = o->nruns;
     c->cmp = c->nruns > 1;
     c->want_rec = o->write_path != NULL;
+    c->gated = rs->filter || o->count;
+    c->flt_dlt = INT32_MIN;
     g_mutex_init(&c->lock);
     g_mutex_init(&c->rd);
     g_cond_init(&c->cond);
@@ -504,46 +609,130 @@ static void file_ctx_free(struct file_ctx *c)
     g_free(c);
 }
 
-/* A classic pcap is read in blocks (pcapblk.c); anything else goes to
- * libpcap over a stream that replays the header bytes read. False (said)
- * when the file is not a capture that can be read. */
-static bool open_capture(struct file_ctx *c, FILE *fp, bool is_stdin, char *rbuf, struct blk *blk,
-                         pcap_t **pp)
+/* A classic pcap in this machine's byte order is read in blocks
+ * (pcapblk.c), any other classic pcap by libpcap over a stream that replays
+ * the header bytes read, everything else by libwiretap (wtapread.c). False
+ * (said) when the file is not a capture that can be read. */
+static bool open_libpcap(struct file_ctx *c, struct blk *blk, char *rbuf, struct rdr *rd)
 {
-    struct job *j = c->job;
     char errbuf[PCAP_ERRBUF_SIZE] = "";
-    struct stat sb;
-    bool empty = !is_stdin && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0;
-    *pp = NULL;
-    if (blk_open(blk, fileno(fp))) {
-        j->linktype = blk->linktype;
-        return true;
-    }
     FILE *rsf = blk_rest_stream(blk, NULL, 0);
     if (rsf) {
         setvbuf(rsf, rbuf, _IOFBF, CLI_READ_BUF);
         /* Only this thread reads it: no stdio lock per fread (libpcap makes
          * two per frame, and with worker threads glibc would lock each). */
         __fsetlocking(rsf, FSETLOCKING_BYCALLER);
-        *pp = pcap_fopen_offline_with_tstamp_precision(rsf, PCAP_TSTAMP_PRECISION_NANO, errbuf);
-        if (!*pp)
+        rd->pcap = pcap_fopen_offline_with_tstamp_precision(rsf, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+        if (!rd->pcap)
             fclose(rsf);
     } else {
         snprintf(errbuf, sizeof errbuf, "%s", g_strerror(errno));
     }
-    if (!*pp) {
-        const char *why = open_problem(errbuf, empty);
-        char msg[PCAP_ERRBUF_SIZE + 64];
-        snprintf(msg, sizeof msg, "%s", why ? why : errbuf);
-        file_error(c, 0, msg);
+    if (!rd->pcap) {
+        file_error(c, 0, errbuf);
         return false;
     }
-    j->linktype = pcap_datalink(*pp);
+    c->job->linktype = pcap_datalink(rd->pcap);
     return true;
+}
+
+static bool open_wiretap(struct file_ctx *c, FILE *fp, bool is_pipe, struct blk *blk,
+                         struct rdr *rd)
+{
+    char *msg = NULL;
+    if (!blk->nhdr) {              /* libwiretap would take nothing for an ERF file */
+        file_error(c, 0, "empty input, not a capture");
+        return false;
+    }
+    rd->wtr = wtr_open(c->job->path, fileno(fp), is_pipe, blk->hdr, blk->nhdr, &msg);
+    if (!rd->wtr) {
+        file_error(c, 0, msg);
+        g_free(msg);
+        return false;
+    }
+    c->job->linktype = wtr_file_linktype(rd->wtr);
+    rd->last.dlt = INT32_MIN;      /* no record read yet */
+    return true;
+}
+
+static bool open_capture(struct file_ctx *c, FILE *fp, bool is_stdin, char *rbuf, struct blk *blk,
+                         struct rdr *rd)
+{
+    struct stat sb;
+    bool regular = fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode);
+    memset(rd, 0, sizeof *rd);
+    if (!is_stdin && regular && sb.st_size == 0) {
+        file_error(c, 0, "empty file, not a capture");
+        return false;
+    }
+    bool ok;
+    if (blk_open(blk, fileno(fp))) {
+        c->job->linktype = blk->linktype;
+        blk->eager = c->rs->o->line_buffered;
+        ok = true;
+    } else if (blk_is_classic(blk)) {
+        ok = open_libpcap(c, blk, rbuf, rd);
+    } else {
+        /* standard input is always fed through a pipe: its first bytes are read */
+        ok = open_wiretap(c, fp, is_stdin || !regular, blk, rd);
+    }
+    if (ok) {
+        c->fin.dlt = c->job->linktype;
+        c->fin.link = link_of(c, c->fin.dlt);
+        c->fin.dir = CSC_DIR_UNKNOWN;
+    }
+    return ok;
+}
+
+static int fail_cmp(const void *pa, const void *pb)
+{
+    const struct fail_hit *a = pa, *b = pb;
+    if (a->file != b->file)
+        return a->file < b->file ? -1 : 1;
+    return a->frame < b->frame ? -1 : a->frame > b->frame;
+}
+
+/* --fail-on: the file's first frames into the run's list (the first ones in
+ * input order, whatever order the -j files end in) */
+static void fails_merge(struct run_shared *rs, const struct file_ctx *c)
+{
+    if (!c->fail_frames)
+        return;
+    struct fail_list *l = &rs->fails;
+    struct fail_hit all[2 * CLI_FAIL_LIST];
+    g_mutex_lock(&rs->merge_lock);
+    memcpy(all, l->first, l->n * sizeof all[0]);
+    memcpy(all + l->n, c->fail, c->nfail * sizeof all[0]);
+    qsort(all, l->n + c->nfail, sizeof all[0], fail_cmp);
+    l->n = MIN(l->n + c->nfail, CLI_FAIL_LIST);
+    memcpy(l->first, all, l->n * sizeof all[0]);
+    l->frames += c->fail_frames;
+    l->files++;
+    g_mutex_unlock(&rs->merge_lock);
+}
+
+/* An input that was not read: its error (an argument that could not be
+ * expanded), or nothing (a stop came first); in its place in the order */
+static void job_not_read(struct run_shared *rs, struct job *j)
+{
+    struct file_ctx *c = file_ctx_new(rs, j);
+    if (j->error)
+        file_error(c, 0, j->error);
+    wb_flush(&c->out);
+    struct cli_stats none;
+    memset(&none, 0, sizeof none);
+    sink_job_done(rs->sink, j, &none, &rs->run[0].st);
+    file_ctx_free(c);
 }
 
 void run_job(struct run_shared *rs, struct job *j)
 {
+    bool budget_spent = rs->o->count && atomic_load(&rs->budget) <= 0;   /* -c N reached */
+    if (j->error || cli_stopping() || budget_spent) {
+        j->skipped = !j->error;
+        job_not_read(rs, j);
+        return;
+    }
     struct file_ctx *c = file_ctx_new(rs, j);
     char *rbuf = g_malloc(CLI_READ_BUF);
     bool ok = false;
@@ -555,18 +744,20 @@ void run_job(struct run_shared *rs, struct job *j)
         file_error(c, 0, msg);
     } else {
         struct blk blk;
-        pcap_t *p;
-        if (open_capture(c, fp, is_stdin, rbuf, &blk, &p)) {
-            c->link = (uint8_t)csc_link_from_linktype((uint32_t)j->linktype);
-            c->fv.link = c->link;
-            ok = analyse_file(c, p, &blk);
-        }
+        struct rdr rd;
+        j->opened = open_capture(c, fp, is_stdin, rbuf, &blk, &rd);
+        if (j->opened)
+            ok = analyse_file(c, &rd, &blk);
         if (!is_stdin)
             fclose(fp);
     }
     for (unsigned i = 0; i < c->nruns; i++)
         run_file_finish(rs, &c->rf[i], j->index, ok);
+    fails_merge(rs, c);
     j->failed = !ok;
+    j->frames = c->rf[0].st.frames;
+    j->findings = c->rf[0].st.findings_any;
+    j->drops = c->rf[0].st.kverdict[CSC_K_DROP];
     wb_flush(&c->out);
     if (c->rec.p)
         wb_flush(&c->rec);

@@ -12,6 +12,7 @@
 #include "out.h"
 #include "sink.h"
 #include "stats.h"
+#include "stop.h"
 #include "wbuf.h"
 
 #include "csumcheck/csumcheck.h"
@@ -26,13 +27,30 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct cli_filter;
+
+/* --fail-on: a frame that tripped it, named on stderr at the end */
+struct fail_hit {
+    unsigned file;             /* job index */
+    uint32_t findings;         /* the --fail-on findings it has */
+    uint64_t frame;
+};
+struct fail_list {
+    struct fail_hit first[CLI_FAIL_LIST];   /* the first ones in input order */
+    unsigned n;
+    uint64_t frames, files;    /* all of them */
+};
+
 /* What every file's job shares (run.c) */
 struct run_shared {
     const struct cli_opts *o;
     struct cli_run *run;       /* o->nruns of them */
     struct cli_sink *sink;
+    struct cli_filter *filter; /* -f / trailing words: NULL without */
     GMutex merge_lock;         /* run[i].gro and run[1].st */
     atomic_bool fail_hit;      /* a --fail-on finding was seen */
+    struct fail_list fails;    /* under merge_lock */
+    _Atomic int64_t budget;    /* -c N: frames still to analyse (-1: no limit) */
 };
 void run_job(struct run_shared *rs, struct job *j);
 
@@ -81,6 +99,25 @@ struct run_file {
 
 struct batch;
 struct blk_state;
+struct wtr;
+
+/* What a frame is read with besides its bytes: a pcapng file has one link
+ * type per interface, and its packet flags may give the direction. */
+struct frame_in {
+    int32_t dlt;                  /* pcap link type (-w writes it), -1: none */
+    uint8_t link;                 /* enum csc_link */
+    uint8_t dir;                  /* enum csc_direction */
+};
+
+/* A capture read one record at a time: libpcap (a classic pcap it must
+ * judge, from the block reader's hand-over on) or libwiretap (every other
+ * format, wtapread.c). */
+struct rdr {
+    pcap_t *pcap;
+    struct wtr *wtr;
+    struct frame_in last;         /* the link of the last record */
+    uint64_t bytes;               /* read so far (the progress bar) */
+};
 
 /* What the workers read of a file: set when the file starts, read-only
  * afterwards (they take a copy per batch, so no cache line they read per
@@ -88,7 +125,6 @@ struct blk_state;
 struct file_view {
     const struct cli_run *runs;
     unsigned nruns;
-    uint8_t link;
     struct out_file out;       /* how the output format writes this file */
 };
 
@@ -100,8 +136,16 @@ struct file_ctx {
     struct wbuf out, rec;
     struct run_shared *rs;
     struct job *job;
-    uint8_t link;
+    struct frame_in fin;          /* the file's link (a classic pcap: every frame's) */
     bool cmp, want_rec;
+    bool gated;                   /* -f or -c: every record passes frame_gate() */
+    int32_t told_dlt[8];          /* link types already said to be undecoded */
+    unsigned ntold;
+    struct fail_hit fail[CLI_FAIL_LIST];   /* --fail-on: this file's first frames */
+    unsigned nfail;
+    uint64_t fail_frames;
+    int32_t flt_dlt;              /* -f: the link type of flt_prog */
+    const struct bpf_program *flt_prog;   /* NULL: the filter cannot apply to flt_dlt */
     /* the pipeline */
     struct batch **ring;
     unsigned depth;
@@ -131,10 +175,19 @@ void gro_feed(struct run_file *rf, const struct csc_gro_input *in, const struct 
 bool render_start(const struct file_view *fv, struct wbuf *w, const struct frame_view *v);
 void render_fate(const struct file_view *fv, struct wbuf *w, const struct csc_gro_decision *gd);
 void render_end(const struct file_view *fv, struct wbuf *w, const struct frame_view *v);
-void frame_done(struct file_ctx *c, uint32_t mall, const struct pcap_pkthdr *h,
-                const uint8_t *data);
+void frame_done(struct file_ctx *c, uint64_t n, uint32_t mall, const struct pcap_pkthdr *h,
+                const uint8_t *data, const struct frame_in *fi);
 void frame_in_order(struct file_ctx *c, const struct pcap_pkthdr *h, const uint8_t *data,
-                    uint64_t n);
+                    uint64_t n, const struct frame_in *fi);
+
+/* -f and -c (and the end of the run on a signal): what to do with a record
+ * read, before it is numbered into the analysis */
+enum { GATE_TAKE, GATE_SKIP, GATE_STOP };
+int frame_gate(struct file_ctx *c, const struct pcap_pkthdr *h, const uint8_t *data,
+               const struct frame_in *fi);
+/* the next record of r: 1 (*h, *data, *fi set), 0 at the end, -1 an error */
+int rdr_next(struct file_ctx *c, struct rdr *r, struct pcap_pkthdr **h, const u_char **data,
+             struct frame_in *fi);
 
 static inline uint64_t ts_usec(const struct pcap_pkthdr *h)
 {
@@ -150,6 +203,7 @@ struct blk {
     int fd;
     bool fast;                   /* records are read here (else libpcap reads) */
     bool nano, eof;
+    bool eager;                  /* -l: hand on what one read() gives (a slow pipe) */
     bool failed;                 /* the hand-over to libpcap failed */
     uint8_t hdr[24];
     size_t nhdr;                 /* header bytes read (all of them when fast) */
@@ -166,11 +220,28 @@ ssize_t blk_fill(struct blk *k, uint8_t *buf, size_t have, size_t cap);
 int blk_record(const struct blk *k, const uint8_t *p, size_t avail, struct pcap_pkthdr *h);
 /* libpcap over the header, the unused bytes and the rest of the file */
 pcap_t *blk_libpcap(struct blk *k, const uint8_t *unused, size_t nunused, char *errbuf);
+/* The header read is a classic pcap's (any byte order): libpcap's to judge */
+bool blk_is_classic(const struct blk *k);
 FILE *blk_rest_stream(const struct blk *k, const uint8_t *unused, size_t nunused);
+
+/* wtapread.c: libwiretap. A pipe input (is_pipe) is read from fd after the
+ * npending bytes already read from it. */
+struct wtr *wtr_open(const char *path, int fd, bool is_pipe, const uint8_t *pending,
+                     size_t npending, char **errmsg);
+int wtr_next(struct wtr *r, struct pcap_pkthdr **h, const uint8_t **data, int *dlt,
+             uint8_t *dir);
+const char *wtr_error(const struct wtr *r);
+int wtr_file_linktype(const struct wtr *r);
+/* libwiretap knows the format of the file at path (compressed files found
+ * in a directory are looked into this way) */
+bool wtr_is_capture(const char *path);
+uint64_t wtr_bytes(const struct wtr *r);
+void wtr_close(struct wtr *r);
+
 
 /* pipeline.c */
 bool pipeline_running(void);
-int pipeline_file(struct file_ctx *c, pcap_t **pp, struct blk *k, uint64_t *np);
+int pipeline_file(struct file_ctx *c, struct rdr *rd, struct blk *k, uint64_t *np);
 
 /* gro_totals.c */
 void file_gro_totals(const struct run_file *rf, unsigned file, unsigned top,

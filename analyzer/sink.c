@@ -9,10 +9,13 @@
  */
 #include "sink.h"
 
+#include "stop.h"
+
 #include <glib.h>
 #include <pcap/pcap.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +38,7 @@ struct cli_sink {
     bool dump_failed;
     unsigned char *scratch;
     size_t scratch_cap;
+    sink_error_record_fn error_record;
     /* stderr */
     bool quiet;
     unsigned errors;
@@ -133,6 +137,11 @@ void sink_count_error(struct cli_sink *s)
     g_mutex_unlock(&s->lock);
 }
 
+void sink_set_error_record(struct cli_sink *s, sink_error_record_fn fn)
+{
+    s->error_record = fn;
+}
+
 unsigned sink_errors(const struct cli_sink *s)
 {
     return s->errors;
@@ -161,20 +170,23 @@ static bool dumper_open(struct cli_sink *s, int linktype)
 static void emit_record(struct cli_sink *s, struct job *j, const struct rec_hdr *rh,
                         const unsigned char *data)
 {
-    if (!dumper_open(s, j->linktype)) {
+    if (rh->linktype < 0 || !dumper_open(s, rh->linktype)) {
         j->frames_lost++;
         return;
     }
-    if (j->linktype != s->dump_linktype) {
+    if (rh->linktype != s->dump_linktype) {
         if (!j->link_mismatch_told) {
-            const char *a = pcap_datalink_val_to_name(j->linktype);
+            const char *a = pcap_datalink_val_to_name(rh->linktype);
             const char *b = pcap_datalink_val_to_name(s->dump_linktype);
-            error_locked(s,
-                         "%s: link type %s (%d) differs from %s's %s (%d): its selected frames "
-                         "are not written (a pcap file holds one link type; use one -w run "
-                         "per link type)",
-                         j->path, a ? a : "DLT", j->linktype, s->write_path, b ? b : "DLT",
-                         s->dump_linktype);
+            char *msg = g_strdup_printf("link type %s (%d) differs from %s's %s (%d): its "
+                                        "selected frames are not written (a pcap file holds one "
+                                        "link type; use one -w run per link type)",
+                                        a ? a : "DLT", rh->linktype, s->write_path, b ? b : "DLT",
+                                        s->dump_linktype);
+            error_locked(s, "%s: %s", j->path, msg);
+            if (s->error_record && !s->out_failed)
+                s->error_record(s->out, j->path, msg);
+            g_free(msg);
             j->link_mismatch_told = true;
         }
         j->frames_lost++;
@@ -200,16 +212,25 @@ static void emit_records(struct cli_sink *s, struct job *j, const unsigned char 
     }
 }
 
+/* A write to standard output failed. Its reader gone (EPIPE: `| head`) is
+ * a stop, as SIGPIPE would have been, and no error; anything else is. */
+static void out_failed(struct cli_sink *s)
+{
+    s->out_failed = true;
+    if (errno == EPIPE)
+        stop_request(SIGPIPE);
+    else
+        error_locked(s, "standard output: write failed: %s", g_strerror(errno));
+}
+
 static void emit(struct cli_sink *s, struct job *j, int which, const void *p, size_t n)
 {
     if (which == SINK_REC) {
         emit_records(s, j, p, n);
         return;
     }
-    if (!s->out_failed && fwrite(p, 1, n, s->out) != n) {
-        s->out_failed = true;
-        error_locked(s, "standard output: write failed: %s", g_strerror(errno));
-    }
+    if (!s->out_failed && fwrite(p, 1, n, s->out) != n)
+        out_failed(s);
 }
 
 static void drain(struct cli_sink *s, struct job *j, int which)
@@ -287,19 +308,17 @@ void sink_job_done(struct cli_sink *s, struct job *j, const struct cli_stats *st
         drain(s, &s->jobs[s->next], SINK_OUT);
         drain(s, &s->jobs[s->next], SINK_REC);
     }
-    fflush(s->out);
+    if (!s->out_failed && fflush(s->out))
+        out_failed(s);
     g_cond_broadcast(&s->cond);
     g_mutex_unlock(&s->lock);
 }
 
 bool sink_close(struct cli_sink *s, int fallback_linktype)
 {
+    if (!s->out_failed && (fflush(s->out) || ferror(s->out)))
+        out_failed(s);
     bool ok = !s->out_failed;
-    if (fflush(s->out) || ferror(s->out)) {
-        if (!s->out_failed)
-            fprintf(stderr, CLI_NAME ": standard output: write failed\n");
-        ok = false;
-    }
     if (s->wfp) {
         if (!s->dumper && !s->dump_failed)
             dumper_open(s, fallback_linktype >= 0 ? fallback_linktype : DLT_EN10MB);

@@ -31,13 +31,18 @@ void sink_wait_all(struct cli_sink *s, enum cli_progress mode);
 /* Finish -w OUT (creating it when nothing was selected); false on error. */
 bool sink_close(struct cli_sink *s, int fallback_linktype);
 unsigned sink_errors(const struct cli_sink *s);
+/* An error the sink finds itself (a -w frame of another link type) also
+ * as a record of the output format, in the output (JSON: {"type":"error"}) */
+typedef void (*sink_error_record_fn)(FILE *out, const char *path, const char *msg);
+void sink_set_error_record(struct cli_sink *s, sink_error_record_fn fn);
 void sink_count_error(struct cli_sink *s);
 void sink_free(struct cli_sink *s);
 
 /* -w record format in the buffers and spools (host order, then data) */
 struct rec_hdr {
     int64_t sec;
-    uint32_t nsec, caplen, len, pad;
+    uint32_t nsec, caplen, len;
+    int32_t linktype;          /* the frame's (a pcapng interface's), -1: none */
 };
 
 #endif

@@ -26,19 +26,24 @@ bool cli_finding_parse(const char *s, uint32_t *mask, char **bad)
     bool ok = words[0] != NULL;
     for (gchar **w = words; *w && ok; w++) {
         gchar *t = g_strstrip(*w);
-        unsigned i;
+        bool drop = *t == '-';     /* "any,-none": every finding but none */
+        if (drop)
+            t++;
+        uint32_t bits = 0;
         if (!strcmp(t, "any")) {
-            m |= FD_ANY;
-            continue;
+            bits = FD_ANY;
+        } else {
+            for (unsigned i = 0; i < FD__COUNT && !bits; i++)
+                if (!strcmp(t, finding_names[i]))
+                    bits = 1u << i;
         }
-        for (i = 0; i < FD__COUNT; i++)
-            if (!strcmp(t, finding_names[i]))
-                break;
-        if (i == FD__COUNT) {
+        if (!bits) {
             *bad = g_strdup(t);
             ok = false;
+        } else if (drop) {
+            m &= ~bits;
         } else {
-            m |= 1u << i;
+            m |= bits;
         }
     }
     if (!ok && !*bad)

@@ -32,7 +32,8 @@ enum cli_finding {
 #define FD_ANY ((1u << FD__COUNT) - 1u)
 
 const char *cli_finding_name(unsigned i);
-/* "bad,drop" -> mask; also "any". false (and *bad = the offending word). */
+/* "bad,drop" -> mask; also "any", and "-word" takes a finding out again
+ ("any,-none"). false (and *bad = the offending word). */
 bool cli_finding_parse(const char *s, uint32_t *mask, char **bad);
 
 /* Totals of a run; summed over files (merge) and rendered by the summary. */

@@ -7,11 +7,12 @@
  * (errors). Exit 2 wins over 1: an input that could not be read is never a
  * pass. A run stopped by SIGINT, SIGTERM or a closed standard output
  * (stop.c) ends as a finished one does, its summary marked, and exits
- * 128 + the signal.
+ * 128 + the signal. --merge reads JSON summaries instead (merge.c).
  */
 #include "filter.h"
 #include "job.h"
 #include "live_cli.h"
+#include "merge.h"
 #include "opts.h"
 #include "out.h"
 #include "run.h"
@@ -190,22 +191,26 @@ int main(int argc, char **argv)
         runs[i].cfg.trace_steps = out_traces(&o);
 
     int status = 2;
-    unsigned njobs = 0;
-    struct job *jobs = inputs_expand(o.inputs, &njobs, o.quiet);
-    o.jobv = jobs;
-    o.njobv = njobs;
-    if (o.live)
-        status = live_main(&o, runs, jobs, njobs, 0);   /* expansion errors are jobs */
-    else if (o.write_path && write_path_is_input(o.write_path, jobs, njobs))
-        fprintf(stderr, CLI_NAME ": %s: -w would overwrite an input; choose another file\n",
-                o.write_path);
-    else
-        status = run_inputs(&o, runs, jobs, njobs);
-    for (unsigned i = 0; i < njobs; i++) {
-        g_free(jobs[i].path);
-        g_free(jobs[i].error);
+    if (o.merge) {
+        status = merge_main(&o, runs);
+    } else {
+        unsigned njobs = 0;
+        struct job *jobs = inputs_expand(o.inputs, &njobs, o.quiet);
+        o.jobv = jobs;
+        o.njobv = njobs;
+        if (o.live)
+            status = live_main(&o, runs, jobs, njobs, 0);   /* expansion errors are jobs */
+        else if (o.write_path && write_path_is_input(o.write_path, jobs, njobs))
+            fprintf(stderr, CLI_NAME ": %s: -w would overwrite an input; choose another file\n",
+                    o.write_path);
+        else
+            status = run_inputs(&o, runs, jobs, njobs);
+        for (unsigned i = 0; i < njobs; i++) {
+            g_free(jobs[i].path);
+            g_free(jobs[i].error);
+        }
+        g_free(jobs);
     }
-    g_free(jobs);
     options_free_runs(runs, CLI_MAX_RUNS);
     g_strfreev(o.inputs);
     g_free((char *)o.write_path);

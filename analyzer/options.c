@@ -62,7 +62,7 @@ struct parse_state {
     char *write_path;
     char *filter;                /* -f EXPR */
     int color;                   /* -1 never, 0 auto, 1 always */
-    bool line_buffered, o_summary_only;
+    bool line_buffered, o_summary_only, o_merge;
 };
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -500,6 +500,17 @@ static char *opt_gro_flows(struct parse_state *ps, const char *name, const char 
     return count_word(name, value, CLI_TOP_FLOWS_MAX, &ps->top_flows);
 }
 
+static char *opt_flows(struct parse_state *ps, const char *name, const char *value)
+{
+    long n = CLI_FLOWS_DEFAULT;
+    char *m = value ? count_word(name, value, CLI_TOP_FLOWS_MAX, &n) : NULL;
+    ps->o->flows = n ? (unsigned)n : 0;
+    if (!m && !n)
+        m = g_strdup_printf("%s: expected 1-%d flows in the text summary, not 0", name,
+                            CLI_TOP_FLOWS_MAX);
+    return m;
+}
+
 static char *opt_count(struct parse_state *ps, const char *name, const char *value)
 {
     unsigned long v;
@@ -618,6 +629,9 @@ static const struct opt_def opts_tail[] = {
       "text: as -v does", NULL },
     { "summary-only", 0, no_argument, NULL, FLAG(o_summary_only),
       "No frame records, only the summary (and error records)", NULL },
+    { "flows", 0, optional_argument, "N", FN(opt_flows), "Per-flow view: drops and software "
+      "checksum passes by inner 5-tuple and tunnel id (the top N in text, default 10; every "
+      "flow in JSON)", NULL },
     { "quiet", 'q', no_argument, NULL, FLAG(quiet), "No progress bar, no warnings", NULL },
     { "progress", 0, required_argument, "auto|always|never", FN(opt_progress),
       "Progress bar on stderr: auto (a terminal and long work), always, never", NULL },
@@ -638,6 +652,8 @@ static const struct opt_def opts_tail[] = {
     { "threads", 0, required_argument, "N", FN(opt_threads), "Threads that analyse the frames "
       "of a file: the one reading it and N-1 workers, in a pipeline (0: one per CPU, the "
       "default; 1: no pipeline)", NULL },
+    { "merge", 0, no_argument, NULL, FLAG(o_merge), "The inputs are JSON summaries of separate "
+      "runs (csumcheck -F json ... > SUMMARY.json): print the summary of their union", NULL },
     { "version", 'V', no_argument, NULL, FLAG(version), "Print the version and exit", NULL },
     { "help", 'h', no_argument, NULL, FLAG(help), "Show this help", NULL },
 };
@@ -722,7 +738,8 @@ static void print_help(const GArray *defs)
     GString *g = g_string_new(NULL);
     g_string_append(g, "Usage:\n"
                        "  " CLI_NAME " [OPTION...] FILE|DIR|- ... [FILTER EXPRESSION]\n"
-                       "  " CLI_NAME " [OPTION...] -r FILE ... [FILTER EXPRESSION]\n\n"
+                       "  " CLI_NAME " [OPTION...] -r FILE ... [FILTER EXPRESSION]\n"
+                       "  " CLI_NAME " --merge [OPTION...] SUMMARY.json ...\n\n"
                        "Per packet and per layer of tunnel traffic: what the checksum bytes say "
                        "and what\nthe Linux RX path would do with them. Reads pcap, pcapng "
                        "(several link types),\ngzip/zstd/lz4-compressed captures and the other "
@@ -774,12 +791,15 @@ static int take_words(struct parse_state *ps, struct cli_opts *o, int argc, char
     for (unsigned k = 0; k < ps->reads->len; k++)
         g_ptr_array_add(in, g_strdup(ps->reads->pdata[k]));
     struct stat st;
-    if (!ps->reads->len)
+    if (!ps->reads->len && !ps->o_merge)
         for (; i < argc; i++) {
             if (strcmp(argv[i], "-") && stat(argv[i], &st) != 0 && starts_filter(argv[i]))
                 break;
             g_ptr_array_add(in, g_strdup(argv[i]));
         }
+    else if (ps->o_merge)
+        for (; i < argc; i++)
+            g_ptr_array_add(in, g_strdup(argv[i]));
     g_ptr_array_add(in, NULL);
     o->inputs = (char **)g_ptr_array_free(in, FALSE);
     if (i < argc) {
@@ -802,7 +822,8 @@ static int take_words(struct parse_state *ps, struct cli_opts *o, int argc, char
     }
     if (!o->inputs[0])
         return usage_error("no input: give capture files, directories, or - for standard "
-                           "input\n(try '" CLI_NAME " --help')");
+                           "input%s\n(try '" CLI_NAME " --help')",
+                           o->merge ? " (--merge: JSON summaries)" : "");
     return -1;
 }
 
@@ -872,6 +893,7 @@ void options_free_runs(struct cli_run *runs, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         g_free(runs[i].spec);
         gro_totals_free(&runs[i].gro);
+        flow_totals_free(&runs[i].flows);
         runs[i].spec = NULL;
     }
 }
@@ -928,6 +950,7 @@ static int make_runs(struct parse_state *ps, struct cli_opts *o, struct cli_run 
         snprintf(runs[i].label, sizeof runs[i].label, "%s", o->nruns > 1 ? (i ? "B" : "A") : "");
         csc_report_format(&runs[i].cfg.rx, runs[i].rx_name, sizeof runs[i].rx_name);
         gro_totals_init(&runs[i].gro);
+        flow_totals_init(&runs[i].flows);
     }
     return -1;
 }
@@ -986,6 +1009,7 @@ static int after_parse(struct parse_state *ps, struct cli_opts *o, struct cli_ru
         list_eras();
         return 0;
     }
+    o->merge = ps->o_merge;
     if ((rc = apply_receiver(ps, &runs[0].cfg)) >= 0 || (rc = make_runs(ps, o, runs)) >= 0 ||
         (rc = apply_run_options(ps, o)) >= 0)
         return rc;

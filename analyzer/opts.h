@@ -6,6 +6,7 @@
 #ifndef CSUMCHECK_OPTS_H
 #define CSUMCHECK_OPTS_H
 
+#include "flows.h"
 #include "gro_totals.h"
 #include "stats.h"
 
@@ -25,6 +26,7 @@ struct job;
 enum cli_progress { PROG_AUTO = 0, PROG_ALWAYS, PROG_NEVER };
 
 #define CLI_FAIL_LIST 20              /* --fail-on: frames named on stderr */
+#define CLI_FLOWS_DEFAULT 10          /* --flows: flows in the text summary */
 
 struct cli_opts {
     const struct out_format *format;   /* --format: out_text, out_json or out_csv */
@@ -40,6 +42,8 @@ struct cli_opts {
     bool summary_only;         /* --summary-only: no frame records */
     bool line_buffered;        /* -l, or standard output is a terminal */
     bool color;                /* --color: after auto is decided */
+    bool merge;                /* --merge: the inputs are JSON summaries */
+    unsigned flows;            /* --flows[=N]: per-flow view, N in text (0: off) */
     const char *write_path;    /* -w */
     int jobs;
     unsigned threads;          /* --threads: analysis workers (1: no pipeline) */
@@ -63,6 +67,7 @@ struct cli_run {
     char *spec;                /* the --compare SPEC as given (NULL: none) */
     struct cli_stats st;       /* merged totals, guarded by the sink lock */
     struct cli_gro_totals gro; /* guarded by run_shared.merge_lock */
+    struct cli_flow_totals flows;   /* --flows (run A), guarded by merge_lock */
 };
 
 /* Returns -1 to go on, else the exit status (usage error, --version...). */

@@ -47,6 +47,7 @@ void out_file_open(struct out_file *f, const struct cli_opts *o, const struct cl
     bool frames = f->fmt->frames_from_v >= 0 && verbose >= f->fmt->frames_from_v &&
                   !o->summary_only;
     f->show = o->show_given ? o->show : 0;
+    f->flows = o->flows && !o->summary_only && f->fmt->flow;
     f->frames = frames && f->nruns == 1;
     f->diffs = frames && f->nruns > 1 && f->fmt->diff;
     f->frame_bytes = !f->frames ? 0 : out_traces(o) ? OUT_TRACE_BYTES : f->fmt->frame_bytes;
@@ -79,6 +80,14 @@ const char *out_signal_name(int sig)
 const char *plural(uint64_t n, const char *one, const char *many)
 {
     return n == 1 ? one : many;
+}
+
+unsigned out_files_read(const struct cli_opts *o)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < o->njobv; i++)
+        n += !o->jobv[i].error && !o->jobv[i].skipped;
+    return n;
 }
 
 const char *out_job_name(const struct cli_opts *o, unsigned file)

@@ -18,6 +18,7 @@
 #ifndef CSUMCHECK_OUT_H
 #define CSUMCHECK_OUT_H
 
+#include "flows.h"
 #include "opts.h"
 #include "wbuf.h"
 
@@ -40,6 +41,7 @@ struct out_file {
     bool frames;               /* frame records are printed */
     uint32_t show;             /* --show: only frames with one of these findings (0: all) */
     bool diffs;                /* --compare: the frames whose outcome differs are printed */
+    bool flows;                /* --flows: a record per flow (formats that have one) */
     unsigned frame_bytes;      /* about what a printed frame takes (batch sizes) */
 };
 
@@ -75,6 +77,8 @@ struct out_format {
     void (*diff)(struct wbuf *w, const struct out_file *f, const struct frame_view *v,
                  const struct csc_result *const *r, const struct csc_gro_decision *const *gd);
     void (*error)(struct wbuf *w, const struct out_file *f, uint64_t frame, const char *msg);
+    /* --flows: one flow of the file (at the end of the file, or when pushed out) */
+    void (*flow)(struct wbuf *w, const struct out_file *f, const struct cli_flow *fl);
     void (*summary)(struct wbuf *w, const struct out_summary *s);
     void (*compare)(struct wbuf *w, const struct out_summary *s);
 };
@@ -112,6 +116,8 @@ const char *plural(uint64_t n, const char *one, const char *many);
 const char *out_signal_name(int sig);
 /* the path of input `file` (a job index) */
 const char *out_job_name(const struct cli_opts *o, unsigned file);
+/* the inputs read (not an expansion error, not skipped by a stop) */
+unsigned out_files_read(const struct cli_opts *o);
 
 /* The summary halves of the text and JSON formats (out_*_summary.c) */
 void text_summary(struct wbuf *w, const struct out_summary *s);
@@ -120,5 +126,7 @@ void json_summary(struct wbuf *w, const struct out_summary *s);
 void json_compare(struct wbuf *w, const struct out_summary *s);
 /* An {"type":"error"} line for an error found outside a file's job */
 void json_error_line(FILE *out, const char *path, const char *msg);
+/* --flows: a {"type":"flow"} record */
+void json_flow_record(struct wbuf *w, const struct out_file *f, const struct cli_flow *fl);
 
 #endif

@@ -445,6 +445,7 @@ const struct out_format out_json = {
     .fate = json_fate,
     .diff = json_diff,
     .error = json_error,
+    .flow = json_flow_record,
     .summary = json_summary,
     .compare = json_compare,
 };

@@ -119,6 +119,24 @@ static void json_endpoint(struct jw *j, const char *key, const struct cli_endpoi
     jw_end_obj(j);
 }
 
+/* "tunnel":{"proto","id"} or null */
+static void json_tunnel(struct jw *j, const struct cli_flow_id *id)
+{
+    JW_KEY(j, "tunnel");
+    if (!id->tunnel) {
+        jw_null(j);
+        return;
+    }
+    jw_obj(j);
+    JW_STR(j, "proto", csc_proto_name(id->tunnel));
+    JW_KEY(j, "id");
+    if (tunnel_has_id(id))
+        jw_u64(j, id->tunnel_id);
+    else
+        jw_null(j);
+    jw_end_obj(j);
+}
+
 static void json_gro_devices(struct jw *j, const struct cli_gro_totals *t)
 {
     const struct cli_gro_dev *dv[CLI_GRO_DEVS];
@@ -157,19 +175,7 @@ static void json_flow(struct jw *j, const struct cli_gro_flow *fl, const struct 
     tmp[lw.len] = 0;
     JW_STR(j, "flow", tmp);
     json_endpoint(j, "outer", &fl->id.outer);
-    JW_KEY(j, "tunnel");
-    if (fl->id.tunnel) {
-        jw_obj(j);
-        JW_STR(j, "proto", csc_proto_name(fl->id.tunnel));
-        JW_KEY(j, "id");
-        if (tunnel_has_id(&fl->id))
-            jw_u64(j, fl->id.tunnel_id);
-        else
-            jw_null(j);
-        jw_end_obj(j);
-    } else {
-        jw_null(j);
-    }
+    json_tunnel(j, &fl->id);
     json_endpoint(j, "inner", &fl->id.inner);
     JW_U64(j, "frames_in", fl->frames_in);
     JW_U64(j, "packets_out", fl->packets_out);
@@ -177,6 +183,58 @@ static void json_flow(struct jw *j, const struct cli_gro_flow *fl, const struct 
     jw_double(j, ratio(fl->frames_in, fl->packets_out));
     JW_U64(j, "merged_frames", fl->merged_frames);
     json_counts(j, "flushes", fl->flushes, 1, CSC_GF__COUNT, csc_gro_flush_name);
+    jw_end_obj(j);
+}
+
+/* --flows: "tunnel", "inner" and the figures of one flow, as members */
+static void json_flow_members(struct jw *j, const struct cli_flow *fl)
+{
+    char tmp[256];
+    struct wbuf lw = { tmp, 0, sizeof tmp - 1, NULL, NULL };
+    JW_U64(j, "first_frame", fl->id.first_frame);
+    gro_flow_label(&lw, &fl->id);
+    tmp[lw.len] = 0;
+    JW_STR(j, "flow", tmp);
+    json_tunnel(j, &fl->id);
+    json_endpoint(j, "inner", &fl->id.inner);
+    JW_U64(j, "frames", fl->frames);
+    JW_U64(j, "drops", fl->drops);
+    JW_U64(j, "bad", fl->bad);
+    JW_U64(j, "sw_passes", fl->sw_passes);
+    JW_U64(j, "sw_bytes", fl->sw_bytes);
+    if (fl->evicted)
+        JW_BOOL(j, "evicted", true);
+}
+
+void json_flow_record(struct wbuf *w, const struct out_file *f, const struct cli_flow *fl)
+{
+    struct jw j = jw_on(w);
+    jw_obj(&j);
+    JW_WORD(&j, "type", "flow");
+    JW_KEY(&j, "file");
+    wb_puts(w, f->name);
+    json_flow_members(&j, fl);
+    jw_end_obj(&j);
+    wb_putc(w, '\n');
+}
+
+/* --flows in the summary: the totals and the N worst */
+static void json_flows(struct jw *j, const struct cli_run *run, const struct cli_opts *o)
+{
+    const struct cli_flow_totals *t = &run->flows;
+    JW_OBJ(j, "flows");
+    JW_U64(j, "flows", t->flows);
+    JW_U64(j, "evicted", t->evicted);
+    JW_U64(j, "frames_without_flow", t->frames_unnamed);
+    JW_ARR(j, "top");
+    for (unsigned i = 0; i < t->ntop; i++) {
+        jw_elem(j);
+        jw_obj(j);
+        JW_STR(j, "file", out_job_name(o, t->top[i].file));
+        json_flow_members(j, &t->top[i]);
+        jw_end_obj(j);
+    }
+    jw_end_arr(j);
     jw_end_obj(j);
 }
 
@@ -278,6 +336,8 @@ void json_summary(struct wbuf *w, const struct out_summary *s)
     struct jw j = jw_on(w);
     json_summary_head(&j, "summary", s);
     json_run_members(&j, &s->runs[0], s->o);
+    if (s->o->flows)
+        json_flows(&j, &s->runs[0], s->o);
     json_per_file(&j, s->o);
     json_summary_tail(&j, s);
 }

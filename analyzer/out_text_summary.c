@@ -167,13 +167,43 @@ static void text_top_flows(struct wbuf *w, const struct cli_gro_totals *t, const
         wb_printf(w, "    %10ju %10ju %8.2f  %-10s ", (uintmax_t)fl->frames_in,
                   (uintmax_t)fl->packets_out, ratio(fl->frames_in, fl->packets_out), name);
         gro_flow_label(w, &fl->id);
-        if (o->njobv > 1) {
+        if (out_files_read(o) > 1) {
             wb_puts(w, " in ");
             wb_text_name(w, out_job_name(o, fl->file));
         }
         wb_printf(w, " (from frame %ju)", (uintmax_t)fl->id.first_frame);
         text_counts(w, "; flushes: ", fl->flushes, 1, CSC_GF__COUNT, csc_gro_flush_name);
         wb_putc(w, '\n');
+    }
+}
+
+/* --flows: the N worst flows */
+static void text_flows(struct wbuf *w, const struct cli_run *run, const struct cli_opts *o)
+{
+    const struct cli_flow_totals *t = &run->flows;
+    wb_printf(w, "\nflows (innermost 5-tuple and tunnel id): %ju", (uintmax_t)t->flows);
+    if (t->evicted)
+        wb_printf(w, " (%ju pushed out of a full table and counted again if they came back)",
+                  (uintmax_t)t->evicted);
+    if (t->frames_unnamed)
+        wb_printf(w, "; %ju %s without an IP layer", (uintmax_t)t->frames_unnamed,
+                  plural(t->frames_unnamed, "frame", "frames"));
+    wb_putc(w, '\n');
+    if (!t->ntop)
+        return;
+    wb_printf(w, "  top %u by drops, then software checksum passes:\n", t->ntop);
+    wb_printf(w, "    %10s %10s %10s %12s  %s\n", "drops", "sw passes", "bad", "frames", "flow");
+    for (unsigned i = 0; i < t->ntop; i++) {
+        const struct cli_flow *fl = &t->top[i];
+        wb_printf(w, "    %10ju %10ju %10ju %12ju  ", (uintmax_t)fl->drops,
+                  (uintmax_t)fl->sw_passes, (uintmax_t)fl->bad, (uintmax_t)fl->frames);
+        gro_flow_label(w, &fl->id);
+        if (out_files_read(o) > 1) {
+            wb_puts(w, " in ");
+            wb_text_name(w, out_job_name(o, fl->file));
+        }
+        wb_printf(w, " (from frame %ju%s)\n", (uintmax_t)fl->id.first_frame,
+                  fl->evicted ? ", until pushed out" : "");
     }
 }
 
@@ -259,6 +289,8 @@ void text_summary(struct wbuf *w, const struct out_summary *s)
                   (uintmax_t)st->frag_completed, (uintmax_t)st->frag_evicted,
                   (uintmax_t)st->frag_overlaps, (uintmax_t)st->frag_dropped);
     text_counts_line(w, "decoding stopped early: ", st->stop, 1, CSC_STOP__COUNT, csc_stop_name);
+    if (s->o->flows)
+        text_flows(w, run, s->o);
     text_per_file(w, s->o);
     text_closing(w, s->o, st, s->nerrors, s->stopped_by);
 }

@@ -43,6 +43,7 @@ struct batch {
     uint8_t *arena;
     size_t alen, acap;
     struct pmeta *meta;
+    struct flow_obs *obs;         /* --flows: each frame's flow (run A) */
     uint8_t *gbuf[CLI_MAX_RUNS];  /* GRO inputs, packed: the devices a frame has */
     size_t glen[CLI_MAX_RUNS];
     struct cli_stats st[CLI_MAX_RUNS];
@@ -177,6 +178,8 @@ static void analyse_batch(struct batch *b, struct worker *wk)
             pm->goff[r] = (uint32_t)b->glen[r];
             b->glen[r] += ((sz + 7) & ~(size_t)7) + ((rsz + 7) & ~(size_t)7);
         }
+        if (b->obs)
+            flow_obs_of(&b->obs[i], &f, &wk->r[0], pm->m[0]);
         if (!fv.out.frames)
             continue;   /* nothing to render (--compare renders no frame here) */
         struct pcap_pkthdr h = pkthdr_of(pm);
@@ -252,6 +255,7 @@ static struct batch *batch_new(struct file_ctx *c, unsigned max)
     b->acap = PIPE_ARENA;
     b->arena = g_malloc(b->acap);
     b->meta = g_new(struct pmeta, max);
+    b->obs = c->flows ? g_new(struct flow_obs, max) : NULL;
     for (unsigned r = 0; r < c->nruns; r++)   /* untouched pages stay unmapped */
         b->gbuf[r] = g_malloc((size_t)max * (((sizeof(struct csc_gro_input) + 7) & ~(size_t)7) +
                                              CSC_MAX_DEVS * sizeof(struct flow_ref) + 8));
@@ -267,6 +271,7 @@ static void batch_free(struct batch *b)
         return;
     g_free(b->arena);
     g_free(b->meta);
+    g_free(b->obs);
     for (unsigned r = 0; r < CLI_MAX_RUNS; r++)
         g_free(b->gbuf[r]);
     g_free(b->out);
@@ -301,6 +306,8 @@ static void sequence_batch(struct file_ctx *c, struct batch *b)
             gro_feed(rf, in, refs, &f, n, ts_us);
             mall |= pm->m[r];
         }
+        if (c->flows)
+            flow_table_feed(c->flows, &b->obs[i], n);
         frame_done(c, n, mall, &h, data, &pm->fi);
         if (pm->out) {
             wb_write(&c->out, b->out + pm->o1, pm->o2 - pm->o1);

@@ -278,6 +278,11 @@ void frame_in_order(struct file_ctx *c, const struct pcap_pkthdr *h, const uint8
         mb = frame_full(&c->rf[1], &f, n, ts_us);
         mall |= mb;
     }
+    if (c->flows) {
+        struct flow_obs ob;
+        flow_obs_of(&ob, &f, &c->rf[0].r, m);
+        flow_table_feed(c->flows, &ob, n);
+    }
     frame_done(c, n, mall, h, data, fi);
     struct frame_view v = { n, h, &c->rf[0].r, m };
     if (c->cmp) {
@@ -571,6 +576,14 @@ static void run_file_finish(struct run_shared *rs, struct run_file *rf, unsigned
     gro_totals_free(&t);
 }
 
+/* --flows: a flow's record, when it leaves the table */
+static void flow_out(void *ctx, const struct cli_flow *fl)
+{
+    struct file_ctx *c = ctx;
+    if (c->fv.out.flows)
+        c->fv.out.fmt->flow(&c->out, &c->fv.out, fl);
+}
+
 static struct file_ctx *file_ctx_new(struct run_shared *rs, struct job *j)
 {
     const struct cli_opts *o = rs->o;
@@ -593,6 +606,8 @@ static struct file_ctx *file_ctx_new(struct run_shared *rs, struct job *j)
     c->fv.runs = rs->run;
     c->fv.nruns = c->nruns;
     out_file_open(&c->fv.out, o, rs->run, j->path);
+    if (o->flows)
+        c->flows = flow_table_new(j->index, flow_out, c, o->flows);
     return c;
 }
 
@@ -601,6 +616,7 @@ static void file_ctx_free(struct file_ctx *c)
     for (unsigned i = 0; i < c->nruns; i++)
         run_file_free(&c->rf[i]);
     out_file_close(&c->fv.out);
+    flow_table_free(c->flows);
     g_mutex_clear(&c->lock);
     g_mutex_clear(&c->rd);
     g_cond_clear(&c->cond);
@@ -754,6 +770,12 @@ void run_job(struct run_shared *rs, struct job *j)
     for (unsigned i = 0; i < c->nruns; i++)
         run_file_finish(rs, &c->rf[i], j->index, ok);
     fails_merge(rs, c);
+    if (c->flows) {                /* its flows written out, the worst into the run's */
+        flow_table_finish(c->flows);
+        g_mutex_lock(&rs->merge_lock);
+        flow_table_merge(&rs->run[0].flows, c->flows, rs->o->flows);
+        g_mutex_unlock(&rs->merge_lock);
+    }
     j->failed = !ok;
     j->frames = c->rf[0].st.frames;
     j->findings = c->rf[0].st.findings_any;

@@ -141,6 +141,7 @@ struct file_ctx {
     bool gated;                   /* -f or -c: every record passes frame_gate() */
     int32_t told_dlt[8];          /* link types already said to be undecoded */
     unsigned ntold;
+    struct flow_table *flows;     /* --flows: this file's table (run A) */
     struct fail_hit fail[CLI_FAIL_LIST];   /* --fail-on: this file's first frames */
     unsigned nfail;
     uint64_t fail_frames;

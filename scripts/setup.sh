@@ -1,13 +1,14 @@
 #!/bin/sh
 # setup.sh - install the Debian bookworm packages csumcheck needs (as root, or
 # prints the command), then configure and build into build/.
-#   scripts/setup.sh [--asan] [--no-build]
+#   scripts/setup.sh [--asan] [--no-build | --cli]      (--cli: the csumcheck target only)
 set -eu
 cd "$(dirname "$0")/.."
 
 PKGS="cmake make gcc clang pkg-config libpcap-dev libglib2.0-dev check \
 libwireshark-dev libwiretap-dev wireshark-dev tshark tcpdump iproute2 time linux-libc-dev python3 \
-qemu-system-x86 busybox-static kmod cpio xz-utils zstd lz4"
+qemu-system-x86 busybox-static kmod cpio xz-utils zstd \
+libjson-glib-dev lz4 parallel"
 
 missing=""
 for p in $PKGS; do
@@ -32,5 +33,9 @@ if [ "${1:-}" = "--asan" ]; then
     cmake --build build-asan -j"$jobs"
 else
     cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-    cmake --build build -j"$jobs"
+    if [ "${1:-}" = "--cli" ]; then
+        cmake --build build -j"$jobs" --target csumcheck
+    else
+        cmake --build build -j"$jobs"
+    fi
 fi

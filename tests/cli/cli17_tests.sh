@@ -3,12 +3,12 @@
 # (issue 17): choosing frames (-f, -c, --show, --summary-only), reading what
 # tshark reads (pcapng of several link types, compressed captures, the
 # pcapng direction), conventions (attached values, -r, --, -V, -l,
-# --color), stopping (signals), error records, the per-file view. Same
-# environment and helpers as cli_tests.sh (common.sh).
+# --color), stopping (signals), error records, the per-file and per-flow
+# views, --merge. Same environment and helpers as cli_tests.sh (common.sh).
 #
 # Outside judges: tcpdump -r (the same libpcap filter, its own numbering),
 # tshark (what libwiretap reads, interfaces, directions, a -w file read to
-# its end).
+# its end), one run over every file (what --merge must give back).
 . "$(dirname "$0")/common.sh"
 
 G=${BUILDDIR:?}/captures/gen/csc-gen
@@ -157,10 +157,10 @@ t_summary_only() {
     "$C" -F json --summary-only "$CAPS" >"$W/only"
     cmp -s "$W/full" "$W/only" || fail "--summary-only changed the summary"
     head -c 3000 "$CAPS/vxlan.pcap" >"$W/cut.pcap"
-    "$C" -F json "$W/cut.pcap" "$CAPS/gre.pcap" 2>/dev/null | tail -n 1 >"$W/full"
-    run 2 "$C" -F json --summary-only "$W/cut.pcap" "$CAPS/gre.pcap"
+    "$C" -F json --flows "$W/cut.pcap" "$CAPS/gre.pcap" 2>/dev/null | tail -n 1 >"$W/full"
+    run 2 "$C" -F json --summary-only --flows "$W/cut.pcap" "$CAPS/gre.pcap"
     eq "error and summary" "$(jq_ -p type | tr '\n' ' ')" "error summary "
-    tail -n 1 "$W/out" | cmp -s - "$W/full" || fail "--summary-only with an error: the summary differs"
+    tail -n 1 "$W/out" | cmp -s - "$W/full" || fail "--summary-only --flows: the summary differs"
     run 2 "$C" --summary-only --show bad x.pcap
     has "$W/err" "exclude each other"
 }
@@ -243,6 +243,30 @@ t_corpus_two_interfaces() {
     eq "two interfaces" "$(tshark -r "$F" -T fields -e frame.interface_id 2>/dev/null | sort -u | tr '\n' ' ')" "0 1 "
 }
 
+# the sharding recipe of docs/cli.md, word for word with GNU parallel on three
+# local slots (-S 3/:) instead of three hosts: the merged summary is one run's
+t_merge_parallel() {
+    need parallel "apt-get install parallel (scripts/setup.sh installs it)"
+    cd "$W" || fail "cd"
+    ls "$CAPS"/*.pcap "$CAPS"/*.pcapng | sort >files.txt
+    # the commands of docs/cli.md, with csumcheck and the hosts substituted
+    sed -n '/^find \/srv\/corpus/,/^csumcheck --merge/p' "$SRCDIR/docs/cli.md" >recipe.sh
+    [ "$(lines recipe.sh)" = 6 ] || fail "docs/cli.md: the parallel recipe is not where expected"
+    sed -e 's|^find /srv/corpus -type f \| sort > files.txt$|: files.txt made above|' \
+        -e 's|-S h1,h2,h3|-S 3/:|' -e "s|csumcheck |'$C' |g" -e 's|  *#.*||' recipe.sh >run.sh
+    grep -q -- '-S 3/:' run.sh || fail "the recipe has no -S h1,h2,h3"
+    sh -e run.sh >merged.txt 2>run.err || { cat run.err >&2; fail "the recipe failed"; }
+    [ "$(ls part.*.json | wc -l)" -ge 2 ] || fail "parallel made $(ls part.*.json | wc -l) parts, expected several"
+    # shellcheck disable=SC2046
+    "$C" $(cat files.txt) >one.txt
+    cmp -s one.txt merged.txt || { diff one.txt merged.txt | head >&2; fail "merged text differs from one run"; }
+    "$C" --merge -F json part.*.json >merged.json
+    # shellcheck disable=SC2046
+    "$C" -F json --summary-only $(cat files.txt) >one.json
+    cmp -s one.json merged.json || fail "merged JSON differs from one run"
+    echo "parallel made $(ls part.*.json | wc -l) parts of $(lines files.txt) files; merged = one run"
+}
+
 # gzip, zstd and lz4 captures (libwiretap decompresses), from a file, from
 # standard input, and in a directory
 t_compressed() {
@@ -285,7 +309,8 @@ t_conventions() {
     has "$W/out" "csumcheck 0.1.0"
     has "$W/err" "-V prints the version only: the inputs given are not read"
     run 0 "$C" --help
-    for o in --read --filter --count --show --summary-only --color --line-buffered; do
+    for o in --read --filter --count --show --summary-only --flows --color --line-buffered \
+             --merge; do
         has "$W/out" "$o"
     done
     run 2 "$C" --no-such-option x.pcap
@@ -376,6 +401,89 @@ t_per_file() {
     n=$(ls "$CAPS"/*.pcap "$CAPS"/*.pcapng | wc -l)
     run 0 "$C" -F json "$CAPS"
     eq "json: every file" "$(sum_of -p per_file.#)" "$n"
+}
+
+# --flows: drops and software passes per flow, every flow in JSON, the top N
+# in text; the flows add up to the run's totals
+t_flows() {
+    run 0 "$C" -F json --flows "$CAPS/flow-bad-middle.pcap"
+    eq "one flow" "$(jq_ -f type=flow -p flow -p frames -p drops -p bad)" \
+        "vxlan 42, tcp 10.0.1.1:40001 > 10.0.1.2:5001	8	1	1"
+    eq "its passes" "$(jq_ -f type=flow -p sw_passes)" "$(sum_of -p kernel.sw_passes)"
+    run 0 "$C" -F json --flows "$CAPS"
+    frames=$(sum_of -p frames)
+    nf=$(sum_of -p flows.frames_without_flow)
+    eq "frames add up" "$(jq_ -f type=flow -p frames | awk '{s+=$1} END {print s}')" "$((frames - nf))"
+    eq "drops add up" "$(jq_ -f type=flow -p drops | awk '{s+=$1} END {print s}')" "$(sum_of -p kernel.drop)"
+    eq "flows counted" "$(jq_ -f type=flow -c)" "$(sum_of -p flows.flows)"
+    eq "top 10" "$(sum_of -p flows.top.#)" 10
+    "$C" --threads 1 -F json --flows "$CAPS" >"$W/t1"
+    "$C" --threads 2 -j 2 -F json --flows "$CAPS" >"$W/t2"
+    cmp -s "$W/t1" "$W/t2" || fail "--threads/-j change the flows"
+    run 0 "$C" --flows=3 "$CAPS"
+    has "$W/out" "  top 3 by drops, then software checksum passes:"
+    eq "3 rows" "$(sed -n '/top 3 by drops/,/^$/p' "$W/out" | grep -c ' (from frame ')" 3
+}
+
+# more flows than the table holds: the oldest pushed out, written, counted;
+# the records still add up; memory does not grow with the flows once the
+# table is full (20,000 and 40,000 flows both fill its 16,384 entries; 400
+# flows touch only part of it, so that figure is printed, not compared)
+t_flows_bounded() {
+    need_gen
+    for n in 400 20000 40000; do
+        "$G" bench --frames 60000 --flows $n --interleave turn --size small --tunnel vxlan \
+            -o "$W/f$n.pcap" || fail "csc-gen bench"
+    done
+    run 0 "$C" -F json --flows "$W/f40000.pcap"
+    ev=$(sum_of -p flows.evicted)
+    [ "$ev" -gt 20000 ] || fail "evicted $ev, expected more than 20000 (40000 flows, a table of 16384)"
+    eq "evicted records" "$(jq_ -f type=flow -f evicted=true -c)" "$ev"
+    eq "frames add up" "$(jq_ -f type=flow -p frames | awk '{s+=$1} END {print s}')" 60000
+    [ -x /usr/bin/time ] || skip "GNU time not installed: peak RSS not measured"
+    for n in 400 20000 40000; do
+        /usr/bin/time -f %M -o "$W/rss.$n" "$C" -q --flows "$W/f$n.pcap" >/dev/null 2>&1
+    done
+    a=$(cat "$W/rss.20000") b=$(cat "$W/rss.40000")
+    echo "peak RSS --flows: 400 flows $(cat "$W/rss.400") KiB, 20000 flows $a KiB, 40000 flows $b KiB"
+    [ $((b - a)) -lt 1024 ] || fail "RSS grows with the flows once the table is full: $a -> $b KiB"
+}
+
+# --merge: the summaries of parts, merged, are the summary of one run
+t_merge() {
+    ls "$CAPS"/*.pcap "$CAPS"/*.pcapng >"$W/all"
+    set -- --flows --fou-port 5555:4 --gro-flows 5
+    # shellcheck disable=SC2046
+    "$C" -F json "$@" $(cat "$W/all") | tail -n 1 >"$W/one.json"
+    # shellcheck disable=SC2046
+    "$C" "$@" $(cat "$W/all") >"$W/one.txt"
+    # three parts, as three machines would run them (-j, --summary-only, full output)
+    # shellcheck disable=SC2046
+    "$C" -F json -j 2 "$@" $(sed -n 1,10p "$W/all") >"$W/p1.json"
+    # shellcheck disable=SC2046
+    "$C" -F json --summary-only "$@" $(sed -n 11,20p "$W/all") >"$W/p2.json"
+    # shellcheck disable=SC2046
+    "$C" -F json --threads 1 "$@" $(sed -n '21,$p' "$W/all") >"$W/p3.json"
+    run 0 "$C" --merge -F json --gro-flows 5 "$W/p1.json" "$W/p2.json" "$W/p3.json"
+    cmp -s "$W/one.json" "$W/out" || { diff "$W/one.json" "$W/out" | head -c 2000 >&2; fail "merged JSON differs from one run"; }
+    run 0 "$C" --merge --gro-flows 5 "$W/p1.json" "$W/p2.json" "$W/p3.json"
+    cmp -s "$W/one.txt" "$W/out" || { diff "$W/one.txt" "$W/out" >&2; fail "merged text differs from one run"; }
+    # an error in a part: the exit status and the counts of one run
+    head -c 3000 "$CAPS/vxlan.pcap" >"$W/cut.pcap"
+    "$C" -F json "$CAPS/gre.pcap" "$W/cut.pcap" 2>/dev/null | tail -n 1 >"$W/one.json"
+    "$C" -F json "$CAPS/gre.pcap" >"$W/a.json"
+    "$C" -F json "$W/cut.pcap" >"$W/b.json" 2>/dev/null
+    run 2 "$C" --merge -F json "$W/a.json" "$W/b.json"
+    cmp -s "$W/one.json" "$W/out" || fail "merged errors differ from one run"
+    # what cannot be merged
+    "$C" -F json --era 4.6 "$CAPS/gre.pcap" >"$W/c.json"
+    run 2 "$C" --merge "$W/a.json" "$W/c.json"
+    has "$W/err" "configuration (\"config\", GRO engine) differs"
+    "$C" -F json --compare era=4.6 "$CAPS/gre.pcap" >"$W/d.json"
+    run 2 "$C" --merge "$W/d.json"
+    has "$W/err" "a --compare run"
+    run 2 "$C" --merge -F csv "$W/a.json"
+    has "$W/err" "--merge writes a text or JSON summary"
 }
 
 # SIGINT, SIGTERM, SIGPIPE at random moments of a run over 1 GiB: the

@@ -458,8 +458,10 @@ static char *opt_progress(struct parse_state *ps, const char *name, const char *
 {
     int w;
     char *m = when_word(name, value, &w);
+    if (m)
+        return m;
     ps->o->progress = w == 1 ? PROG_ALWAYS : w == -1 ? PROG_NEVER : PROG_AUTO;
-    return m;
+    return NULL;
 }
 
 static char *opt_color(struct parse_state *ps, const char *name, const char *value)

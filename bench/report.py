@@ -100,12 +100,35 @@ def table(out, tool):
                          % (name, ratio, lim, ok(ratio <= lim), t1r, ok(t1r <= 2), tsr, ok(tsr >= 100),
                             ok(rs <= 32)))
         lines.append("")
+    base = baseline(out)
+    if base:
+        lines.extend(base)
     for k, v in rss.items():
         if k.startswith("stream-"):
             wall = " (wall %.1f s, generator included)" % float(v[1]) if len(v) > 1 and v[1] != "?" else ""
             lines.append("Peak RSS on a %s stream of 1,000,000 flows (full-size frames, random interleave) "
                          "from standard input: %.1f MiB%s." % (k[7:], int(v[0]) / 1024, wall))
     return lines
+
+
+def baseline(out):
+    """With BASE=rev: csumcheck now against csumcheck built from rev, per
+    shape, from the same hyperfine session (medians, and the spread of the
+    runs so a difference can be read against the noise)."""
+    rows = []
+    for name, size, opts in shapes(out):
+        h = hyper(os.path.join(out, name + ".json"))
+        if "csumcheck (baseline)" not in h:
+            continue
+        b, c = h["csumcheck (baseline)"], h["csumcheck"]
+        rows.append("| %s | %.3f s ± %.3f | %.3f s ± %.3f | %+.1f%% |"
+                    % (name, b["median"], b["stddev"] or 0, c["median"], c["stddev"] or 0,
+                       (c["median"] / b["median"] - 1) * 100))
+    if not rows:
+        return []
+    return (["Regression check, in the same sessions (median ± standard deviation of the runs):", "",
+             "| shape | csumcheck (baseline) | csumcheck | change |", "|---|---|---|---|"]
+            + rows + [""])
 
 
 def sweep(out):

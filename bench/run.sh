@@ -5,6 +5,9 @@
 #   RUNS=10 TOOL_BYTES=16M SWEEP=0 BUILD=build-bench PRIORITY=0 bench/run.sh
 #   SMOKE=1 bench/run.sh               (every step on 8 MiB files, into bench/out-smoke,
 #                                       docs untouched: checks the script)
+#   BASE=<git revision> bench/run.sh   (also times csumcheck built from that
+#                                       revision in every shape's session: the
+#                                       regression check of a change)
 #
 # 1. checks its tools (hyperfine, GNU time, tshark, tcpdump, cmake, cc,
 #    gnuplot, python3) and, as root, installs the missing ones with apt-get;
@@ -18,7 +21,8 @@
 #    skips it);
 # 4. per shape ONE hyperfine session: the floor, csumcheck (default
 #    threads), csumcheck --threads 1, tshark with checksum checks and
-#    tcpdump -vv (these two on the cut, scaled by the byte ratio);
+#    tcpdump -vv (these two on the cut, scaled by the byte ratio), and with
+#    BASE the same csumcheck command built from that revision;
 # 5. the flow sweep (SWEEP=1): 16 ... 1,000,000 flows interleaved at random,
 #    full-size and small frames, floor and csumcheck in one session each,
 #    time per frame plotted with gnuplot into docs/img/flows.png;
@@ -90,6 +94,21 @@ CSC="$ROOT/$BUILD/analyzer/csumcheck"
 GEN="$ROOT/$BUILD/captures/gen/csc-gen"
 cc -O2 -Wall -Wextra -o "$OUT/floor" bench/floor.c
 FLOOR="$ROOT/$OUT/floor"
+BASE_CSC=""
+if [ -n "${BASE:-}" ]; then
+    # The baseline is built from git's own copy of that revision, with the
+    # same compiler and flags, outside the work tree's build.
+    base_rev=$(git rev-parse --verify "$BASE^{commit}")
+    BASE_DESC="$(git log -1 --format='%h %s' "$base_rev" | cut -c1-100)"
+    say "building the baseline $BASE_DESC"
+    rm -rf "$OUT/base-src"
+    mkdir -p "$OUT/base-src"
+    git archive "$base_rev" | tar -x -C "$OUT/base-src"
+    cmake -S "$OUT/base-src" -B "$OUT/base-build" -DCMAKE_BUILD_TYPE=Release -DCSC_PLUGIN=OFF \
+        >"$OUT/cmake-base.log" 2>&1
+    cmake --build "$OUT/base-build" -j2 --target csumcheck >>"$OUT/cmake-base.log" 2>&1
+    BASE_CSC="$ROOT/$OUT/base-build/analyzer/csumcheck"
+fi
 
 # ---- 3. captures --------------------------------------------------------
 # name | bytes | csc-gen bench options
@@ -154,6 +173,8 @@ echo "$SHAPES" >"$OUT/shapes.txt"
     echo "floor: $("$FLOOR" /dev/null | sed 's/.*(\(.*\))/\1/')"
     echo "scheduling: $PRIO"
     echo "runs: $RUNS per command (1 warm-up); tshark and tcpdump on $TOOL_BYTES cuts"
+    echo "csumcheck: $(git log -1 --format='%h %s' HEAD | cut -c1-100)$(git diff --quiet HEAD -- core analyzer || echo ' (+ uncommitted changes)')"
+    [ -z "$BASE_CSC" ] || echo "baseline: $BASE_DESC"
 } >"$OUT/machine.txt"
 
 tshark_cmd() {
@@ -166,9 +187,9 @@ echo "$SHAPES" | while IFS='|' read -r name bytes opts; do
     cat "$big" "$cut" >/dev/null   # into the page cache
     echo "$name $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/load.txt"
     say "timing $name ($RUNS runs each)"
-    hyperfine -N --warmup 1 --runs "$RUNS" --export-json "$OUT/$name.json" \
-        -n floor "$FLOOR $big" \
-        -n csumcheck "$CSC -q $big" \
+    set -- -n floor "$FLOOR $big" -n csumcheck "$CSC -q $big"
+    [ -z "$BASE_CSC" ] || set -- "$@" -n "csumcheck (baseline)" "$BASE_CSC -q $big"
+    hyperfine -N --warmup 1 --runs "$RUNS" --export-json "$OUT/$name.json" "$@" \
         -n "csumcheck --threads 1" "$CSC -q --threads 1 $big" \
         -n tshark "$(tshark_cmd "$cut")" \
         -n "tcpdump -vv" "tcpdump -n -vv -r $cut" >"$OUT/$name.hyperfine.txt" 2>&1 ||

@@ -30,6 +30,11 @@ grep -h '^consistency: .*difference' build/Testing/Temporary/LastTest.log || tru
 # unstable), each in a cached minimal Debian root; a version whose root
 # cannot be made is reported as SKIPPED, loudly.
 tests/plugin/versions.sh
+# The benchmarks and the .deb build with -O3 (Release), whose warnings
+# (-Werror) are not those of -O2: compile every target that way too.
+echo "test.sh: Release (-O3) build of every target"
+cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build-release -j2 >build-release/build.log 2>&1 || { tail -n 40 build-release/build.log; exit 1; }
 scripts/setup.sh --asan
 rm -f build-asan/tests/kernel/kernel-matrix.txt build-asan/tests/live/live-captures.summary
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

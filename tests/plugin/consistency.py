@@ -279,6 +279,36 @@ def diff(a, b, path=""):
     return out
 
 
+_port_prefs = None
+
+
+def port_prefs():
+    """{CLI port option: (preference, its default)} as the plugin registered
+    them from the core's protocol table (csc_proto_desc: option, pref,
+    ports), read back from `tshark -G defaultprefs`: each port preference's
+    description names the CLI option ("the CLI's --vxlan-port"), the line
+    after it the preference and its default."""
+    global _port_prefs
+    if _port_prefs is None:
+        _port_prefs = {}
+        out, _, _ = run_tshark(["-G", "defaultprefs"])
+        option = None
+        for line in out:
+            m = re.search(r"the CLI's (--[a-z0-9-]+-port);", line)
+            if m:
+                option = m.group(1)
+                continue
+            m = re.match(r"#?csumcheck\.([a-z0-9_]+_ports): *(.*)$", line)
+            if m and option:
+                _port_prefs[option] = (m.group(1), m.group(2).strip())
+            if not line.startswith("#") or m:
+                option = None
+        if "--vxlan-port" not in _port_prefs:
+            raise SystemExit("consistency.py: the plugin registered no port preference for --vxlan-port "
+                             "(tshark -G defaultprefs)")
+    return _port_prefs
+
+
 def prefs_for(opts):
     """The CLI's receiver/decoder options -> the plugin's preferences."""
     prefs, fou, i = [], [], 0
@@ -287,9 +317,7 @@ def prefs_for(opts):
     flags = {"--remcsum-rx": "remcsum_rx", "--remcsum-nopartial": "remcsum_nopartial",
              "--udp6-zero-csum-rx": "udp6_zero_csum_rx", "--assume-bad": "assume_bad",
              "--no-socket": "no_socket"}
-    ports = {"--vxlan-port": ("vxlan_ports", "4789"), "--vxlan-gpe-port": ("vxlan_gpe_ports", "4790"),
-             "--geneve-port": ("geneve_ports", "6081"), "--gue-port": ("gue_ports", "6080"),
-             "--l2tp-port": ("l2tp_ports", "1701"), "--mpls-port": ("mpls_ports", "6635")}
+    ports = port_prefs()
     extra = {}
     while i < len(opts):
         o = opts[i]

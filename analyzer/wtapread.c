@@ -16,6 +16,12 @@
  * caller owns, 4.6 into the record's own (wtap_rec.data). Both are
  * handled below; the rest is the same in every version.
  *
+ * A pcapng file is read by the project's own reader (pcapngblk.c) while
+ * its blocks are the common ones, and by libwiretap from the first block
+ * it must judge (or from the start): libwiretap is slower on the blocks
+ * both read the same way (docs/performance.md). CSC_PCAPNG=wiretap in the
+ * environment reads every pcapng with libwiretap (the tests compare both).
+ *
  * A file read from a pipe (standard input, a FIFO) was already sniffed:
  * its first bytes were read to tell a classic pcap. They are fed back to
  * libwiretap through a pipe of our own, the rest of the input behind them
@@ -23,6 +29,8 @@
  */
 #define _GNU_SOURCE   /* pipe2 */
 #include "run.h"
+
+#include "pcapngblk.h"
 
 #include <ws_version.h>
 #include <wiretap/pcap-encap.h>   /* wtap_pcap_encap_to_wtap_encap only: the other way is not exported */
@@ -40,6 +48,9 @@
 #endif
 
 struct wtr {
+    struct png *png;               /* pcapng read by pcapngblk.c, until it hands over */
+    int fd;                        /* the input (the rest of it after a hand-over) */
+    int64_t base;                  /* input bytes before what libwiretap reads */
     wtap *wth;
     wtap_rec rec;
 #ifndef WTR_REC_OWNS_DATA
@@ -60,10 +71,15 @@ struct feed {
     size_t npending;
 };
 
+static bool pcapng_own = true;     /* CSC_PCAPNG=wiretap: libwiretap reads pcapng */
+static bool pcapng_trace;          /* CSC_PCAPNG=trace: say when libwiretap takes over (tests) */
+
 static void wtr_global_init(void)
 {
     static gsize once;
     if (g_once_init_enter(&once)) {
+        pcapng_own = g_strcmp0(g_getenv("CSC_PCAPNG"), "wiretap") != 0;
+        pcapng_trace = g_strcmp0(g_getenv("CSC_PCAPNG"), "trace") == 0;
         /* libwiretap's own log (debug lines per block when nobody set a
          * level): its errors reach us as error codes, said by us */
         ws_log_set_level(LOG_LEVEL_CRITICAL);
@@ -97,6 +113,12 @@ static int dlt_of_encap(int encap)
     int dlt = encap_dlt[encap] - 1;
     g_mutex_unlock(&encap_lock);
     return dlt;
+}
+
+/* the DLT of a pcapng link type, as the frames libwiretap reads say it */
+static int dlt_of_linktype(uint32_t linktype)
+{
+    return dlt_of_encap(wtap_pcap_encap_to_wtap_encap((int)linktype));
 }
 
 /* libwiretap's error in words: its text and the detail it gave */
@@ -142,6 +164,7 @@ static gpointer feed_thread(gpointer data)
     }
 out:
     close(fd->w);
+    close(fd->in);
     g_free(buf);
     g_free(fd->pending);
     g_free(fd);
@@ -155,9 +178,17 @@ static char *feed_pipe(int fd, const uint8_t *pending, size_t npending, int *rfd
     int pfd[2];
     if (pipe2(pfd, O_CLOEXEC) != 0)
         return NULL;
+    /* the thread reads its own descriptor: the caller closes the input
+     * when the file ends, maybe before the thread has seen that */
+    int in = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (in < 0) {
+        close(pfd[0]);
+        close(pfd[1]);
+        return NULL;
+    }
     struct feed *f = g_new0(struct feed, 1);
     f->w = pfd[1];
-    f->in = fd;
+    f->in = in;
     f->pending = g_memdup2(pending, npending ? npending : 1);
     f->npending = npending;
     g_thread_unref(g_thread_new("csumcheck-feed", feed_thread, f));
@@ -174,13 +205,45 @@ static bool is_network_capture(wtap *w)
     return encap == WTAP_ENCAP_PER_PACKET || dlt_of_encap(encap) >= 0;
 }
 
+static void rec_init(struct wtr *r)
+{
+#ifdef WTR_REC_OWNS_DATA
+    wtap_rec_init(&r->rec, 2048);
+#else
+    wtap_rec_init(&r->rec);
+    ws_buffer_init(&r->buf, 2048);
+#endif
+}
+
+static bool is_pcapng(const uint8_t *p, size_t n)
+{
+    static const uint8_t shb[4] = { 0x0a, 0x0d, 0x0d, 0x0a };
+    return n >= 4 && !memcmp(p, shb, 4);
+}
+
 struct wtr *wtr_open(const char *path, int fd, bool is_pipe, const uint8_t *pending,
                      size_t npending, char **errmsg)
 {
     wtr_global_init();
+    struct png *png = NULL;
+    if (pcapng_own && is_pcapng(pending, npending)) {
+        png = png_new(fd, pending, npending, dlt_of_linktype);
+        if (png_open(png)) {
+            struct wtr *r = g_new0(struct wtr, 1);
+            r->png = png;
+            r->fd = fd;
+            r->last_encap = -1;
+            return r;
+        }
+        /* libwiretap from the start: a pipe gets every byte read so far */
+        pending = png_read_so_far(png, &npending);
+        if (pcapng_trace)
+            fprintf(stderr, "csumcheck: pcapng: libwiretap reads %s from the start\n", path);
+    }
     int rfd = -1, err = 0;
     gchar *err_info = NULL;
     char *name = is_pipe ? feed_pipe(fd, pending, npending, &rfd) : g_strdup(path);
+    png_free(png);                 /* (feed_pipe took a copy) */
     if (!name) {
         *errmsg = g_strdup_printf("cannot make a pipe: %s", g_strerror(errno));
         return NULL;
@@ -203,13 +266,40 @@ struct wtr *wtr_open(const char *path, int fd, bool is_pipe, const uint8_t *pend
         g_free(r);
         return NULL;
     }
-#ifdef WTR_REC_OWNS_DATA
-    wtap_rec_init(&r->rec, 2048);
-#else
-    wtap_rec_init(&r->rec);
-    ws_buffer_init(&r->buf, 2048);
-#endif
+    rec_init(r);
     return r;
+}
+
+/* libwiretap reads on from the block pcapngblk.c left to it: the section's
+ * SHB and IDBs, a block it skips, that block and the rest of the input,
+ * through a pipe (so a file and a pipe go the same way) */
+static bool wtr_take_over(struct wtr *r)
+{
+    size_t n, nprefix;
+    uint8_t *replay = png_replay(r->png, &n, &nprefix);
+    r->base = (int64_t)png_bytes(r->png) - (int64_t)nprefix;
+    if (pcapng_trace)
+        fprintf(stderr, "csumcheck: pcapng: libwiretap reads on from byte %ju\n",
+                (uintmax_t)png_bytes(r->png));
+    png_free(r->png);
+    r->png = NULL;
+    int rfd = -1, err = 0;
+    gchar *err_info = NULL;
+    char *name = feed_pipe(r->fd, replay, n, &rfd);
+    g_free(replay);
+    if (!name) {
+        r->err = g_strdup_printf("cannot hand the capture to libwiretap: %s", g_strerror(errno));
+        return false;
+    }
+    r->wth = wtap_open_offline(name, WTAP_TYPE_AUTO, &err, &err_info, FALSE);
+    close(rfd);
+    g_free(name);
+    if (!r->wth) {                 /* (it opened the same SHB and IDBs a moment ago) */
+        r->err = wtap_words(err, err_info);
+        return false;
+    }
+    rec_init(r);
+    return true;
 }
 
 bool wtr_is_capture(const char *path)
@@ -227,6 +317,8 @@ bool wtr_is_capture(const char *path)
 
 int wtr_file_linktype(const struct wtr *r)
 {
+    if (r->png)
+        return png_file_dlt(r->png);
     int encap = wtap_file_encap(r->wth);
     if (encap == WTAP_ENCAP_PER_PACKET) {   /* the first interface's */
         const wtapng_iface_descriptions_t *idb = wtap_file_get_idb_info(r->wth);
@@ -257,6 +349,15 @@ static uint8_t rec_direction(const wtap_rec *rec)
 int wtr_next(struct wtr *r, struct pcap_pkthdr **h, const uint8_t **data, int *dlt,
              uint8_t *dir)
 {
+    if (r->png) {
+        int rc = png_next(r->png, &r->h, data, dlt, dir);
+        if (rc != PNG_WIRETAP) {
+            *h = &r->h;
+            return rc;
+        }
+        if (!wtr_take_over(r))
+            return -1;
+    }
     int err = 0;
     gchar *err_info = NULL;
     gint64 off;
@@ -307,7 +408,9 @@ const char *wtr_error(const struct wtr *r)
 
 uint64_t wtr_bytes(const struct wtr *r)
 {
-    gint64 n = r->wth ? wtap_read_so_far(r->wth) : 0;
+    if (r->png)
+        return png_bytes(r->png);
+    gint64 n = r->wth ? wtap_read_so_far(r->wth) + r->base : 0;
     return n > 0 ? (uint64_t)n : 0;
 }
 
@@ -315,11 +418,14 @@ void wtr_close(struct wtr *r)
 {
     if (!r)
         return;
-    wtap_close(r->wth);            /* a pipe input: its feeder stops */
+    png_free(r->png);
+    if (r->wth) {
+        wtap_close(r->wth);        /* a pipe input: its feeder stops */
 #ifndef WTR_REC_OWNS_DATA
-    ws_buffer_free(&r->buf);
+        ws_buffer_free(&r->buf);
 #endif
-    wtap_rec_cleanup(&r->rec);
+        wtap_rec_cleanup(&r->rec);
+    }
     g_free(r->err);
     g_free(r);
 }

@@ -2,7 +2,7 @@
 # bench/fuzz.sh - build the libFuzzer targets with clang (ASan+UBSan) and run
 # each for a chosen time on a seed corpus from captures/ and ../shared.
 #
-#   bench/fuzz.sh SECONDS [frame|pcap|plugin ...]     (default: all three)
+#   bench/fuzz.sh SECONDS [frame|pcap|plugin|pcapng ...]   (default: all four)
 #   RUNS=12000000 bench/fuzz.sh 0 frame                (a run count instead)
 #   CORPUS=DIR bench/fuzz.sh 3600 frame                (keep the corpus in DIR)
 #
@@ -10,12 +10,13 @@
 # reached (cov / ft); exits 1 with the reproducer's log on a finding. The
 # targets: fuzz-frame (one frame, fuzzed configuration), fuzz-pcap (a fuzzed
 # capture file through libpcap), fuzz-plugin (the plugin's per-frame path
-# without Wireshark). scripts/fuzz-smoke.sh is the CI minute.
+# without Wireshark), fuzz-pcapng (a fuzzed pcapng through the CLI's own
+# reader, analyzer/pcapngblk.c). scripts/fuzz-smoke.sh is the CI minute.
 set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
-[ $# -gt 0 ] || set -- frame pcap plugin
+[ $# -gt 0 ] || set -- frame pcap plugin pcapng
 if ! command -v clang >/dev/null 2>&1; then
     echo "fuzz: SKIPPED: clang not installed (scripts/setup.sh installs it)" >&2
     exit 0
@@ -40,7 +41,7 @@ for f in $caps; do [ "$(stat -c %s "$f")" -lt 65536 ] && cp "$f" "$base/files/";
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 for t in "$@"; do
     corpus="$base/frames"          # fuzz-plugin reads fuzz-frame's input format
-    [ "$t" = pcap ] && corpus="$base/files"
+    [ "$t" = pcap ] || [ "$t" = pcapng ] && corpus="$base/files"
     log="$work/$t.log"
     limit="-max_total_time=$secs"
     [ -n "${RUNS:-}" ] && limit="-runs=$RUNS"

@@ -80,6 +80,12 @@ t_pcapng_same() {
     [ "$n" -ge 60 ] || fail "only $n pcapng inputs"
     eq "gre-be: hand-overs" "$(handovers "$W/in/gre-be.pcapng")" 0
     [ "$(handovers "$W/in/multi-be.pcapng")" -ge 1 ] || fail "SLL2 in a big-endian section read here"
+    # -w: the same records written
+    for f in gre gre-be link-raw-be demo; do
+        "$C" -q -w "$W/a.pcap" "$W/in/$f.pcapng" >/dev/null 2>&1
+        CSC_PCAPNG=wiretap "$C" -q -w "$W/b.pcap" "$W/in/$f.pcapng" >/dev/null 2>&1
+        [ -s "$W/a.pcap" ] && cmp -s "$W/a.pcap" "$W/b.pcap" || fail "$f: -w differs"
+    done
     # several files at once (-j): the per-file table
     same "$W/in/multi.pcapng" -j2 "$W/in/gre.pcapng" "$W/in/gre-be.pcapng" -F json
     # standard input (read here, handed to libwiretap through a pipe at the

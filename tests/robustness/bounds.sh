@@ -34,6 +34,12 @@ run "nesting 40 deep"             0   "$gen nest 40"
 run "IPv6 chain of 200 ext hdrs"  0   "$gen ext6 200"
 run "fragment flood (1M)"         0   "$gen fragflood 1000000"
 grep -q '"evicted":[1-9]' "$out/json" || { echo "fragment flood: no eviction counted"; fails=$((fails + 1)); }
+# the same as pcapng (csumcheck's own reader; libwiretap for what it hands over)
+run "pcapng: 20k frames of 256 KiB"  0   "$gen png-big 20000 262144"
+run "pcapng: a frame claiming 4 GiB" 0   "$gen png-claim4g"
+run "pcapng: caplen claiming 4 GiB"  2   "$gen png-caplen4g"
+run "pcapng: block claiming 4 GiB"   2   "$gen png-blocklen4g"
+run "pcapng: nesting 40 deep"        0   "$gen png-nest 40"
 if [ -n "$cscgen" ]; then
     run "1 GiB VXLAN/TCP stream (stdin)" 0 "$cscgen bench --size full --bytes 1G --bad-every 1000 -o -"
 fi

@@ -9,6 +9,9 @@
  *                   VXLAN-in-VXLAN layers (past the 32-layer limit)
  *   ext6 N          IPv6 with N extension headers in a chain
  *   fragflood N     N first fragments of distinct datagrams (reassembly table)
+ *   png-MODE ...    any of the above as pcapng (an SHB, an IDB, one EPB a
+ *                   frame: csumcheck's own pcapng reader), and
+ *   png-blocklen4g  an EPB whose block length claims 4 GiB, then a sane one
  * The frames come from the project's builder (captures/lib/pb.h).
  */
 #include "capw.h"
@@ -20,19 +23,43 @@
 
 static uint8_t frame[262144 + 64];
 
+static int png;                    /* pcapng instead of pcap */
+
 static void hdr(uint32_t snap)
 {
+    if (png) {                     /* SHB (v1.0, no options), IDB (Ethernet) */
+        uint32_t h[12] = { 0x0a0d0d0au, 28, 0x1a2b3c4du, 0x00000001u, 0xffffffffu, 0xffffffffu, 28,
+                           1, 20, 1, snap, 20 };
+        fwrite(h, 4, 12, stdout);
+        return;
+    }
     uint32_t h[6] = { 0xa1b2c3d4u, 0x00040002u, 0, 0, snap, 1 };
     fwrite(h, 4, 6, stdout);
 }
 
-static void rec(const uint8_t *d, uint32_t caplen, uint32_t len)
+/* a record's header: blen is a pcapng block's total length (0: its own) */
+static void rec_hdr(uint32_t caplen, uint32_t len, uint32_t blen)
 {
     static uint32_t ts;
-    uint32_t r[4] = { ts / 1000000, ts % 1000000, caplen, len };
+    if (png) {
+        uint32_t e[7] = { 6, blen ? blen : 32 + ((caplen + 3) & ~3u), 0, 0, ts, caplen, len };
+        fwrite(e, 4, 7, stdout);
+    } else {
+        uint32_t r[4] = { ts / 1000000, ts % 1000000, caplen, len };
+        fwrite(r, 4, 4, stdout);
+    }
     ts += 10;
-    fwrite(r, 4, 4, stdout);
+}
+
+static void rec(const uint8_t *d, uint32_t caplen, uint32_t len)
+{
+    rec_hdr(caplen, len, 0);
     fwrite(d, 1, caplen, stdout);
+    if (png) {
+        uint32_t pad = 0, blen = 32 + ((caplen + 3) & ~3u);
+        fwrite(&pad, 1, (4 - (caplen & 3)) & 3, stdout);
+        fwrite(&blen, 4, 1, stdout);
+    }
 }
 
 static size_t vxlan_tcp(size_t size)
@@ -60,6 +87,10 @@ int main(int argc, char **argv)
     if (argc < 2)
         return 2;
     const char *what = argv[1];
+    if (!strncmp(what, "png-", 4)) {
+        png = 1;
+        what += 4;
+    }
     long a = argc > 2 ? atol(argv[2]) : 0, b = argc > 3 ? atol(argv[3]) : 0;
     if (!strcmp(what, "big")) {
         if (b < 60 || b > 262144)
@@ -75,9 +106,14 @@ int main(int argc, char **argv)
         rec(frame, (uint32_t)n, (uint32_t)n);
     } else if (!strcmp(what, "caplen4g")) {
         hdr(65535);
-        uint32_t r[4] = { 0, 0, 0xffffffffu, 0xffffffffu };
-        fwrite(r, 4, 4, stdout);
+        rec_hdr(0xffffffffu, 0xffffffffu, png ? 32 + 64 + 4 : 0);
         fwrite(frame, 1, 64, stdout);
+    } else if (png && !strcmp(what, "blocklen4g")) {
+        hdr(65535);
+        size_t n = vxlan_tcp(200);
+        rec_hdr((uint32_t)n, (uint32_t)n, 0xfffffff0u);
+        fwrite(frame, 1, n, stdout);
+        rec(frame, (uint32_t)n, (uint32_t)n);
     } else if (!strcmp(what, "nest")) {
         hdr(65535);
         for (int kind = 0; kind < 4; kind++) {

@@ -22,7 +22,10 @@
 # 4. per shape ONE hyperfine session: the floor, csumcheck (default
 #    threads), csumcheck --threads 1, tshark with checksum checks and
 #    tcpdump -vv (these two on the cut, scaled by the byte ratio), and with
-#    BASE the same csumcheck command built from that revision;
+#    BASE the same csumcheck command built from that revision; and the
+#    imix-4k-burst8-mix shape as pcapng (its own session: csumcheck's pcapng
+#    reader, libwiretap and the classic pcap of the same frames; PCAPNG=0
+#    leaves it out);
 # 5. the flow sweep (SWEEP=1): 16 ... 1,000,000 flows interleaved at random,
 #    full-size and small frames, floor and csumcheck in one session each,
 #    time per frame plotted with gnuplot into docs/img/flows.png;
@@ -70,6 +73,7 @@ command -v hyperfine >/dev/null || need="$need hyperfine"
 [ -x /usr/bin/time ] || need="$need time"
 command -v tshark >/dev/null || need="$need tshark"
 command -v tcpdump >/dev/null || need="$need tcpdump"
+command -v editcap >/dev/null || need="$need wireshark-common"
 command -v cmake >/dev/null || need="$need cmake"
 command -v cc >/dev/null || need="$need gcc"
 command -v python3 >/dev/null || need="$need python3"
@@ -196,6 +200,40 @@ echo "$SHAPES" | while IFS='|' read -r name bytes opts; do
         { cat "$OUT/$name.hyperfine.txt" >&2; exit 1; }
     "$CSC" -q --format json "$big" 2>/dev/null | tail -n 1 >"$OUT/$name.summary.json"
 done
+
+# ---- 4b. pcapng ---------------------------------------------------------
+# imix-4k-burst8-mix as pcapng (editcap -F pcapng: what Wireshark and
+# dumpcap write), read by csumcheck's own pcapng reader, by libwiretap
+# (CSC_PCAPNG=wiretap) and as the classic pcap of the same frames, beside
+# the floor (on the classic pcap: it reads no pcapng), tshark and tcpdump
+# (on the pcapng cut) in one session (docs/performance.md, "Reading through
+# libwiretap"). PCAPNG=0 leaves it out.
+if [ "${PCAPNG:-1}" = 1 ]; then
+    src=imix-4k-burst8-mix
+    for f in "$src" "$src.cut"; do
+        if [ ! -s "$OUT/$f.pcapng" ] || [ "$OUT/$f.pcap" -nt "$OUT/$f.pcapng" ]; then
+            say "converting $f to pcapng"
+            editcap -F pcapng "$OUT/$f.pcap" "$OUT/$f.pcapng"
+        fi
+    done
+    png="$ROOT/$OUT/$src.pcapng"
+    pngcut="$ROOT/$OUT/$src.cut.pcapng"
+    cat "$png" "$pngcut" "$ROOT/$OUT/$src.pcap" >/dev/null
+    echo "$src.pcapng $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/load.txt"
+    say "timing $src as pcapng ($RUNS runs each)"
+    set -- -n floor "$FLOOR $ROOT/$OUT/$src.pcap" -n csumcheck "$CSC -q $png"
+    [ -z "$BASE_CSC" ] || set -- "$@" -n "csumcheck (baseline)" "$BASE_CSC -q $png"
+    hyperfine -N --warmup 1 --runs "$RUNS" --export-json "$OUT/$src.pcapng.json" "$@" \
+        -n "csumcheck --threads 1" "$CSC -q --threads 1 $png" \
+        -n "csumcheck (libwiretap)" "env CSC_PCAPNG=wiretap $CSC -q $png" \
+        -n "csumcheck (libwiretap) --threads 1" "env CSC_PCAPNG=wiretap $CSC -q --threads 1 $png" \
+        -n "csumcheck (classic pcap)" "$CSC -q $ROOT/$OUT/$src.pcap" \
+        -n tshark "$(tshark_cmd "$pngcut")" \
+        -n "tcpdump -vv" "tcpdump -n -vv -r $pngcut" >"$OUT/$src.pcapng.hyperfine.txt" 2>&1 ||
+        { cat "$OUT/$src.pcapng.hyperfine.txt" >&2; exit 1; }
+    echo "$src.pcapng: tshark and tcpdump read a cut of $(stat -c %s "$pngcut") of $(stat -c %s "$png") bytes" \
+        >>"$OUT/$src.pcapng.hyperfine.txt"
+fi
 
 # ---- 5. the flow sweep --------------------------------------------------
 if [ "$SWEEP" = 1 ]; then

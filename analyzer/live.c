@@ -35,6 +35,7 @@
 #include "live_cli.h"
 
 #include "jw.h"
+#include "stats.h"
 #include "wbuf.h"
 
 #include "judge.h"
@@ -42,6 +43,8 @@
 #include "pb.h"
 
 #include "csumcheck/csumcheck.h"
+
+#include <glib.h>
 
 #include <errno.h>
 #include <stdarg.h>
@@ -83,6 +86,8 @@ struct lframe {
     int64_t mcnt[LIVE_N_CNT], kcnt[LIVE_N_CNT];
     char mdrop[48];                  /* the model's drop reason */
     char deltas[400];                /* -v: every counter that moved in the namespace */
+    int64_t at_dev;                  /* skbs the tunnel device counted (rx_packets) */
+    size_t rec_off, rec_len;         /* JSON: its packet record in chunk.rec (rec_len 0: none) */
     struct live_frame fr;            /* as written */
 };
 
@@ -92,6 +97,7 @@ struct chunk {
     uint16_t dev_port[LIVE_MAX_DEVS];
     uint8_t dev_kind[LIVE_MAX_DEVS];
     int n;
+    GString *rec;                    /* JSON: the frames' packet records, open for their "live" */
     struct lframe f[CHUNK];
 };
 
@@ -105,6 +111,9 @@ struct live_ctx {
     struct wbuf *w;
     bool json;
     const char *file;
+    struct cli_run run;              /* the run as --live sets it (era of the kernel, no NIC GRO) */
+    struct out_file out;             /* JSON: the packet records of the current file */
+    struct cli_stats st;             /* a frame's findings (stats_account_frame) */
     /* totals: [kind][result] */
     uint64_t tot[LK__COUNT][LR__COUNT];
     uint64_t frames, setups, skipped_setups;
@@ -506,6 +515,7 @@ static void chunk_begin(const struct live_ctx *c, struct chunk *ch)
     struct live_setup *s = &ch->s;
     memset(s, 0, sizeof *s);
     ch->n = 0;
+    g_string_truncate(ch->rec, 0);
     snprintf(s->name, sizeof s->name, "csumcheck --live %.100s", c->file);
     s->pin = 1;                      /* one CPU: every queue keeps write order */
     s->level = c->cfg.rx.kind == CSC_RX_UNNECESSARY ? (int8_t)c->cfg.rx.level : -1;
@@ -602,6 +612,11 @@ static void judge_kernel(const struct chunk *ch, struct lframe *f, const struct 
     for (int i = 0; i < o->n && at < sizeof f->deltas; i++)
         at += (size_t)snprintf(f->deltas + at, sizeof f->deltas - at, "%s%s=%lld", i ? " " : "", o->v[i].name,
                                (long long)o->v[i].delta);
+    if (dev) {
+        char name[LIVE_NAME_LEN];
+        snprintf(name, sizeof name, "dev:%s:rx_packets", dev);
+        f->at_dev = live_obs_get(o, name);
+    }
     int delivered = kernel_delivered(f, o);
     f->kclass = live_kernel_class(o, dev, f->sock < 0, f->in6, delivered);
     live_kernel_counts(o, dev, f->kcnt);
@@ -653,6 +668,18 @@ static void print_text(struct live_ctx *c, const struct lframe *f)
         wb_printf(w, "              the namespace's counters that moved: %s\n", f->deltas[0] ? f->deltas : "none");
 }
 
+/* A device statistic the model names too (dev:rx_dropped): its count is
+ * already under the model's counter of that name */
+static bool dev_stat_named_by_model(unsigned i)
+{
+    if (i < CSC_C__COUNT)
+        return false;
+    for (unsigned k = 0; k < CSC_C__COUNT; k++)
+        if (!strcmp(csc_counter_name(k), live_count_name(i)))
+            return true;
+    return false;
+}
+
 static void json_side(struct jw *j, int cls, const int64_t *cnt, const char *drop)
 {
     JW_WORD(j, "outcome", cls == LIVE_C_DELIVERED ? "accept" : "drop");
@@ -661,7 +688,7 @@ static void json_side(struct jw *j, int cls, const int64_t *cnt, const char *dro
         JW_STR(j, "drop_reason", drop);
     JW_ARR(j, "counters");
     for (unsigned i = 0; i < LIVE_N_CNT; i++)
-        if (cnt[i]) {
+        if (cnt[i] && !dev_stat_named_by_model(i)) {
             jw_elem(j);
             jw_obj(j);
             JW_STR(j, "name", live_count_name(i));
@@ -671,35 +698,49 @@ static void json_side(struct jw *j, int cls, const int64_t *cnt, const char *dro
     jw_end_arr(j);
 }
 
-static void print_json(struct live_ctx *c, const struct lframe *f)
+/* The frame's "live" object: what the kernel did beside the model, or why
+ * it was not replayed (docs/json.md) */
+static void json_live(struct live_ctx *c, struct jw *j, const struct lframe *f)
 {
     static const char *const res[LR__COUNT] = { "agree", "disagree", "not-replayable-here", "not-replayable",
                                                 "error" };
-    struct jw j = jw_on(c->w);
-    jw_obj(&j);
-    JW_WORD(&j, "type", "live");
-    JW_STR(&j, "file", c->file);
-    JW_U64(&j, "frame", f->no);
-    JW_OBJ(&j, "live");
-    JW_WORD(&j, "result", res[f->result]);
+    JW_OBJ(j, "live");
+    JW_WORD(j, "result", res[f->result]);
+    JW_STR(j, "kernel_release", c->release);
     if (f->result == LR_AGREE || f->result == LR_DISAGREE) {
-        JW_WORD(&j, "receiver", LK_NAME[f->kind]);
-        JW_WORD(&j, "transport", LT_NAME[f->l4]);
-        JW_OBJ(&j, "model");
-        json_side(&j, f->mclass, f->mcnt, f->mdrop);
-        jw_end_obj(&j);
-        JW_OBJ(&j, "kernel");
-        json_side(&j, f->kclass, f->kcnt, NULL);
-        jw_end_obj(&j);
+        JW_WORD(j, "receiver", LK_NAME[f->kind]);
+        JW_WORD(j, "transport", LT_NAME[f->l4]);
+        /* one frame per case: nothing of its flow is in flight beside it,
+         * so neither side can merge it (the record's gro_fate is []) */
+        JW_WORD(j, "written", "alone");
+        JW_OBJ(j, "model");
+        json_side(j, f->mclass, f->mcnt, f->mdrop);
+        jw_end_obj(j);
+        JW_OBJ(j, "kernel");
+        json_side(j, f->kclass, f->kcnt, NULL);
+        if (f->kind != LK_PLAIN)
+            JW_U64(j, "at_device", (uint64_t)f->at_dev);
+        jw_end_obj(j);
     }
     if (f->why[0])
-        JW_STR(&j, "why", f->why);
-    jw_end_obj(&j);
-    jw_end_obj(&j);
-    wb_putc(c->w, '\n');
+        JW_STR(j, "why", f->why);
+    if (c->o->verbose && f->deltas[0])
+        JW_STR(j, "moved", f->deltas);
+    jw_end_obj(j);
 }
 
-static void account(struct live_ctx *c, const struct lframe *f)
+/* The packet record made at planning time, its "live" object, its close */
+static void print_json(struct live_ctx *c, const struct chunk *ch, const struct lframe *f)
+{
+    if (!f->rec_len)
+        return;
+    wb_write(c->w, ch->rec->str + f->rec_off, f->rec_len);
+    struct jw j = { c->w, false };   /* inside the packet record */
+    json_live(c, &j, f);
+    c->out.fmt->fate(c->w, &c->out, NULL);   /* "gro_fate":[] and the close */
+}
+
+static void account(struct live_ctx *c, const struct chunk *ch, const struct lframe *f)
 {
     c->tot[f->kind][f->result]++;
     c->frames++;
@@ -708,7 +749,7 @@ static void account(struct live_ctx *c, const struct lframe *f)
     if (f->result == LR_ERROR)
         c->errors++;
     if (c->json)
-        print_json(c, f);
+        print_json(c, ch, f);
     else
         print_text(c, f);
 }
@@ -740,7 +781,7 @@ static void chunk_run(struct live_ctx *c, struct chunk *ch)
             f->result = rc > 0 && !live_stop ? LR_SKIPPED : LR_ERROR;
             why(f, "%s", live_stop ? "stopped by a signal" : ss.msg);
         }
-        account(c, f);
+        account(c, ch, f);
     }
     if (replayable && rc == 0)
         live_session_end(&ss);
@@ -751,6 +792,37 @@ static void chunk_run(struct live_ctx *c, struct chunk *ch)
 
 /* ---- one file ---- */
 
+/* Appends to a GString: a chunk's records (wbuf's flush hands them on) */
+static void gstring_flush(struct wbuf *w)
+{
+    g_string_append_len(w->ctx, w->p, (gssize)w->len);
+    w->len = 0;
+}
+
+/* JSON: the frame's packet record, as csumcheck writes it for the capture's
+ * bytes under the receiver --live makes (c->run), kept open in ch->rec for
+ * the "live" object its replay will add. */
+static void record_frame(struct live_ctx *c, struct chunk *ch, struct lframe *f, const struct pcap_pkthdr *h,
+                         const uint8_t *data, uint8_t link)
+{
+    static struct csc_result r;
+    static char buf[4096];
+    f->rec_len = 0;
+    if (!c->json || !c->out.frames)
+        return;
+    struct csc_frame cf = { data, h->caplen, h->len, link, CSC_DIR_UNKNOWN };
+    csc_analyze(&c->run.cfg, &cf, &r);
+    struct frame_view v = { f->no, h, &r, stats_account_frame(&c->st, &r, &cf) };
+    if (c->out.show && !(v.findings & c->out.show))
+        return;                      /* --show */
+    struct wbuf w = { buf, 0, sizeof buf, gstring_flush, ch->rec };
+    f->rec_off = ch->rec->len;
+    if (!c->out.fmt->frame(&w, &c->out, &v))
+        return;
+    wb_flush(&w);
+    f->rec_len = ch->rec->len - f->rec_off;
+}
+
 static void plan_frame(struct live_ctx *c, struct chunk *ch, const struct pcap_pkthdr *h, const uint8_t *data,
                        uint8_t link, uint64_t no)
 {
@@ -758,6 +830,7 @@ static void plan_frame(struct live_ctx *c, struct chunk *ch, const struct pcap_p
     struct lframe *f = &ch->f[ch->n];
     memset(f, 0, offsetof(struct lframe, fr));
     f->no = no;
+    record_frame(c, ch, f, h, data, link);
     f->dev = f->sock = -1;
     f->result = LR_NOT_REPLAYABLE;
     const char *no_why = link == CSC_LINK_UNKNOWN ? "a link type csumcheck does not decode"
@@ -779,8 +852,12 @@ static void plan_frame(struct live_ctx *c, struct chunk *ch, const struct pcap_p
     }
     if (chunk_take(c, ch, &nd, f) < 0) {
         struct lframe keep = *f;     /* the setup is full: run it, then this frame opens the next */
+        char *rec = keep.rec_len ? g_strndup(ch->rec->str + keep.rec_off, keep.rec_len) : NULL;
         chunk_run(c, ch);
         chunk_begin(c, ch);
+        if (rec)
+            g_string_append_len(ch->rec, rec, (gssize)keep.rec_len), keep.rec_off = 0;
+        g_free(rec);
         ch->f[0] = keep;
         f = &ch->f[0];
         chunk_take(c, ch, &nd, f);
@@ -797,6 +874,8 @@ static int live_file(struct live_ctx *c, struct chunk *ch, const char *path)
         return -1;
     }
     c->file = path;
+    if (c->json)
+        out_file_open(&c->out, c->o, &c->run, path);
     uint8_t link = (uint8_t)csc_link_from_linktype((uint32_t)pcap_datalink(p));
     if (!c->json)
         wb_printf(c->w, "%s\n", path);
@@ -812,6 +891,8 @@ static int live_file(struct live_ctx *c, struct chunk *ch, const char *path)
     }
     chunk_run(c, ch);
     pcap_close(p);
+    if (c->json)
+        out_file_close(&c->out);
     return 0;
 }
 
@@ -939,6 +1020,10 @@ int live_main(const struct cli_opts *o, struct cli_run *runs, const struct job *
         fprintf(stderr, CLI_NAME ": %s\n", err);
         return 2;
     }
+    c.run = runs[0];
+    c.run.cfg = c.cfg;
+    if (!ch.rec)
+        ch.rec = g_string_sized_new(1u << 16);
     if (live_preflight_all(&c, err, sizeof err)) {
         fprintf(stderr, CLI_NAME ": --live skipped: %s\n", err);
         return LIVE_EXIT_SKIP;

@@ -62,9 +62,55 @@ def run(csc, files, rx):
         rec = json.loads(line)
         if "live_summary" in rec:
             summary = rec["live_summary"]
-        else:
+        elif rec["type"] == "packet":
             frames.append(rec)
+        else:
+            print("FAIL: a %s record under --live: %s" % (rec["type"], line))
+            sys.exit(1)
     return frames, summary
+
+
+def counters(side):
+    names = [c["name"] for c in side["counters"]]
+    if len(names) != len(set(names)):
+        raise AssertionError("a counter listed twice: %s" % names)
+    return {c["name"]: c["n"] for c in side["counters"]}
+
+
+def check_known(csc, capdir):
+    """The "live" object inside each packet record, on frames whose kernel
+    outcome is known (captures/vxlan-gpe.pcap under --rx none): a drop at the
+    GPE device, an inner TCP checksum drop, an outer UDP6 zero-checksum drop,
+    a frame --live cannot replay. Raises AssertionError on a wrong value."""
+    path = os.path.join(capdir, "vxlan-gpe.pcap")
+    frames, s = run(csc, [path], "none")
+    assert [f["frame"] for f in frames] == list(range(1, 8)), [f["frame"] for f in frames]
+    by = {f["frame"]: f for f in frames}
+    for f in frames:
+        assert f["type"] == "packet" and f["layers"] and "kernel" in f and f["gro_fate"] == [], f
+        assert f["live"]["kernel_release"] == s["kernel"], f["live"]
+    f3 = by[3]   # VXLAN-GPE carrying Ethernet: the GPE device drops it (rx_dropped)
+    assert f3["kernel"]["verdict"] == "drop" and f3["kernel"]["drop"]["reason"] == "UNHANDLED_PROTO", f3["kernel"]
+    lv = f3["live"]
+    assert lv["result"] == "agree" and lv["receiver"] == "vxlan-gpe" and lv["transport"] == "udp", lv
+    assert lv["kernel"]["outcome"] == "drop" and lv["kernel"]["class"] == "tunnel", lv
+    assert counters(lv["kernel"]) == {"dev:rx_dropped": 1} == counters(lv["model"]), lv
+    assert lv["kernel"]["at_device"] == 1 and lv["model"]["drop_reason"] == "UNHANDLED_PROTO", lv
+    lv = by[4]["live"]   # inner TCP checksum wrong
+    assert lv["kernel"]["class"] == "inner-l4", lv
+    assert counters(lv["kernel"]) == {"TcpInCsumErrors": 1, "TcpInErrs": 1}, lv
+    lv = by[6]["live"]   # outer UDP over IPv6 with a zero checksum: dropped before the device
+    assert lv["kernel"]["class"] == "outer-l4" and lv["kernel"]["at_device"] == 0, lv
+    assert counters(lv["kernel"]) == {"Udp6InCsumErrors": 1, "Udp6InErrors": 1}, lv
+    for n in (1, 2, 5):
+        lv = by[n]["live"]
+        assert lv["kernel"]["outcome"] == "accept" and counters(lv["kernel"]) == {}, lv
+        assert by[n]["kernel"]["verdict"] == "accept", by[n]["kernel"]
+    lv = by[7]["live"]   # NSH inside the tunnel: no device for it
+    assert lv["result"] == "not-replayable" and "nsh" in lv["why"] and "kernel" not in lv, lv
+    gpe = [r for r in s["receivers"] if r["receiver"] == "vxlan-gpe"][0]
+    assert gpe["agree"] == 6 and s["not_replayable"] == 1 and s["frames"] == 7, s
+    print("known frames of vxlan-gpe.pcap: the packet records' \"live\" objects hold the kernel's outcome")
 
 
 def main():
@@ -81,6 +127,11 @@ def main():
     if cfiles is None:
         print("SKIP: the public corpus is not at %s" % corpus)
         sys.exit(77)
+    try:
+        check_known(csc, capdir)
+    except AssertionError as e:
+        print("FAIL: vxlan-gpe.pcap's live objects: %s" % e)
+        sys.exit(1)
     pend = read_pending(pending)
     seen = set()
     fail = False

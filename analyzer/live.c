@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -114,6 +115,14 @@ struct live_ctx {
     struct cli_run run;              /* the run as --live sets it (era of the kernel, no NIC GRO) */
     struct out_file out;             /* JSON: the packet records of the current file */
     struct cli_stats st;             /* a frame's findings (stats_account_frame) */
+    /* --kernel: a first pass writes the job, the VM runs it, a second pass
+     * judges each frame from its observation */
+    enum { LM_HERE = 0, LM_JOB, LM_JUDGE } mode;
+    FILE *job;
+    int32_t seq;                     /* the next replayed frame's case id */
+    GPtrArray *obs;                  /* struct vm_obs by case id */
+    const char *vm;                  /* the VM kernel (csc-vm's name), NULL: this machine's */
+    double vm_seconds;               /* the VM's run, boot included */
     /* totals: [kind][result] */
     uint64_t tot[LK__COUNT][LR__COUNT];
     uint64_t frames, setups, skipped_setups;
@@ -756,8 +765,19 @@ static void account(struct live_ctx *c, const struct chunk *ch, const struct lfr
 
 /* ---- running a chunk ---- */
 
+static void chunk_to_job(struct live_ctx *c, struct chunk *ch);
+static void chunk_from_vm(struct live_ctx *c, struct chunk *ch);
+
 static void chunk_run(struct live_ctx *c, struct chunk *ch)
 {
+    if (c->mode == LM_JOB) {
+        chunk_to_job(c, ch);
+        return;
+    }
+    if (c->mode == LM_JUDGE) {
+        chunk_from_vm(c, ch);
+        return;
+    }
     static struct live_session ss;
     static struct live_obs o;
     int replayable = 0;
@@ -808,7 +828,7 @@ static void record_frame(struct live_ctx *c, struct chunk *ch, struct lframe *f,
     static struct csc_result r;
     static char buf[4096];
     f->rec_len = 0;
-    if (!c->json || !c->out.frames)
+    if (!c->json || !c->out.frames || c->mode == LM_JOB)
         return;
     struct csc_frame cf = { data, h->caplen, h->len, link, CSC_DIR_UNKNOWN };
     csc_analyze(&c->run.cfg, &cf, &r);
@@ -870,14 +890,16 @@ static int live_file(struct live_ctx *c, struct chunk *ch, const char *path)
     char err[PCAP_ERRBUF_SIZE];
     pcap_t *p = pcap_open_offline(path, err);
     if (!p) {
-        fprintf(stderr, CLI_NAME ": %s: %s\n", path, err);
+        if (c->mode != LM_JUDGE)         /* said once under --kernel */
+            fprintf(stderr, CLI_NAME ": %s: %s\n", path, err);
         return -1;
     }
     c->file = path;
-    if (c->json)
+    bool out = c->mode != LM_JOB;    /* --kernel's first pass writes the job only */
+    if (c->json && out)
         out_file_open(&c->out, c->o, &c->run, path);
     uint8_t link = (uint8_t)csc_link_from_linktype((uint32_t)pcap_datalink(p));
-    if (!c->json)
+    if (!c->json && out)
         wb_printf(c->w, "%s\n", path);
     chunk_begin(c, ch);
     struct pcap_pkthdr *h;
@@ -891,9 +913,377 @@ static int live_file(struct live_ctx *c, struct chunk *ch, const char *path)
     }
     chunk_run(c, ch);
     pcap_close(p);
-    if (c->json)
+    if (c->json && out)
         out_file_close(&c->out);
     return 0;
+}
+
+/* ---- --kernel: the same replay inside one of Debian's kernels in a VM ----
+ * The VM machinery of the live-kernel differential test (tests/kernel,
+ * docs/kernel-diff.md): live/vm/csc-vm boots the kernel under qemu and runs
+ * csc-live-agent (live/agent_main.c) on a job (live/job.c) shared over 9p.
+ * A first pass over the inputs plans every chunk exactly as on this machine
+ * and writes its setup and frames to the job; the VM runs the whole job in
+ * one boot; a second pass plans again (the same chunks, the same case ids)
+ * and judges each frame from its observation, with the model set to the
+ * VM kernel's era. */
+
+/* The VM kernels: what --kernel takes, and csc-vm's name for each */
+static const struct vm_kernel {
+    const char *suite;               /* csc-vm's name */
+    const char *series;              /* as the user says it */
+    const char *alias[3];
+} VM_KERNELS[] = {
+    { "bullseye", "5.10", { "5.10", "bullseye", NULL } },
+    { "bookworm", "6.1", { "6.1", "bookworm", NULL } },
+    { "trixie", "6.12", { "6.12", "trixie", NULL } },
+    { "sid", "7.x", { "7", "7.x", "unstable" } },
+};
+
+static const char *vm_kernel_names(void)
+{
+    return "5.10 (Debian bullseye), 6.1 (bookworm), 6.12 (trixie), 7.x (sid: Debian unstable's kernel of "
+           "the day)";
+}
+
+static const struct vm_kernel *vm_kernel_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof VM_KERNELS / sizeof *VM_KERNELS; i++) {
+        const struct vm_kernel *k = &VM_KERNELS[i];
+        if (!strcmp(name, k->suite))
+            return k;
+        for (size_t a = 0; a < 3 && k->alias[a]; a++)
+            if (!strcmp(name, k->alias[a]))
+                return k;
+    }
+    return NULL;
+}
+
+/* One observation as the VM sent it, kept until the second pass: only the
+ * counters that moved (a struct live_obs is ~6 KB, most of it empty) */
+struct vm_obs {
+    int32_t status;
+    int n;
+    char *msg;
+    struct { char name[LIVE_NAME_LEN]; int64_t delta; } v[];
+};
+
+static void vm_obs_keep(void *ctx, const struct live_obs *o)
+{
+    struct live_ctx *c = ctx;
+    if (o->id < 0 || o->id >= c->seq)
+        return;                      /* not a case of this job */
+    int n = o->n < LIVE_MAX_VALUES ? o->n : LIVE_MAX_VALUES;
+    struct vm_obs *k = g_malloc(sizeof *k + (size_t)n * sizeof k->v[0]);
+    k->status = o->status;
+    k->n = n;
+    k->msg = o->msg[0] ? g_strdup(o->msg) : NULL;
+    for (int i = 0; i < n; i++) {
+        memcpy(k->v[i].name, o->v[i].name, LIVE_NAME_LEN);
+        k->v[i].delta = o->v[i].delta;
+    }
+    struct vm_obs *old = g_ptr_array_index(c->obs, o->id);
+    if (old)
+        g_free(old->msg), g_free(old);
+    g_ptr_array_index(c->obs, o->id) = k;
+}
+
+static void vm_obs_free(void *p)
+{
+    struct vm_obs *k = p;
+    if (k)
+        g_free(k->msg), g_free(k);
+}
+
+/* case id's observation back as a struct live_obs; NULL: the VM sent none */
+static const struct live_obs *vm_obs_get(struct live_ctx *c, int32_t id)
+{
+    static struct live_obs o;
+    const struct vm_obs *k = id < (int32_t)c->obs->len ? g_ptr_array_index(c->obs, id) : NULL;
+    if (!k)
+        return NULL;
+    memset(&o, 0, offsetof(struct live_obs, v));
+    o.id = id;
+    o.status = k->status;
+    o.n = k->n;
+    for (int i = 0; i < k->n; i++) {
+        memcpy(o.v[i].name, k->v[i].name, LIVE_NAME_LEN);
+        o.v[i].delta = k->v[i].delta;
+    }
+    g_snprintf(o.msg, sizeof o.msg, "%s", k->msg ? k->msg : "");
+    return &o;
+}
+
+/* First pass: the chunk's setup and its replayable frames, one case each */
+static void chunk_to_job(struct live_ctx *c, struct chunk *ch)
+{
+    bool setup = false;
+    for (int i = 0; i < ch->n; i++) {
+        struct lframe *f = &ch->f[i];
+        if (f->dev < 0)
+            continue;
+        if (!setup) {
+            live_job_setup(c->job, &ch->s);
+            c->setups++;
+            setup = true;
+        }
+        struct live_batch b = { c->seq++, (uint8_t)f->dev, 1, { &f->fr } };
+        live_job_batch(c->job, &b);
+    }
+    ch->n = 0;
+}
+
+/* Second pass: each frame judged from the VM's observation of its case */
+static void chunk_from_vm(struct live_ctx *c, struct chunk *ch)
+{
+    for (int i = 0; i < ch->n; i++) {
+        struct lframe *f = &ch->f[i];
+        if (f->dev >= 0) {
+            const struct live_obs *o = vm_obs_get(c, c->seq++);
+            if (o) {
+                judge_kernel(ch, f, o);
+            } else {
+                f->result = LR_ERROR;
+                why(f, "the VM sent no observation of it (the agent stopped before it: see -v)");
+            }
+        }
+        account(c, ch, f);
+    }
+    wb_flush(c->w);
+    ch->n = 0;
+}
+
+static const char *vm_path(const char *env, const char *built)
+{
+    const char *e = getenv(env);
+    return e && *e ? e : built;
+}
+
+/* A command's standard output and error, line by line: copied to log (and
+ * stderr with -v); a "csc-vm: UNAVAILABLE: " line is kept in why, the last
+ * other line in last. A signal to csumcheck ends the command (csc-vm takes
+ * its VM down). Returns the command's exit status (125: it could not run). */
+static int vm_command(const struct live_ctx *c, const char *cmd, FILE *log, char *last, size_t ln, char *why,
+                      size_t wn)
+{
+    int fd[2];
+    if (pipe(fd))
+        return 125;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]), close(fd[1]);
+        return 125;
+    }
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]), close(fd[1]);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(125);
+    }
+    close(fd[1]);
+    FILE *p = fdopen(fd[0], "r");
+    char line[1024];
+    while (p && !live_stop && fgets(line, sizeof line, p)) {
+        if (log)
+            fputs(line, log);
+        if (c->o->verbose)
+            fputs(line, stderr);
+        line[strcspn(line, "\r\n")] = 0;
+        if (!strncmp(line, "csc-vm: UNAVAILABLE: ", 21))
+            g_strlcpy(why, line + 21, wn);
+        else if (last && line[0])
+            g_strlcpy(last, line, ln);
+    }
+    if (live_stop)
+        kill(pid, SIGTERM);
+    if (p)
+        fclose(p);
+    else
+        close(fd[0]);
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return 125;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 125;
+}
+
+/* Can the VM kernel run here: the runner and agent exist, the kernel is
+ * (or can be) cached. Its release goes to c->release. 0; else the exit
+ * status (LIVE_EXIT_SKIP: not here, with why; 2: an error). */
+static int vm_prepare(struct live_ctx *c, const struct vm_kernel *k, const char *runner, const char *agent,
+                      char *why, size_t wn)
+{
+    if (access(runner, X_OK) || access(agent, X_OK)) {
+        g_snprintf(why, (gulong)wn, "--kernel needs the VM runner and csc-live-agent of a csumcheck build (%s, %s: "
+                 "not found); set CSC_VM_RUNNER and CSC_LIVE_AGENT to them", runner, agent);
+        return LIVE_EXIT_SKIP;
+    }
+    char cmd[1200], last[200] = "";
+    g_snprintf(cmd, sizeof cmd, "'%s' --prepare '%s'", runner, k->suite);
+    if (!c->o->quiet)
+        fprintf(stderr, CLI_NAME ": --kernel %s: preparing Debian %s's kernel (cached in "
+                "${CSC_CACHE:-~/.cache/csumcheck}/vm; the first time it is downloaded from Debian's archive)\n",
+                k->series, k->suite);
+    why[0] = 0;
+    int rc = vm_command(c, cmd, NULL, last, sizeof last, why, wn);
+    char suite[32], rel[65];
+    if (rc == 0 && sscanf(last, "%31s %64s", suite, rel) == 2) {
+        g_snprintf(c->release, sizeof c->release, "%s", rel);
+        return 0;
+    }
+    if (rc == 123) {
+        char tmp[400];
+        g_snprintf(tmp, sizeof tmp, "%s", why[0] ? why : "the VM runner cannot run it here");
+        g_snprintf(why, (gulong)wn, "the VM kernel %s cannot run here: %s (once it can, '%s --prepare %s' fetches and "
+                 "caches the kernel; '%s --kernels' lists them)", k->series, tmp, runner, k->suite, runner);
+        return LIVE_EXIT_SKIP;
+    }
+    g_snprintf(why, (gulong)wn, "the VM runner failed to prepare %s (status %d): %s", k->series, rc, last);
+    return 2;
+}
+
+/* The job in the VM; the observations into c->obs. 0, or the exit status
+ * with the reason in why. */
+static int vm_run(struct live_ctx *c, const struct vm_kernel *k, const char *runner, const char *agent,
+                  const char *dir, char *why, size_t wn)
+{
+    char env[1024] = "", log[256], res[256], bpf[256], agentp[4096];
+    g_snprintf(log, sizeof log, "%s/vm.log", dir);
+    g_snprintf(res, sizeof res, "%s/result.txt", dir);
+    g_snprintf(bpf, sizeof bpf, "%s/csum_level.bpf.o", dir);
+    if (!realpath(agent, agentp)) {
+        g_snprintf(why, (gulong)wn, "%s: %s", agent, strerror(errno));
+        return 2;
+    }
+    bool have_bpf = false;
+    if (c->tools.bpf_obj) {          /* the BPF object goes over 9p with the job */
+        char cp[1200];
+        g_snprintf(cp, sizeof cp, "cp '%s' '%s'", c->tools.bpf_obj, bpf);
+        have_bpf = system(cp) == 0;
+    }
+    size_t eo = 0;                   /* a sanitizer build's agent gets this run's options */
+    static const char *const pass[] = { "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS" };
+    for (size_t i = 0; i < sizeof pass / sizeof *pass; i++) {
+        const char *v = getenv(pass[i]);
+        if (v && !strchr(v, '\'') && eo < sizeof env)
+            eo += (size_t)g_snprintf(env + eo, (gulong)(sizeof env - eo), " '%s=%s'", pass[i], v);
+    }
+    /* the whole VM: boot, then up to a second a frame under TCG, ten
+     * seconds a namespace */
+    unsigned limit = 240 + (unsigned)c->seq + 10 * (unsigned)c->setups;
+    char *cmd = g_strdup_printf("'%s' -s '%s' -f '%s' -T %u '%s' -- env%s '%s' %s%s --timeout %u "
+                                "/mnt/host/job.txt /mnt/host/result.txt",
+                                runner, dir, agentp, limit, k->suite, env, agentp, have_bpf ? "--bpf " : "",
+                                have_bpf ? "/mnt/host/csum_level.bpf.o" : "", CHUNK_S);
+    if (!c->o->quiet)
+        fprintf(stderr, CLI_NAME ": --kernel %s: %d frames in %llu namespaces, in one VM (qemu; a few "
+                "minutes under TCG)\n", k->series, (int)c->seq, (unsigned long long)c->setups);
+    FILE *lf = fopen(log, "w");
+    why[0] = 0;
+    int64_t t = now_us();
+    int rc = vm_command(c, cmd, lf, NULL, 0, why, wn);
+    g_free(cmd);
+    c->vm_seconds = (double)(now_us() - t) / 1e6;
+    if (lf)
+        fclose(lf);
+    if (live_stop)
+        return 128 + (int)live_stop;
+    if (rc == 123 || rc == 77) {
+        char tmp[400];
+        g_snprintf(tmp, sizeof tmp, "%s", why[0] ? why : "the agent cannot make namespaces in the guest");
+        g_snprintf(why, (gulong)wn, "the VM kernel %s cannot run here: %s", k->series, tmp);
+        return LIVE_EXIT_SKIP;
+    }
+    if (rc != 0 && rc != 1) {        /* 1: some setup failed or was skipped; its cases say why */
+        g_snprintf(why, (gulong)wn, "the VM run of %s ended with status %d%s (its console: %s, kept)", k->series, rc,
+                 rc == 124 ? " (timeout)" : "", log);
+        return 2;
+    }
+    FILE *r = fopen(res, "r");
+    char release[65] = "";
+    int n = r ? live_result_read(r, release, sizeof release, vm_obs_keep, c) : -1;
+    if (r)
+        fclose(r);
+    if (n < 0) {
+        g_snprintf(why, (gulong)wn, "no readable result from the agent in the VM (its console: %s, kept)", log);
+        return 2;
+    }
+    if (release[0])
+        g_snprintf(c->release, sizeof c->release, "%s", release);
+    return 0;
+}
+
+/* Both passes and the VM between them. 0, or the exit status. */
+static int vm_main(struct live_ctx *c, struct chunk *ch, const struct job *jobs, unsigned njobs)
+{
+    const struct vm_kernel *k = vm_kernel_of(c->o->live_kernel);
+    char why[600];
+    if (!k) {
+        fprintf(stderr, CLI_NAME ": --kernel %s: not a VM kernel; they are %s\n", c->o->live_kernel,
+                vm_kernel_names());
+        return 2;
+    }
+    const char *runner = vm_path("CSC_VM_RUNNER", CSC_LIVE_VM_RUNNER);
+    const char *agent = vm_path("CSC_LIVE_AGENT", CSC_LIVE_AGENT);
+    int rc = vm_prepare(c, k, runner, agent, why, sizeof why);
+    if (rc) {
+        fprintf(stderr, CLI_NAME ": --live %s: %s\n", rc == LIVE_EXIT_SKIP ? "skipped" : "failed", why);
+        return rc;
+    }
+    c->vm = k->suite;
+    c->era = live_era_for_release(c->release);
+    csc_era_by_name(c->era, &c->cfg.era);
+    c->run.cfg = c->cfg;
+    char dir[] = "/tmp/csc-live-vm.XXXXXX";
+    const char *tmp = getenv("TMPDIR");
+    char dbuf[512];
+    g_snprintf(dbuf, sizeof dbuf, "%s/csc-live-vm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    char *d = mkdtemp(strlen(dbuf) < sizeof dbuf - 1 ? dbuf : dir);
+    char job[600];
+    if (!d) {
+        perror(CLI_NAME ": mkdtemp");
+        return 2;
+    }
+    g_snprintf(job, sizeof job, "%s/job.txt", d);
+    c->job = fopen(job, "w");
+    if (!c->job) {
+        perror(job);
+        return 2;
+    }
+    live_job_begin(c->job);
+    c->mode = LM_JOB;
+    for (unsigned i = 0; i < njobs && !live_stop; i++)
+        if (!jobs[i].error)
+            live_file(c, ch, jobs[i].path);
+    int bad = ferror(c->job);
+    if (fclose(c->job) != 0 || bad) {
+        fprintf(stderr, CLI_NAME ": %s: cannot write the job\n", job);
+        return 2;
+    }
+    c->job = NULL;
+    c->obs = g_ptr_array_new_with_free_func(vm_obs_free);
+    g_ptr_array_set_size(c->obs, (guint)c->seq);
+    rc = c->seq && !live_stop ? vm_run(c, k, runner, agent, d, why, sizeof why) : live_stop ? 128 + live_stop : 0;
+    if (rc && rc < 128)
+        fprintf(stderr, CLI_NAME ": --live %s: %s\n", rc == LIVE_EXIT_SKIP ? "skipped" : "failed", why);
+    bool keep = rc == 2 || getenv("CSC_LIVE_KEEP");
+    if (keep) {
+        fprintf(stderr, CLI_NAME ": the job, the result and the VM's console are in %s\n", d);
+    } else {
+        static const char *const files[] = { "job.txt", "result.txt", "vm.log", "csum_level.bpf.o" };
+        for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+            char fp[700];
+            g_snprintf(fp, sizeof fp, "%s/%s", d, files[i]);
+            unlink(fp);
+        }
+        rmdir(d);
+    }
+    if (!rc) {
+        c->mode = LM_JUDGE;
+        c->seq = 0;
+    }
+    return rc;
 }
 
 /* ---- summary ---- */
@@ -903,8 +1293,12 @@ static void summary_text(struct live_ctx *c)
     struct wbuf *w = c->w;
     char rx[48];
     csc_report_format(&c->cfg.rx, rx, sizeof rx);
-    wb_printf(w, "\nlive: kernel %s (model era %s), report %s: agreeing / replayed frames per receiver\n",
-              c->release, c->era, rx);
+    if (c->vm)
+        wb_printf(w, "\nlive: kernel %s (Debian %s's, in a VM; model era %s), report %s: agreeing / replayed "
+                     "frames per receiver\n", c->release, c->vm, c->era, rx);
+    else
+        wb_printf(w, "\nlive: kernel %s (model era %s), report %s: agreeing / replayed frames per receiver\n",
+                  c->release, c->era, rx);
     wb_printf(w, "%-10s %8s %8s %10s %14s %14s %7s\n", "receiver", "agree", "replayed", "disagree",
               "kernel-lacks", "not-replayable", "errors");
     uint64_t t[LR__COUNT] = { 0 };
@@ -928,6 +1322,14 @@ static void summary_text(struct live_ctx *c)
     wb_printf(w, "%-10s %8llu %8llu %10llu %14llu %14llu %7llu\n", "all", (unsigned long long)t[LR_AGREE],
               (unsigned long long)rep, (unsigned long long)t[LR_DISAGREE], (unsigned long long)t[LR_SKIPPED],
               (unsigned long long)t[LR_NOT_REPLAYABLE], (unsigned long long)t[LR_ERROR]);
+    if (c->vm) {
+        wb_printf(w, "agreement: %llu/%llu replayed frames (%.1f%%) of %llu, %llu namespaces; the VM ran %.0f s "
+                     "(boot included)\n",
+                  (unsigned long long)t[LR_AGREE], (unsigned long long)rep,
+                  rep ? 100.0 * (double)t[LR_AGREE] / (double)rep : 0.0, (unsigned long long)c->frames,
+                  (unsigned long long)c->setups, c->vm_seconds);
+        return;
+    }
     wb_printf(w, "agreement: %llu/%llu replayed frames (%.1f%%) of %llu, %llu namespaces; %.0f frames/s "
                  "(%.0f counting the namespaces' making)\n",
               (unsigned long long)t[LR_AGREE], (unsigned long long)rep, rep ? 100.0 * (double)t[LR_AGREE] / (double)rep : 0.0,
@@ -947,6 +1349,11 @@ static void summary_json(struct live_ctx *c)
     JW_STR(&j, "kernel", c->release);
     JW_STR(&j, "era", c->era);
     JW_STR(&j, "rx", rx);
+    if (c->vm) {
+        JW_WORD(&j, "vm", c->vm);
+        jw_key(&j, "vm_seconds");
+        jw_double(&j, c->vm_seconds);
+    }
     JW_ARR(&j, "receivers");
     static const char *const res[LR__COUNT] = { "agree", "disagree", "not_replayable_here", "not_replayable",
                                                 "errors" };
@@ -1024,7 +1431,7 @@ int live_main(const struct cli_opts *o, struct cli_run *runs, const struct job *
     c.run.cfg = c.cfg;
     if (!ch.rec)
         ch.rec = g_string_sized_new(1u << 16);
-    if (live_preflight_all(&c, err, sizeof err)) {
+    if (!o->live_kernel && live_preflight_all(&c, err, sizeof err)) {
         fprintf(stderr, CLI_NAME ": --live skipped: %s\n", err);
         return LIVE_EXIT_SKIP;
     }
@@ -1036,6 +1443,17 @@ int live_main(const struct cli_opts *o, struct cli_run *runs, const struct job *
     sigaction(SIGHUP, &sa, NULL);
     struct wbuf w = { outbuf, 0, sizeof outbuf, stdout_flush, NULL };
     c.w = &w;
+    if (o->live_kernel) {            /* the frames go to a VM kernel: this machine needs no root */
+        c.tools.bpf_obj = bpf_object(c.bpf, sizeof c.bpf);
+        int rc = vm_main(&c, &ch, jobs, njobs);
+        if (rc) {
+            if (c.obs)
+                g_ptr_array_free(c.obs, TRUE), c.obs = NULL;
+            if (rc > 128)
+                fprintf(stderr, CLI_NAME ": --live stopped by signal %d; the VM went down with it\n", rc - 128);
+            return rc;
+        }
+    }
     unsigned failed = nerrors;
     for (unsigned i = 0; i < njobs && !live_stop; i++) {
         if (jobs[i].error) {       /* an input that could not be expanded (issue 17: a job) */
@@ -1050,6 +1468,8 @@ int live_main(const struct cli_opts *o, struct cli_run *runs, const struct job *
     else
         summary_text(&c);
     wb_flush(&w);
+    if (c.obs)
+        g_ptr_array_free(c.obs, TRUE), c.obs = NULL;
     if (live_stop) {
         fprintf(stderr, CLI_NAME ": --live stopped by signal %d; the namespace went with its process\n",
                 (int)live_stop);

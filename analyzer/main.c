@@ -214,6 +214,7 @@ int main(int argc, char **argv)
     options_free_runs(runs, CLI_MAX_RUNS);
     g_strfreev(o.inputs);
     g_free((char *)o.write_path);
+    g_free(o.live_kernel);
     g_free(o.filter);
     return status;
 }

@@ -60,6 +60,7 @@ struct parse_state {
     GPtrArray *compare;          /* the --compare SPECs, in order */
     GPtrArray *reads;            /* -r FILE, in order */
     char *write_path;
+    char *live_kernel;           /* --kernel VERSION (with --live) */
     char *filter;                /* -f EXPR */
     int color;                   /* -1 never, 0 auto, 1 always */
     bool line_buffered, o_summary_only, o_merge;
@@ -545,6 +546,14 @@ static char *opt_write(struct parse_state *ps, const char *name, const char *val
     return NULL;
 }
 
+static char *opt_live_kernel(struct parse_state *ps, const char *name, const char *value)
+{
+    if (ps->live_kernel)
+        return g_strdup_printf("%s: give one kernel", name);
+    ps->live_kernel = g_strdup(value);
+    return NULL;
+}
+
 /* ---- the table ----------------------------------------------------------------- */
 
 #define FLAG(f) NULL, offsetof(struct parse_state, f)
@@ -590,6 +599,9 @@ static const struct opt_def opts_head[] = {
     { "live", 0, no_argument, NULL, FLAG(live), "Also write every frame into this machine's "
       "kernel (a private network namespace, a TAP, the tunnel devices the frames need; root) "
       "and show its outcome beside the model's (docs/live.md)", NULL },
+    { "kernel", 0, required_argument, "VERSION", FN(opt_live_kernel), "With --live: write the "
+      "frames into one of Debian's kernels in a VM instead (5.10, 6.1, 6.12, sid; live/vm/csc-vm)",
+      NULL },
     { "assume-bad", 0, no_argument, NULL, FLAG(assume_bad),
       "Checksums over bytes the capture lacks are assumed bad (default: good)", NULL },
     { "gro-budget", 0, required_argument, "N", FN(opt_gro_param),
@@ -962,6 +974,10 @@ static int apply_run_options(struct parse_state *ps, struct cli_opts *o)
 {
     o->quiet = ps->quiet;
     o->live = ps->live;
+    o->live_kernel = ps->live_kernel;
+    ps->live_kernel = NULL;
+    if (o->live_kernel && !o->live)
+        return usage_error("--kernel VERSION says which kernel --live writes into: give --live too");
     if (ps->quiet && o->progress == PROG_AUTO)
         o->progress = PROG_NEVER;
     o->jobs = ps->jobs ? (int)ps->jobs : (int)g_get_num_processors();
@@ -1041,6 +1057,7 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
     if (rc < 0)
         rc = after_parse(ps, o, runs, defs, *argc, *argv);
     g_free(ps->write_path);
+    g_free(ps->live_kernel);
     g_free(ps->filter);
     g_array_free(ps->ports, TRUE);
     g_ptr_array_free(ps->compare, TRUE);

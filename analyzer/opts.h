@@ -33,6 +33,7 @@ struct cli_opts {
     int verbose;
     bool quiet;
     bool live;                 /* --live: replay through this machine's kernel (live.c) */
+    char *live_kernel;         /* --kernel VERSION: --live in that VM kernel instead (NULL: here) */
     enum cli_progress progress;
     uint32_t fail_on;          /* finding mask */
     uint32_t select;           /* finding mask for -w */

@@ -17,9 +17,12 @@ live() {
         echo "test.sh: csumcheck --live on the captures, $1:"
         cat "$1/tests/live/live-captures.summary"
     fi
+    if [ -f "$1/tests/live/live-kernel-vm.summary" ]; then
+        cat "$1/tests/live/live-kernel-vm.summary"
+    fi
 }
 scripts/setup.sh
-rm -f build/tests/kernel/kernel-matrix.txt build/tests/live/live-captures.summary
+rm -f build/tests/kernel/kernel-matrix.txt build/tests/live/live-captures.summary build/tests/live/live-kernel-vm.summary
 ctest --test-dir build --output-on-failure -j2
 matrix build
 live build
@@ -36,7 +39,7 @@ echo "test.sh: Release (-O3) build of every target"
 cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-release -j2 >build-release/build.log 2>&1 || { tail -n 40 build-release/build.log; exit 1; }
 scripts/setup.sh --asan
-rm -f build-asan/tests/kernel/kernel-matrix.txt build-asan/tests/live/live-captures.summary
+rm -f build-asan/tests/kernel/kernel-matrix.txt build-asan/tests/live/live-captures.summary build-asan/tests/live/live-kernel-vm.summary
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j2
 matrix build-asan

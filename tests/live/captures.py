@@ -7,6 +7,13 @@ listed in pending.txt with its explanation; the agreement figures are
 printed and written to --summary (docs/kernel-diff.md quotes them).
 
   captures.py CSUMCHECK CAPTURES_DIR CORPUS_DIR PENDING [--summary FILE]
+  captures.py CSUMCHECK CAPTURES_DIR --kernel VERSION [--summary FILE]
+
+With --kernel, the captures/ files once (--rx none) through csumcheck --live
+--kernel VERSION: Debian's kernel in a VM (live/vm/csc-vm, qemu); every
+replayed frame must agree (no pending list for the VM kernels), the summary
+must name that kernel and its era, and the known frames of vxlan-gpe.pcap
+must hold their values.
 
 Exit 77 (skipped) where --live cannot run here, with csumcheck's reason.
 """
@@ -47,8 +54,9 @@ def read_pending(path):
     return pend
 
 
-def run(csc, files, rx):
-    p = subprocess.run([csc, "--live", "-F", "json", "--rx", rx] + files,
+def run(csc, files, rx, kernel=None):
+    vm = ["--kernel", kernel] if kernel else []
+    p = subprocess.run([csc, "--live", "-F", "json", "-q", "--rx", rx] + vm + files,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode == 77:
         print("SKIP: " + p.stderr.strip())
@@ -84,6 +92,14 @@ def check_known(csc, capdir):
     a frame --live cannot replay. Raises AssertionError on a wrong value."""
     path = os.path.join(capdir, "vxlan-gpe.pcap")
     frames, s = run(csc, [path], "none")
+    check_known_frames(frames, s)
+    gpe = [r for r in s["receivers"] if r["receiver"] == "vxlan-gpe"][0]
+    assert gpe["agree"] == 6 and s["not_replayable"] == 1 and s["frames"] == 7, s
+    print("known frames of vxlan-gpe.pcap: the packet records' \"live\" objects hold the kernel's outcome")
+
+
+def check_known_frames(frames, s):
+    frames = [f for f in frames if os.path.basename(f["file"]) == "vxlan-gpe.pcap"]
     assert [f["frame"] for f in frames] == list(range(1, 8)), [f["frame"] for f in frames]
     by = {f["frame"]: f for f in frames}
     for f in frames:
@@ -108,9 +124,70 @@ def check_known(csc, capdir):
         assert by[n]["kernel"]["verdict"] == "accept", by[n]["kernel"]
     lv = by[7]["live"]   # NSH inside the tunnel: no device for it
     assert lv["result"] == "not-replayable" and "nsh" in lv["why"] and "kernel" not in lv, lv
-    gpe = [r for r in s["receivers"] if r["receiver"] == "vxlan-gpe"][0]
-    assert gpe["agree"] == 6 and s["not_replayable"] == 1 and s["frames"] == 7, s
-    print("known frames of vxlan-gpe.pcap: the packet records' \"live\" objects hold the kernel's outcome")
+
+
+# The VM kernels: the release series and model era each must report
+VM_KERNELS = {"5.10": ("5.10.", "5.10", "bullseye"), "6.1": ("6.1.", "6.1", "bookworm"),
+              "6.12": ("6.12.", "6.12", "trixie"), "7": ("7.", "modern", "sid")}
+
+
+def kernel_usage(csc, capdir):
+    """--kernel's usage errors: exit 2 and a message that says what to give"""
+    cap = os.path.join(capdir, "vxlan.pcap")
+    for argv, want in (([csc, "--kernel", "6.1", cap], "give --live too"),
+                       ([csc, "--live", "--kernel", "4.19", cap], "5.10 (Debian bullseye), 6.1 (bookworm)"),
+                       ([csc, "--live", "--kernel", "6.1", "--kernel", "5.10", cap], "give one kernel")):
+        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if p.returncode != 2 or want not in p.stderr or p.stdout:
+            print("FAIL: %s: exit %d, stderr %r (want exit 2 and %r)" % (" ".join(argv[1:]), p.returncode,
+                                                                         p.stderr, want))
+            sys.exit(1)
+
+
+def kernel_main(csc, capdir, kernel, out):
+    kernel_usage(csc, capdir)
+    files = sorted(os.path.join(capdir, f) for f in os.listdir(capdir)
+                   if f.endswith((".pcap", ".pcapng")))
+    frames, s = run(csc, files, "none", kernel)
+    release, era, suite = VM_KERNELS[kernel]
+    fail = False
+    try:
+        assert s["vm"] == suite and s["kernel"].startswith(release) and s["era"] == era, s
+        assert s["frames"] == len(frames) and len(frames) > 300, (s["frames"], len(frames))
+        for f in frames:
+            assert f["live"]["kernel_release"] == s["kernel"] and f["kernel"]["era"] == era, f["live"]
+        check_known_frames(frames, s)
+    except AssertionError as e:
+        print("FAIL: --kernel %s: %s" % (kernel, e))
+        sys.exit(1)
+    res = {}
+    for f in frames:
+        res[f["live"]["result"]] = res.get(f["live"]["result"], 0) + 1
+        if f["live"]["result"] in ("disagree", "error"):
+            print("  %s frame %d: %s: %s" % (os.path.basename(f["file"]), f["frame"], f["live"]["result"].upper(),
+                                            f["live"]["why"]))
+            fail = True
+    agree, dis = res.get("agree", 0), res.get("disagree", 0)
+    rep = agree + dis
+    by = {r["receiver"]: r for r in s["receivers"]}
+    # every receiver --live makes exists in Debian's kernels: each must have replayed frames
+    for rcv in ("plain", "vxlan", "vxlan-gpe", "geneve"):
+        if by[rcv]["agree"] + by[rcv]["disagree"] == 0:
+            print("FAIL: --kernel %s: no %s frame replayed" % (kernel, rcv))
+            fail = True
+    if res.get("not-replayable-here", 0):
+        print("FAIL: --kernel %s: %d frames the VM kernel could not make a device for"
+              % (kernel, res["not-replayable-here"]))
+        fail = True
+    line = ("csumcheck --live --kernel %s (%s, Debian %s in a VM, model era %s) on captures/, --rx none: "
+            "%d/%d replayed frames agree (%.1f%%), %d not replayable, VM %.0f s"
+            % (kernel, s["kernel"], suite, s["era"], agree, rep, 100.0 * agree / rep if rep else 0.0,
+               res.get("not-replayable", 0), s["vm_seconds"]))
+    print(line)
+    if out:
+        with open(out, "w") as f:
+            f.write(line + "\n")
+    sys.exit(1 if fail or rep < 100 else 0)
 
 
 def main():
@@ -120,6 +197,11 @@ def main():
         i = args.index("--summary")
         out = args[i + 1]
         del args[i:i + 2]
+    if "--kernel" in args:
+        i = args.index("--kernel")
+        kernel = args[i + 1]
+        del args[i:i + 2]
+        kernel_main(args[0], args[1], kernel, out)
     csc, capdir, corpus, pending = args
     files = sorted(os.path.join(capdir, f) for f in os.listdir(capdir)
                    if f.endswith((".pcap", ".pcapng")))

@@ -102,29 +102,24 @@ uint32_t dec_l4_pseudo(const struct dec *d, uint8_t proto, uint32_t len, int wit
 
 /* ---- dispatch tables ---------------------------------------------- */
 
-struct ethertype_entry {
-    uint16_t type;
-    dec_fn fn;
-};
-
-static const struct ethertype_entry ethertypes[] = {
-    { ETH_P_IP, dec_ipv4 },        { ETH_P_IPV6, dec_ipv6 },
-    { ETH_P_8021Q, dec_vlan },     { ETH_P_8021AD, dec_vlan },
-    { ETH_P_QINQ1, dec_vlan },     { ETH_P_MPLS_UC, dec_mpls },
-    { ETH_P_MPLS_MC, dec_mpls },   { ETH_P_PPP_SES, dec_pppoe },
-    { ETH_P_TEB, dec_eth },        { ETH_P_PPP, dec_ppp },
-    { ETH_P_ERSPAN, dec_erspan2 }, { ETH_P_ERSPAN3, dec_erspan3 },
-    { ETH_P_NSH, dec_nsh },         { ETH_P_NHRP, dec_nhrp },
-};
-
+/* The ethertype table as a switch: the compiler makes it a jump table or
+ * a few compares, where a table walk compared every row before TEB. */
 void dec_ethertype(struct dec *d, uint16_t type, uint32_t off)
 {
-    for (size_t i = 0; i < sizeof ethertypes / sizeof ethertypes[0]; i++)
-        if (ethertypes[i].type == type) {
-            ethertypes[i].fn(d, off);
-            return;
-        }
-    /* ARP, LLDP, ...: a normal end of the stack. */
+    switch (type) {
+    case ETH_P_IP: dec_ipv4(d, off); break;
+    case ETH_P_IPV6: dec_ipv6(d, off); break;
+    case ETH_P_8021Q: case ETH_P_8021AD: case ETH_P_QINQ1: dec_vlan(d, off); break;
+    case ETH_P_MPLS_UC: case ETH_P_MPLS_MC: dec_mpls(d, off); break;
+    case ETH_P_PPP_SES: dec_pppoe(d, off); break;
+    case ETH_P_TEB: dec_eth(d, off); break;
+    case ETH_P_PPP: dec_ppp(d, off); break;
+    case ETH_P_ERSPAN: dec_erspan2(d, off); break;
+    case ETH_P_ERSPAN3: dec_erspan3(d, off); break;
+    case ETH_P_NSH: dec_nsh(d, off); break;
+    case ETH_P_NHRP: dec_nhrp(d, off); break;
+    default: break;   /* ARP, LLDP, ...: a normal end of the stack. */
+    }
 }
 
 /* inet_protos[]: the IP protocol number's row, and its decoder */
@@ -244,7 +239,7 @@ enum csc_link csc_link_from_linktype(uint32_t lt)
     }
 }
 
-bool dec_need(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len)
+bool dec_need_stop(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len)
 {
     uint64_t want = (uint64_t)off + len;
     if (want <= d->end && pkt_has(&d->p, off, len))

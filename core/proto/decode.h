@@ -142,8 +142,16 @@ void dec_gre_udp(struct dec *d, uint32_t off);
 
 /* True when [off, off+len) is captured and inside the enclosing payload.
  * Otherwise records why the stack ends: nothing left (normal end), the
- * capture is cut (truncated) or the header overruns its packet (malformed). */
-bool dec_need(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len);
+ * capture is cut (truncated) or the header overruns its packet (malformed).
+ * Inline: every header of every frame asks; the rest is dec_need_stop. */
+bool dec_need_stop(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len);
+static inline bool dec_need(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len)
+{
+    uint64_t want = (uint64_t)off + len;
+    if (__builtin_expect(want <= d->end && want <= d->p.caplen, 1))
+        return true;
+    return dec_need_stop(d, proto, off, len);
+}
 
 static inline struct csc_layer *dec_push(struct dec *d, enum csc_proto proto, uint32_t off,
                                          uint32_t hdr_len)
@@ -167,10 +175,20 @@ static inline struct csc_layer *dec_push(struct dec *d, enum csc_proto proto, ui
     struct csc_sums *s = &r->sums;
     s->at[i] = 0xff;
     if (d->summing) {
+        unsigned n = s->n;
+        uint64_t e = (uint64_t)off + hdr_len;
+        /* the usual layer: it starts at the last edge (the previous
+         * header's end) and its own end is the next one */
+        if (n && n < CSC_MAX_BREAKS && s->bp[n - 1] == off && e > off && e <= d->p.wirelen) {
+            s->at[i] = (uint8_t)(n - 1);
+            s->bp[n] = (uint32_t)e;
+            s->n = (uint16_t)(n + 1);
+            return l;
+        }
         dec_break(d, off);                 /* (s->n is at least 1 afterwards) */
         if (s->bp[s->n - 1] == off)
             s->at[i] = (uint8_t)(s->n - 1);
-        dec_break(d, (uint64_t)off + hdr_len);
+        dec_break(d, e);
     }
     return l;
 }

@@ -24,16 +24,27 @@ void csc_rcache_init(struct csc_rcache *c)
 /* One layer's part of the key: every field the replay's functions read,
  * and nothing that varies per packet without changing a branch (sequence
  * numbers, ports, checksum values other than zero), in five words:
- *   offset, end | notes, checksum offset | header length, tunnel flags |
+ *   the layer's head as it is in struct csc_layer (protocol, verdict,
+ *   reason, IP layer, offset, header length, end, notes, checksum offset:
+ *   three words copied, not assembled) |
  *   fragment field (IPv6: + routing header type, segments left, order) or GRE
  *   flags, next protocol, RCO start, RCO offset |
- *   protocol, verdict, IP layer, bits (TCP flags, a zero UDP checksum, an
- *   Ethernet destination's I/G bit), version.
+ *   tunnel flags, bits (TCP flags, a zero UDP checksum, an Ethernet
+ *   destination's I/G bit), version.
  * Fields a protocol does not use stay zero. The frame's part, two words:
  * wire length, where the decoder stopped (offset | link, reason, protocol),
  * layers. */
 #define KEY_HEAD 2
 #define KEY_LAYER 5
+#define KEY_LAYER_HEAD 3   /* words of the layer's head */
+
+_Static_assert(offsetof(struct csc_layer, proto) == 0 && offsetof(struct csc_layer, verdict) == 1 &&
+               offsetof(struct csc_layer, reason) == 2 && offsetof(struct csc_layer, ip) == 3 &&
+               offsetof(struct csc_layer, off) == 4 && offsetof(struct csc_layer, hdr_len) == 8 &&
+               offsetof(struct csc_layer, end) == 12 && offsetof(struct csc_layer, notes) == 16 &&
+               offsetof(struct csc_layer, csum_off) == 20 &&
+               offsetof(struct csc_layer, cov_off) == 8 * KEY_LAYER_HEAD,
+               "the key copies the layer's head: proto .. csum_off, no padding, nothing else");
 
 /* The key, built in place (the stored key is its first n words). */
 struct rkey {
@@ -76,7 +87,7 @@ static size_t make_key(const struct csc_config *cfg, const struct csc_frame *f,
                                     (1u << CSC_V_ZERO6))) ||
             (l->notes & CSC_N_RCO))
             return 0;
-        uint64_t flags = 0, aux = 0, vers = 0;   /* w[3], the high halves of w[2] and w[4] */
+        uint64_t flags = 0, aux = 0, vers = 0;   /* w[3], w[4] */
         uint8_t bits = 0;
         switch (l->proto) {
         case CSC_P_UDP:
@@ -115,12 +126,9 @@ static size_t make_key(const struct csc_config *cfg, const struct csc_frame *f,
         default:
             break;
         }
-        w[0] = l->off | (uint64_t)l->end << 32;
-        w[1] = l->notes | (uint64_t)l->csum_off << 32;
-        w[2] = l->hdr_len | aux << 32;
+        memcpy(w, l, KEY_LAYER_HEAD * sizeof w[0]);
         w[3] = flags;
-        w[4] = l->proto | (uint64_t)l->verdict << 8 | (uint64_t)l->ip << 16 |
-               (uint64_t)bits << 24 | vers << 32;
+        w[4] = aux | (uint64_t)bits << 32 | vers << 40;
         /* two multiplies a layer: the words folded pairwise first (the
          * key is compared in full, the hash only picks the set and tag) */
         h = mix(mix(h, w[0] ^ rotl64(w[1], 23) ^ rotl64(w[4], 47)), w[2] ^ rotl64(w[3], 11));

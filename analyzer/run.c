@@ -160,6 +160,8 @@ const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_rca
 /* csc_frag_feed() does something only with an IP fragment (not quoted) */
 bool needs_order(const struct csc_result *r)
 {
+    if (!r->ip_fragment)
+        return false;
     unsigned n = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS;
     for (unsigned i = 0; i < n; i++) {
         const struct csc_layer *l = &r->layers[i];

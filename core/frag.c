@@ -543,6 +543,8 @@ static bool complete_datagram(struct csc_frag_table *t, struct csc_frag_entry *e
 bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct csc_result *r,
                    uint64_t frame_no)
 {
+    if (!r->ip_fragment)
+        return false;              /* the usual frame: no fragment anywhere */
     /* The innermost IP layer that is a fragment. */
     int ipi = -1;
     for (int i = (int)r->nlayers - 1; i >= 0; i--)

@@ -199,6 +199,7 @@ void csc_decode(const struct csc_config *cfg, const struct csc_frame *f, struct 
     out->direction = f->direction;
     out->gso_segs = 0;
     out->gso_segs_known = 0;
+    out->ip_fragment = 0;
     out->sums.n = 0;
     out->sums.nends = 0;
     out->sums.npieces = 0;

@@ -68,6 +68,7 @@ void dec_ipv4(struct dec *d, uint32_t off)
     uint16_t frag_off = frag & IP_OFFSET;
     if (frag_off || (frag & IP_MF)) {
         l->notes |= CSC_N_FRAGMENT;
+        d->r->ip_fragment = 1;
         if (frag_off) {
             dec_stop(d, CSC_STOP_FRAGMENT, CSC_P_IPV4, off + hdr);
             return;

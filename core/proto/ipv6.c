@@ -211,6 +211,7 @@ void dec_ipv6(struct dec *d, uint32_t off)
     l->u.ip.rh_flags = c.rh_flags;
     if (c.frag_seen && (c.frag & (IP6_OFFSET | IP6_MF))) {
         l->notes |= CSC_N_FRAGMENT;
+        d->r->ip_fragment = 1;
         if (c.frag >> IP6_OFFSET_SHIFT) {
             dec_stop(d, CSC_STOP_FRAGMENT, CSC_P_IPV6, c.cur);
             return;

@@ -560,6 +560,8 @@ struct csc_result {
     uint8_t direction;
     uint8_t gso_segs_known;
     uint16_t gso_segs;       /* segments a NIC would cut (partial/gso) */
+    uint8_t ip_fragment;     /* the decoder marked an IP layer CSC_N_FRAGMENT: without it,
+                                csc_frag_feed has nothing to do (no walk over the layers) */
     struct csc_layer layers[CSC_MAX_LAYERS];
     struct csc_sums sums;
     struct csc_kernel kernel;

@@ -133,12 +133,22 @@ static inline uint64_t sum_short(const uint8_t *p, uint32_t n)
 {
     uint64_t a0 = 0, a1 = 0;
     uint32_t i = 0;
-    for (; i + 8 <= n; i += 8) {
+    for (; i + 16 <= n; i += 16) {   /* 16 bytes a step: half the loop's own work */
+        uint32_t w0, w1, w2, w3;
+        memcpy(&w0, p + i, 4);
+        memcpy(&w1, p + i + 4, 4);
+        memcpy(&w2, p + i + 8, 4);
+        memcpy(&w3, p + i + 12, 4);
+        a0 += (uint64_t)w0 + w2;
+        a1 += (uint64_t)w1 + w3;
+    }
+    if (n & 8) {
         uint32_t w0, w1;
         memcpy(&w0, p + i, 4);
         memcpy(&w1, p + i + 4, 4);
         a0 += w0;
         a1 += w1;
+        i += 8;
     }
     if (n & 4) {
         uint32_t w;

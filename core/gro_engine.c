@@ -228,6 +228,24 @@ _Static_assert(CSC_P__COUNT <= 64, "a protocol set fits a 64-bit mask");
 #else
 #define UNLIKELY(x) (x)
 #endif
+/* gso_lost of each device's first layer (starts), walking as segments_all
+ * does: only for a frame that has a FOU or GUE layer. */
+static void gso_lost_at(const struct csc_result *r, unsigned n, unsigned low, uint32_t starts,
+                        uint8_t *lostat)
+{
+    unsigned lost = 0;
+    for (unsigned i = n; i-- > low;) {
+        const struct csc_layer *l = &r->layers[i];
+        if (starts & (1u << i))
+            lostat[i] = (uint8_t)lost;       /* the layers after the first, to the TCP */
+        if (layer_row(l)->gro_key == GRO_KEY_TCP)
+            lost = 0;
+        if (((1ull << l->proto) & FOU_OR_GUE) != 0 && i > 0 && i + 1 < n &&
+            r->layers[i - 1].proto == CSC_P_UDP && r->layers[i + 1].proto == CSC_P_GRE)
+            lost = 1;
+    }
+}
+
 static void segments_all(const struct csc_frame *f, const struct csc_result *r,
                          const uint8_t *l0s, unsigned nd, struct csc_gro_seg *out)
 {
@@ -244,22 +262,16 @@ static void segments_all(const struct csc_frame *f, const struct csc_result *r,
     }
     uint64_t kat[CSC_MAX_LAYERS], hat[CSC_MAX_LAYERS];
     uint8_t tcpat[CSC_MAX_LAYERS], lostat[CSC_MAX_LAYERS];
-    uint64_t k = KEY_SEED, h = KEY_SEED;
-    unsigned tcp = CSC_NO_LAYER, lost = 0;
+    uint64_t k = KEY_SEED, h = KEY_SEED, seen = 0;
+    unsigned tcp = CSC_NO_LAYER;
     for (unsigned i = n; i-- > low;) {
         const struct csc_layer *l = &r->layers[i];
         unsigned rule = layer_row(l)->gro_key;   /* the protocol row's flow-key rule */
-        if (starts & (1u << i))
-            lostat[i] = (uint8_t)lost;       /* the layers after the first, to the TCP */
+        seen |= 1ull << l->proto;
         if (rule == GRO_KEY_TCP) {           /* a device's chains end at its next TCP */
             k = h = KEY_SEED;
             tcp = i;
-            lost = 0;
         }
-        /* merged, GRE under FOU/GUE is lost at the encap UDP socket (csc_gro_seg.gso_lost) */
-        if (UNLIKELY(((1ull << l->proto) & FOU_OR_GUE) != 0) && i > 0 && i + 1 < n &&
-            r->layers[i - 1].proto == CSC_P_UDP && r->layers[i + 1].proto == CSC_P_GRE)
-            lost = 1;
         key_layer(&k, &h, &p, l, rule);
         if (starts & (1u << i)) {
             kat[i] = k;
@@ -267,11 +279,15 @@ static void segments_all(const struct csc_frame *f, const struct csc_result *r,
             tcpat[i] = (uint8_t)tcp;
         }
     }
+    /* merged, GRE under FOU/GUE is lost at the encap UDP socket
+     * (csc_gro_seg.gso_lost): a second walk, only where it can be */
+    if (UNLIKELY((seen & FOU_OR_GUE) != 0))
+        gso_lost_at(r, n, low, starts, lostat);
     for (unsigned d = 0; d < nd; d++) {
         unsigned ld = l0s[d];
         if (ld >= n)
             continue;
-        out[d].gso_lost = lostat[ld];
+        out[d].gso_lost = (seen & FOU_OR_GUE) ? lostat[ld] : 0;
         if (tcpat[ld] == CSC_NO_LAYER)
             continue;
         out[d].key = key_final(kat[ld]);

@@ -584,18 +584,18 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
     d->in_poll++;
     d->last_us = now;
     d->frames_in++;
-    const struct csc_gro_seg s = *kd;
-    uint64_t fkey = s.tcp ? s.key : frame_no;
+    const struct csc_gro_seg *s = kd;
+    uint64_t fkey = s->tcp ? s->key : frame_no;
     uint32_t tag = index_hash(dev, fkey);
     struct csc_gro_flow_stats *fs = flow_stats(g, dev, fkey, tag, frame_no);
     fs->frames_in++;
     fate.flow = (uint16_t)(fs - g->flow);
-    struct csc_gro_held *h = s.tcp && kd->gro_ran ? find_held(d, s.key) : NULL;
+    struct csc_gro_held *h = s->tcp && kd->gro_ran ? find_held(d, s->key) : NULL;
 
-    bool eligible = kd->gro_ran && kd->gro_reason == CSC_G_NONE && s.tcp;
+    bool eligible = kd->gro_ran && kd->gro_reason == CSC_G_NONE && s->tcp;
     /* A segment that only tcp_gro_receive's out_check_final stops still
      * merges into a held packet of its flow, then pushes it up. */
-    bool ends_flow = kd->gro_ran && s.tcp && h &&
+    bool ends_flow = kd->gro_ran && s->tcp && h &&
                      (kd->gro_reason == CSC_G_TCP_FLAGS || kd->gro_reason == CSC_G_TCP_NO_PAYLOAD);
     if (!eligible && !ends_flow) {
         d->alone++;
@@ -613,26 +613,26 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
 
     if (h) {
         enum csc_gro_flush why = CSC_GF__COUNT;
-        if (h->hdr != s.hdr || (s.flags & TCP_CWR))
+        if (h->hdr != s->hdr || (s->flags & TCP_CWR))
             why = CSC_GF_HEADER;
-        else if (s.payload == 0 || s.payload > h->mss)     /* (len - 1) >= mss */
-            why = s.payload == 0 ? CSC_GF_SMALL : CSC_GF_MSS;
-        else if (s.seq != h->next_seq)
+        else if (s->payload == 0 || s->payload > h->mss)     /* (len - 1) >= mss */
+            why = s->payload == 0 ? CSC_GF_SMALL : CSC_GF_MSS;
+        else if (s->seq != h->next_seq)
             why = CSC_GF_SEQ;
-        else if (h->len + s.payload > g->cfg.max_size)
+        else if (h->len + s->payload > g->cfg.max_size)
             why = CSC_GF_SIZE;
         if (why == CSC_GF__COUNT) {                         /* skb_gro_receive */
             h->count++;
-            h->len += s.payload;
-            h->next_seq += s.payload;
+            h->len += s->payload;
+            h->next_seq += s->payload;
             h->later_passes = h->later_bytes = 0;   /* merged: PARTIAL from here on */
             h->gso_lost = kd->gso_lost;
             fate.held = fate.merged = 1;
             fate.gso_lost = kd->gso_lost;
             fate.super = h->first_frame;
-            if (s.payload < h->mss)
+            if (s->payload < h->mss)
                 deliver(g, dev, h, CSC_GF_SMALL);
-            else if (s.flags & (TCP_FIN | TCP_SYN | TCP_RST | TCP_PSH | TCP_URG))
+            else if (s->flags & (TCP_FIN | TCP_SYN | TCP_RST | TCP_PSH | TCP_URG))
                 deliver(g, dev, h, CSC_GF_TCP_FLAGS);
             return fate;
         }
@@ -650,24 +650,24 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
             return fate;
         }
     }
-    h = new_held(g, dev, s.key);
+    h = new_held(g, dev, s->key);
     memset(h, 0, sizeof *h);
     h->used = 1;
     unsigned at = (unsigned)(h - &d->held[0][0]);
     d->held_used[at / CSC_GRO_PER_BUCKET] |= (uint8_t)(1u << (at % CSC_GRO_PER_BUCKET));
-    d->held_tags[at / CSC_GRO_PER_BUCKET] |= (uint64_t)held_tag(s.key) << 8 * (at % CSC_GRO_PER_BUCKET);
-    d->held_key[at / CSC_GRO_PER_BUCKET][at % CSC_GRO_PER_BUCKET] = s.key;
+    d->held_tags[at / CSC_GRO_PER_BUCKET] |= (uint64_t)held_tag(s->key) << 8 * (at % CSC_GRO_PER_BUCKET);
+    d->held_key[at / CSC_GRO_PER_BUCKET][at % CSC_GRO_PER_BUCKET] = s->key;
     d->held_first[at / CSC_GRO_PER_BUCKET][at % CSC_GRO_PER_BUCKET] = frame_no;
     h->count = 1;
-    h->mss = (uint16_t)(s.payload > 0xffff ? 0xffff : s.payload);
-    h->flags = s.flags;
+    h->mss = (uint16_t)(s->payload > 0xffff ? 0xffff : s->payload);
+    h->flags = s->flags;
     h->flow = (uint16_t)(fs - g->flow);
     h->tag = (uint16_t)tag;
-    h->next_seq = s.seq + s.payload;
-    h->ack = s.ack;
-    h->len = s.len;
-    h->key = s.key;
-    h->hdr = s.hdr;
+    h->next_seq = s->seq + s->payload;
+    h->ack = s->ack;
+    h->len = s->len;
+    h->key = s->key;
+    h->hdr = s->hdr;
     h->first_frame = frame_no;
     h->first_us = now;
     h->later_passes = later_passes;

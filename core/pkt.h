@@ -67,12 +67,25 @@ static inline bool pkt_copy(const struct pkt *p, uint64_t off, uint32_t len, uin
     return true;
 }
 
-/* A checked view of [off, off+len) for the summing pass. */
+/* A checked view of [off, off+len) for the summing pass, or a header read
+ * field by field (span_be16/span_be32) once it is known to be there. */
 static inline const uint8_t *pkt_span(const struct pkt *p, uint64_t off, uint64_t len)
 {
     if (!pkt_has(p, off, len))
         return 0;
     return p->data + off;
+}
+
+/* Big-endian fields inside a span pkt_span returned (at < its length) */
+static inline uint16_t span_be16(const uint8_t *b, unsigned at)
+{
+    return (uint16_t)((b[at] << 8) | b[at + 1]);
+}
+
+static inline uint32_t span_be32(const uint8_t *b, unsigned at)
+{
+    return ((uint32_t)b[at] << 24) | ((uint32_t)b[at + 1] << 16) | ((uint32_t)b[at + 2] << 8) |
+           b[at + 3];
 }
 
 #endif

@@ -23,12 +23,10 @@
 
 void dec_ipv4(struct dec *d, uint32_t off)
 {
-    uint8_t vihl = 0, proto = 0;
-    uint16_t tot_len = 0, id = 0, frag = 0;
-    uint32_t saddr = 0, daddr = 0;
     if (!dec_need(d, CSC_P_IPV4, off, IPV4_HLEN))
         return;
-    pkt_u8(&d->p, off + WIRE_OFF(ipv4_hdr, vihl), &vihl);
+    const uint8_t *b = pkt_span(&d->p, off, IPV4_HLEN);   /* there: dec_need */
+    uint8_t vihl = b[WIRE_OFF(ipv4_hdr, vihl)];
     if ((vihl >> IP_VERSION_SHIFT) != IP_VERSION_4 || (vihl & IPV4_IHL_MASK) < IPV4_IHL_MIN) {
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_IPV4, off);
         return;
@@ -36,12 +34,12 @@ void dec_ipv4(struct dec *d, uint32_t off)
     uint32_t hdr = (uint32_t)(vihl & IPV4_IHL_MASK) * WIRE_WORD;
     if (!dec_need(d, CSC_P_IPV4, off, hdr))
         return;
-    pkt_be16(&d->p, off + WIRE_OFF(ipv4_hdr, tot_len), &tot_len);
-    pkt_be16(&d->p, off + WIRE_OFF(ipv4_hdr, id), &id);
-    pkt_be16(&d->p, off + WIRE_OFF(ipv4_hdr, frag_off), &frag);
-    pkt_u8(&d->p, off + WIRE_OFF(ipv4_hdr, protocol), &proto);
-    pkt_be32(&d->p, off + WIRE_OFF(ipv4_hdr, saddr), &saddr);
-    pkt_be32(&d->p, off + WIRE_OFF(ipv4_hdr, daddr), &daddr);
+    uint16_t tot_len = span_be16(b, WIRE_OFF(ipv4_hdr, tot_len));
+    uint16_t id = span_be16(b, WIRE_OFF(ipv4_hdr, id));
+    uint16_t frag = span_be16(b, WIRE_OFF(ipv4_hdr, frag_off));
+    uint8_t proto = b[WIRE_OFF(ipv4_hdr, protocol)];
+    uint32_t saddr = span_be32(b, WIRE_OFF(ipv4_hdr, saddr));
+    uint32_t daddr = span_be32(b, WIRE_OFF(ipv4_hdr, daddr));
 
     uint8_t quoted_before = d->quoted;
     d->summing = 1;

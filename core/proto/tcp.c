@@ -40,14 +40,13 @@ static uint16_t find_mss(struct dec *d, uint32_t opt, uint32_t end)
 
 void dec_tcp(struct dec *d, uint32_t off)
 {
-    uint8_t doff = 0, flags = 0;
-    uint16_t sport = 0, dport = 0;
     if (!dec_need(d, CSC_P_TCP, off, TCP_HLEN))
         return;
-    pkt_be16(&d->p, off + WIRE_OFF(tcp_hdr, source), &sport);
-    pkt_be16(&d->p, off + WIRE_OFF(tcp_hdr, dest), &dport);
-    pkt_u8(&d->p, off + WIRE_OFF(tcp_hdr, doff), &doff);
-    pkt_u8(&d->p, off + WIRE_OFF(tcp_hdr, flags), &flags);
+    const uint8_t *b = pkt_span(&d->p, off, TCP_HLEN);   /* there: dec_need */
+    uint16_t sport = span_be16(b, WIRE_OFF(tcp_hdr, source));
+    uint16_t dport = span_be16(b, WIRE_OFF(tcp_hdr, dest));
+    uint8_t doff = b[WIRE_OFF(tcp_hdr, doff)];
+    uint8_t flags = b[WIRE_OFF(tcp_hdr, flags)];
     uint32_t hdr = (uint32_t)(doff >> TCP_DOFF_SHIFT) * WIRE_WORD;
     bool lying = hdr < TCP_HLEN || (uint64_t)off + hdr > d->end;
     if (!lying && !pkt_has(&d->p, off, hdr)) {
@@ -60,8 +59,8 @@ void dec_tcp(struct dec *d, uint32_t off)
     l->u.tcp.sport = sport;
     l->u.tcp.dport = dport;
     l->u.tcp.flags = flags;
-    pkt_be32(&d->p, off + WIRE_OFF(tcp_hdr, seq), &l->u.tcp.seq);
-    pkt_be32(&d->p, off + WIRE_OFF(tcp_hdr, ack_seq), &l->u.tcp.ack);
+    l->u.tcp.seq = span_be32(b, WIRE_OFF(tcp_hdr, seq));
+    l->u.tcp.ack = span_be32(b, WIRE_OFF(tcp_hdr, ack_seq));
     if (d->gso)
         l->notes |= CSC_N_GSO;
     uint32_t len = d->end - off;

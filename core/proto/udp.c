@@ -22,9 +22,10 @@ void dec_udp(struct dec *d, uint32_t off)
     struct csc_layer *l = dec_header(d, CSC_P_UDP, off, UDP_HLEN);
     if (!l)
         return;
-    pkt_be16(&d->p, off + WIRE_OFF(udp_hdr, source), &l->u.ports.sport);
-    pkt_be16(&d->p, off + WIRE_OFF(udp_hdr, dest), &l->u.ports.dport);
-    pkt_be16(&d->p, off + WIRE_OFF(udp_hdr, len), &ulen);
+    const uint8_t *b = pkt_span(&d->p, off, UDP_HLEN);   /* there: dec_header */
+    l->u.ports.sport = span_be16(b, WIRE_OFF(udp_hdr, source));
+    l->u.ports.dport = span_be16(b, WIRE_OFF(udp_hdr, dest));
+    ulen = span_be16(b, WIRE_OFF(udp_hdr, len));
 
     uint32_t avail = d->end - off, len = ulen;
     int bad_len = 0;

@@ -163,21 +163,19 @@ static bool ext_headers(struct dec *d, struct ext_chain *c, uint8_t *src, uint8_
 
 void dec_ipv6(struct dec *d, uint32_t off)
 {
-    uint8_t v = 0;
-    uint16_t plen = 0;
     uint8_t src[IPV6_ADDR_LEN], dst[IPV6_ADDR_LEN];
     struct ext_chain c = { .cur = off + IPV6_HLEN };
     if (!dec_need(d, CSC_P_IPV6, off, IPV6_HLEN))
         return;
-    pkt_u8(&d->p, off, &v);
-    if ((v >> IP_VERSION_SHIFT) != IP_VERSION_6) {
+    const uint8_t *b = pkt_span(&d->p, off, IPV6_HLEN);   /* there: dec_need */
+    if ((b[0] >> IP_VERSION_SHIFT) != IP_VERSION_6) {
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_IPV6, off);
         return;
     }
-    pkt_be16(&d->p, off + WIRE_OFF(ipv6_hdr, payload_len), &plen);
-    pkt_u8(&d->p, off + WIRE_OFF(ipv6_hdr, nexthdr), &c.nh);
-    pkt_copy(&d->p, off + WIRE_OFF(ipv6_hdr, saddr), IPV6_ADDR_LEN, src);
-    pkt_copy(&d->p, off + WIRE_OFF(ipv6_hdr, daddr), IPV6_ADDR_LEN, dst);
+    uint16_t plen = span_be16(b, WIRE_OFF(ipv6_hdr, payload_len));
+    c.nh = b[WIRE_OFF(ipv6_hdr, nexthdr)];
+    memcpy(src, b + WIRE_OFF(ipv6_hdr, saddr), IPV6_ADDR_LEN);
+    memcpy(dst, b + WIRE_OFF(ipv6_hdr, daddr), IPV6_ADDR_LEN);
     if (!ext_headers(d, &c, src, dst))
         return;
 
@@ -189,8 +187,7 @@ void dec_ipv6(struct dec *d, uint32_t off)
     l->notes |= c.notes;
     l->u.ip.id = c.frag_id;
     l->u.ip.addr_off = off + WIRE_OFF(ipv6_hdr, saddr);
-    pkt_be32(&d->p, off + WIRE_OFF(ipv6_hdr, vtc_flow), &l->u.ip.flow_label);
-    l->u.ip.flow_label &= IPV6_FLOWLABEL_MASK;
+    l->u.ip.flow_label = span_be32(b, WIRE_OFF(ipv6_hdr, vtc_flow)) & IPV6_FLOWLABEL_MASK;
     l->next = c.nh;
     dec_break(d, off + IPV6_HLEN);
 

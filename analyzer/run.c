@@ -58,11 +58,11 @@ static void put_record(struct file_ctx *c, const struct pcap_pkthdr *h, const u_
 
 /* ---- flows: what names the flow a frame opened at one device ---------- */
 
+/* e is zeroed (flow_id_of) */
 static void endpoint_of(struct cli_endpoint *e, const struct csc_frame *f, const struct flow_ref *ref,
                         int k)
 {
     uint8_t ip_proto = ref->ip_proto[k];
-    memset(e, 0, sizeof *e);
     if (csc_ip_addresses(f, ip_proto, ref->addr_off[k], e->src, e->dst))
         e->family = ip_proto == CSC_P_IPV6 ? CLI_FAMILY_IPV6 : CLI_FAMILY_IPV4;
     if (ref->l4_proto[k]) {

@@ -103,6 +103,14 @@ uint64_t gro_kind_total(const struct cli_stats *st, unsigned kind)
     return total;
 }
 
+/* The finding a layer verdict makes (none for good and n/a) */
+static const uint32_t verdict_finding[CSC_V__COUNT] = {
+    [CSC_V_BAD] = 1u << FD_BAD,           [CSC_V_NONE] = 1u << FD_NONE,
+    [CSC_V_ZERO6] = 1u << FD_ZERO6,       [CSC_V_PARTIAL] = 1u << FD_PARTIAL,
+    [CSC_V_LCO] = 1u << FD_LCO,           [CSC_V_RCO] = 1u << FD_RCO,
+    [CSC_V_UNVERIFIABLE] = 1u << FD_UNVERIFIABLE,
+};
+
 /* Counters of one frame; returns its findings (enum cli_finding bits). */
 static uint32_t account(struct cli_stats *st, const struct csc_result *r)
 {
@@ -112,20 +120,13 @@ static uint32_t account(struct cli_stats *st, const struct csc_result *r)
         const struct csc_layer *l = &r->layers[i];
         if (l->verdict == CSC_V_NA && l->csum_off == CSC_NO_OFF)
             continue;
-        if (l->proto < CSC_P__COUNT && l->verdict < CSC_V__COUNT)
-            st->layer[l->proto][l->verdict]++;
+        if (l->verdict < CSC_V__COUNT) {
+            if (l->proto < CSC_P__COUNT)
+                st->layer[l->proto][l->verdict]++;
+            m |= verdict_finding[l->verdict];
+        }
         if (l->reason < CSC_R__COUNT)
             st->reason[l->reason]++;
-        switch (l->verdict) {
-        case CSC_V_BAD: m |= 1u << FD_BAD; break;
-        case CSC_V_NONE: m |= 1u << FD_NONE; break;
-        case CSC_V_ZERO6: m |= 1u << FD_ZERO6; break;
-        case CSC_V_PARTIAL: m |= 1u << FD_PARTIAL; break;
-        case CSC_V_LCO: m |= 1u << FD_LCO; break;
-        case CSC_V_RCO: m |= 1u << FD_RCO; break;
-        case CSC_V_UNVERIFIABLE: m |= 1u << FD_UNVERIFIABLE; break;
-        default: break;
-        }
     }
     if (r->stop < CSC_STOP__COUNT)
         st->stop[r->stop]++;

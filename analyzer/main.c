@@ -149,7 +149,6 @@ static int run_inputs(struct cli_opts *o, struct cli_run *runs, struct job *jobs
     g_free(ferr);
     g_mutex_init(&rs.merge_lock);
     pipeline_start(o->threads);
-    stop_install();
     int status = 2;
     if (!njobs || run_all(&rs, jobs, njobs)) {
         int fallback_link = -1;
@@ -194,6 +193,11 @@ int main(int argc, char **argv)
     if (o.merge) {
         status = merge_main(&o, runs);
     } else {
+        /* Catch SIGINT/SIGTERM before the inputs are looked at: a signal
+         * while directories are walked and files sniffed stops the run as
+         * one during the reading does (--live has handlers of its own). */
+        if (!o.live)
+            stop_install();
         unsigned njobs = 0;
         struct job *jobs = inputs_expand(o.inputs, &njobs, o.quiet);
         o.jobv = jobs;

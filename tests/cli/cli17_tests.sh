@@ -504,6 +504,21 @@ interrupted_ok() {   # interrupted_ok RUN SIGNAL FORMAT
     eq "run $1: frames in -w" "$(wc -l <"$W/tn" | tr -d ' ')" "$written"
 }
 
+# caught PID: wait (up to 20 s) until PID catches SIGINT and SIGTERM
+# (/proc/PID/status SigCgt: bit 1 and bit 14); false if it never does
+caught() {
+    n=0
+    while [ $n -lt 400 ]; do
+        m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+        [ -n "$m" ] || return 0            # already gone: its exit status tells
+        m=${m#????????}                    # the low 32 signals, as a shell number
+        [ $((0x$m & 0x4002)) = $((0x4002)) ] && return 0
+        sleep 0.05
+        n=$((n + 1))
+    done
+    return 1
+}
+
 t_interrupt() {
     need_gen
     need tshark "apt-get install tshark"
@@ -524,6 +539,10 @@ t_interrupt() {
         # shellcheck disable=SC2086
         "$C" $opts -w "$W/w.pcap" --select bad,drop "$W/big.pcap" >"$W/o" 2>"$W/e" &
         pid=$!
+        # the random moment counts from when csumcheck catches the signals:
+        # before that (the dynamic loader, sanitizer start-up, under load
+        # tens of ms) the default action ends any process
+        caught "$pid" || fail "run $i: csumcheck never caught SIGINT and SIGTERM"
         sleep "$d"
         kill -s "$sig" $pid 2>/dev/null
         wait $pid

@@ -6,18 +6,34 @@
 
 #include "live.h"
 
+#include <errno.h>
+#include <unistd.h>
+
 #define SNAP_MAX 1024
 
-/* Every counter the namespace shows at one moment, in a stable order. */
+/* Every counter the namespace shows at one moment, in a stable order. The
+ * names are not copied into every snapshot: they are the layout's (obs.c),
+ * which changes only when the set of counters read does (another device
+ * watched), so two snapshots of one layout compare value by value. */
 struct snap {
     int n;
-    char name[SNAP_MAX][LIVE_NAME_LEN];
+    unsigned layout;
     int64_t v[SNAP_MAX];
 };
 
 /* obs.c */
-/* ifindex[0..nif): the links whose statistics are read */
-void snap_take(struct snap *s, const int64_t *sock_reads, int nsocks, const int *ifindex, int nif);
+/* ifindex[0..nif): the links whose statistics are read, ifname their names */
+void snap_take(struct snap *s, const int64_t *sock_reads, int nsocks, const int *ifindex,
+               char (*ifname)[16], int nif);
+/* Forget the counter files kept open (they show the namespace they were
+ * opened in): call after entering a new one. */
+void snap_reset(void);
+/* A snapshot by hand: begin, put every value in order, end */
+void snap_begin(struct snap *s);
+/* Append one value named prefix + field (a table's "Udp" + "InErrors") */
+void snap_put(struct snap *s, const char *prefix, size_t pl, const char *field, size_t fl, int64_t v);
+void snap_end(struct snap *s);
+const char *snap_name(const struct snap *s, int i);
 /* o->v = b - a - minus (minus may be NULL), non-zero entries only */
 void snap_delta(const struct snap *a, const struct snap *b, const struct live_obs *minus,
                 struct live_obs *o);
@@ -25,13 +41,29 @@ int snap_equal(const struct snap *a, const struct snap *b);
 void obs_add(struct live_obs *o, const char *name, int64_t delta);
 
 /* netlink.c */
-/* Append the "dev:NAME:stat" values of these links to s (one RTM_GETLINK
+/* Append the "dev:NAME:stat" values of these links to s (one RTM_GETSTATS
  * each: a dump of every link costs more under TCG than the rest of a
  * snapshot). */
-int nl_link_stats(struct snap *s, const int *ifindex, int nif);
+int nl_link_stats(struct snap *s, const int *ifindex, char (*ifname)[16], int nif);
 /* The built-in commands (a setup line whose first word starts with '@'). */
 int builtin_run(int argc, char **argv, char *err, size_t n);
 
 int64_t live_now_us(void);
+
+/* n bytes from fd, across short reads and signals; -1 at the end or on an
+ * error (a struct live_obs is larger than PIPE_BUF: a pipe may give part) */
+static inline int live_read_full(int fd, void *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, (char *)buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got += (size_t)r;
+    }
+    return 0;
+}
 
 #endif

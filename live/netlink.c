@@ -1,7 +1,7 @@
 /*
  * netlink.c - the two things iproute2 cannot do for the harness: read the
- * statistics of every link in one call (an RTM_GETLINK dump with
- * IFLA_STATS64, instead of ten sysfs files per device per snapshot), and
+ * statistics of the links that matter in one call each (RTM_GETSTATS,
+ * instead of ten sysfs files per device per snapshot), and
  * make a VXLAN device with remote checksum offload in nopartial mode
  * (IFLA_VXLAN_REMCSUM_NOPARTIAL has no iproute2 keyword).
  */
@@ -37,30 +37,13 @@ static int nl_socket(void)
 
 static void put_stat(struct snap *s, const char *dev, const char *stat, uint64_t v)
 {
-    if (s->n >= SNAP_MAX)
-        return;
-    snprintf(s->name[s->n], LIVE_NAME_LEN, "dev:%s:%s", dev, stat);
-    s->v[s->n++] = (int64_t)v;
+    char pfx[LIVE_NAME_LEN];
+    int pl = snprintf(pfx, sizeof pfx, "dev:%s:", dev);
+    snap_put(s, pfx, pl > 0 ? (size_t)pl : 0, stat, strlen(stat), (int64_t)v);
 }
 
-static void link_stats(struct snap *s, struct nlmsghdr *h)
+static void link_stats(struct snap *s, const char *name, const struct rtnl_link_stats64 *st)
 {
-    struct ifinfomsg *ifi = NLMSG_DATA(h);
-    int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof *ifi);
-    const char *name = NULL;
-    const struct rtnl_link_stats64 *st = NULL;
-    struct rtnl_link_stats64 copy;
-    for (struct rtattr *a = IFLA_RTA(ifi); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
-        if (a->rta_type == IFLA_IFNAME)
-            name = RTA_DATA(a);
-        else if (a->rta_type == IFLA_STATS64 && RTA_PAYLOAD(a) >= offsetof(struct rtnl_link_stats64, rx_nohandler)) {
-            memset(&copy, 0, sizeof copy);
-            memcpy(&copy, RTA_DATA(a), RTA_PAYLOAD(a) < sizeof copy ? RTA_PAYLOAD(a) : sizeof copy);
-            st = &copy;
-        }
-    }
-    if (!name || !st || !strcmp(name, "lo"))
-        return;
     put_stat(s, name, "rx_packets", st->rx_packets);
     put_stat(s, name, "rx_bytes", st->rx_bytes);
     put_stat(s, name, "rx_errors", st->rx_errors);
@@ -74,33 +57,102 @@ static void link_stats(struct snap *s, struct nlmsghdr *h)
     put_stat(s, name, "rx_nohandler", st->rx_nohandler);
 }
 
-int nl_link_stats(struct snap *s, const int *ifindex, int nif)
+/* RTM_GETSTATS with only IFLA_STATS_LINK_64 (Linux 4.7): the kernel fills
+ * one attribute, where RTM_GETLINK fills every one a link has. */
+static const struct rtnl_link_stats64 *stats_of(struct nlmsghdr *h, struct rtnl_link_stats64 *copy)
+{
+    struct if_stats_msg *ifs = NLMSG_DATA(h);
+    int alen = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof *ifs);
+    for (struct rtattr *a = (struct rtattr *)((char *)ifs + NLMSG_ALIGN(sizeof *ifs)); RTA_OK(a, alen);
+         a = RTA_NEXT(a, alen)) {
+        if (a->rta_type != IFLA_STATS_LINK_64 || RTA_PAYLOAD(a) < offsetof(struct rtnl_link_stats64, rx_nohandler))
+            continue;
+        memset(copy, 0, sizeof *copy);
+        memcpy(copy, RTA_DATA(a), RTA_PAYLOAD(a) < sizeof *copy ? RTA_PAYLOAD(a) : sizeof *copy);
+        return copy;
+    }
+    return NULL;
+}
+
+/* Many links: one dump of every link's statistics, put in the order asked */
+static int link_stats_dump(int fd, struct snap *s, const int *ifindex, char (*ifname)[16], int nif)
+{
+    static struct rtnl_link_stats64 got[1024];
+    static uint8_t have[1024];
+    if (nif > 1024)
+        nif = 1024;
+    memset(have, 0, (size_t)nif);
+    struct {
+        struct nlmsghdr h;
+        struct if_stats_msg ifs;
+    } req;
+    memset(&req, 0, sizeof req);
+    req.h.nlmsg_len = sizeof req;
+    req.h.nlmsg_type = RTM_GETSTATS;
+    req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+    req.h.nlmsg_seq = 1000;
+    req.ifs.family = AF_UNSPEC;
+    req.ifs.filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64);
+    if (send(fd, &req, sizeof req, 0) < 0)
+        return -1;
+    static char buf[32768];
+    for (int done = 0; !done;) {
+        ssize_t r = recv(fd, buf, sizeof buf, 0);
+        if (r <= 0)
+            return -1;
+        int len = (int)r;
+        for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
+            if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
+                done = 1;
+                break;
+            }
+            if (h->nlmsg_type != RTM_NEWSTATS)
+                continue;
+            const struct if_stats_msg *ifs = NLMSG_DATA(h);
+            for (int i = 0; i < nif; i++)
+                if ((uint32_t)ifindex[i] == ifs->ifindex && stats_of(h, &got[i]))
+                    have[i] = 1;
+        }
+    }
+    for (int i = 0; i < nif; i++)
+        if (have[i] && strcmp(ifname[i], "lo"))
+            link_stats(s, ifname[i], &got[i]);
+    return 0;
+}
+
+int nl_link_stats(struct snap *s, const int *ifindex, char (*ifname)[16], int nif)
 {
     static int fd = -1;
     if (fd < 0 && (fd = nl_socket()) < 0)
         return -1;
+    if (nif > 4)
+        return link_stats_dump(fd, s, ifindex, ifname, nif);
     for (int i = 0; i < nif; i++) {
+        if (!strcmp(ifname[i], "lo"))
+            continue;                  /* what the namespace sends itself */
         struct {
             struct nlmsghdr h;
-            struct ifinfomsg ifi;
+            struct if_stats_msg ifs;
         } req;
         memset(&req, 0, sizeof req);
         req.h.nlmsg_len = sizeof req;
-        req.h.nlmsg_type = RTM_GETLINK;
+        req.h.nlmsg_type = RTM_GETSTATS;
         req.h.nlmsg_flags = NLM_F_REQUEST;
         req.h.nlmsg_seq = (uint32_t)i + 1;
-        req.ifi.ifi_family = AF_UNSPEC;
-        req.ifi.ifi_index = ifindex[i];
+        req.ifs.family = AF_UNSPEC;
+        req.ifs.ifindex = (uint32_t)ifindex[i];
+        req.ifs.filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64);
         if (send(fd, &req, sizeof req, 0) < 0)
             return -1;
-        static char buf[16384];
+        static char buf[4096];
         ssize_t got = recv(fd, buf, sizeof buf, 0);
         if (got <= 0)
             return -1;
         int len = (int)got;
+        struct rtnl_link_stats64 copy;
         for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len))
-            if (h->nlmsg_type == RTM_NEWLINK)
-                link_stats(s, h);
+            if (h->nlmsg_type == RTM_NEWSTATS && stats_of(h, &copy))
+                link_stats(s, ifname[i], &copy);
     }
     return 0;
 }

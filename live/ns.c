@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "live_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if_tun.h>
@@ -34,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#define IF_MAX (1 + LIVE_MAX_DEVS * (1 + LIVE_MAX_WATCH))
+
 static struct {
     const struct live_tools *t;
     struct live_setup s;
@@ -42,7 +45,9 @@ static struct {
     int64_t reads[LIVE_MAX_SOCKS];
     int ep;                                   /* epoll over the UDP sockets: drain() reads only those with data */
     int8_t dev_state[LIVE_MAX_DEVS];          /* 0 made, 1 not in this kernel, -1 failed */
-    int ifindex[2 + LIVE_MAX_WATCH];          /* links read: the TAP, the current device and its watch list */
+    int ifindex[IF_MAX];                      /* links read: the TAP, the current device and its watch list */
+    char ifname[IF_MAX][16];                  /* their names */
+    uint8_t watch_all;                        /* ifindex holds every device's links, for every case */
     int nif;
     int cur_dev;                              /* the device whose links ifindex holds, -1 none */
     char dev_err[LIVE_MAX_DEVS][180];
@@ -350,6 +355,46 @@ int live_find_tools(struct live_tools *t)
 
 /* ---- namespace, TAP, sockets ---- */
 
+/* `ip link set NAME [address MAC] up` without a fork and exec of ip: the
+ * two ioctls it amounts to. */
+static int link_up(const char *name, const char *mac, char *err, size_t n)
+{
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", name);
+    const char *what = "socket";
+    if (fd < 0)
+        goto fail;
+    if (mac) {
+        unsigned b[6];
+        what = "SIOCSIFHWADDR";
+        if (sscanf(mac, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6) {
+            errno = EINVAL;
+            goto fail;
+        }
+        ifr.ifr_hwaddr.sa_family = 1;  /* ARPHRD_ETHER */
+        for (int i = 0; i < 6; i++)
+            ifr.ifr_hwaddr.sa_data[i] = (char)b[i];
+        if (ioctl(fd, SIOCSIFHWADDR, &ifr) < 0)
+            goto fail;
+    }
+    what = "SIOCGIFFLAGS";
+    if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+        goto fail;
+    what = "SIOCSIFFLAGS";
+    ifr.ifr_flags |= IFF_UP;
+    if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+        goto fail;
+    close(fd);
+    return 0;
+fail:
+    snprintf(err, n, "%s %s: %s", what, name, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return -1;
+}
+
 static int enter_ns(char *err, size_t n)
 {
     if (unshare(CLONE_NEWNET | CLONE_NEWNS) < 0) {
@@ -366,7 +411,7 @@ static int enter_ns(char *err, size_t n)
     /* tc keeps BPF state under /sys/fs/bpf: a private bpffs (only the
      * setups with a level need it) */
     mount("bpf", "/sys/fs/bpf", "bpf", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0700");
-    if (run(err, n, "ip link set lo up"))
+    if (link_up("lo", NULL, err, n))
         return -1;
     /* before any device exists, so every one inherits them */
     write_file("/proc/sys/net/ipv4/conf/all/rp_filter", "0");
@@ -482,13 +527,20 @@ static void drain(void)
 }
 
 static int64_t PROF_SNAP_US, PROF_SNAPS;
+
+static void snap_copy(struct snap *to, const struct snap *from)
+{
+    to->n = from->n;
+    to->layout = from->layout;
+    memcpy(to->v, from->v, sizeof to->v[0] * (size_t)from->n);
+}
 static int PREV_VALID;          /* S_PREV holds the counters as the last case left them */
 
 static void snapshot(struct snap *s)
 {
     int64_t t = live_now_us();
     drain();
-    snap_take(s, E.reads, E.s.nsocks, E.ifindex, E.nif);
+    snap_take(s, E.reads, E.s.nsocks, E.ifindex, E.ifname, E.nif);
     PROF_SNAP_US += live_now_us() - t;
     PROF_SNAPS++;
 }
@@ -508,22 +560,48 @@ static int write_frame(const struct live_frame *fr)
 /* Read the statistics of the TAP, of device d and of its watch list from
  * now on. The base snapshot of the next case is then read afresh (its names
  * change). */
+static void watch_link(const char *name)
+{
+    int idx = (int)if_nametoindex(name);
+    if (idx <= 0 || E.nif >= IF_MAX)
+        return;
+    for (int i = 0; i < E.nif; i++)
+        if (E.ifindex[i] == idx)
+            return;
+    memcpy(E.ifname[E.nif], name, sizeof E.ifname[0]);
+    E.ifname[E.nif][sizeof E.ifname[0] - 1] = 0;
+    E.ifindex[E.nif++] = idx;
+}
+
 static void watch_dev(int d)
 {
-    if (d == E.cur_dev)
+    if (d == E.cur_dev || E.watch_all)
         return;
     const struct live_dev *dev = &E.s.devs[d];
     PREV_VALID = 0;
     E.cur_dev = d;
     E.nif = 1;
-    for (int i = 0; i < dev->nwatch && i < LIVE_MAX_WATCH; i++) {
-        int idx = (int)if_nametoindex(dev->watch[i]);
-        if (idx > 0 && idx != E.ifindex[0])
-            E.ifindex[E.nif++] = idx;
+    for (int i = 0; i < dev->nwatch && i < LIVE_MAX_WATCH; i++)
+        watch_link(dev->watch[i]);
+    watch_link(dev->ifname);
+}
+
+/* Every device's links at once: cases of different devices then share one
+ * set of counters, and each case's end is the next one's start whichever
+ * device it goes through (a counter of another device that moves is shown
+ * with the case). */
+static void watch_every_dev(void)
+{
+    E.nif = 1;
+    for (int d = 0; d < E.s.ndevs; d++) {
+        if (E.dev_state[d])
+            continue;
+        for (int i = 0; i < E.s.devs[d].nwatch && i < LIVE_MAX_WATCH; i++)
+            watch_link(E.s.devs[d].watch[i]);
+        watch_link(E.s.devs[d].ifname);
     }
-    int idx = (int)if_nametoindex(dev->ifname);
-    if (idx > 0 && idx != E.ifindex[0])
-        E.ifindex[E.nif++] = idx;
+    E.watch_all = 1;
+    E.cur_dev = -1;
 }
 
 /* Write sentinel i of device d and wait (up to ms) for its socket to read it. */
@@ -544,9 +622,8 @@ static int sentinel(int d, int i, int ms)
  * 0.3 ms apart (they normally already do: the sentinel took the same queues
  * as everything before it). Reading them is most of a case's time under
  * TCG (about 1.2 ms a snapshot), hence no more reads than that. */
-static void settle(struct snap *cur, struct snap *prev)
+static void settle_from(struct snap *cur, struct snap *prev)
 {
-    snapshot(prev);
     for (int k = 0; k < 400; k++) {
         struct timespec ts = { 0, 300000 };
         nanosleep(&ts, NULL);
@@ -555,14 +632,111 @@ static void settle(struct snap *cur, struct snap *prev)
         if (!stable && getenv("CSC_LIVE_PROFILE"))
             for (int i = 0; i < cur->n; i++)
                 if (i >= prev->n || cur->v[i] != prev->v[i])
-                    fprintf(stderr, "  settle: %s moved\n", cur->name[i]);
-        memcpy(prev, cur, sizeof *cur);
+                    fprintf(stderr, "  settle: %s moved\n", snap_name(cur, i));
+        snap_copy(prev, cur);
         if (stable)
             break;
     }
 }
 
+static void settle(struct snap *cur, struct snap *prev)
+{
+    snapshot(prev);
+    settle_from(cur, prev);
+}
+
 static struct snap S_BASE, S_CUR, S_PREV;
+
+/* ---- the end of a case without waiting ----
+ * With the process pinned to one CPU and no NAPI on the TAP, a write to
+ * the TAP runs the frame's whole receive path before it returns:
+ * tun_get_user() hands it to netif_receive_skb() under local_bh_disable(),
+ * and what that queues on this CPU (a tunnel's gro_cells, the backlog of
+ * what the namespace sends itself) runs at local_bh_enable(). The one way
+ * work outlives the write is a softirq left to this CPU's ksoftirqd (the
+ * softirq loop ran too long, or ksoftirqd was already due). So: when
+ * ksoftirqd/CPU was not switched in from before the first write until after
+ * the snapshot, and is asleep then, nothing of the case is still in flight
+ * and one snapshot ends it; otherwise the case settles as a GRO run does
+ * (reads 0.3 ms apart until two agree). */
+static struct {
+    int stat_fd, sched_fd;     /* /proc/PID/stat and schedstat of ksoftirqd/CPU, -1: none */
+    uint64_t fast, slow;       /* cases ended each way (CSC_LIVE_PROFILE) */
+} K = { -1, -1, 0, 0 };
+
+static void ksoftirqd_close(void)
+{
+    if (K.stat_fd >= 0)
+        close(K.stat_fd);
+    if (K.sched_fd >= 0)
+        close(K.sched_fd);
+    K.stat_fd = K.sched_fd = -1;
+}
+
+/* The kernel threads come first in /proc: the search ends within the
+ * first few dozen entries. */
+static void ksoftirqd_open(int cpu)
+{
+    ksoftirqd_close();
+    char want[32];
+    int wl = snprintf(want, sizeof want, "ksoftirqd/%d\n", cpu);
+    DIR *d = opendir("/proc");
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[64], comm[32];
+        snprintf(path, sizeof path, "/proc/%.20s/comm", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t r = read(fd, comm, sizeof comm - 1);
+        close(fd);
+        if (r != wl || memcmp(comm, want, (size_t)wl))
+            continue;
+        snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
+        K.stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+        snprintf(path, sizeof path, "/proc/%.20s/schedstat", e->d_name);
+        K.sched_fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (K.stat_fd < 0 || K.sched_fd < 0)
+            ksoftirqd_close();
+        break;
+    }
+    closedir(d);
+}
+
+/* Times ksoftirqd was switched in (schedstat's third field), -1 unknown */
+static int64_t ksoftirqd_runs(void)
+{
+    char b[128];
+    ssize_t r = K.sched_fd >= 0 ? pread(K.sched_fd, b, sizeof b - 1, 0) : -1;
+    if (r <= 0)
+        return -1;
+    b[r] = 0;
+    unsigned long long run, wait, n;
+    return sscanf(b, "%llu %llu %llu", &run, &wait, &n) == 3 ? (int64_t)n : -1;
+}
+
+/* Asleep ("S"; "I" for an idle kernel thread): not on a run queue, so no
+ * softirq is waiting for it */
+static int ksoftirqd_asleep(void)
+{
+    char b[256];
+    ssize_t r = K.stat_fd >= 0 ? pread(K.stat_fd, b, sizeof b - 1, 0) : -1;
+    if (r <= 0)
+        return 0;
+    b[r] = 0;
+    const char *p = strrchr(b, ')');  /* "PID (comm) S ..." */
+    return p && p[1] == ' ' && (p[2] == 'S' || p[2] == 'I');
+}
+
+/* The cases of this setup can end on one snapshot */
+static int fast_end_ok(void)
+{
+    return E.s.pin && !E.s.napi && !E.s.gro_flush_ns && K.sched_fd >= 0;
+}
 
 /* Before the first case, for every device: each sentinel until it gets
  * through (IPv6 addresses become usable only once addrconf ran, even with
@@ -626,6 +800,7 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
     E.ep = -1;
     E.cur_dev = -1;
     E.nif = 1;
+    E.watch_all = 0;
     memset(E.dev_state, 0, sizeof E.dev_state);
     for (int i = 0; i < LIVE_MAX_SOCKS; i++) {
         E.socks[i] = -1;
@@ -642,6 +817,13 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
                 return -1;
             }
     int rc;
+    int64_t t0 = live_now_us();
+    int prof = getenv("CSC_LIVE_PROFILE") != NULL;
+#define SETUP_MARK(what) \
+    do { \
+        if (prof) \
+            fprintf(stderr, "setup: %-10s at %6lld us\n", what, (long long)(live_now_us() - t0)); \
+    } while (0)
     if (s->pin) {
         /* the CPU this process runs on now: the queues a write fills are
          * then all on one CPU and drained in order */
@@ -649,13 +831,16 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
         CPU_ZERO(&set);
         int cpu = sched_getcpu();
         CPU_SET(cpu >= 0 ? cpu : 0, &set);
-        sched_setaffinity(0, sizeof set, &set);
+        if (sched_setaffinity(0, sizeof set, &set) == 0)
+            ksoftirqd_open(cpu >= 0 ? cpu : 0);
     }
     if ((rc = enter_ns(err, n)))
         return -1;
+    snap_reset();
+    SETUP_MARK("namespace");
     if ((E.tap = open_tap(s->napi, err, n)) < 0)
         return -1;
-    if ((rc = run(err, n, "ip link set %s address %s up", LIVE_TAP_NAME, LIVE_TAP_MAC)))
+    if ((rc = link_up(LIVE_TAP_NAME, LIVE_TAP_MAC, err, n)))
         return -1;
     if (s->gro_flush_ns) {
         char v[24];
@@ -665,8 +850,10 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
             return -1;
         }
     }
+    SETUP_MARK("tap");
     if (run_setup_lines(err, n))
         return -1;
+    SETUP_MARK("lines");
     if (s->level >= 0) {
         if (!t->bpf_obj) {
             snprintf(err, n, "no BPF object (clang -target bpf was not available at build time)");
@@ -692,6 +879,7 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
                      t->bpf_obj))
             fail_dev(d, 0, e);
     }
+    SETUP_MARK("bpf");
     if ((E.ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
         snprintf(err, n, "epoll_create1: %s", strerror(errno));
         return -1;
@@ -708,11 +896,17 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
         }
     }
     E.ifindex[0] = (int)if_nametoindex(LIVE_TAP_NAME);
+    snprintf(E.ifname[0], sizeof E.ifname[0], "%s", LIVE_TAP_NAME);
+    SETUP_MARK("sockets");
     PREV_VALID = 0;
+    if (fast_end_ok())
+        watch_every_dev();
     for (int d = 0; d < s->ndevs; d++)
         if (!E.dev_state[d])
             warm_up_dev(d);
     PREV_VALID = 0;
+    SETUP_MARK("warm-up");
+#undef SETUP_MARK
     return 0;
 }
 
@@ -742,13 +936,16 @@ static int run_once(const struct live_batch *c, struct live_obs *o, int64_t *max
      * and nothing was written since), or read now */
     watch_dev(c->dev);
     if (PREV_VALID)
-        memcpy(&S_BASE, &S_PREV, sizeof S_BASE);
+        snap_copy(&S_BASE, &S_PREV);
     else
         snapshot(&S_BASE);
     PREV_VALID = 0;
     int gro_run = E.s.gro_flush_ns && c->nframes > 1;
     if (gro_run)
         align_to_tick();
+    int fast = fast_end_ok();
+    int64_t runs0 = fast ? ksoftirqd_runs() : -1;
+    fast = fast && runs0 >= 0;
     int64_t t0 = live_now_us(), prev_start = t0, tick0 = tick_now();
     *max_gap_us = 0;
     for (int i = 0; i < c->nframes; i++) {
@@ -773,7 +970,17 @@ static int run_once(const struct live_batch *c, struct live_obs *o, int64_t *max
         nanosleep(&ts, NULL);
     }
     int r = sentinel(c->dev, 0, 2000);
-    settle(&S_CUR, &S_PREV);
+    if (fast && !r) {
+        snapshot(&S_PREV);
+        if (ksoftirqd_asleep() && ksoftirqd_runs() == runs0) {
+            K.fast++;
+        } else {
+            K.slow++;
+            settle_from(&S_CUR, &S_PREV);
+        }
+    } else {
+        settle(&S_CUR, &S_PREV);
+    }
     o->settle_us = (uint32_t)(live_now_us() - t0);
     if (r) {
         snap_delta(&S_BASE, &S_PREV, NULL, o);
@@ -785,8 +992,9 @@ static int run_once(const struct live_batch *c, struct live_obs *o, int64_t *max
     o->status = LIVE_OK;
     PREV_VALID = 1;
     if (getenv("CSC_LIVE_PROFILE"))
-        fprintf(stderr, "case %d: %lld us, %lld snapshots %lld us\n", c->id, (long long)(live_now_us() - t0),
-                (long long)PROF_SNAPS, (long long)PROF_SNAP_US);
+        fprintf(stderr, "case %d: %lld us, %lld snapshots %lld us (ended at once %llu, settled %llu)\n", c->id,
+                (long long)(live_now_us() - t0), (long long)PROF_SNAPS, (long long)PROF_SNAP_US,
+                (unsigned long long)K.fast, (unsigned long long)K.slow);
     PROF_SNAPS = PROF_SNAP_US = 0;
     return 0;
 }
@@ -878,21 +1086,6 @@ int live_run_batch(const struct live_batch *c, struct live_obs *o)
     return rc;
 }
 
-/* n bytes from fd, across short reads; -1 at the end or on an error */
-static int read_full(int fd, void *buf, size_t n)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = read(fd, (char *)buf + got, n - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        got += (size_t)r;
-    }
-    return 0;
-}
-
 int live_run_setup(const struct live_tools *t, const struct live_setup *s,
                    const struct live_case *cases, size_t n, struct live_obs *obs, unsigned timeout_s)
 {
@@ -938,8 +1131,7 @@ int live_run_setup(const struct live_tools *t, const struct live_setup *s,
     close(pfd[1]);
     size_t got = 0;
     static struct live_obs o;
-    /* an observation is larger than PIPE_BUF: a read may return part of it */
-    while (got < n && !read_full(pfd[0], &o, sizeof o))
+    while (got < n && !live_read_full(pfd[0], &o, sizeof o))
         obs[got++] = o;
     close(pfd[0]);
     int st = 0;

@@ -24,30 +24,93 @@ int64_t live_now_us(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-static size_t slurp(const char *path, char *buf, size_t cap)
+/* The counter files, kept open: a read at offset 0 makes the kernel print
+ * the file afresh, and spares the path walk and the open of every
+ * snapshot (most of a read's cost for /proc/net/netstat). */
+enum { F_SNMP = 0, F_NETSTAT, F_SNMP6, F__COUNT };
+static const char *const FILES[F__COUNT] = { "/proc/net/snmp", "/proc/net/netstat", "/proc/net/snmp6" };
+static int FD[F__COUNT] = { -1, -1, -1 };
+
+void snap_reset(void)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    for (int i = 0; i < F__COUNT; i++) {
+        if (FD[i] >= 0)
+            close(FD[i]);
+        FD[i] = -1;
+    }
+}
+
+static size_t slurp(int f, char *buf, size_t cap)
+{
+    if (FD[f] < 0 && (FD[f] = open(FILES[f], O_RDONLY | O_CLOEXEC)) < 0)
         return 0;
     size_t got = 0;
     ssize_t r;
-    while (got < cap - 1 && (r = read(fd, buf + got, cap - 1 - got)) > 0)
+    while (got < cap - 1 && (r = pread(FD[f], buf + got, cap - 1 - got, (off_t)got)) > 0)
         got += (size_t)r;
-    close(fd);
     buf[got] = 0;
     return got;
 }
 
+/* ---- layouts: the names of a snapshot's values ---- */
+
+#define LAYOUTS 4                       /* kept, newest first by number */
+static struct {
+    unsigned id;                        /* 0: unused */
+    int n;
+    char name[SNAP_MAX][LIVE_NAME_LEN];
+} L[LAYOUTS];
+static unsigned LAST_ID;               /* the newest layout */
+
+static int layout_slot(unsigned id)
+{
+    return id && L[id % LAYOUTS].id == id ? (int)(id % LAYOUTS) : -1;
+}
+
+const char *snap_name(const struct snap *s, int i)
+{
+    int k = layout_slot(s->layout);
+    return k >= 0 && i < L[k].n ? L[k].name[i] : "?";
+}
+
+/* s goes on with a layout of its own from value n on: a new one, holding
+ * the first n names of the one it had */
+static int layout_fork(struct snap *s, int n)
+{
+    int old = layout_slot(s->layout);
+    unsigned id = ++LAST_ID;
+    if (!id)
+        id = ++LAST_ID;
+    int k = (int)(id % LAYOUTS);
+    if (old >= 0 && old != k)
+        memcpy(L[k].name, L[old].name, sizeof L[k].name[0] * (size_t)n);
+    L[k].id = id;
+    L[k].n = n;
+    s->layout = id;
+    return k;
+}
+
 /* Only what arrives: the transmit side (every "Out" counter) moves on its
  * own (MLD reports, resets, ICMP errors) and says nothing of a frame's fate. */
-static void put(struct snap *s, const char *name, size_t nlen, int64_t v)
+void snap_put(struct snap *s, const char *prefix, size_t pl, const char *field, size_t fl, int64_t v)
 {
-    if (s->n >= SNAP_MAX || memmem(name, nlen, "Out", 3))
+    if (s->n >= SNAP_MAX || memmem(field, fl, "Out", 3))
         return;
-    if (nlen >= LIVE_NAME_LEN)
-        nlen = LIVE_NAME_LEN - 1;
-    memcpy(s->name[s->n], name, nlen);
-    s->name[s->n][nlen] = 0;
+    char name[LIVE_NAME_LEN];
+    if (pl > LIVE_NAME_LEN - 1)
+        pl = LIVE_NAME_LEN - 1;
+    if (fl > LIVE_NAME_LEN - 1 - pl)
+        fl = LIVE_NAME_LEN - 1 - pl;
+    memcpy(name, prefix, pl);
+    memcpy(name + pl, field, fl);
+    name[pl + fl] = 0;
+    int k = layout_slot(s->layout);
+    if (k < 0 || s->n >= L[k].n || memcmp(L[k].name[s->n], name, pl + fl + 1) != 0) {
+        if (k < 0 || L[k].n != s->n || s->layout != LAST_ID)
+            k = layout_fork(s, k >= 0 ? s->n : 0);
+        memcpy(L[k].name[s->n], name, pl + fl + 1);
+        L[k].n = s->n + 1;
+    }
     s->v[s->n++] = v;
 }
 
@@ -92,14 +155,13 @@ static void parse_table(struct snap *s, char *buf)
                 v++;
             if (!*h || !*v)
                 break;
-            char *he = h, *ve = v;
+            char *he = h, *ve;
             while (*he && *he != ' ')
                 he++;
+            int64_t x = strtoll(v, &ve, 10);
             while (*ve && *ve != ' ')
                 ve++;
-            char name[LIVE_NAME_LEN];
-            int nl = snprintf(name, sizeof name, "%.*s%.*s", (int)pl - 1, line, (int)(he - h), h);
-            put(s, name, nl > 0 ? (size_t)nl : 0, strtoll(v, NULL, 10));
+            snap_put(s, line, pl - 1, h, (size_t)(he - h), x);
             h = he;
             v = ve;
         }
@@ -120,33 +182,47 @@ static void parse_lines(struct snap *s, const char *buf)
         int kept = (!strncmp(l, "Ip6", 3) || !strncmp(l, "Udp6", 4) || !strncmp(l, "Icmp6", 5)) &&
                    strncmp(l, "Icmp6InType", 11) != 0;
         if (kept && e > l && *v && *v != '\n')
-            put(s, l, (size_t)(e - l), strtoll(v, NULL, 10));
+            snap_put(s, "", 0, l, (size_t)(e - l), strtoll(v, NULL, 10));
         l = strchr(l, '\n');
         if (l)
             l++;
     }
 }
 
-void snap_take(struct snap *s, const int64_t *sock_reads, int nsocks, const int *ifindex, int nif)
+void snap_begin(struct snap *s)
+{
+    s->n = 0;
+    s->layout = LAST_ID;
+}
+
+void snap_end(struct snap *s)
+{
+    int k = layout_slot(s->layout);
+    if (k >= 0 && L[k].n != s->n)      /* fewer values than the layout had */
+        L[layout_fork(s, s->n)].n = s->n;
+}
+
+void snap_take(struct snap *s, const int64_t *sock_reads, int nsocks, const int *ifindex,
+               char (*ifname)[16], int nif)
 {
     static char buf[32768];
-    s->n = 0;
+    snap_begin(s);
     static int prof = -1;
     if (prof < 0)
         prof = getenv("CSC_LIVE_PROFILE") != NULL;
     int64_t t[5];
-    t[0] = live_now_us();
-    if (slurp("/proc/net/snmp", buf, sizeof buf))
+    t[0] = prof ? live_now_us() : 0;
+    if (slurp(F_SNMP, buf, sizeof buf))
         parse_table(s, buf);
-    t[1] = live_now_us();
-    if (slurp("/proc/net/netstat", buf, sizeof buf))
+    t[1] = prof ? live_now_us() : 0;
+    if (slurp(F_NETSTAT, buf, sizeof buf))
         parse_table(s, buf);
-    t[2] = live_now_us();
-    if (slurp("/proc/net/snmp6", buf, sizeof buf))
+    t[2] = prof ? live_now_us() : 0;
+    if (slurp(F_SNMP6, buf, sizeof buf))
         parse_lines(s, buf);
-    t[3] = live_now_us();
-    nl_link_stats(s, ifindex, nif);
-    t[4] = live_now_us();
+    t[3] = prof ? live_now_us() : 0;
+    nl_link_stats(s, ifindex, ifname, nif);
+    t[4] = prof ? live_now_us() : 0;
     if (prof)
         fprintf(stderr, "  snap: snmp %lld netstat %lld snmp6 %lld links %lld us, %d values\n",
                 (long long)(t[1] - t[0]), (long long)(t[2] - t[1]), (long long)(t[3] - t[2]),
@@ -154,13 +230,14 @@ void snap_take(struct snap *s, const int64_t *sock_reads, int nsocks, const int 
     for (int i = 0; i < nsocks; i++) {
         char name[16];
         int nl = snprintf(name, sizeof name, "sock:%d", i);
-        put(s, name, (size_t)nl, sock_reads[i]);
+        snap_put(s, "", 0, name, (size_t)nl, sock_reads[i]);
     }
+    snap_end(s);
 }
 
 int snap_equal(const struct snap *a, const struct snap *b)
 {
-    return a->n == b->n && !memcmp(a->v, b->v, sizeof a->v[0] * (size_t)a->n);
+    return a->layout == b->layout && a->n == b->n && !memcmp(a->v, b->v, sizeof a->v[0] * (size_t)a->n);
 }
 
 void obs_add(struct live_obs *o, const char *name, int64_t delta)
@@ -176,26 +253,53 @@ void obs_add(struct live_obs *o, const char *name, int64_t delta)
     o->v[o->n++].delta = delta;
 }
 
-static int64_t value_of(const struct snap *s, int hint, const char *name)
+/* a's value of b's counter i (a read with another layout: by name) */
+static int64_t value_of(const struct snap *a, const struct snap *b, int i)
 {
-    if (hint < s->n && !strcmp(s->name[hint], name))
-        return s->v[hint];
-    for (int i = 0; i < s->n; i++)
-        if (!strcmp(s->name[i], name))
-            return s->v[i];
+    if (a->layout == b->layout)
+        return i < a->n ? a->v[i] : 0;
+    const char *name = snap_name(b, i);
+    if (i < a->n && !strcmp(snap_name(a, i), name))
+        return a->v[i];
+    for (int j = 0; j < a->n; j++)
+        if (!strcmp(snap_name(a, j), name))
+            return a->v[j];
     return 0;
+}
+
+/* minus by the layout's positions, kept for the device whose footprint it
+ * is until the layout or the footprint changes */
+static const int64_t *minus_by_position(const struct snap *b, const struct live_obs *minus)
+{
+    static int64_t dense[SNAP_MAX];
+    static const struct live_obs *of;
+    static struct live_obs copy;
+    static unsigned layout;
+    static int n;
+    if (of == minus && layout == b->layout && n == b->n && copy.n == minus->n &&
+        !memcmp(copy.v, minus->v, sizeof copy.v[0] * (size_t)minus->n))
+        return dense;
+    for (int i = 0; i < b->n; i++)
+        dense[i] = live_obs_get(minus, snap_name(b, i));
+    of = minus;
+    layout = b->layout;
+    n = b->n;
+    copy.n = minus->n;
+    memcpy(copy.v, minus->v, sizeof copy.v[0] * (size_t)minus->n);
+    return dense;
 }
 
 void snap_delta(const struct snap *a, const struct snap *b, const struct live_obs *minus,
                 struct live_obs *o)
 {
     o->n = 0;
+    const int64_t *m = minus ? minus_by_position(b, minus) : NULL;
     for (int i = 0; i < b->n; i++) {
-        int64_t d = b->v[i] - value_of(a, i, b->name[i]);
-        if (minus)
-            d -= live_obs_get(minus, b->name[i]);
+        int64_t d = b->v[i] - value_of(a, b, i);
+        if (m)
+            d -= m[i];
         if (d)
-            obs_add(o, b->name[i], d);
+            obs_add(o, snap_name(b, i), d);
     }
 }
 

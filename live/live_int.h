@@ -45,6 +45,10 @@ void obs_add(struct live_obs *o, const char *name, int64_t delta);
  * each: a dump of every link costs more under TCG than the rest of a
  * snapshot). */
 int nl_link_stats(struct snap *s, const int *ifindex, char (*ifname)[16], int nif);
+/* A clsact qdisc on dev and section sec of the BPF object obj as a
+ * direct-action ingress filter (tc's "ingress bpf da obj OBJ sec SEC"),
+ * without tc. 0 done, -1 failed (err says why), 1 the section needs tc. */
+int tc_bpf_ingress(const char *dev, const char *obj, const char *sec, char *err, size_t n);
 /* The built-in commands (a setup line whose first word starts with '@'). */
 int builtin_run(int argc, char **argv, char *err, size_t n);
 

@@ -10,7 +10,13 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
 #include <linux/if_link.h>
+#include <linux/pkt_cls.h>
+#include <linux/pkt_sched.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
@@ -18,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int nl_socket(void)
@@ -184,14 +191,15 @@ static void nl_end(struct nl_req *r, struct rtattr *nest)
     nest->rta_len = (unsigned short)((char *)r + r->h.nlmsg_len - (char *)nest);
 }
 
-static int nl_talk(struct nl_req *r, char *err, size_t n, const char *what)
+static int nl_talk(void *msg, char *err, size_t n, const char *what)
 {
+    const struct nlmsghdr *req = msg;
     int fd = nl_socket();
     if (fd < 0) {
         snprintf(err, n, "netlink socket: %s", strerror(errno));
         return -1;
     }
-    if (send(fd, r, r->h.nlmsg_len, 0) < 0) {
+    if (send(fd, msg, req->nlmsg_len, 0) < 0) {
         snprintf(err, n, "%s: %s", what, strerror(errno));
         close(fd);
         return -1;
@@ -298,6 +306,167 @@ static int builtin_vxlan(int argc, char **argv, char *err, size_t n)
     nl_end(&r, data);
     nl_end(&r, li);
     return nl_talk(&r, err, n, "RTM_NEWLINK vxlan");
+}
+
+/* ---- a tc-ingress BPF program, without tc ----
+ * What `tc qdisc add dev DEV clsact` and `tc filter add dev DEV ingress bpf
+ * da obj OBJ sec SEC` do, in this process: the section's instructions
+ * loaded with bpf(BPF_PROG_LOAD) under the name of its function, a clsact
+ * qdisc and a direct-action cls_bpf filter by netlink. Two fork+execs of tc
+ * (and its ELF loader) are most of a namespace's making otherwise. Only
+ * for the self-contained programs of csum_level.bpf.c: a section with
+ * relocations (maps, globals) is left to tc (return 1). */
+
+struct bpf_text {
+    char name[16];             /* BPF_OBJ_NAME_LEN */
+    char license[16];
+    const uint8_t *insns;
+    size_t len;
+};
+
+static int elf_section(const uint8_t *f, size_t fl, const char *sec, struct bpf_text *bt)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f;
+    if (fl < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh->e_machine != EM_BPF || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+        eh->e_shoff > fl || (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > fl - eh->e_shoff || eh->e_shstrndx >= eh->e_shnum)
+        return -1;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(f + eh->e_shoff);
+    for (unsigned i = 0; i < eh->e_shnum; i++)
+        if (sh[i].sh_type != SHT_NOBITS && (sh[i].sh_offset > fl || sh[i].sh_size > fl - sh[i].sh_offset))
+            return -1;
+    const Elf64_Shdr *strs = &sh[eh->e_shstrndx];
+    int at = -1, sym = -1;
+    for (unsigned i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_name >= strs->sh_size)
+            return -1;
+        const char *nm = (const char *)f + strs->sh_offset + sh[i].sh_name;
+        size_t room = strs->sh_size - sh[i].sh_name;
+        if (!strncmp(nm, sec, room) && strnlen(nm, room) == strlen(sec))
+            at = (int)i;
+        else if (!strncmp(nm, "license", room)) {
+            size_t l = sh[i].sh_size < sizeof bt->license - 1 ? sh[i].sh_size : sizeof bt->license - 1;
+            memcpy(bt->license, f + sh[i].sh_offset, l);
+            bt->license[l] = 0;
+        }
+        if (sh[i].sh_type == SHT_SYMTAB)
+            sym = (int)i;
+    }
+    if (at < 0 || sym < 0 || sh[sym].sh_link >= eh->e_shnum || sh[at].sh_size % 8)
+        return -1;
+    for (unsigned i = 0; i < eh->e_shnum; i++)
+        if ((sh[i].sh_type == SHT_REL || sh[i].sh_type == SHT_RELA) && sh[i].sh_info == (unsigned)at)
+            return 1;                  /* relocations: tc's (libbpf's) job */
+    const Elf64_Shdr *st = &sh[sh[sym].sh_link];
+    const Elf64_Sym *sy = (const Elf64_Sym *)(f + sh[sym].sh_offset);
+    bt->name[0] = 0;
+    for (size_t i = 0; i < sh[sym].sh_size / sizeof *sy; i++)
+        if (sy[i].st_shndx == at && ELF64_ST_TYPE(sy[i].st_info) == STT_FUNC && sy[i].st_name < st->sh_size) {
+            snprintf(bt->name, sizeof bt->name, "%.*s", (int)(st->sh_size - sy[i].st_name),
+                     (const char *)f + st->sh_offset + sy[i].st_name);
+            break;
+        }
+    bt->insns = f + sh[at].sh_offset;
+    bt->len = sh[at].sh_size;
+    return bt->name[0] && bt->license[0] ? 0 : -1;
+}
+
+static int prog_load(const char *obj, const char *sec, char *err, size_t n)
+{
+    static uint8_t f[1 << 16];
+    int fd = open(obj, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, n, "%s: %s", obj, strerror(errno));
+        return -1;
+    }
+    ssize_t fl = read(fd, f, sizeof f);
+    close(fd);
+    struct bpf_text bt;
+    memset(&bt, 0, sizeof bt);
+    int rc = fl > 0 && (size_t)fl < sizeof f ? elf_section(f, (size_t)fl, sec, &bt) : -1;
+    if (rc) {
+        snprintf(err, n, "%s: no self-contained section %s", obj, sec);
+        return rc > 0 ? -2 : -1;
+    }
+    union bpf_attr a;
+    memset(&a, 0, sizeof a);
+    a.prog_type = BPF_PROG_TYPE_SCHED_CLS;
+    a.insns = (uint64_t)(uintptr_t)bt.insns;
+    a.insn_cnt = (uint32_t)(bt.len / 8);
+    a.license = (uint64_t)(uintptr_t)bt.license;
+    memcpy(a.prog_name, bt.name, sizeof a.prog_name - 1);
+    int pfd = (int)syscall(SYS_bpf, BPF_PROG_LOAD, &a, sizeof a);
+    if (pfd < 0)
+        snprintf(err, n, "BPF_PROG_LOAD %s (section %s): %s", bt.name, sec, strerror(errno));
+    return pfd;
+}
+
+struct tc_req {
+    struct nlmsghdr h;
+    struct tcmsg t;
+    char attrs[256];
+};
+
+static struct rtattr *tc_put(struct tc_req *r, unsigned short type, const void *data, size_t len)
+{
+    size_t at = NLMSG_ALIGN(r->h.nlmsg_len);
+    if (at + RTA_SPACE(len) > sizeof *r)
+        return NULL;
+    struct rtattr *a = (struct rtattr *)((char *)r + at);
+    a->rta_type = type;
+    a->rta_len = (unsigned short)RTA_LENGTH(len);
+    if (len)
+        memcpy(RTA_DATA(a), data, len);
+    r->h.nlmsg_len = (uint32_t)(at + RTA_ALIGN(a->rta_len));
+    return a;
+}
+
+static void tc_begin(struct tc_req *r, int type, int ifindex)
+{
+    memset(r, 0, sizeof *r);
+    r->h.nlmsg_len = NLMSG_LENGTH(sizeof r->t);
+    r->h.nlmsg_type = (unsigned short)type;
+    r->h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL;
+    r->h.nlmsg_seq = 1;
+    r->t.tcm_family = AF_UNSPEC;
+    r->t.tcm_ifindex = ifindex;
+}
+
+int tc_bpf_ingress(const char *dev, const char *obj, const char *sec, char *err, size_t n)
+{
+    int ifindex = (int)if_nametoindex(dev);
+    if (!ifindex) {
+        snprintf(err, n, "%s: %s", dev, strerror(errno));
+        return -1;
+    }
+    int pfd = prog_load(obj, sec, err, n);
+    if (pfd == -2)
+        return 1;
+    if (pfd < 0)
+        return -1;
+    struct tc_req r;
+    tc_begin(&r, RTM_NEWQDISC, ifindex);
+    r.t.tcm_handle = TC_H_MAKE(TC_H_CLSACT, 0);
+    r.t.tcm_parent = TC_H_CLSACT;
+    tc_put(&r, TCA_KIND, "clsact", 7);
+    int rc = nl_talk(&r, err, n, "RTM_NEWQDISC clsact");
+    if (!rc) {
+        tc_begin(&r, RTM_NEWTFILTER, ifindex);
+        r.t.tcm_parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS);
+        r.t.tcm_info = TC_H_MAKE(0, htons(ETH_P_ALL));   /* priority chosen by the kernel, every protocol */
+        tc_put(&r, TCA_KIND, "bpf", 4);
+        struct rtattr *opt = tc_put(&r, TCA_OPTIONS, NULL, 0);
+        uint32_t fd32 = (uint32_t)pfd, flags = TCA_BPF_FLAG_ACT_DIRECT;
+        char name[64];
+        int nl = snprintf(name, sizeof name, "%s:[%s]", strrchr(obj, '/') ? strrchr(obj, '/') + 1 : obj, sec);
+        tc_put(&r, TCA_BPF_FD, &fd32, sizeof fd32);
+        tc_put(&r, TCA_BPF_NAME, name, (size_t)nl + 1);
+        tc_put(&r, TCA_BPF_FLAGS, &flags, sizeof flags);
+        opt->rta_len = (unsigned short)((char *)&r + r.h.nlmsg_len - (char *)opt);
+        rc = nl_talk(&r, err, n, "RTM_NEWTFILTER bpf");
+    }
+    close(pfd);                        /* the filter holds the program */
+    return rc ? -1 : 0;
 }
 
 const char *live_builtin_names(void)

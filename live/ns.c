@@ -355,6 +355,19 @@ int live_find_tools(struct live_tools *t)
 
 /* ---- namespace, TAP, sockets ---- */
 
+/* Section sec of the BPF object on dev's ingress: in this process, or by
+ * tc when the section needs a loader (relocations) */
+static int bpf_ingress(const char *dev, const char *sec, char *err, size_t n)
+{
+    int rc = tc_bpf_ingress(dev, E.t->bpf_obj, sec, err, n);
+    if (rc <= 0)
+        return rc;
+    return run(err, n, "tc qdisc add dev %s clsact", dev) ||
+                   run(err, n, "tc filter add dev %s ingress bpf da obj %s sec %s", dev, E.t->bpf_obj, sec)
+               ? -1
+               : 0;
+}
+
 /* `ip link set NAME [address MAC] up` without a fork and exec of ip: the
  * two ioctls it amounts to. */
 static int link_up(const char *name, const char *mac, char *err, size_t n)
@@ -863,9 +876,9 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
             snprintf(err, n, "tc (iproute2) not found");
             return -1;
         }
-        if (run(err, n, "tc qdisc add dev %s clsact", LIVE_TAP_NAME) ||
-            run(err, n, "tc filter add dev %s ingress bpf da obj %s sec level%d", LIVE_TAP_NAME, t->bpf_obj,
-                s->level))
+        char sec[16];
+        snprintf(sec, sizeof sec, "level%d", s->level);
+        if (bpf_ingress(LIVE_TAP_NAME, sec, err, n))
             return -1;
     }
     for (int d = 0; d < s->ndevs; d++) {
@@ -874,9 +887,7 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
             continue;
         if (!t->bpf_obj || !t->tc[0])
             fail_dev(d, 0, t->bpf_obj ? "tc (iproute2) not found" : "no BPF object (clang -target bpf)");
-        else if (run(e, sizeof e, "tc qdisc add dev %s clsact", s->devs[d].ifname) ||
-                 run(e, sizeof e, "tc filter add dev %s ingress bpf da obj %s sec host", s->devs[d].ifname,
-                     t->bpf_obj))
+        else if (bpf_ingress(s->devs[d].ifname, "host", e, sizeof e))
             fail_dev(d, 0, e);
     }
     SETUP_MARK("bpf");

@@ -197,7 +197,10 @@ int live_session_start(struct live_session *ss, const struct live_tools *t, cons
 int live_session_run(struct live_session *ss, const struct live_batch *b, struct live_obs *o,
                      unsigned timeout_ms);
 /* End the child (closing its pipe, SIGKILL if it does not exit within a
- * second) and reap it: its namespace and all it held go with it. */
+ * second) and reap it: its namespace and all it held go with it. A child
+ * still closing its devices is not waited for here: it is reaped by the
+ * next live_session_start or live_session_end, or when the process exits
+ * (atexit). */
 void live_session_end(struct live_session *ss);
 
 /* ---- the job format (text, versioned) ---- */

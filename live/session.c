@@ -109,9 +109,13 @@ static void child_main(const struct live_tools *t, const struct live_setup *s, i
     }
 }
 
+static void reap_ending(int wait);
+
 int live_session_start(struct live_session *ss, const struct live_tools *t, const struct live_setup *s,
                        unsigned timeout_s)
 {
+    int64_t t0 = live_now_us();
+    reap_ending(0);
     memset(ss, 0, sizeof *ss);
     ss->wfd = ss->rfd = -1;
     ss->status = LIVE_ERROR;
@@ -166,6 +170,8 @@ int live_session_start(struct live_session *ss, const struct live_tools *t, cons
         return o.status == LIVE_SKIPPED ? 1 : -1;
     }
     ss->status = LIVE_OK;
+    if (getenv("CSC_LIVE_PROFILE"))
+        fprintf(stderr, "parent: session started in %lld us\n", (long long)(live_now_us() - t0));
     return 0;
 }
 
@@ -214,37 +220,108 @@ int live_session_run(struct live_session *ss, const struct live_batch *b, struct
     return 0;
 }
 
-void live_session_end(struct live_session *ss)
+/* ---- ending children ----
+ * A child whose pipe is closed exits at once, but its exit closes the TAP,
+ * and unregistering a device waits for RCU grace periods: 20-140 ms on a
+ * loaded machine, during which nothing of it can be observed or sent to.
+ * live_session_end does not wait for that: such a child is reaped by the
+ * next live_session_start or live_session_end, or at the latest when the
+ * process exits (atexit). Killed, the process takes them along
+ * (PR_SET_PDEATHSIG) as before. */
+#define ENDING_MAX 4
+static pid_t ENDING[ENDING_MAX];
+static int NENDING;
+
+/* Reaped already, or now: 1 */
+static int reap_now(pid_t pid)
 {
-    if (ss->wfd >= 0)
-        close(ss->wfd);
-    if (ss->rfd >= 0)
-        close(ss->rfd);
-    ss->wfd = ss->rfd = -1;
-    if (ss->pid <= 0)
-        return;
-    /* closing the pipe ends the child at its next read; one that is stuck
-     * (a write to the TAP, a setup line) is killed after a second. A pidfd
-     * (Linux 5.3) says at once when it exited; without one, look every ms. */
     int st;
-    int pfd = (int)syscall(SYS_pidfd_open, ss->pid, 0);
+    pid_t r;
+    while ((r = waitpid(pid, &st, WNOHANG)) < 0 && errno == EINTR) {
+    }
+    return r == pid || r < 0;
+}
+
+/* Wait for it (a pidfd, Linux 5.3, says at once when it exited; without
+ * one, look every ms); one that is stuck (a write to the TAP, a setup
+ * line) is killed after a second. */
+static void reap_wait(pid_t pid)
+{
+    int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
     if (pfd >= 0) {
         struct pollfd p = { pfd, POLLIN, 0 };
         while (poll(&p, 1, 1000) < 0 && errno == EINTR) {
         }
         close(pfd);
-    }
-    for (int i = 0; i < 1000; i++) {
-        pid_t r = waitpid(ss->pid, &st, WNOHANG);
-        if (r == ss->pid || (r < 0 && errno != EINTR)) {
-            ss->pid = 0;
+        if (reap_now(pid))
             return;
+    } else {
+        for (int i = 0; i < 1000; i++) {
+            if (reap_now(pid))
+                return;
+            struct timespec ts = { 0, 1000000 };
+            nanosleep(&ts, NULL);
         }
-        struct timespec ts = { 0, 1000000 };
-        nanosleep(&ts, NULL);
     }
-    kill(ss->pid, SIGKILL);
-    while (waitpid(ss->pid, &st, 0) < 0 && errno == EINTR) {
+    kill(pid, SIGKILL);
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
     }
+}
+
+static void reap_ending(int wait)
+{
+    int k = 0;
+    for (int i = 0; i < NENDING; i++) {
+        if (wait)
+            reap_wait(ENDING[i]);
+        else if (!reap_now(ENDING[i]))
+            ENDING[k++] = ENDING[i];
+    }
+    NENDING = wait ? 0 : k;
+}
+
+static void reap_at_exit(void)
+{
+    reap_ending(1);
+}
+
+static void session_reap(struct live_session *ss);
+
+void live_session_end(struct live_session *ss)
+{
+    int64_t t0 = live_now_us();
+    session_reap(ss);
+    if (getenv("CSC_LIVE_PROFILE"))
+        fprintf(stderr, "parent: session ended in %lld us\n", (long long)(live_now_us() - t0));
+}
+
+static void session_reap(struct live_session *ss)
+{
+    static int registered;
+    if (ss->wfd >= 0)
+        close(ss->wfd);
+    if (ss->rfd >= 0)
+        close(ss->rfd);
+    ss->wfd = ss->rfd = -1;
+    reap_ending(0);
+    if (ss->pid <= 0)
+        return;
+    /* closing the pipe ends the child at its next read */
+    pid_t pid = ss->pid;
     ss->pid = 0;
+    if (reap_now(pid))
+        return;
+    if (!registered)
+        registered = atexit(reap_at_exit) == 0;
+    if (!registered) {
+        reap_wait(pid);
+        return;
+    }
+    if (NENDING == ENDING_MAX) {
+        reap_wait(ENDING[0]);
+        memmove(ENDING, ENDING + 1, sizeof ENDING[0] * (ENDING_MAX - 1));
+        NENDING--;
+    }
+    ENDING[NENDING++] = pid;
 }

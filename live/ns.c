@@ -670,8 +670,9 @@ static struct snap S_BASE, S_CUR, S_PREV;
  * softirq loop ran too long, or ksoftirqd was already due). So: when
  * ksoftirqd/CPU was not switched in from before the first write until after
  * the snapshot, and is asleep then, nothing of the case is still in flight
- * and one snapshot ends it; otherwise the case settles as a GRO run does
- * (reads 0.3 ms apart until two agree). */
+ * and one snapshot ends it - no sentinel frame needed; otherwise the case
+ * ends as any other: the sentinel behind it (2 s bound), then reads 0.3 ms
+ * apart until two agree. */
 static struct {
     int stat_fd, sched_fd;     /* /proc/PID/stat and schedstat of ksoftirqd/CPU, -1: none */
     uint64_t fast, slow;       /* cases ended each way (CSC_LIVE_PROFILE) */
@@ -980,16 +981,15 @@ static int run_once(const struct live_batch *c, struct live_obs *o, int64_t *max
         struct timespec ts = { 0, (long)E.s.gro_flush_ns * 2 };
         nanosleep(&ts, NULL);
     }
-    int r = sentinel(c->dev, 0, 2000);
-    if (fast && !r) {
+    int r = 0, sent = 1;
+    if (fast) {
         snapshot(&S_PREV);
-        if (ksoftirqd_asleep() && ksoftirqd_runs() == runs0) {
-            K.fast++;
-        } else {
-            K.slow++;
-            settle_from(&S_CUR, &S_PREV);
-        }
-    } else {
+        sent = !(ksoftirqd_asleep() && ksoftirqd_runs() == runs0);
+        K.fast += !sent;
+        K.slow += sent;
+    }
+    if (sent) {
+        r = sentinel(c->dev, 0, 2000);
         settle(&S_CUR, &S_PREV);
     }
     o->settle_us = (uint32_t)(live_now_us() - t0);
@@ -999,7 +999,7 @@ static int run_once(const struct live_batch *c, struct live_obs *o, int64_t *max
         snprintf(o->msg, sizeof o->msg, "the sentinel frame never arrived (2 s)");
         return -1;
     }
-    snap_delta(&S_BASE, &S_PREV, &E.footprint[c->dev], o);
+    snap_delta(&S_BASE, &S_PREV, sent ? &E.footprint[c->dev] : NULL, o);
     o->status = LIVE_OK;
     PREV_VALID = 1;
     if (getenv("CSC_LIVE_PROFILE"))

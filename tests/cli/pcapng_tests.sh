@@ -77,7 +77,12 @@ t_pcapng_same() {
         same "$f" --threads 1 -F csv
         n=$((n + 1))
     done
-    [ "$n" -ge 60 ] || fail "only $n pcapng inputs"
+    # every input made above was read: the classic captures and the
+    # multi-link file each twice (as they are, byte-swapped), the committed
+    # pcapng, and the corpus's when ../shared has it
+    min=$(( 2 * ($(ls "$CAPS"/*.pcap | wc -l) + 1) + $(ls "$CAPS"/*.pcapng | wc -l) ))
+    [ -d "$R" ] || echo "NOTE [pcapng-same]: no public corpus at $R: its pcapng files are not compared"
+    [ "$n" -ge "$min" ] || fail "only $n pcapng inputs, expected at least $min"
     eq "gre-be: hand-overs" "$(handovers "$W/in/gre-be.pcapng")" 0
     [ "$(handovers "$W/in/multi-be.pcapng")" -ge 1 ] || fail "SLL2 in a big-endian section read here"
     # -w: the same records written

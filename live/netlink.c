@@ -172,23 +172,38 @@ struct nl_req {
     char attrs[512];
 };
 
-static struct rtattr *nl_put(struct nl_req *r, unsigned short type, const void *data, size_t len)
+/* Append one attribute to the request msg (cap bytes, a struct nlmsghdr
+ * first); NULL when it does not fit. A nest is an attribute put with no
+ * data and closed by rta_end once its members are in. */
+static struct rtattr *rta_put(void *msg, size_t cap, unsigned short type, const void *data, size_t len)
 {
-    size_t at = NLMSG_ALIGN(r->h.nlmsg_len);
-    if (at + RTA_SPACE(len) > sizeof *r)
+    struct nlmsghdr *h = msg;
+    size_t at = NLMSG_ALIGN(h->nlmsg_len);
+    if (at + RTA_SPACE(len) > cap)
         return NULL;
-    struct rtattr *a = (struct rtattr *)((char *)r + at);
+    struct rtattr *a = (struct rtattr *)((char *)h + at);
     a->rta_type = type;
     a->rta_len = (unsigned short)RTA_LENGTH(len);
     if (len)
         memcpy(RTA_DATA(a), data, len);
-    r->h.nlmsg_len = (uint32_t)(at + RTA_ALIGN(a->rta_len));
+    h->nlmsg_len = (uint32_t)(at + RTA_ALIGN(a->rta_len));
     return a;
+}
+
+static void rta_end(void *msg, struct rtattr *nest)
+{
+    const struct nlmsghdr *h = msg;
+    nest->rta_len = (unsigned short)((char *)h + h->nlmsg_len - (char *)nest);
+}
+
+static struct rtattr *nl_put(struct nl_req *r, unsigned short type, const void *data, size_t len)
+{
+    return rta_put(r, sizeof *r, type, data, len);
 }
 
 static void nl_end(struct nl_req *r, struct rtattr *nest)
 {
-    nest->rta_len = (unsigned short)((char *)r + r->h.nlmsg_len - (char *)nest);
+    rta_end(r, nest);
 }
 
 static int nl_talk(void *msg, char *err, size_t n, const char *what)
@@ -409,16 +424,7 @@ struct tc_req {
 
 static struct rtattr *tc_put(struct tc_req *r, unsigned short type, const void *data, size_t len)
 {
-    size_t at = NLMSG_ALIGN(r->h.nlmsg_len);
-    if (at + RTA_SPACE(len) > sizeof *r)
-        return NULL;
-    struct rtattr *a = (struct rtattr *)((char *)r + at);
-    a->rta_type = type;
-    a->rta_len = (unsigned short)RTA_LENGTH(len);
-    if (len)
-        memcpy(RTA_DATA(a), data, len);
-    r->h.nlmsg_len = (uint32_t)(at + RTA_ALIGN(a->rta_len));
-    return a;
+    return rta_put(r, sizeof *r, type, data, len);
 }
 
 static void tc_begin(struct tc_req *r, int type, int ifindex)
@@ -462,7 +468,7 @@ int tc_bpf_ingress(const char *dev, const char *obj, const char *sec, char *err,
         tc_put(&r, TCA_BPF_FD, &fd32, sizeof fd32);
         tc_put(&r, TCA_BPF_NAME, name, (size_t)nl + 1);
         tc_put(&r, TCA_BPF_FLAGS, &flags, sizeof flags);
-        opt->rta_len = (unsigned short)((char *)&r + r.h.nlmsg_len - (char *)opt);
+        rta_end(&r, opt);
         rc = nl_talk(&r, err, n, "RTM_NEWTFILTER bpf");
     }
     close(pfd);                        /* the filter holds the program */

@@ -3,7 +3,7 @@
  * (csc_analyze) says and what a real kernel did (a struct live_obs), as a
  * class (delivered, or the layer of the drop), and the counters each moved.
  * Shared by the live-kernel differential test (tests/kernel) and
- * `csumcheck --live` (analyzer/live.c): both judge a kernel with the same
+ * `csumcheck --live` (replay.c): both judge a kernel with the same
  * rules. Unlike libcsclive it links the core (library csclive-judge).
  */
 #ifndef CSC_LIVE_JUDGE_H

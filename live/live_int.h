@@ -54,6 +54,17 @@ int builtin_run(int argc, char **argv, char *err, size_t n);
 
 int64_t live_now_us(void);
 
+/* cmd.c */
+/* One setup line: "ip ..." / "tc ..." with the tools found, "@name" a
+ * built-in. 0 done, 1 refused as "this kernel lacks it", -1 failed (err). */
+int cmd_run_line(const struct live_tools *t, const char *line, char *err, size_t n);
+/* A refusal of device d's line (unsupported_here: the kernel lacks it) */
+typedef void (*cmd_fail_fn)(void *ctx, int d, int unsupported_here, const char *msg);
+/* Every line of a setup: the common ones (a failure is the setup's: -1,
+ * err), then each device's (a refusal goes to fail, the device only). */
+int cmd_run_setup_lines(const struct live_tools *t, const struct live_setup *s, cmd_fail_fn fail, void *ctx,
+                        char *err, size_t n);
+
 /* n bytes from fd, across short reads and signals; -1 at the end or on an
  * error (a struct live_obs is larger than PIPE_BUF: a pipe may give part) */
 static inline int live_read_full(int fd, void *buf, size_t n)

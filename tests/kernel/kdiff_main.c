@@ -22,6 +22,7 @@
  * archive and nothing cached. The reason is printed loudly either way.
  */
 #include "kdiff.h"
+#include "vm.h"
 
 #include "csumcheck/csumcheck.h"
 
@@ -176,40 +177,24 @@ static int run_host(const struct opts *o, size_t ncases, char *release, size_t r
     return 0;
 }
 
-static int copy_file(const char *from, const char *to)
+/* Each line of the runner's output goes on as it comes */
+static void vm_line(void *ctx, const char *line)
 {
-    FILE *a = fopen(from, "rb"), *b = a ? fopen(to, "wb") : NULL;
-    char buf[8192];
-    size_t n;
-    int rc = a && b ? 0 : -1;
-    while (!rc && (n = fread(buf, 1, sizeof buf, a)) > 0)
-        rc = fwrite(buf, 1, n, b) == n ? 0 : -1;
-    if (a)
-        fclose(a);
-    if (b && fclose(b) != 0)
-        rc = -1;
-    return rc;
+    (void)ctx;
+    printf("%s\n", line);
 }
 
-/* The whole job through csc-live-agent in a VM booted by the runner. */
+/* The whole job through csc-live-agent in a VM booted by the runner (vm.h). */
 static int run_vm(const struct opts *o, size_t ncases, char *release, size_t rn, size_t *groups)
 {
     if (!o->vm || !o->agent || access(o->vm, X_OK) || access(o->agent, X_OK))
         return skip(o, "no VM runner or agent given (--vm, --agent)");
-    char agent[4096];
-    if (!realpath(o->agent, agent)) {
-        perror(o->agent);
-        return 1;
-    }
-    char dir[] = "/tmp/csc-kdiff.XXXXXX";
-    if (!mkdtemp(dir)) {
+    char dir[512], job[600];
+    if (live_vm_mkdir("csc-kdiff", dir, sizeof dir)) {
         perror("mkdtemp");
         return 1;
     }
-    char job[256], res[256], bpf[256], cmd[10000];
     snprintf(job, sizeof job, "%s/job.txt", dir);
-    snprintf(res, sizeof res, "%s/result.txt", dir);
-    snprintf(bpf, sizeof bpf, "%s/csum_level.bpf.o", dir);
     FILE *f = fopen(job, "w");
     if (!f) {
         perror(job);
@@ -221,68 +206,32 @@ static int run_vm(const struct opts *o, size_t ncases, char *release, size_t rn,
         perror(job);
         return 1;
     }
-    int have_bpf = o->bpf && !copy_file(o->bpf, bpf);
-    /* the agent runs from the initramfs (with its libraries, the ASan
-     * runtime for the sanitizer build); job, BPF object and result on 9p;
-     * the sanitizer options of this run go with it */
-    char env[1024] = "";
-    size_t eo = 0;
-    static const char *const pass[] = { "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS" };
-    for (size_t i = 0; i < sizeof pass / sizeof *pass; i++) {
-        const char *v = getenv(pass[i]);
-        if (v && !strchr(v, '\'') && eo < sizeof env)
-            eo += (size_t)snprintf(env + eo, sizeof env - eo, " '%s=%s'", pass[i], v);
-    }
-    snprintf(cmd, sizeof cmd, "'%s' -s '%s' -f '%s' -T 1500 %s -- env%s '%s' %s%s --timeout 1200 "
-             "/mnt/host/job.txt /mnt/host/result.txt",
-             o->vm, dir, agent, o->kernel, env, agent, have_bpf ? "--bpf " : "",
-             have_bpf ? "/mnt/host/csum_level.bpf.o" : "");
     printf("kernel differential on %s: %zu setups in one VM (%s)\n", o->kernel, *groups, o->vm);
     fflush(stdout);
-    /* the runner's output goes on as it comes; its UNAVAILABLE line is the
-     * reason of a skip */
-    char why[400] = "the VM runner cannot run this kernel here";
-    strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
-    FILE *p = popen(cmd, "r");
-    int st = -1;
-    if (p) {
-        char line[1024];
-        while (fgets(line, sizeof line, p)) {
-            fputs(line, stdout);
-            if (!strncmp(line, "csc-vm: UNAVAILABLE: ", 21)) {
-                line[strcspn(line, "\n")] = 0;
-                snprintf(why, sizeof why, "%.399s", line + 21);
-            }
-        }
-        st = pclose(p);
-    }
-    int rc = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : 125;
-    int out = 0;
-    if (rc == 123)
-        out = skip(o, why);
-    else if (rc == 77)
-        out = skip(o, "the agent cannot run setups in the guest (its reason is above)");
-    else if (rc != 0 && rc != 1) {
-        printf("*** HARNESS ERROR: the VM run for %s ended with status %d ***\n", o->kernel, rc);
+    struct live_vm_cmd c = { vm_line, NULL, NULL, NULL };
+    struct live_vm_job j = { o->vm, o->agent, o->bpf, o->kernel, dir, 1500, 1200, store, NULL };
+    char why[400];
+    int status, out = 0;
+    switch (live_vm_run_job(&c, &j, release, rn, &status, why, sizeof why)) {
+    case LIVE_VM_OK: break;
+    case LIVE_VM_SKIP:
+        out = skip(o, status == 77 ? "the agent cannot run setups in the guest (its reason is above)"
+                      : why[0] ? why : "the VM runner cannot run this kernel here");
+        break;
+    case LIVE_VM_NO_RESULT:
+        printf("*** HARNESS ERROR: no readable result from the agent in %s/result.txt ***\n", dir);
         out = 1;
-    } else {
-        FILE *r = fopen(res, "r");
-        int n = r ? live_result_read(r, release, rn, store, NULL) : -1;
-        if (r)
-            fclose(r);
-        if (n < 0) {
-            printf("*** HARNESS ERROR: no readable result from the agent in %s ***\n", res);
-            out = 1;
-        }
+        break;
+    default:
+        printf("*** HARNESS ERROR: the VM run for %s ended with status %d%s%s ***\n", o->kernel, status,
+               why[0] ? ": " : "", why);
+        out = 1;
+        break;
     }
-    if (getenv("CSC_KDIFF_KEEP")) {
+    if (getenv("CSC_KDIFF_KEEP"))
         printf("kept the job and the result in %s\n", dir);
-    } else {
-        unlink(job);
-        unlink(res);
-        unlink(bpf);
-        rmdir(dir);
-    }
+    else
+        live_vm_clean(dir);
     return out;
 }
 

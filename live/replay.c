@@ -1,0 +1,666 @@
+/*
+ * replay.c - a run of `--live` (replay.h): the kernels, the passes over the
+ * inputs, each chunk through each kernel, every frame judged. Frames are
+ * written one at a time, in capture order; each is observed until its
+ * effects came through and the counters held still (libcsclive). Both
+ * outcomes are put in the same words by judge.c.
+ *
+ * --kernel: the VM machinery of the live-kernel differential test
+ * (vm.c): live/vm/csc-vm boots the kernel under qemu and runs
+ * csc-live-agent on a job (job.c) shared over 9p. The first pass plans
+ * every chunk exactly as on this machine and writes its setup and frames to
+ * the job; the VM runs the whole job in one boot; the second pass plans
+ * again (the same chunks, the same case ids) and judges each frame from its
+ * observation, with the model set to the VM kernel's era.
+ */
+#define _GNU_SOURCE
+#include "replay_int.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *live_rk_name(unsigned k)
+{
+    static const char *const t[LIVE_RK__COUNT] = { "plain", "vxlan", "vxlan-gpe", "geneve" };
+    return k < LIVE_RK__COUNT ? t[k] : "?";
+}
+
+const char *live_tp_name(unsigned t)
+{
+    static const char *const n[] = { "udp", "tcp", "icmp" };
+    return t < 3 ? n[t] : "?";
+}
+
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void why(struct live_outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void why(struct live_outcome *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(o->why, sizeof o->why, fmt, ap);
+    va_end(ap);
+}
+
+static bool stopped(const struct live_replay *lr)
+{
+    return lr->stop && *lr->stop;
+}
+
+static void note(const struct live_replay *lr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(const struct live_replay *lr, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (lr->face.note)
+        lr->face.note(lr->face.ctx, msg);
+}
+
+/* ---- the configuration and the kernels ---- */
+
+/* The device reports a TAP can make; else the reason */
+static const char *report_refused(const struct csc_report *r)
+{
+    switch (r->kind) {
+    case CSC_RX_NONE: return NULL;
+    case CSC_RX_UNNECESSARY:
+        return r->level <= 2 ? NULL : "unnecessary:L with L > 2 (the BPF object has levels 0-2)";
+    case CSC_RX_PARTIAL:
+        return r->where == CSC_PARTIAL_EXPLICIT ? "partial:START:OFFSET (use partial:outer or partial:inner)"
+                                                : NULL;
+    default: return "this report (a TAP makes none, partial:outer, partial:inner; BPF unnecessary:0-2)";
+    }
+}
+
+/* A kernel's release known: its era, the model's configuration at it */
+static void kernel_release(struct live_replay *lr, struct live_kernel *k, const char *release)
+{
+    snprintf(k->release, sizeof k->release, "%s", release);
+    k->era = live_era_for_release(release);
+    k->cfg = lr->cfg;
+    csc_era_by_name(k->era, &k->cfg.era);
+}
+
+int live_replay_init(struct live_replay *lr, const struct csc_config *cfg, const char *kernel, char *err,
+                     size_t n)
+{
+    lr->cfg = *cfg;
+    const char *no = report_refused(&lr->cfg.rx);
+    if (no) {
+        snprintf(err, n, "--live cannot make %s", no);
+        return 2;
+    }
+    if (lr->cfg.remcsum_nopartial) {
+        snprintf(err, n, "--live makes no remcsum-nopartial device yet");
+        return 2;
+    }
+    lr->cfg.gro_nic = false;         /* the TAP has no IFF_NAPI: no GRO before the stack */
+    lr->cfg.gro_tunnel = true;       /* a tunnel device's gro_cells always run */
+    lr->cfg.trace_steps = false;
+    struct utsname u;
+    uname(&u);
+    lr->nk = 1;
+    struct live_kernel *k = &lr->k[0];
+    memset(k, 0, sizeof *k);
+    snprintf(k->name, sizeof k->name, "%s", kernel ? kernel : "host");
+    kernel_release(lr, k, u.release);
+    if (kernel) {
+        k->vm = live_vm_kernel_of(kernel);
+        if (!k->vm) {
+            snprintf(err, n, "--kernel %s: not a VM kernel; they are %s", kernel, live_vm_kernel_names());
+            return 2;
+        }
+    }
+    lr->cfg = k->cfg;
+    return 0;
+}
+
+bool live_replay_needs_job(const struct live_replay *lr)
+{
+    for (int i = 0; i < lr->nk; i++)
+        if (lr->k[i].vm)
+            return true;
+    return false;
+}
+
+static bool has_host(const struct live_replay *lr)
+{
+    for (int i = 0; i < lr->nk; i++)
+        if (!lr->k[i].vm)
+            return true;
+    return false;
+}
+
+static const char *bpf_object(char *buf, size_t n)
+{
+    const char *env = getenv("CSC_LIVE_BPF");
+    if (env && *env)
+        snprintf(buf, n, "%s", env);
+    else
+        snprintf(buf, n, "%s", CSC_LIVE_BPF_OBJ);
+    return buf[0] && access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+static const char *env_or(const char *env, const char *built)
+{
+    const char *e = getenv(env);
+    return e && *e ? e : built;
+}
+
+/* This machine: 0, or the reason it cannot run in why */
+static int host_preflight(struct live_replay *lr, char *why, size_t n)
+{
+    if (geteuid() != 0) {
+        snprintf(why, n, "needs root (a private network namespace and a TAP)");
+        return -1;
+    }
+    if (access("/dev/net/tun", R_OK | W_OK) != 0) {
+        snprintf(why, n, "/dev/net/tun is missing");
+        return -1;
+    }
+    if (live_find_tools(&lr->tools)) {
+        snprintf(why, n, "iproute2 (ip) not found");
+        return -1;
+    }
+    lr->tools.bpf_obj = bpf_object(lr->bpf, sizeof lr->bpf);
+    if (live_preflight(&lr->tools, why, n)) {
+        if (!why[0])
+            snprintf(why, n, "cannot make a network namespace with a TAP here");
+        return -1;
+    }
+    return 0;
+}
+
+static void vm_line(void *ctx, const char *line)
+{
+    const struct live_replay *lr = ctx;
+    if (lr->face.vm_line)
+        lr->face.vm_line(lr->face.ctx, line);
+}
+
+static struct live_vm_cmd vm_cmd(struct live_replay *lr, FILE *log)
+{
+    struct live_vm_cmd c = { vm_line, lr, log, lr->stop };
+    return c;
+}
+
+/* A VM kernel: the runner and agent exist, the kernel is (or can be)
+ * cached; its release learnt. 0; else the exit status with why. */
+static int vm_prepare(struct live_replay *lr, struct live_kernel *k, char *why, size_t wn)
+{
+    const char *runner = env_or("CSC_VM_RUNNER", CSC_LIVE_VM_RUNNER);
+    const char *agent = env_or("CSC_LIVE_AGENT", CSC_LIVE_AGENT);
+    const struct live_vm_kernel *v = k->vm;
+    if (access(runner, X_OK) || access(agent, X_OK)) {
+        snprintf(why, wn, "--live skipped: --kernel needs the VM runner and csc-live-agent of a csumcheck build "
+                 "(%s, %s: not found); set CSC_VM_RUNNER and CSC_LIVE_AGENT to them", runner, agent);
+        return LIVE_EXIT_SKIP;
+    }
+    if (!lr->quiet)
+        note(lr, "--kernel %s: preparing Debian %s's kernel (cached in ${CSC_CACHE:-~/.cache/csumcheck}/vm; the "
+             "first time it is downloaded from Debian's archive)", v->series, v->suite);
+    char last[200], reason[400], rel[65];
+    struct live_vm_cmd c = vm_cmd(lr, NULL);
+    int rc = live_vm_prepare(&c, runner, v->suite, rel, sizeof rel, last, sizeof last, reason, sizeof reason);
+    if (rc == 0) {
+        kernel_release(lr, k, rel);
+        return 0;
+    }
+    if (rc == LIVE_VM_UNAVAILABLE) {
+        snprintf(why, wn, "--live skipped: the VM kernel %s cannot run here: %s (once it can, '%s --prepare %s' "
+                 "fetches and caches the kernel; '%s --kernels' lists them)", v->series,
+                 reason[0] ? reason : "the VM runner cannot run it here", runner, v->suite, runner);
+        return LIVE_EXIT_SKIP;
+    }
+    snprintf(why, wn, "--live failed: the VM runner failed to prepare %s (status %d): %s", v->series, rc, last);
+    return 2;
+}
+
+int live_replay_prepare(struct live_replay *lr, char *err, size_t n)
+{
+    char why[560] = "";
+    if (has_host(lr) && host_preflight(lr, why, sizeof why)) {
+        snprintf(err, n, "--live skipped: %s", why);
+        return LIVE_EXIT_SKIP;
+    }
+    if (!has_host(lr))               /* the frames go to VM kernels: this machine needs no root */
+        lr->tools.bpf_obj = bpf_object(lr->bpf, sizeof lr->bpf);
+    for (int i = 0; i < lr->nk; i++) {
+        if (!lr->k[i].vm)
+            continue;
+        int rc = vm_prepare(lr, &lr->k[i], err, n);
+        if (rc)
+            return rc;
+    }
+    lr->cfg = lr->k[0].cfg;
+    return 0;
+}
+
+/* ---- judging ---- */
+
+/* The model's side, from csc_analyze over the written bytes */
+void live_judge_model(const struct csc_result *r, struct live_outcome *o)
+{
+    o->mclass = live_model_class(r);
+    memset(o->mcnt, 0, sizeof o->mcnt);
+    live_model_counts(r->kernel.counters, o->mcnt);
+    live_model_counts_finish(o->mcnt);
+    snprintf(o->mdrop, sizeof o->mdrop, "%s",
+             r->kernel.verdict == CSC_K_DROP ? csc_drop_name(r->kernel.drop_reason) : "");
+}
+
+/* Did the frame reach its socket? UDP: the socket read it. TCP: it was
+ * counted in and not as an error (a listener answers; nothing is read). */
+static int kernel_delivered(const struct live_fr *f, const struct live_obs *o)
+{
+    if (f->l4 == LIVE_TP_ICMP)       /* taken in (an echo is answered), not counted as an error */
+        return f->in6 ? live_obs_get(o, "Icmp6InMsgs") >= 1 && !live_obs_get(o, "Icmp6InErrors")
+                      : live_obs_get(o, "IcmpInMsgs") >= 1 && !live_obs_get(o, "IcmpInErrors");
+    if (f->sock < 0)
+        return 0;
+    if (f->l4 == LIVE_TP_TCP)
+        return live_obs_get(o, "TcpInSegs") >= 1 && !live_obs_get(o, "TcpInErrs");
+    char name[16];
+    snprintf(name, sizeof name, "sock:%d", f->sock);
+    return live_obs_get(o, name) > 0;
+}
+
+void live_judge_kernel(const struct live_chunk *ch, const struct live_fr *f, struct live_outcome *out,
+                       const struct live_obs *o)
+{
+    if (o->status != LIVE_OK) {
+        out->result = o->status == LIVE_SKIPPED ? LIVE_RES_SKIPPED : LIVE_RES_ERROR;
+        why(out, "%s", o->msg[0] ? o->msg : "no observation");
+        return;
+    }
+    const char *dev = f->kind == LIVE_RK_PLAIN ? NULL : ch->s.devs[f->dev].ifname;
+    size_t at = 0;
+    out->deltas[0] = 0;
+    for (int i = 0; i < o->n && at < sizeof out->deltas; i++)
+        at += (size_t)snprintf(out->deltas + at, sizeof out->deltas - at, "%s%s=%lld", i ? " " : "", o->v[i].name,
+                               (long long)o->v[i].delta);
+    if (dev) {
+        char name[LIVE_NAME_LEN];
+        snprintf(name, sizeof name, "dev:%s:rx_packets", dev);
+        out->at_dev = live_obs_get(o, name);
+    }
+    int delivered = kernel_delivered(f, o);
+    out->kclass = live_kernel_class(o, dev, f->sock < 0, f->in6, delivered);
+    live_kernel_counts(o, dev, out->kcnt);
+    out->result = LIVE_RES_AGREE;
+    out->why[0] = 0;
+    if (out->mclass != out->kclass) {
+        why(out, "%s: model %s, kernel %s", out->mclass == LIVE_C_DELIVERED || out->kclass == LIVE_C_DELIVERED
+                                                ? "delivered"
+                                                : "drop layer",
+            live_class_name(out->mclass), live_class_name(out->kclass));
+        out->result = LIVE_RES_DISAGREE;
+        return;
+    }
+    int i = live_counts_diff(out->mcnt, out->kcnt);
+    if (i >= 0) {
+        why(out, "%s: model %lld, kernel %lld", live_count_name((unsigned)i), (long long)out->mcnt[i],
+            (long long)out->kcnt[i]);
+        out->result = LIVE_RES_DISAGREE;
+    }
+}
+
+/* ---- the VMs' observations, kept between the passes ---- */
+
+static void vm_obs_free(struct live_vm_obs *k)
+{
+    if (k)
+        free(k->msg), free(k);
+}
+
+struct obs_sink {
+    struct live_replay *lr;
+    struct live_kernel *k;
+};
+
+static void vm_obs_keep(void *ctx, const struct live_obs *o)
+{
+    struct obs_sink *s = ctx;
+    if (o->id < 0 || o->id >= s->k->nobs)
+        return;                      /* not a case of this job */
+    int n = o->n < LIVE_MAX_VALUES ? o->n : LIVE_MAX_VALUES;
+    struct live_vm_obs *k = malloc(sizeof *k + (size_t)n * sizeof k->v[0]);
+    if (!k)
+        return;                      /* counted as "no observation" */
+    k->status = o->status;
+    k->n = n;
+    k->msg = o->msg[0] ? strdup(o->msg) : NULL;
+    for (int i = 0; i < n; i++) {
+        memcpy(k->v[i].name, o->v[i].name, LIVE_NAME_LEN);
+        k->v[i].delta = o->v[i].delta;
+    }
+    vm_obs_free(s->k->obs[o->id]);
+    s->k->obs[o->id] = k;
+}
+
+/* case id's observation back as a struct live_obs; NULL: the VM sent none */
+static const struct live_obs *vm_obs_get(const struct live_kernel *kn, int32_t id)
+{
+    static struct live_obs o;
+    const struct live_vm_obs *k = id >= 0 && id < kn->nobs ? kn->obs[id] : NULL;
+    if (!k)
+        return NULL;
+    memset(&o, 0, offsetof(struct live_obs, v));
+    o.id = id;
+    o.status = k->status;
+    o.n = k->n;
+    for (int i = 0; i < k->n; i++) {
+        memcpy(o.v[i].name, k->v[i].name, LIVE_NAME_LEN);
+        o.v[i].delta = k->v[i].delta;
+    }
+    snprintf(o.msg, sizeof o.msg, "%s", k->msg ? k->msg : "");
+    return &o;
+}
+
+static void vm_obs_drop(struct live_kernel *k)
+{
+    for (int32_t i = 0; i < k->nobs; i++)
+        vm_obs_free(k->obs[i]);
+    free(k->obs);
+    k->obs = NULL;
+    k->nobs = 0;
+}
+
+/* ---- running a chunk ---- */
+
+static void account(struct live_replay *lr, const struct live_fr *f)
+{
+    for (int i = 0; i < lr->nk; i++) {
+        struct live_kernel *k = &lr->k[i];
+        const struct live_outcome *o = &f->k[i];
+        k->tot[f->kind][o->result]++;
+        if (o->result == LIVE_RES_DISAGREE)
+            k->disagreements++;
+        if (o->result == LIVE_RES_ERROR)
+            k->errors++;
+    }
+    lr->frames++;
+    if (lr->face.frame)
+        lr->face.frame(lr->face.ctx, f);
+}
+
+static void chunk_end(struct live_replay *lr, struct live_chunk *ch)
+{
+    ch->n = 0;
+    if (lr->face.chunk_end)
+        lr->face.chunk_end(lr->face.ctx);
+}
+
+/* First pass: the chunk's setup and its replayable frames, one case each */
+static void chunk_to_job(struct live_replay *lr, struct live_chunk *ch)
+{
+    bool setup = false;
+    for (int i = 0; i < ch->n; i++) {
+        struct live_fr *f = &ch->f[i];
+        if (f->dev < 0)
+            continue;
+        if (!setup) {
+            live_job_setup(lr->job, &ch->s);
+            lr->setups++;
+            setup = true;
+        }
+        struct live_batch b = { lr->seq++, (uint8_t)f->dev, 1, { &f->fr } };
+        live_job_batch(lr->job, &b);
+    }
+    ch->n = 0;
+}
+
+static void chunk_run(struct live_replay *lr, struct live_chunk *ch)
+{
+    if (lr->pass == LIVE_PASS_JOB) {
+        chunk_to_job(lr, ch);
+        return;
+    }
+    static struct live_session ss;
+    static struct live_obs o;
+    int replayable = 0;
+    for (int i = 0; i < ch->n; i++)
+        replayable += ch->f[i].dev >= 0;
+    int rc = 1;
+    int64_t t = now_us();
+    bool host = has_host(lr), live = host && replayable && !stopped(lr);
+    if (live) {
+        rc = live_session_start(&ss, &lr->tools, &ch->s, LIVE_CHUNK_S);
+        if (lr->pass == LIVE_PASS_HERE)
+            lr->setups++;
+    }
+    for (int i = 0; i < ch->n; i++) {
+        struct live_fr *f = &ch->f[i];
+        int32_t id = f->dev >= 0 ? lr->seq++ : -1;
+        for (int k = 0; k < lr->nk && f->dev >= 0; k++) {
+            struct live_outcome *out = &f->k[k];
+            if (lr->k[k].vm) {
+                const struct live_obs *vo = vm_obs_get(&lr->k[k], id);
+                if (vo) {
+                    live_judge_kernel(ch, f, out, vo);
+                } else {
+                    out->result = LIVE_RES_ERROR;
+                    why(out, "the VM sent no observation of it (the agent stopped before it: see -v)");
+                }
+            } else if (rc == 0 && !stopped(lr)) {
+                struct live_batch b = { (int32_t)i, (uint8_t)f->dev, 1, { &f->fr } };
+                int64_t tf = now_us();
+                live_session_run(&ss, &b, &o, LIVE_FRAME_MS);
+                lr->frame_seconds += (double)(now_us() - tf) / 1e6;
+                live_judge_kernel(ch, f, out, &o);
+            } else {
+                out->result = rc > 0 && !stopped(lr) ? LIVE_RES_SKIPPED : LIVE_RES_ERROR;
+                why(out, "%s", stopped(lr) ? "stopped by a signal" : ss.msg);
+            }
+        }
+        account(lr, f);
+    }
+    if (live && rc == 0)
+        live_session_end(&ss);
+    if (host)
+        lr->seconds += (double)(now_us() - t) / 1e6;
+    chunk_end(lr, ch);
+}
+
+/* ---- a pass over the inputs ---- */
+
+int live_replay_pass(struct live_replay *lr, enum live_pass pass, char *err, size_t n)
+{
+    if (!lr->ch) {
+        lr->ch = calloc(1, sizeof *lr->ch);
+        if (!lr->ch) {
+            snprintf(err, n, "out of memory");
+            return 2;
+        }
+    }
+    lr->pass = pass;
+    lr->seq = 0;
+    if (pass != LIVE_PASS_JOB)
+        return 0;
+    if (live_vm_mkdir("csc-live-vm", lr->vm_dir, sizeof lr->vm_dir)) {
+        snprintf(err, n, "mkdtemp: %s", strerror(errno));
+        return 2;
+    }
+    char job[600];
+    snprintf(job, sizeof job, "%s/job.txt", lr->vm_dir);
+    lr->job = fopen(job, "w");
+    if (!lr->job) {
+        snprintf(err, n, "%s: %s", job, strerror(errno));
+        return 2;
+    }
+    live_job_begin(lr->job);
+    return 0;
+}
+
+void live_replay_file_begin(struct live_replay *lr, const char *name)
+{
+    lr->file = name;
+    live_chunk_begin(lr, lr->ch);
+}
+
+/* Plan frame f (in its chunk's slot): the bytes written, its needs, the
+ * model's outcome for every kernel. NULL, or why it cannot be replayed. */
+static const char *plan_frame(struct live_replay *lr, struct live_fr *f, const uint8_t *data, uint32_t caplen,
+                              uint32_t len, uint8_t link, struct live_need *nd)
+{
+    static struct csc_result r;
+    const char *no = live_plan_written(&lr->cfg, data, caplen, len, link, f);
+    if (no)
+        return no;
+    struct csc_frame cf = { f->fr.data, f->fr.len, f->fr.len, CSC_LINK_ETHERNET, CSC_DIR_IN };
+    csc_analyze(&lr->k[0].cfg, &cf, &r);
+    if ((no = live_plan_stack(&lr->cfg, &r, f, nd)))
+        return no;
+    if (lr->pass == LIVE_PASS_JOB)
+        return NULL;                 /* judged in the second pass */
+    for (int k = 0; k < lr->nk; k++) {
+        if (k && strcmp(lr->k[k].era, lr->k[k - 1].era))
+            csc_analyze(&lr->k[k].cfg, &cf, &r);
+        live_judge_model(&r, &f->k[k]);
+    }
+    return NULL;
+}
+
+struct live_fr *live_replay_frame(struct live_replay *lr, const uint8_t *data, uint32_t caplen, uint32_t len,
+                                  uint8_t link, uint64_t no)
+{
+    struct live_chunk *ch = lr->ch;
+    if (ch->n >= LIVE_CHUNK) {       /* the chunk is full: it runs before this frame is read */
+        chunk_run(lr, ch);
+        live_chunk_begin(lr, ch);
+    }
+    struct live_fr *f = &ch->f[ch->n];
+    memset(f, 0, offsetof(struct live_fr, fr));
+    f->no = no;
+    f->dev = f->sock = -1;
+    struct live_need nd;
+    const char *no_why = plan_frame(lr, f, data, caplen, len, link, &nd);
+    if (no_why) {
+        for (int k = 0; k < lr->nk; k++) {
+            f->k[k].result = LIVE_RES_NOT_REPLAYABLE;
+            why(&f->k[k], "%s", no_why);
+        }
+    } else if (live_chunk_take(lr, ch, &nd, f) < 0) {
+        static struct live_fr keep;  /* the setup is full: run it, then this frame opens the next */
+        keep = *f;
+        chunk_run(lr, ch);
+        live_chunk_begin(lr, ch);
+        f = &ch->f[0];
+        *f = keep;
+        live_chunk_take(lr, ch, &nd, f);
+    }
+    ch->n++;
+    return f;
+}
+
+void live_replay_file_end(struct live_replay *lr)
+{
+    chunk_run(lr, lr->ch);
+}
+
+/* ---- the VMs ---- */
+
+int live_replay_run_vms(struct live_replay *lr, char *err, size_t n)
+{
+    int bad = ferror(lr->job);
+    char job[600];
+    snprintf(job, sizeof job, "%s/job.txt", lr->vm_dir);
+    if (fclose(lr->job) != 0 || bad) {
+        lr->job = NULL;
+        snprintf(err, n, "%s: cannot write the job", job);
+        return 2;
+    }
+    lr->job = NULL;
+    int rc = 0;
+    for (int i = 0; i < lr->nk && !rc; i++) {
+        struct live_kernel *k = &lr->k[i];
+        if (!k->vm)
+            continue;
+        k->nobs = lr->seq;
+        k->obs = calloc((size_t)k->nobs + 1, sizeof *k->obs);
+        if (!k->obs) {
+            snprintf(err, n, "out of memory");
+            rc = 2;
+            break;
+        }
+        if (!lr->seq || stopped(lr)) {
+            rc = stopped(lr) ? 128 + (int)*lr->stop : 0;
+            break;
+        }
+        /* the whole VM: boot, then up to two seconds a frame and fifteen a
+         * namespace under TCG (measured: 2.4 s a frame at worst, with a load
+         * of 12 on 2 CPUs; 0.1-0.3 s on a quiet machine) */
+        unsigned limit = 300 + 2 * (unsigned)lr->seq + 15 * (unsigned)lr->setups;
+        struct obs_sink sink = { lr, k };
+        struct live_vm_job j = { env_or("CSC_VM_RUNNER", CSC_LIVE_VM_RUNNER), env_or("CSC_LIVE_AGENT", CSC_LIVE_AGENT),
+                                 lr->tools.bpf_obj, k->vm->suite, lr->vm_dir, limit, LIVE_CHUNK_S, vm_obs_keep,
+                                 &sink };
+        if (!lr->quiet)
+            note(lr, "--kernel %s: %d frames in %llu namespaces, in one VM (qemu; a few minutes under TCG)",
+                 k->vm->series, (int)lr->seq, (unsigned long long)lr->setups);
+        char log[600], why[400], release[65] = "";
+        snprintf(log, sizeof log, "%s/vm.log", lr->vm_dir);
+        FILE *lf = fopen(log, "w");
+        struct live_vm_cmd c = vm_cmd(lr, lf);
+        int status;
+        int64_t t = now_us();
+        enum live_vm_status st = live_vm_run_job(&c, &j, release, sizeof release, &status, why, sizeof why);
+        k->vm_seconds = (double)(now_us() - t) / 1e6;
+        if (lf)
+            fclose(lf);
+        switch (st) {
+        case LIVE_VM_OK:
+            if (release[0])
+                kernel_release(lr, k, release);
+            break;
+        case LIVE_VM_STOPPED: rc = 128 + (int)*lr->stop; break;
+        case LIVE_VM_SKIP:
+            snprintf(err, n, "--live skipped: the VM kernel %s cannot run here: %s", k->vm->series,
+                     why[0] ? why : "the agent cannot make namespaces in the guest");
+            rc = LIVE_EXIT_SKIP;
+            break;
+        case LIVE_VM_FAILED:
+            snprintf(err, n, "--live failed: the VM run of %s ended with status %d%s (its console: %s, kept)",
+                     k->vm->series, status, status == LIVE_VM_TIMEOUT ? " (timeout)" : "", log);
+            rc = 2;
+            break;
+        case LIVE_VM_NO_RESULT:
+            snprintf(err, n, "--live failed: no readable result from the agent in the VM (its console: %s, kept)",
+                     log);
+            rc = 2;
+            break;
+        }
+    }
+    if (rc == 2 || lr->keep_vm_files) {
+        note(lr, "the job, the result and the VM's console are in %s", lr->vm_dir);
+    } else {
+        live_vm_clean(lr->vm_dir);
+    }
+    lr->vm_dir[0] = 0;
+    lr->cfg = lr->k[0].cfg;
+    return rc;
+}
+
+void live_replay_end(struct live_replay *lr)
+{
+    for (int i = 0; i < lr->nk; i++)
+        vm_obs_drop(&lr->k[i]);
+    if (lr->job)
+        fclose(lr->job), lr->job = NULL;
+    free(lr->ch);
+    lr->ch = NULL;
+}

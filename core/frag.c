@@ -321,11 +321,13 @@ static bool ipv6_frag_header(const struct pkt *p, const struct csc_layer *ip, ui
 /* The checksum state the fragment reached ip_defrag with (the replay's NIC
  * entry): inet_frag_reasm_finish keeps the head's (the offset-0 fragment's)
  * ip_summed when every fragment has the same, CHECKSUM_NONE otherwise. A
- * fragment the replay dropped before ip_defrag never reaches the queue. */
+ * fragment the replay dropped before ip_defrag, or whose path it does not
+ * know, is not counted as queued. */
 static void note_skb_state(struct csc_frag_entry *e, const struct csc_result *r, uint32_t foff)
 {
     const struct csc_kernel *k = &r->kernel;
-    if (!k->ran || k->verdict != CSC_K_UNKNOWN || k->drop_layer != CSC_NO_LAYER) {
+    if (!k->ran || k->verdict != CSC_K_UNKNOWN || k->drop_layer != CSC_NO_LAYER ||
+        (k->warnings & CSC_W_NOT_MODELLED)) {
         e->kernel_lost = 1;
         return;
     }

@@ -17,8 +17,10 @@
 
 static void deliver_l4(struct rp *rp, uint8_t i);
 
+/* A path the model does not know: the outcome is unknown, never accept. */
 static void not_modelled(struct rp *rp, uint8_t i, enum kfn fn)
 {
+    rp->k->verdict = CSC_K_UNKNOWN;
     rp->k->warnings |= CSC_W_NOT_MODELLED;
     rp_step(rp, i, fn, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
     rp->done = 1;

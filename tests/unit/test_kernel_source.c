@@ -632,6 +632,7 @@ START_TEST(geneve_by_era)
     run(&f);
     ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NOT_TUNNEL);
     ck_assert_uint_eq(R.kernel.warnings & CSC_W_NOT_MODELLED, CSC_W_NOT_MODELLED);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);      /* not modelled: never accept */
     cfg_set("complete", "4.0");
     run(&f);
     ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);

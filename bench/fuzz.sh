@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/fuzz.sh - build the libFuzzer targets with clang (ASan+UBSan) and run
-# each for a chosen time on a seed corpus from captures/ and ../shared.
+# each for a chosen time on a seed corpus from captures/ and tests/data/real.
 #
 #   bench/fuzz.sh SECONDS [frame|pcap|plugin|pcapng ...]   (default: all four)
 #   RUNS=12000000 bench/fuzz.sh 0 frame                (a run count instead)
@@ -31,8 +31,8 @@ trap 'rm -rf "$work"' EXIT
 base=${CORPUS:-$work}
 mkdir -p "$base/frames" "$base/files"
 caps=""
-for f in captures/*.pcap captures/*.pcapng ../shared/corpus/real/*.pcap \
-         ../shared/corpus/real/*.pcapng ../shared/corpus/real/*.cap; do
+for f in captures/*.pcap captures/*.pcapng tests/data/real/*.pcap \
+         tests/data/real/*.pcapng tests/data/real/*.cap; do
     [ -f "$f" ] && caps="$caps $f"
 done
 # shellcheck disable=SC2086

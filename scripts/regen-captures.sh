@@ -6,6 +6,9 @@
 #                                   captures/expected/runs.tsv (tests/golden/golden.sh --write)
 #   3. captures/CASES.md            csc-gen cases --markdown
 #   4. captures/README.md           the generated tables (files, verdict/protocol coverage)
+#   5. tests/data/real/gen__*       csc-gen real corpus: the stand-ins for public captures
+#                                   the repository may not carry (captures/gen/real.c), their
+#                                   tshark reference (*.tshark.tsv) and MANIFEST.tsv rows
 # Deterministic: running it twice changes nothing. After a deliberate change
 # (generator, core or CLI), run it, review the diff it prints, commit.
 #
@@ -55,10 +58,33 @@ tests/golden/coverage.sh --markdown captures core/names.c >"$T"
 replace coverage "$T"
 rm -f "$T"
 
+# 5. the stand-ins in the public corpus: capture, tshark reference (the
+#    command tests/data/real/README.md gives), sha256 and size in MANIFEST.tsv
+R=tests/data/real
+"$GEN" real corpus -o "$R"
+for f in $("$GEN" real list | cut -f1); do
+    # the Decode-As the file needs (MANIFEST.tsv's tshark_args column)
+    case $f in
+    gen__l2tp-ip-ping.pcap) set -- -o l2tp.cookie_size:None -o "l2tp.l2_specific:Default L2-Specific" \
+                                   -d l2tp.pw_type==0,eth ;;
+    *) set -- ;;
+    esac
+    tshark -n -r "$R/$f" "$@" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE \
+        -o udplite.check_checksum:TRUE -T fields -E header=y -E separator=/t -E occurrence=a -E aggregator=, \
+        -E quote=n -e frame.number -e frame.len -e frame.cap_len -e frame.protocols -e ip.checksum \
+        -e ip.checksum.status -e udp.checksum -e udp.checksum.status -e tcp.checksum -e tcp.checksum.status \
+        -e icmp.checksum -e icmp.checksum.status -e icmpv6.checksum -e icmpv6.checksum.status -e gre.checksum \
+        -e gre.checksum.status -e igmp.checksum.status -e pim.cksum.status >"$R/$f.tshark.tsv" 2>/dev/null
+    sum=$(sha256sum <"$R/$f" | cut -d' ' -f1)
+    awk -F'\t' -v OFS='\t' -v f="$f" -v s="$sum" -v b="$(wc -c <"$R/$f" | tr -d ' ')" \
+        '$1 == f { $6 = s; $7 = b } { print }' "$R/MANIFEST.tsv" >"$R/MANIFEST.tsv.new" &&
+        mv "$R/MANIFEST.tsv.new" "$R/MANIFEST.tsv"
+done
+
 echo "--- regen-captures: changes against the last commit"
 if git rev-parse --git-dir >/dev/null 2>&1; then
-    git status --short -- captures
-    git --no-pager diff --stat -- captures
+    git status --short -- captures "$R"
+    git --no-pager diff --stat -- captures "$R"
     git --no-pager diff -- captures/expected captures/README.md captures/CASES.md | head -n 600
 else
     echo "(not a git checkout: no diff)"

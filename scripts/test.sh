@@ -2,6 +2,8 @@
 # test.sh - set up, build and run every test twice: the normal build and the
 # ASan+UBSan build (plus the libFuzzer smoke when clang can build it), and the
 # Wireshark plugin's suite on the other Wireshark versions (tests/plugin/versions.sh).
+# After each ctest run, the count of skipped tests; a skip that docs/testing.md
+# does not list fails the run (scripts/skips.py).
 set -eu
 cd "$(dirname "$0")/.."
 # The live-kernel matrix (tests/kernel, docs/kernel-diff.md): each build's
@@ -23,7 +25,9 @@ live() {
 }
 scripts/setup.sh
 rm -f build/tests/kernel/kernel-matrix.txt build/tests/live/live-captures.summary build/tests/live/live-kernel-vm.summary
-ctest --test-dir build --output-on-failure -j2
+ctest --test-dir build --output-on-failure -j2 --output-junit "$PWD/build/ctest-junit.xml"
+# how many tests skipped, and none that docs/testing.md does not list
+python3 scripts/skips.py build/ctest-junit.xml docs/testing.md
 matrix build
 live build
 # The plugin suite above ran against the host's Wireshark (4.0 on Debian 12).
@@ -41,7 +45,8 @@ cmake --build build-release -j2 >build-release/build.log 2>&1 || { tail -n 40 bu
 scripts/setup.sh --asan
 rm -f build-asan/tests/kernel/kernel-matrix.txt build-asan/tests/live/live-captures.summary build-asan/tests/live/live-kernel-vm.summary
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan --output-on-failure -j2
+    ctest --test-dir build-asan --output-on-failure -j2 --output-junit "$PWD/build-asan/ctest-junit.xml"
+python3 scripts/skips.py build-asan/ctest-junit.xml docs/testing.md
 matrix build-asan
 live build-asan
 if [ -x scripts/fuzz-smoke.sh ]; then

@@ -63,6 +63,9 @@ struct gen_file {
 
 extern const struct gen_file gen_files[];
 extern const size_t gen_nfiles;
+/* real.c: stand-ins for the public captures the repository may not carry */
+extern const struct gen_file gen_real_files[];
+extern const size_t gen_nreal_files;
 
 /* spec.c: parse a stack description into f (pb_init'ed first).
  * Returns 0, or -1 with a message in err. */

@@ -2,6 +2,8 @@
  * main.c - csc-gen, the project's capture generator.
  *
  *   csc-gen corpus [-o DIR] [FILE...]   write the committed corpus (or some files)
+ *   csc-gen real corpus|manifest|list|cases ...   the same over the stand-ins
+ *                                       for public captures (real.c)
  *   csc-gen manifest [FILE...]          intended verdict of every checksummed layer (TSV)
  *   csc-gen list [--markdown]           files, formats, frame counts and themes (TSV)
  *   csc-gen cases [--markdown] [FILE...] every case: file, first frame, name, what (TSV)
@@ -19,11 +21,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The table a command works on: the captures/ corpus, or the stand-ins
+ * for public captures (real.c) with `csc-gen real ...`. */
+static const struct gen_file *files = gen_files;
+static size_t nfiles;
+
 static const struct gen_file *find_file(const char *name)
 {
-    for (size_t i = 0; i < gen_nfiles; i++)
-        if (!strcmp(gen_files[i].name, name))
-            return &gen_files[i];
+    for (size_t i = 0; i < nfiles; i++)
+        if (!strcmp(files[i].name, name))
+            return &files[i];
     fprintf(stderr, "csc-gen: no file '%s' in the case table (csc-gen list)\n", name);
     return NULL;
 }
@@ -34,8 +41,8 @@ static int each_file(int argc, char **argv, int first, int (*fn)(const struct ge
 {
     int r = 0;
     if (first >= argc) {
-        for (size_t i = 0; i < gen_nfiles; i++)
-            r |= fn(&gen_files[i], ctx);
+        for (size_t i = 0; i < nfiles; i++)
+            r |= fn(&files[i], ctx);
         return r;
     }
     for (int i = first; i < argc; i++) {
@@ -284,6 +291,9 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: csc-gen corpus [-o DIR] [FILE...]   write the committed capture corpus\n"
+            "       csc-gen real CMD ...                the same commands (corpus, manifest, list,\n"
+            "                                           cases) over the stand-ins for public captures\n"
+            "                                           (tests/data/real/gen__*, captures/gen/real.c)\n"
             "       csc-gen manifest [FILE...]          intended per-layer verdicts (TSV)\n"
             "       csc-gen list|cases [--markdown] [FILE...]  the case table\n"
             "       csc-gen stack [OPTS] DESCRIPTION    one frame (see captures/gen/spec.c)\n"
@@ -302,6 +312,13 @@ int main(int argc, char **argv)
     if (argc < 2) {
         usage();
         return 2;
+    }
+    nfiles = gen_nfiles;
+    if (!strcmp(argv[1], "real") && argc > 2) {
+        files = gen_real_files;
+        nfiles = gen_nreal_files;
+        argc--;
+        argv++;
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "corpus")) {

@@ -20,7 +20,8 @@
  *            start moved off target)  v1 (GUE variant 1)  optw=N (GENEVE
  *            option words)  vlan=N label=N pkt=N (SLL2 packet type)
  *            len=N fill=N (payload)  hex=0011.. (raw bytes)
- *            type=N code=N (ICMP)  lenfix=N (length field override)
+ *            type=N code=N (ICMP)  reply (ICMP echo reply)  lenfix=N (length
+ *            field override)  rev (IP: source and destination swapped)
  * Numbers are decimal or 0x-hex.
  */
 #include "gen.h"
@@ -99,6 +100,14 @@ static int item(struct pb_layer *l, const char *it, char *err, size_t errlen)
             l->rco = 1;
         else if (!strcmp(key, "v1"))
             l->gue_variant = 1;
+        else if (!strcmp(key, "reply"))
+            l->echo_reply = 1;
+        else if (!strcmp(key, "rev")) {
+            uint8_t t[16];
+            memcpy(t, l->src, 16);
+            memcpy(l->src, l->dst, 16);
+            memcpy(l->dst, t, 16);
+        }
         else
             goto bad;
         return 0;

@@ -265,9 +265,9 @@ static void write_headers(struct pb_frame *f, uint8_t *b, size_t *tot)
             }
             break;
         case PB_ICMP:
-            p[0] = l->icmp_type ? l->icmp_type : 8;
+            p[0] = l->echo_reply ? 0 : l->icmp_type ? l->icmp_type : 8;
             p[1] = l->icmp_code;
-            if (p[0] == 8) {
+            if (p[0] == 8 || l->echo_reply) {
                 be16(p + 4, 1);
                 be16(p + 6, 1);
             } else if (p[0] == 3 && p[1] == 4) {

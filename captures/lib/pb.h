@@ -89,6 +89,7 @@ struct pb_layer {
     uint8_t icmp_code;
     uint16_t len_override;   /* IPv4 tot_len / IPv6 payload length / UDP length written
                                 instead of the real one (an ICMP error quoting a cut datagram) */
+    uint8_t echo_reply;      /* ICMP: echo reply (type 0) instead of the default request */
 };
 
 struct pb_frame {

@@ -3,7 +3,7 @@
 #
 # Environment (set by tests/cli/CMakeLists.txt):
 #   CSUMCHECK  the binary under test        JSONQ    csc-jsonq (strict JSON Lines)
-#   CORPUS     ../shared/corpus/real         WORKDIR  scratch dir for this test
+#   CORPUS     tests/data/real               WORKDIR  scratch dir for this test
 #   SRCDIR     source tree                   BUILDDIR build tree
 # Exit 0 pass, 1 fail, 77 skip (always with a message saying why).
 #
@@ -165,7 +165,7 @@ t_json_corpus() {
     eq "nDPI partial (eth vlan ipv4 udp)" "$(jq_ -f "file=$R/$NDPI" -f type=packet -p layers.3.csum.verdict | grep -c partial)" 73
     # the reference files next to the captures are skipped, and said so
     eq "one stderr line" "$(lines "$W/err")" 1
-    has "$W/err" "csumcheck: $R: 317 files are not captures (by their first bytes), skipped: DISAGREEMENTS.tsv, ..."
+    has "$W/err" "csumcheck: $R: 140 files are not captures (by their first bytes), skipped: MANIFEST.tsv, ..."
 }
 
 # The kernel trace is only recorded with -v (cfg.trace_steps): the rest of
@@ -530,7 +530,7 @@ t_ports() {
     eq "geneve needs its port" "$(protos 1)" "<missing>"
     run 0 "$C" --format json --no-default-ports --geneve-port 6081 "$R/zeek__geneve.pcap"
     eq "--geneve-port" "$(protos 1)" "geneve"
-    G="$R/kaorimatz-pcaps__gue-ipip__ping__veth2.pcap"
+    G="$R/gen__gue-ipip-ping.pcap"
     run 0 "$C" --format json --no-default-ports --gue-port 6080 "$G"
     eq "--gue-port" "$(protos 3)" "gue"
     run 0 "$C" --format json --fou-port 6080:4 "$G"
@@ -539,7 +539,7 @@ t_ports() {
 
 t_l2tp_lengths() {
     need_corpus
-    L="$R/kaorimatz-pcaps__l2tp-ip__ping__veth2.pcap"
+    L="$R/gen__l2tp-ip-ping.pcap"
     run 0 "$C" --format json "$L"
     eq "defaults reach the inner ICMP" "$(jq_ -f type=summary -p layers.icmp.good)" 2
     run 0 "$C" --format json --l2tp-cookie-len 4 "$L"

@@ -14,7 +14,7 @@ mkdir -p "$W"
 fail() { echo "FAIL [$T]: $*" >&2; exit 1; }
 skip() { echo "SKIP [$T]: $*" >&2; exit 77; }
 need_corpus() {
-    [ -f "$R/nDPI__vxlan.pcap" ] || skip "real capture corpus not found at $R (../shared/corpus/real)"
+    [ -f "$R/nDPI__vxlan.pcap" ] || fail "public capture corpus not found at $R (tests/data/real)"
 }
 # run RC CMD...: stdout -> $W/out, stderr -> $W/err, exit status must be RC
 run() {

@@ -54,12 +54,16 @@ common_inputs() {
         $CRAFT swap "$f" "${f%.pcapng}-be.pcapng" || fail "swap $f"
     done
     cp "$CAPS"/*.pcapng "$W/in/"
-    if [ -d "$R" ]; then
-        for f in "$R"/*; do
-            case $f in *.txt | *.tsv) continue ;; esac
-            [ "$(head -c 4 "$f" | od -An -tx1 | tr -d ' \n')" = 0a0d0d0a ] && ln -s "$f" "$W/in/"
-        done
-    fi
+    [ -d "$R" ] || fail "no public corpus at $R (tests/data/real)"
+    ncorpus=0
+    for f in "$R"/*; do
+        case $f in *.txt | *.tsv | *.md) continue ;; esac
+        if [ "$(head -c 4 "$f" | od -An -tx1 | tr -d ' \n')" = 0a0d0d0a ]; then
+            ln -s "$f" "$W/in/"
+            ncorpus=$((ncorpus + 1))
+        fi
+    done
+    [ "$ncorpus" = 3 ] || fail "the public corpus has $ncorpus pcapng files, expected 3"
 }
 
 # ---------------------------------------------------------------------------
@@ -79,9 +83,8 @@ t_pcapng_same() {
     done
     # every input made above was read: the classic captures and the
     # multi-link file each twice (as they are, byte-swapped), the committed
-    # pcapng, and the corpus's when ../shared has it
-    min=$(( 2 * ($(ls "$CAPS"/*.pcap | wc -l) + 1) + $(ls "$CAPS"/*.pcapng | wc -l) ))
-    [ -d "$R" ] || echo "NOTE [pcapng-same]: no public corpus at $R: its pcapng files are not compared"
+    # pcapng, and the public corpus's
+    min=$(( 2 * ($(ls "$CAPS"/*.pcap | wc -l) + 1) + $(ls "$CAPS"/*.pcapng | wc -l) + ncorpus ))
     [ "$n" -ge "$min" ] || fail "only $n pcapng inputs, expected at least $min"
     eq "gre-be: hand-overs" "$(handovers "$W/in/gre-be.pcapng")" 0
     [ "$(handovers "$W/in/multi-be.pcapng")" -ge 1 ] || fail "SLL2 in a big-endian section read here"

@@ -1,12 +1,13 @@
 /*
- * agree.c - raw verdicts vs tshark's reference over ../shared/corpus/real.
+ * agree.c - raw verdicts vs tshark's reference over the public corpus
+ * (tests/data/real, or any folder laid out the same way).
  *
  * For every capture in MANIFEST.tsv, every frame and every checksum field
  * tshark reports (ip, udp, tcp, icmp, icmpv6, gre, igmp; occurrences
  * outermost first), our verdict mapped to tshark's status codes must equal
  * tshark's, or the (file, frame, field, occurrence) must be listed in
  * docs/verdict-differences.md with a category. Prints the agreement figure;
- * exits 1 on any unlisted disagreement, 77 (skip) when the corpus is absent.
+ * exits 1 on any unlisted disagreement, 2 when the corpus is absent.
  *
  * usage: csc-agree CORPUS_DIR DIFFERENCES_MD [-v]
  */
@@ -256,8 +257,8 @@ int main(int argc, char **argv)
     snprintf(man, sizeof man, "%s/MANIFEST.tsv", argv[1]);
     FILE *mf = fopen(man, "r");
     if (!mf) {
-        printf("SKIP: corpus not found at %s\n", argv[1]);
-        return 77;
+        printf("FAIL: corpus not found at %s (no MANIFEST.tsv)\n", argv[1]);
+        return 2;
     }
     load_known(argv[2]);
     struct counts c = { 0, 0, 0, 0, 0 };

@@ -2,13 +2,15 @@
 # uptodate.sh - the committed captures are exactly what the generator writes
 # (deterministic: fixed timestamps, no randomness), nothing in captures/
 # looks like a capture without being in the case table, and CASES.md lists
-# the case table as it is.
+# the case table as it is. With REAL_DIR (tests/data/real): the generated
+# stand-ins there (gen__*, csc-gen real) too.
 #
-#   uptodate.sh CSC_GEN CAPTURES_DIR SCRATCH_DIR
+#   uptodate.sh CSC_GEN CAPTURES_DIR SCRATCH_DIR [REAL_DIR]
 set -u
 GEN=$1
 CAPS=$2
 OUT=$3
+REAL=${4:-}
 rm -rf "$OUT"
 mkdir -p "$OUT/a" "$OUT/b" || exit 1
 "$GEN" corpus -o "$OUT/a" || { echo "FAIL: csc-gen corpus"; exit 1; }
@@ -28,6 +30,20 @@ for f in "$CAPS"/*.pcap "$CAPS"/*.pcapng; do
     b=$(basename "$f")
     "$GEN" list | cut -f1 | grep -qx "$b" || { echo "FAIL: captures/$b is not in the case table"; status=1; }
 done
+if [ -n "$REAL" ]; then
+    mkdir -p "$OUT/real" || exit 1
+    "$GEN" real corpus -o "$OUT/real" || { echo "FAIL: csc-gen real corpus"; exit 1; }
+    for f in $("$GEN" real list | cut -f1); do
+        n=$((n + 1))
+        cmp -s "$OUT/real/$f" "$REAL/$f" ||
+            { echo "FAIL: $REAL/$f is not what csc-gen real writes (scripts/regen-captures.sh)"; status=1; }
+    done
+    for f in "$REAL"/gen__*; do
+        case $f in *.tsv) continue ;; esac
+        "$GEN" real list | cut -f1 | grep -qx "$(basename "$f")" ||
+            { echo "FAIL: $f is not in csc-gen real's table (captures/gen/real.c)"; status=1; }
+    done
+fi
 "$GEN" cases --markdown >"$OUT/CASES.md"
 if ! diff -u "$CAPS/CASES.md" "$OUT/CASES.md" >"$OUT/cases.diff"; then
     echo "FAIL: captures/CASES.md is stale (scripts/regen-captures.sh):"; head -50 "$OUT/cases.diff"; status=1

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """captures.py - csumcheck --live over every capture in captures/ and the
 public corpus's VXLAN and plain captures (read in place from
-CSC_SHARED/corpus/real, never copied), under each device report the TAP can
+tests/data/real, never copied), under each device report the TAP can
 make. Every replayed frame's kernel outcome must agree with the model or be
 listed in pending.txt with its explanation; the agreement figures are
 printed and written to --summary (docs/kernel-diff.md quotes them).
@@ -207,8 +207,8 @@ def main():
                    if f.endswith((".pcap", ".pcapng")))
     cfiles = corpus_files(corpus)
     if cfiles is None:
-        print("SKIP: the public corpus is not at %s" % corpus)
-        sys.exit(77)
+        print("FAIL: the public corpus is not at %s (tests/data/real)" % corpus)
+        sys.exit(1)
     try:
         check_known(csc, capdir)
     except AssertionError as e:

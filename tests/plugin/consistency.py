@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Plugin vs CLI, frame by frame, over every capture in captures/ and
-../shared/corpus/real.
+the public corpus, tests/data/real.
 
 Both front-ends call csc_analyze() + csc_frag_feed() on the same bytes, so
 everything both expose must be equal:
@@ -23,7 +23,7 @@ each layer's fields together, and PDML carries each item's label
 csum_level, GRO layer and passes; the kernel's bytes), so those are compared
 as well, read back from the labels. Files one reader cannot read completely
 (fuzzer finds, cut files) are compared over the frames both read, and listed.
-Exit 1 on any difference; 77 (skip) without the CLI, tshark or the corpus.
+Exit 1 on any difference or without the corpus; 77 (skip) without the CLI or tshark.
 """
 import concurrent.futures
 import json
@@ -48,7 +48,8 @@ def capture_files():
     n_caps = len(files)
     corpus = os.environ.get("CSC_CORPUS", "")
     if not corpus or not os.path.isdir(corpus):
-        skip("corpus %s not found (CSC_SHARED/corpus/real)" % corpus)
+        print("FAIL: corpus %s not found (CSC_CORPUS, tests/data/real)" % corpus)
+        sys.exit(1)
     files += [os.path.join(corpus, n) for n in sorted(os.listdir(corpus)) if n.endswith(EXTS)]
     return sorted(files), n_caps
 

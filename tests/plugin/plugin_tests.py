@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """csumcheck plugin tests: tshark + the freshly built csumcheck.so on real
-captures of ../shared/corpus/real. One CTest per case:
+captures of the public corpus, tests/data/real. One CTest per case:
 
     plugin_tests.py CASE
 
 Assertions are on `-T fields -e csumcheck.*` output (value_string fields
 print numbers there; `tshark -G values` of the plugin itself maps them back
 to the words), on `-Y` filters, expert info and custom columns. Exit 77
-(skip, with the reason) when tshark, setpriv (as root), or the corpus is
-missing.
+(skip, with the reason) when tshark or setpriv (as root) is missing; a
+capture of the corpus that is not there is a failure.
 """
 import filecmp
 import os
@@ -27,7 +27,8 @@ def corpus(name):
     d = os.environ.get("CSC_CORPUS", "")
     p = os.path.join(d, name)
     if not d or not os.path.exists(p):
-        skip("corpus capture %s not found (CSC_SHARED/corpus/real)" % name)
+        print("FAIL: corpus capture %s not found (CSC_CORPUS=%s, tests/data/real)" % (name, d))
+        sys.exit(1)
     return p
 
 
@@ -192,7 +193,7 @@ def t_gso_partial():
 
 
 def t_gue_inner():
-    f = corpus("kaorimatz-pcaps__gue-ipip__ping__veth2.pcap")
+    f = corpus("gen__gue-ipip-ping.pcap")
     rows = fields(f, LAYER + ["frame.protocols"])
     gue = [r for r in rows if "gue" in r["csumcheck.stack"]]
     eq("GUE frames", [r["frame.number"] for r in gue], ["3", "4"])
@@ -297,7 +298,7 @@ def t_prefs_rx():
 
 
 def t_prefs_era():
-    f = corpus("kaorimatz-pcaps__vxlan__ping__veth2.pcap")
+    f = corpus("gen__vxlan-ping.pcap")
     names = ["frame.number", "csumcheck.stack", "csumcheck.gro", "csumcheck.layer.verdict"]
     # Zero outer UDP checksum (verdict none): before 5.12 (89e5c58fc1e2) the
     # tunnel GRO gate refuses such frames; modern kernels let them in.
@@ -355,7 +356,7 @@ def t_columns():
     out, _, _ = run_tshark(["-n", "-C", "csumcheck", "-r", f], config_dir=cfg)
     eq("default output shows the columns", "bad tcp drop TcpInCsumErrors" in out[0], True)
     print("    " + out[0])
-    g = corpus("kaorimatz-pcaps__gue-ipip__ping__veth2.pcap")
+    g = corpus("gen__gue-ipip-ping.pcap")
     rows = columns(g, ["-C", "csumcheck"], config_dir=cfg)
     got = [(r["No."], r["csum"], r["kernel"]) for r in rows]
     eq("GUE columns", got[2:4], [("3", "none udp", "accept, 1 sw pass"), ("4", "none udp", "accept, 1 sw pass")])
@@ -629,7 +630,7 @@ def t_private_checkout():
         shutil.copy(os.path.join(built, ver, "epan", "csumcheck.so"), os.path.join(priv, "plugins", ver, "epan"))
         shutil.copytree(need_env("CSC_WS_CONFIG"), os.path.join(priv, "wsconfig"))
         os.makedirs(os.path.join(priv, "corpus"))
-        for name in ("zeek__vxlan-inner-tcp-bad-checksum.pcap", "kaorimatz-pcaps__gue-ipip__ping__veth2.pcap"):
+        for name in ("zeek__vxlan-inner-tcp-bad-checksum.pcap", "gen__gue-ipip-ping.pcap"):
             shutil.copy(corpus(name), os.path.join(priv, "corpus"))
         # Control: uid 65534 really cannot read it there.
         p = subprocess.run([need_env("CSC_SETPRIV"), "--reuid=65534", "--regid=65534", "--clear-groups",

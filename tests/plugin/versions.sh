@@ -19,7 +19,7 @@
 # (default ~/.cache/csumcheck/roots/SUITE), outside the repository, and made
 # again when missing or when the package list below changes. In the root, in
 # a private mount namespace (unshare -m: nothing stays mounted when it ends),
-# this checkout and ../shared are bind-mounted read-only at their own paths,
+# this checkout (the public corpus in it) is bind-mounted read-only at its own path,
 # the plugin, the CLI and the unit test are built into /var/tmp/csc-build-N, one per checkout (kept
 # in the root, so later runs build incrementally), and ctest -L plugin runs
 # there: tshark's version first, then the suite, consistency with the CLI
@@ -32,7 +32,6 @@
 set -u
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
-shared=$(cd "$src/../shared" 2>/dev/null && pwd -P) || shared=""
 cache=${CSC_ROOTS:-${HOME:-/root}/.cache/csumcheck/roots}
 mirror=${CSC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 jobs=${CSC_JOBS:-2}
@@ -57,23 +56,21 @@ loud_skip() {   # loud_skip VERSION REASON
     skipped=$((skipped + 1))
 }
 
-# in_root ROOT CMD: CMD as root inside ROOT, /proc mounted, the checkout and
-# shared/ visible at their own paths, all in a mount namespace of its own.
+# in_root ROOT CMD: CMD as root inside ROOT, /proc mounted, the checkout
+# visible at its own path, all in a mount namespace of its own.
 in_root() {
     r=$1
     shift
     mkdir -p "$r$src" "$r/proc"
-    [ -n "$shared" ] && mkdir -p "$r$shared"
     # shellcheck disable=SC2016
     unshare -m --propagation private sh -c '
         set -e
-        r=$1 src=$2 shared=$3; shift 3
+        r=$1 src=$2; shift 2
         mount -t proc proc "$r/proc"
         mount --bind "$src" "$r$src" && mount -o remount,bind,ro "$r$src"
-        if [ -n "$shared" ]; then mount --bind "$shared" "$r$shared" && mount -o remount,bind,ro "$r$shared"; fi
         exec chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
             DEBIAN_FRONTEND=noninteractive sh -c "$1"
-    ' in_root "$r" "$src" "$shared" "$*"
+    ' in_root "$r" "$src" "$*"
 }
 
 # make_root SUITE: ~/.cache/csumcheck/roots/SUITE with PKGS installed.
@@ -134,7 +131,7 @@ run_version() {
     in_root "$root" "(
         set -e
         echo \"versions: [$ver] \$(tshark --version 2>/dev/null | head -1)\"
-        cmake -S $src -B $b -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCSC_SHARED=$shared >/var/tmp/csc-cmake.log 2>&1 ||
+        cmake -S $src -B $b -DCMAKE_BUILD_TYPE=RelWithDebInfo >/var/tmp/csc-cmake.log 2>&1 ||
             { tail -20 /var/tmp/csc-cmake.log; exit 1; }
         grep -q 'csumcheck plugin for Wireshark $ver' /var/tmp/csc-cmake.log ||
             { echo 'versions: [$ver] the plugin is not part of the build:'; grep -i wireshark /var/tmp/csc-cmake.log; exit 1; }
@@ -168,7 +165,7 @@ if [ "${1:-}" = --run ]; then
     root=$cache/$suite
     b=/var/tmp/csc-build-$(printf %s "$src" | cksum | cut -d' ' -f1)
     in_root "$root" "set -e
-        cmake -S $src -B $b -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCSC_SHARED=$shared >/dev/null
+        cmake -S $src -B $b -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
         cmake --build $b -j$jobs --target csumcheck_plugin csumcheck csc-gen >/dev/null
         chmod -R a+rX $b
         cd $src && CSC_BUILD=$b sh -c '$cmd'"

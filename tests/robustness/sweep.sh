@@ -1,6 +1,6 @@
 #!/bin/sh
-# sweep.sh - the corruption sweep: every capture of captures/ and of the real
-# corpus, mutated with `editcap -E` (random byte errors at several rates,
+# sweep.sh - the corruption sweep: every capture of captures/ and of the public
+# corpus (tests/data/real), mutated with `editcap -E` (random byte errors at several rates,
 # fixed seeds) and cut at random offsets, through csumcheck (built with
 # ASan+UBSan) and, when a plugin directory is given, through tshark with the
 # csumcheck plugin loaded. Every run is bounded by a timeout. A run fails on:
@@ -83,9 +83,8 @@ if [ "$jobs" -gt 1 ] && [ -z "$shard" ]; then
     exit $rc
 fi
 
-inputs=$(ls "$root"/captures/*.pcap "$root"/captures/*.pcapng 2>/dev/null)
-shared="$root/../shared/corpus/real"
-[ -d "$shared" ] && inputs="$inputs $(ls "$shared"/*.pcap "$shared"/*.pcapng "$shared"/*.cap 2>/dev/null)"
+inputs=$(ls "$root"/captures/*.pcap "$root"/captures/*.pcapng "$root"/tests/data/real/*.pcap \
+         "$root"/tests/data/real/*.pcapng "$root"/tests/data/real/*.cap 2>/dev/null)
 
 files=0 runs=0 fails=0 cli_rc0=0 cli_rc1=0 cli_rc2=0 ts_runs=0 nmut=$((stride - 1))
 rates="0.001 0.01 0.05 0.2"

@@ -73,7 +73,7 @@ static void json_layer_kernel(struct wbuf *w, const struct csc_result *r, const 
     jw_obj(&j);
     JW_WORD(&j, "method", csc_method_name(k->method));
     JW_WORD(&j, "path", csc_path_name(k->path));
-    JW_KEY(&j, "device");
+    JW_KEY(&j, "dev");             /* an index: "device" is always a name */
     if (k->method != CSC_M_NOT_REACHED && k->dev < r->kernel.ndevs)
         jw_u64(&j, k->dev);
     else

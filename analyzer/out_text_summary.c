@@ -109,7 +109,7 @@ static void text_checksums(struct wbuf *w, const struct cli_stats *st)
 /* the kernel's outcomes: verdicts, counters, drop reasons, passes, GRO, warnings */
 static void text_kernel(struct wbuf *w, const struct cli_stats *st)
 {
-    wb_printf(w, "\nkernel: accepted %ju, dropped %ju, unknown %ju, not replayed %ju\n",
+    wb_printf(w, "\nkernel: accepted %ju, dropped %ju, unknown %ju, not run %ju\n",
               (uintmax_t)st->kverdict[CSC_K_ACCEPT], (uintmax_t)st->kverdict[CSC_K_DROP],
               (uintmax_t)st->kverdict[CSC_K_UNKNOWN], (uintmax_t)st->kernel_not_run);
     text_counts_line(w, "  counters: ", st->counter, 0, CSC_C__COUNT, csc_counter_name);

@@ -730,7 +730,7 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
             }
     }
     if (!s->ran) {
-        sb_s(&ks, "not replayed");
+        sb_s(&ks, "not run");
     } else if (s->kverdict == CSC_K_DROP) {
         const char *c = first_counter(s->counters);
         sb_s(&ks, "drop ");

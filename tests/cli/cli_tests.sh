@@ -80,7 +80,7 @@ t_text_summary() {
     eq "ipv4 row" "$(grep '^  ipv4 ' "$W/out" | tr -s ' ')" " ipv4 2 0 0 0 0 0 0 0"
     eq "udp row" "$(grep '^  udp ' "$W/out" | tr -s ' ')" " udp 1 0 0 0 0 0 0 0"
     has "$W/out" "frames with findings: 1 (bad 1, drop 1)"
-    has "$W/out" "kernel: accepted 0, dropped 1, unknown 0, not replayed 0"
+    has "$W/out" "kernel: accepted 0, dropped 1, unknown 0, not run 0"
     has "$W/out" "  counters: TcpInCsumErrors 1, TcpInErrs 1"
     has "$W/out" "  drop reasons: TCP_CSUM 1"
     has "$W/out" "  software checksum passes: 4 over 130 bytes"
@@ -90,7 +90,7 @@ t_text_summary() {
     run 0 "$C" "$R/$NDPI"
     eq "udp row" "$(grep '^  udp ' "$W/out" | tr -s ' ')" " udp 62 0 0 0 73 0 0 0"
     has "$W/out" "frames with findings: 73 (drop 73, partial 73)"
-    has "$W/out" "kernel: accepted 54, dropped 73, unknown 0, not replayed 0"
+    has "$W/out" "kernel: accepted 54, dropped 73, unknown 0, not run 0"
     has "$W/out" "counters: UdpInCsumErrors 73, UdpInErrors 73"
     has "$W/out" "gro at nic: held 0; not held: csum-fail 73, not-tunnel 4, tcp-flags 15, tcp-no-payload 35"
     # no per-frame lines without -v
@@ -127,7 +127,7 @@ t_json_packet() {
     eq "tcp csum" "$(jq_ $P -p layers.6.offset -p layers.6.csum)" \
         '84	{"verdict":"bad","field":"0xdead","expected":"0x4b57","reason":"mismatch"}'
     eq "udp csum" "$(jq_ $P -p layers.2.csum)" '{"verdict":"good","field":"0x8947","expected":"0x8947","reason":null}'
-    eq "tcp kernel" "$(jq_ $P -p layers.6.kernel.method -p layers.6.kernel.device -p layers.6.kernel.ok)" "sw-pass	1	false"
+    eq "tcp kernel" "$(jq_ $P -p layers.6.kernel.method -p layers.6.kernel.dev -p layers.6.kernel.ok)" "sw-pass	1	false"
     eq "kernel" "$(jq_ $P -p kernel.rx -p kernel.era -p kernel.ran -p kernel.verdict -p kernel.sw_passes -p kernel.sw_bytes)" \
         "none	modern	true	drop	4	130"
     eq "drop" "$(jq_ $P -p kernel.drop)" \
@@ -643,7 +643,7 @@ t_memory_flat() {
     done
     run 0 "$C" -q "$W/big.pcap"
     has "$W/out" "csumcheck: 1 file, 65536 frames, 6815744 bytes captured"
-    has "$W/out" "kernel: accepted 0, dropped 65536, unknown 0, not replayed 0"
+    has "$W/out" "kernel: accepted 0, dropped 65536, unknown 0, not run 0"
     # -j with spooling: two big files in parallel, output order kept, RSS flat
     ln -s "$W/big.pcap" "$W/big2.pcap"
     small=$(rss "$C" -q -j 2 --format json "$W/base.pcap" "$W/base.pcap")

@@ -16,12 +16,21 @@ skip() { echo "SKIP [$T]: $*" >&2; exit 77; }
 need_corpus() {
     [ -f "$R/nDPI__vxlan.pcap" ] || fail "public capture corpus not found at $R (tests/data/real)"
 }
+# keep_json FILE: a copy of a JSON Lines output for the schema check that
+# runs after the tests (tests/schema: CSC_JSONLOG, validate.py)
+keep_json() {
+    [ -n "${CSC_JSONLOG:-}" ] && [ "$(head -c 9 "$1" 2>/dev/null)" = '{"type":"' ] || return 0
+    mkdir -p "$CSC_JSONLOG/$T"
+    _kj=$(($(ls "$CSC_JSONLOG/$T" | wc -l) + 1))
+    cp "$1" "$CSC_JSONLOG/$T/$_kj.jsonl"
+}
 # run RC CMD...: stdout -> $W/out, stderr -> $W/err, exit status must be RC
 run() {
     want=$1
     shift
     "$@" >"$W/out" 2>"$W/err"
     rc=$?
+    keep_json "$W/out"
     if [ "$rc" != "$want" ]; then
         echo "command: $*" >&2
         sed 's/^/  stderr| /' "$W/err" | head -20 >&2

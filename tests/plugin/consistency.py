@@ -170,7 +170,7 @@ def plugin_view(t):
     v["layers"] = layers
     K = kids(t, "csumcheck.kernel")[0]
     km = label(K, KERNEL_LABEL, "kernel")
-    ran = show(K, "csumcheck.kernel.summary") != "not replayed"
+    ran = show(K, "csumcheck.kernel.summary") != "not run"
     if km["sum"] != show(K, "csumcheck.kernel.summary"):
         raise SystemExit("consistency.py: kernel label %r disagrees with its summary" % K.get("showname"))
     kv = {"ran": ran, "verdict": K.get("show"),
@@ -224,7 +224,7 @@ def cli_view(o):
         k = L.get("kernel")
         if k is not None and K.get("ran"):
             reached = k["method"] != "not-reached"
-            dev = k.get("device")   # an index into entry_state: the plugin names the device
+            dev = k.get("dev")   # an index into entry_state: the plugin names the device
             es = K.get("entry_state", [])
             if isinstance(dev, int) and 0 <= dev < len(es):
                 dev = es[dev]["device"]

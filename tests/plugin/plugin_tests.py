@@ -360,7 +360,7 @@ def t_columns():
     rows = columns(g, ["-C", "csumcheck"], config_dir=cfg)
     got = [(r["No."], r["csum"], r["kernel"]) for r in rows]
     eq("GUE columns", got[2:4], [("3", "none udp", "accept, 1 sw pass"), ("4", "none udp", "accept, 1 sw pass")])
-    eq("no-IP frame columns", got[0], ("1", "n/a", "not replayed"))
+    eq("no-IP frame columns", got[0], ("1", "n/a", "not run"))
     # The same through -o, as docs/wireshark.md shows.
     rows = columns(f, ["-o", 'gui.column.format:"No.","%m","csum","%Cus:csumcheck.summary:0:R",'
                              '"kernel","%Cus:csumcheck.kernel.summary:0:R","v","%Cus:csumcheck.layer.verdict"'])

@@ -17,7 +17,7 @@ pass=0 fail=0
 # layer PROTO OFFSET METHOD PATH [DEVICE]: how the kernel resolved that layer
 layer() {
     printf '"proto":"%s","offset":%s,"csum":\\{[^}]*\\},"kernel":\\{"method":"%s","path":"%s"' "$1" "$2" "$3" "$4"
-    [ $# -ge 5 ] && printf ',"device":%s' "$5"
+    [ $# -ge 5 ] && printf ',"dev":%s' "$5"
 }
 # verdict PROTO OFFSET VERDICT [REASON]: the raw verdict of the bytes
 verdict() {

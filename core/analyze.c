@@ -1,5 +1,5 @@
 /*
- * analyze.c - csc_analyze(): decode -> verify -> replay for one frame.
+ * analyze.c - csc_analyze(): decode -> verify -> direction -> replay for one frame.
  */
 #include "csumcheck/csumcheck.h"
 
@@ -11,6 +11,7 @@ void csc_analyze(const struct csc_config *cfg, const struct csc_frame *f, struct
 {
     csc_decode(cfg, f, out);
     csc_verify(cfg, f, out);
+    csc_direction(cfg, f, out);
     csc_replay(cfg, f, out);
 }
 

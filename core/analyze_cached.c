@@ -32,8 +32,8 @@ void csc_rcache_init(struct csc_rcache *c)
  *   tunnel flags, bits (TCP flags, a zero UDP checksum, an Ethernet
  *   destination's I/G bit), version.
  * Fields a protocol does not use stay zero. The frame's part, two words:
- * wire length, where the decoder stopped (offset | link, reason, protocol),
- * layers. */
+ * wire length, where the decoder stopped (offset | link, reason, protocol,
+ * layers, the interface kind: a virtual one has its own report). */
 #define KEY_HEAD 2
 #define KEY_LAYER 5
 #define KEY_LAYER_HEAD 3   /* words of the layer's head */
@@ -78,7 +78,7 @@ static size_t make_key(const struct csc_config *cfg, const struct csc_frame *f,
     /* gue_hdr_valid compares the stop with a GUE layer's offset */
     w[0] = f->wirelen | (uint64_t)r->stop_off << 32;
     w[1] = f->link | (uint64_t)r->stop << 8 | (uint64_t)r->stop_proto << 16 |
-           (uint64_t)r->nlayers << 24;
+           (uint64_t)r->nlayers << 24 | (uint64_t)r->via << 32;   /* via: the report */
     uint64_t h = mix(mix(0x243f6a8885a308d3ull, w[0]), w[1]);
     w += KEY_HEAD;
     for (unsigned i = 0; i < r->nlayers; i++, w += KEY_LAYER) {
@@ -162,6 +162,7 @@ void csc_analyze_cached(const struct csc_config *cfg, const struct csc_frame *f,
 {
     csc_decode(cfg, f, out);
     csc_verify(cfg, f, out);
+    csc_direction(cfg, f, out);
     struct rkey rk;
     uint64_t h;
     size_t n = c ? make_key(cfg, f, out, &rk, &h) : 0;

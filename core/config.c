@@ -22,6 +22,7 @@ void csc_config_default(struct csc_config *cfg)
     cfg->trace_steps = true;
     cfg->l2tp_cookie_len = 0;
     cfg->l2tp_l2spec_len = 4;
+    cfg->guess_direction = true;
     for (unsigned p = 0; p < CSC_P__COUNT; p++)   /* every row's default ports */
         for (unsigned i = 0; i < CSC_PROTO_PORTS && csc_protos[p].pub.ports[i]; i++)
             csc_config_set_port(cfg, csc_protos[p].pub.ports[i], (uint8_t)p, 0);
@@ -98,6 +99,8 @@ bool csc_report_parse(const char *s, struct csc_report *out)
         r.kind = CSC_RX_OUTER_L4;
     } else if (!strcmp(s, "tunnel-l4")) {
         r.kind = CSC_RX_TUNNEL_L4;
+    } else if (!strcmp(s, "virtual")) {
+        r.kind = CSC_RX_VIRTUAL;
     } else {
         return false;
     }
@@ -120,6 +123,7 @@ const char *csc_report_format(const struct csc_report *r, char *buf, size_t len)
         break;
     case CSC_RX_OUTER_L4: snprintf(buf, len, "outer-l4"); break;
     case CSC_RX_TUNNEL_L4: snprintf(buf, len, "tunnel-l4"); break;
+    case CSC_RX_VIRTUAL: snprintf(buf, len, "virtual"); break;
     default: snprintf(buf, len, "none"); break;
     }
     return buf;

@@ -530,6 +530,7 @@ static bool complete_datagram(struct csc_frag_table *t, struct csc_frag_entry *e
     struct csc_result *d = &t->dgram;
     csc_decode(t->cfg, &df, d);
     csc_verify(t->cfg, &df, d);
+    d->via = r->via;                  /* the interface the fragments came in on */
     if (d->nlayers < 1 || d->layers[0].proto != r->layers[ipi].proto)
         return false;
     bool replay = !e->kernel_lost && r->kernel.ran;

@@ -253,7 +253,7 @@ const char *csc_dev_name(unsigned kind)
 const char *csc_report_kind_name(unsigned k)
 {
     static const char *const t[] = { "none", "unnecessary", "complete", "partial", "outer-l4",
-                                     "tunnel-l4" };
+                                     "tunnel-l4", "virtual" };
     return NAME(t, k);
 }
 
@@ -271,6 +271,39 @@ const char *csc_gre_csum_name(unsigned g)
         [CSC_GRE_CSUM_PACKET] = "packet", [CSC_GRE_CSUM_ON] = "on", [CSC_GRE_CSUM_OFF] = "off",
     };
     return NAME(t, g);
+}
+
+const char *csc_direction_name(unsigned d)
+{
+    static const char *const t[] = { [CSC_DIR_UNKNOWN] = "unknown", [CSC_DIR_IN] = "in",
+                                     [CSC_DIR_OUT] = "out" };
+    return NAME(t, d);
+}
+
+const char *csc_dir_from_name(unsigned f)
+{
+    static const char *const t[CSC_DF__COUNT] = {
+        [CSC_DF_NONE] = "none",         [CSC_DF_CAPTURE] = "capture",
+        [CSC_DF_PKTTYPE] = "pkttype",   [CSC_DF_LOOPBACK] = "loopback",
+        [CSC_DF_LOCAL] = "local",       [CSC_DF_GUESS] = "guess",
+    };
+    return NAME(t, f);
+}
+
+const char *csc_via_name(unsigned v)
+{
+    static const char *const t[CSC_VIA__COUNT] = {
+        [CSC_VIA_NIC] = "nic", [CSC_VIA_LOOPBACK] = "loopback", [CSC_VIA_VIRTUAL] = "virtual",
+    };
+    return NAME(t, v);
+}
+
+/* include/uapi/linux/if_packet.h PACKET_HOST .. PACKET_KERNEL */
+const char *csc_pkttype_name(unsigned t)
+{
+    static const char *const n[] = { "host", "broadcast", "multicast", "otherhost", "outgoing",
+                                     "loopback", "user", "kernel" };
+    return NAME(n, t);
 }
 
 const char *csc_gro_fate_name(unsigned kind)

@@ -196,7 +196,10 @@ void csc_decode(const struct csc_config *cfg, const struct csc_frame *f, struct 
     out->stop_proto = CSC_P_NONE;
     out->stop_off = 0;
     out->worst = CSC_V_NA;
-    out->direction = f->direction;
+    out->direction = f->direction;   /* csc_direction() decides the rest */
+    out->dir_from = CSC_DF_NONE;
+    out->pkttype = CSC_NO_PKTTYPE;
+    out->via = CSC_VIA_NIC;
     out->gso_segs = 0;
     out->gso_segs_known = 0;
     out->ip_fragment = 0;
@@ -220,8 +223,6 @@ void csc_decode(const struct csc_config *cfg, const struct csc_frame *f, struct 
     }
     if (d.summing)
         dec_break_end(&d, f->wirelen);   /* COMPLETE reports cover link padding too */
-    if (out->direction == CSC_DIR_OUT && out->nlayers)
-        out->layers[0].notes |= CSC_N_OUTGOING;
 }
 
 enum csc_link csc_link_from_linktype(uint32_t lt)

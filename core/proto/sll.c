@@ -12,6 +12,8 @@
  *   +--------+--------+-----------------+--------+---+---+----------+
  * Packet type 4 (PACKET_OUTGOING) marks a frame the host sent: the capture
  * was taken before the NIC, so partial/lco checksums are expected there.
+ * The packet type and the device type (ARPHRD_LOOPBACK: lo, ARPHRD_NONE:
+ * tun) go to the layer's view; csc_direction() reads them.
  *
  * NULL/LOOP: a 4-byte address family, host order (NULL) or network order
  * (LOOP): AF_INET 2; AF_INET6 10 (Linux), 24, 28, 30 (BSDs, macOS).
@@ -28,31 +30,33 @@ static void sll_payload(struct dec *d, uint16_t proto, uint32_t off)
 
 void dec_sll(struct dec *d, uint32_t off)
 {
-    uint16_t pkttype = 0, proto = 0;
+    uint16_t pkttype = 0, hatype = 0, proto = 0;
     struct csc_layer *l = dec_header(d, CSC_P_SLL, off, WIRE_LEN(sll_hdr));
     if (!l)
         return;
     pkt_be16(&d->p, off + WIRE_OFF(sll_hdr, pkttype), &pkttype);
+    pkt_be16(&d->p, off + WIRE_OFF(sll_hdr, hatype), &hatype);
     pkt_be16(&d->p, off + WIRE_OFF(sll_hdr, protocol), &proto);
     l->next = proto;
     l->u.sll.pkttype = pkttype;
-    d->r->direction = pkttype == PACKET_OUTGOING ? CSC_DIR_OUT : CSC_DIR_IN;
+    l->u.sll.hatype = hatype;
     sll_payload(d, proto, off + WIRE_LEN(sll_hdr));
 }
 
 void dec_sll2(struct dec *d, uint32_t off)
 {
-    uint16_t proto = 0;
+    uint16_t proto = 0, hatype = 0;
     uint8_t pkttype = 0;
     struct csc_layer *l = dec_header(d, CSC_P_SLL2, off, WIRE_LEN(sll2_hdr));
     if (!l)
         return;
     pkt_be16(&d->p, off + WIRE_OFF(sll2_hdr, protocol), &proto);
     pkt_u8(&d->p, off + WIRE_OFF(sll2_hdr, pkttype), &pkttype);
+    pkt_be16(&d->p, off + WIRE_OFF(sll2_hdr, hatype), &hatype);
     pkt_be32(&d->p, off + WIRE_OFF(sll2_hdr, ifindex), &l->u.sll.ifindex);
     l->next = proto;
     l->u.sll.pkttype = pkttype;
-    d->r->direction = pkttype == PACKET_OUTGOING ? CSC_DIR_OUT : CSC_DIR_IN;
+    l->u.sll.hatype = hatype;
     sll_payload(d, proto, off + WIRE_LEN(sll2_hdr));
 }
 

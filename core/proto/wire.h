@@ -231,7 +231,10 @@ struct sll2_hdr {
     uint8_t protocol[2], reserved[2], ifindex[4], hatype[2], pkttype, halen, addr[8];
 };
 struct null_hdr { uint8_t family[4]; };
-#define PACKET_OUTGOING 4
+#define PACKET_OUTGOING 4        /* if_packet.h: 0 HOST .. 3 OTHERHOST, 4 OUTGOING */
+#define PACKET_KERNEL 7
+#define ARPHRD_LOOPBACK 772      /* if_arp.h: lo */
+#define ARPHRD_NONE 0xfffe       /* if_arp.h: tun (no link header) */
 #define LINUX_SLL_P_802_3 0x0001
 #define LINUX_SLL_P_802_2 0x0004
 

@@ -8,6 +8,16 @@
  *   tunnel-l4: verifies the outer and the inner L4 checksum and reports the
  *              run of verified ones as a level (zero UDP counts as verified,
  *              like ice/i40e per 89e5c58fc1e2).
+ *   virtual:   no NIC: the sender's skb crossed as it was (veth_xmit ->
+ *              __dev_forward_skb, loopback_xmit -> __netif_rx, tun with a
+ *              virtio_net_hdr NEEDS_CSUM: none of them touch ip_summed,
+ *              v6.12). A field holding a seed was left CHECKSUM_PARTIAL with
+ *              csum_start at its layer; anything else was completed in
+ *              software and arrives CHECKSUM_NONE. It is the report of every
+ *              frame received on a virtual interface (csc_result.via),
+ *              whatever the configured one. A loopback frame is a sent one
+ *              (docs/direction.md): replayed anyway, it takes the configured
+ *              report.
  */
 #include "replay.h"
 
@@ -31,6 +41,16 @@ static int inner_l4(const struct rp *rp, uint8_t l3)
     int last = -1;
     for (unsigned i = l3 + 1u; has_layer(rp, i); i++)
         if (is_l4_csum(L(rp, (uint8_t)i)) && L(rp, (uint8_t)i)->proto != CSC_P_GRE)
+            last = (int)i;
+    return last;
+}
+
+/* virtual: the innermost layer whose field holds a seed, -1 when none */
+static int partial_l4(const struct rp *rp, uint8_t l3)
+{
+    int last = -1;
+    for (unsigned i = l3 + 1u; has_layer(rp, i); i++)
+        if (L(rp, (uint8_t)i)->verdict == CSC_V_PARTIAL && !(L(rp, (uint8_t)i)->notes & CSC_N_QUOTED))
             last = (int)i;
     return last;
 }
@@ -64,12 +84,23 @@ static void set_unnecessary(struct sk_buff_model *s, int run)
     }
 }
 
+/* CHECKSUM_PARTIAL with csum_start at layer l (none: l < 0) */
+static void set_partial_at(struct rp *rp, int l)
+{
+    if (l < 0)
+        return;
+    const struct csc_layer *cl = L(rp, (uint8_t)l);
+    rp->skb.ip_summed = CHECKSUM_PARTIAL;
+    rp->skb.csum_start = cl->off;
+    rp->skb.csum_offset = (uint16_t)(cl->csum_off - cl->off);
+}
+
 void rp_from_report(struct rp *rp, uint8_t l3)
 {
-    const struct csc_report *rep = &rp->cfg->rx;
+    static const struct csc_report virt = { .kind = CSC_RX_VIRTUAL };
+    const struct csc_report *rep = rp->r->via == CSC_VIA_VIRTUAL ? &virt : &rp->cfg->rx;
     struct sk_buff_model *s = &rp->skb;
     uint32_t sum;
-    int l;
     s->ip_summed = CHECKSUM_NONE;
     switch (rep->kind) {
     case CSC_RX_UNNECESSARY:
@@ -88,19 +119,16 @@ void rp_from_report(struct rp *rp, uint8_t l3)
             s->csum_offset = rep->offset;
             break;
         }
-        l = rep->where == CSC_PARTIAL_OUTER ? outer_l4(rp, l3) : inner_l4(rp, l3);
-        if (l >= 0) {
-            const struct csc_layer *cl = L(rp, (uint8_t)l);
-            s->ip_summed = CHECKSUM_PARTIAL;
-            s->csum_start = cl->off;
-            s->csum_offset = (uint16_t)(cl->csum_off - cl->off);
-        }
+        set_partial_at(rp, rep->where == CSC_PARTIAL_OUTER ? outer_l4(rp, l3) : inner_l4(rp, l3));
         break;
     case CSC_RX_OUTER_L4:
         set_unnecessary(s, verified_run(rp, l3, 1, false));
         break;
     case CSC_RX_TUNNEL_L4:
         set_unnecessary(s, verified_run(rp, l3, 2, true));
+        break;
+    case CSC_RX_VIRTUAL:
+        set_partial_at(rp, partial_l4(rp, l3));
         break;
     default:
         break;

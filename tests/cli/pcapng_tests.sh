@@ -1,5 +1,5 @@
 #!/bin/sh
-# pcapng_tests.sh TEST - csumcheck's own pcapng reader (analyzer/input/pcapngblk.c)
+# pcapng_tests.sh TEST - csumcheck's own pcapng reader (analyzer/pcapngblk.c)
 # against libwiretap, which it replaces for the common blocks and which
 # stays the judge of everything else. Same environment and helpers as
 # cli_tests.sh (common.sh).
@@ -150,7 +150,7 @@ t_pcapng_hostile() {
 }
 
 # tshark reads the same files: frames, each frame's link type (the first
-# layer csumcheck decodes) and its direction
+# layer csumcheck decodes) and its direction from the packet flags
 t_pcapng_tshark() {
     need tshark "apt-get install tshark"
     common_inputs
@@ -161,8 +161,10 @@ t_pcapng_tshark() {
                           # the direction: bits 0-1 of the flags word (its last hex digit)
                           b = (index("0123456789abcdef", tolower(substr($2, length($2)))) - 1) % 4
                           print l, $2 == "" ? "-" : b == 1 ? "in" : b == 2 ? "out" : "-" }' >"$W/tshark"
-        "$C" -F json "$f" | "$Q" -f type=packet -p layers.0.proto -p direction |
-            awk -F'\t' '{ l = $1 ~ /^ipv[46]$/ ? "ip" : $1; print l, ($2 == "<missing>" || $2 == "null") ? "-" : $2 }' \
+        # the capture's own flags (direction_from capture), not the other rules of
+        # docs/direction.md (packet type, loopback, the guess)
+        "$C" -F json "$f" | "$Q" -f type=packet -p layers.0.proto -p direction -p direction_from |
+            awk -F'\t' '{ l = $1 ~ /^ipv[46]$/ ? "ip" : $1; print l, $3 != "capture" ? "-" : $2 }' \
             >"$W/csc"
         [ -s "$W/tshark" ] || fail "$(basename "$f"): tshark read nothing"
         if ! cmp -s "$W/tshark" "$W/csc"; then

@@ -2,7 +2,7 @@
  * vocab.c - csc-vocab: prints docs/schema/vocab.schema.json, the JSON
  * Schema of every vocabulary word csumcheck writes, from the one place the
  * words are defined: the core's name tables (csc_*_name) and the CLI's
- * findings (analyzer/features/stats.c). The committed file must equal this output
+ * findings (analyzer/stats.c). The committed file must equal this output
  * (CTest schema-vocab): a new word in a table is a new word in the schema,
  * in the same commit.
  *
@@ -79,6 +79,10 @@ int main(void)
         { "finding", "FINDING", cli_finding_name, 0, FD__COUNT },
         { "gre_csum", "--gre-csum", csc_gre_csum_name, 0, CSC_GRE_CSUM__COUNT },
         { "report_kind", "--rx kind", csc_report_kind_name, 0, 16 },
+        { "direction", "DIRECTION", csc_direction_name, 1, 3 },
+        { "dir_from", "DIRECTION FROM", csc_dir_from_name, 1, CSC_DF__COUNT },
+        { "via", "VIA", csc_via_name, 0, CSC_VIA__COUNT },
+        { "pkttype", "PKTTYPE", csc_pkttype_name, 0, 16 },
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         words(t[i].def, t[i].title, t[i].fn, t[i].from, t[i].n);

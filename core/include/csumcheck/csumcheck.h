@@ -51,6 +51,43 @@ enum csc_link {
 
 enum csc_direction { CSC_DIR_UNKNOWN = 0, CSC_DIR_IN, CSC_DIR_OUT };
 
+/* Where a frame's direction came from (csc_dir_from_name; csc_direction()) */
+enum csc_dir_from {
+    CSC_DF_NONE = 0,     /* nothing says: the frame is taken as received */
+    CSC_DF_CAPTURE,      /* the capture's packet flags (pcapng epb_flags) */
+    CSC_DF_PKTTYPE,      /* the Linux cooked header's packet type (SLL, SLL2) */
+    CSC_DF_LOOPBACK,     /* a loopback frame: this host sent it to itself */
+    CSC_DF_LOCAL,        /* its addresses against this host's (csc_config.local) */
+    CSC_DF_GUESS,        /* probably sent: its outermost checksum is a sender's partial */
+    CSC_DF__COUNT
+};
+
+/* What the capture's interface is (csc_config.via, csc_result.via, csc_via_name). A frame on
+ * loopback or on a virtual device (veth, tun) crosses as an skb, with the
+ * checksum state its sender left: nothing completes a partial checksum. */
+enum csc_via {
+    CSC_VIA_NIC = 0,     /* a device with a wire (the default: nothing says otherwise) */
+    CSC_VIA_LOOPBACK,    /* lo (also seen in the frame: docs/direction.md) */
+    CSC_VIA_VIRTUAL,     /* veth, tun/tap */
+    CSC_VIA__COUNT
+};
+
+/* Linux packet types (if_packet.h PACKET_*), csc_pkttype_name; none: 0xff */
+#define CSC_NO_PKTTYPE 0xffu
+
+/* This host's addresses (--local): a frame from one was sent, a frame to
+ * one received. Caller-owned, read-only while frames are analysed. */
+#define CSC_MAX_LOCAL 32
+enum csc_local_kind { CSC_LOCAL_MAC = 1, CSC_LOCAL_IPV4 = 4, CSC_LOCAL_IPV6 = 6 };
+struct csc_local_addr {
+    uint8_t kind;            /* enum csc_local_kind */
+    uint8_t addr[16];        /* 6 (MAC), 4 or 16 bytes */
+};
+struct csc_local_set {
+    unsigned n;
+    struct csc_local_addr a[CSC_MAX_LOCAL];
+};
+
 /* ------------------------------------------------------------------ */
 /* Layers */
 enum csc_proto {
@@ -252,7 +289,7 @@ union csc_layer_view {
     struct { uint32_t vid; } vlan;
     struct { uint32_t label; uint8_t depth; } mpls;     /* the bottom label, labels in the stack */
     struct { uint32_t session; } pppoe;
-    struct { uint32_t ifindex; uint16_t pkttype; } sll;  /* sll (no ifindex), sll2 */
+    struct { uint32_t ifindex; uint16_t pkttype, hatype; } sll;  /* sll (no ifindex), sll2 */
 };
 
 struct csc_layer {
@@ -288,6 +325,8 @@ enum csc_report_kind {
     CSC_RX_PARTIAL,          /* where: outer / inner / explicit start,offset */
     CSC_RX_OUTER_L4,         /* profile: NIC verifies the outermost L4 only */
     CSC_RX_TUNNEL_L4,        /* profile: NIC verifies outer and inner L4 */
+    CSC_RX_VIRTUAL,          /* no NIC: the sender's skb crossed (veth, lo, tun): a field
+                                holding a seed is CHECKSUM_PARTIAL there, else NONE */
 };
 
 enum csc_partial_where { CSC_PARTIAL_OUTER = 0, CSC_PARTIAL_INNER, CSC_PARTIAL_EXPLICIT };
@@ -408,6 +447,11 @@ struct csc_config {
     bool trace_steps;        /* record csc_kernel.steps (default true) */
     uint8_t l2tp_cookie_len; /* L2TPv3 cookie: 0, 4 or 8 bytes (default 0) */
     uint8_t l2tp_l2spec_len; /* L2TPv3 L2-specific sublayer: 0 or 4 (default 4) */
+    bool guess_direction;    /* a frame nothing else places is "probably sent" when its
+                                outermost checksum is a partial (default true) */
+    const struct csc_local_set *local;   /* this host's addresses; NULL: none */
+    uint8_t via;             /* enum csc_via: what the capture's interface is when the front
+                                end knows (--iface-kind); loopback is also seen per frame */
     uint8_t nports;
     struct csc_port ports[CSC_MAX_PORTS];
 };
@@ -548,7 +592,7 @@ struct csc_frame {
     uint32_t caplen;         /* bytes present in data */
     uint32_t wirelen;        /* bytes on the wire */
     uint8_t link;            /* enum csc_link */
-    uint8_t direction;       /* enum csc_direction (SLL/pcapng flags) */
+    uint8_t direction;       /* enum csc_direction: the capture's packet flags (pcapng) */
 };
 
 struct csc_result {
@@ -557,7 +601,10 @@ struct csc_result {
     uint8_t stop_proto;      /* protocol being decoded when it stopped */
     uint8_t worst;           /* worst raw verdict (csc_verdict_rank) */
     uint32_t stop_off;
-    uint8_t direction;
+    uint8_t direction;       /* enum csc_direction, as csc_direction() decided */
+    uint8_t dir_from;        /* enum csc_dir_from: what decided it */
+    uint8_t pkttype;         /* the cooked header's packet type, CSC_NO_PKTTYPE: none */
+    uint8_t via;             /* enum csc_via: the frame's, or loopback seen in it */
     uint8_t gso_segs_known;
     uint16_t gso_segs;       /* segments a NIC would cut (partial/gso) */
     uint8_t ip_fragment;     /* the decoder marked an IP layer CSC_N_FRAGMENT: without it,
@@ -578,7 +625,7 @@ bool csc_config_set_port(struct csc_config *cfg, uint16_t port, uint8_t proto, u
 void csc_config_clear_ports(struct csc_config *cfg, uint8_t proto);
 
 /* Parse "none", "unnecessary:L", "complete", "partial:outer|inner|S:O",
- * "outer-l4", "tunnel-l4". Returns false on an unknown value. */
+ * "outer-l4", "tunnel-l4", "virtual". Returns false on an unknown value. */
 bool csc_report_parse(const char *s, struct csc_report *out);
 /* Render a report back to the same syntax; returns buf. */
 const char *csc_report_format(const struct csc_report *r, char *buf, size_t len);
@@ -600,6 +647,16 @@ void csc_analyze(const struct csc_config *cfg, const struct csc_frame *f, struct
 void csc_decode(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *out);
 void csc_verify(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *out);
 void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *out);
+/* The frame's direction (after csc_verify: the guess reads the verdicts): the
+ * capture's flags, the cooked header's packet type, loopback, this host's
+ * addresses, then the guess (docs/direction.md). */
+void csc_direction(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *out);
+
+/* "10.0.0.1", "2001:db8::1" or "02:00:00:00:00:01" into set; false when the
+ * word is none of them or the set is full. */
+bool csc_local_add(struct csc_local_set *set, const char *word);
+/* The same word back (inet_ntop's form; a MAC in lower case); returns buf. */
+const char *csc_local_format(const struct csc_local_addr *a, char *buf, size_t len);
 
 /* Sum of [a, b) from the breakpoint sums; false if not computable. */
 bool csc_region_sum(const struct csc_result *r, uint32_t a, uint32_t b, uint32_t *sum);
@@ -644,6 +701,10 @@ const char *csc_dev_name(unsigned kind);   /* "nic", "vxlan", "gre", ... */
 const char *csc_report_kind_name(unsigned k);
 const char *csc_tri_name(unsigned t);      /* "failed", "ok", "not decided" */
 const char *csc_gre_csum_name(unsigned g); /* "packet", "on", "off" */
+const char *csc_direction_name(unsigned d);  /* "unknown", "in", "out" */
+const char *csc_dir_from_name(unsigned f);   /* "none", "capture", "pkttype", "loopback", ... */
+const char *csc_via_name(unsigned v);        /* "nic", "loopback", "virtual" */
+const char *csc_pkttype_name(unsigned t);    /* "host", "broadcast", ..., "outgoing" */
 
 const char *csc_version(void);
 

@@ -293,8 +293,14 @@ static bool json_frame(struct wbuf *w, const struct out_file *f, const struct fr
     const struct csc_result *r = v->r;
     struct jw j = jw_on(w);
     json_frame_head(&j, "packet", f, v);
-    if (r->direction == CSC_DIR_IN || r->direction == CSC_DIR_OUT)
-        JW_WORD(&j, "direction", r->direction == CSC_DIR_IN ? "in" : "out");
+    if (r->direction == CSC_DIR_IN || r->direction == CSC_DIR_OUT) {
+        JW_WORD(&j, "direction", csc_direction_name(r->direction));
+        JW_WORD(&j, "direction_from", csc_dir_from_name(r->dir_from));
+    }
+    if (r->pkttype != CSC_NO_PKTTYPE)
+        JW_WORD(&j, "pkttype", csc_pkttype_name(r->pkttype));
+    if (r->via != CSC_VIA_NIC)
+        JW_WORD(&j, "via", csc_via_name(r->via));
     JW_WORD(&j, "worst", csc_verdict_name(r->worst));
     JW_KEY(&j, "findings");
     jw_bits(j.w, v->findings, cli_finding_name);

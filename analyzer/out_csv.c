@@ -14,7 +14,7 @@ static void csv_begin(struct wbuf *w, const struct cli_opts *o)
     if (o->nruns == 1)
         WB_LIT(w, "file,frame,caplen,len,layer,proto,offset,verdict,reason,field,expected,"
                   "resolved,method,path,device,ok,passes,pass_bytes,kernel_verdict,drop_layer,"
-                  "drop_reason\n");
+                  "drop_reason,direction,direction_from\n");
 }
 
 /* the frame's part of a row: file,frame,caplen,len, */
@@ -49,7 +49,8 @@ static void csv_replay_cells(struct wbuf *w, const struct csc_kernel *k, const s
     wb_putc(w, ',');
 }
 
-/* the frame's outcome: kernel_verdict,drop_layer,drop_reason */
+/* the frame's outcome: kernel_verdict,drop_layer,drop_reason, then its direction
+ * (direction,direction_from: empty when unknown) */
 static void csv_outcome_cells(struct wbuf *w, const struct csc_result *r)
 {
     const struct csc_kernel *k = &r->kernel;
@@ -60,6 +61,14 @@ static void csv_outcome_cells(struct wbuf *w, const struct csc_result *r)
             wb_u64(w, k->drop_layer);
         wb_putc(w, ',');
         wb_csv_field(w, csc_drop_name(k->drop_reason));
+    } else {
+        wb_putc(w, ',');
+    }
+    wb_putc(w, ',');
+    if (r->direction == CSC_DIR_IN || r->direction == CSC_DIR_OUT) {
+        wb_puts(w, csc_direction_name(r->direction));
+        wb_putc(w, ',');
+        wb_puts(w, csc_dir_from_name(r->dir_from));
     } else {
         wb_putc(w, ',');
     }

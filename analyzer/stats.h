@@ -53,6 +53,7 @@ struct cli_stats {
     uint64_t gro[CSC_P__COUNT][CSC_G__COUNT];      /* device kind x GRO result */
     uint64_t frag_completed, frag_evicted, frag_overlaps, frag_dropped;
     uint64_t selected, select_lost;                /* frames for -w / not written */
+    uint64_t direction[3][CSC_DF__COUNT];          /* frames by csc_direction, dir_from */
 };
 
 void cli_stats_merge(struct cli_stats *into, const struct cli_stats *s);
@@ -68,6 +69,8 @@ struct named { const char *name; uint64_t n; };
 unsigned drops_by_name(const struct cli_stats *st, struct named *out);
 /* Checksummed layers of protocol p, any verdict */
 uint64_t layer_total(const struct cli_stats *st, unsigned p);
+/* Frames in one direction (enum csc_direction), whatever decided it */
+uint64_t direction_total(const struct cli_stats *st, unsigned dir);
 /* Frames the GRO pass of a device of this kind saw */
 uint64_t gro_kind_total(const struct cli_stats *st, unsigned kind);
 

@@ -55,7 +55,8 @@ struct parse_state {
     GArray *ports;               /* struct port_spec, applied after parsing */
     bool no_default_ports;
     bool remcsum_rx, no_remcsum_rx, remcsum_nopartial, udp6_zero, no_socket, assume_bad,
-        no_geneve_external, geneve_inherit, quiet, version, help, list_eras, live;
+        no_geneve_external, geneve_inherit, quiet, version, help, list_eras, live,
+        no_direction_guess;
     long jobs, threads, top_flows;
     GPtrArray *compare;          /* the --compare SPECs, in order */
     GPtrArray *reads;            /* -r FILE, in order */
@@ -301,7 +302,40 @@ static char *opt_rx(struct parse_state *ps, const char *name, const char *value)
     if (!csc_report_parse(value, &ps->run->cfg.rx))
         return g_strdup_printf("%s: unknown device report '%s' (none, unnecessary:L, complete, "
                                "partial:outer, partial:inner, partial:START:OFFSET, outer-l4, "
-                               "tunnel-l4)", name, value);
+                               "tunnel-l4, virtual)", name, value);
+    return NULL;
+}
+
+/* --local ADDR|MAC,...: this host's addresses (repeatable) */
+static char *opt_local(struct parse_state *ps, const char *name, const char *value)
+{
+    gchar **words = g_strsplit(value, ",", -1);
+    char *err = NULL;
+    for (gchar **w = words; *w && !err; w++) {
+        gchar *t = g_strstrip(*w);
+        if (!*t)
+            continue;
+        if (ps->o->local.n >= CSC_MAX_LOCAL)
+            err = g_strdup_printf("%s: at most %d addresses", name, CSC_MAX_LOCAL);
+        else if (!csc_local_add(&ps->o->local, t))
+            err = g_strdup_printf("%s: '%s' is not an IPv4, IPv6 or MAC address", name, t);
+    }
+    g_strfreev(words);
+    return err;
+}
+
+/* --iface-kind: what the capture's interface is */
+static char *opt_iface_kind(struct parse_state *ps, const char *name, const char *value)
+{
+    uint8_t *via = &ps->run->cfg.via;
+    if (!strcmp(value, "nic"))
+        *via = CSC_VIA_NIC;
+    else if (!strcmp(value, "veth") || !strcmp(value, "tun") || !strcmp(value, "virtual"))
+        *via = CSC_VIA_VIRTUAL;
+    else if (!strcmp(value, "lo") || !strcmp(value, "loopback"))
+        *via = CSC_VIA_LOOPBACK;
+    else
+        return g_strdup_printf("%s: expected nic, veth, tun or lo, not '%s'", name, value);
     return NULL;
 }
 
@@ -574,7 +608,7 @@ struct opt_def {
 static const struct opt_def opts_head[] = {
     { "rx", 0, required_argument, "REPORT", FN(opt_rx), "Device report on the NIC: none "
       "(default), unnecessary:L, complete, partial:outer, partial:inner, partial:START:OFFSET, "
-      "outer-l4, tunnel-l4", "The receiver (what the kernel replays)" },
+      "outer-l4, tunnel-l4, virtual (no NIC: veth, lo, tun)", "The receiver (what the kernel replays)" },
     { "era", 0, required_argument, "NAME", FN(opt_era),
       "Kernel era to replay (default modern; 'list' shows them)", NULL },
     { "gro", 0, required_argument, "on|off|nic|tunnel", FN(opt_gro),
@@ -602,6 +636,14 @@ static const struct opt_def opts_head[] = {
     { "kernel", 0, required_argument, "VERSION", FN(opt_live_kernel), "With --live: write the "
       "frames into one of Debian's kernels in a VM instead (5.10, 6.1, 6.12, sid; live/vm/csc-vm)",
       NULL },
+    { "local", 0, required_argument, "ADDR,...", FN(opt_local), "This host's addresses (IPv4, "
+      "IPv6, MAC; repeatable): a frame from one was sent, a frame to one received, where the "
+      "capture does not say (docs/direction.md)", "Direction (which frames this host sent)" },
+    { "iface-kind", 0, required_argument, "nic|veth|tun|lo", FN(opt_iface_kind), "What the "
+      "capture's interface is (default nic; loopback is also seen in the frames): on veth and tun "
+      "a received frame crosses with its sender's checksum state (--rx virtual)", NULL },
+    { "no-direction-guess", 0, no_argument, NULL, FLAG(no_direction_guess), "Do not take a frame "
+      "nothing else places as \"probably sent\" when its outermost checksum is a partial", NULL },
     { "assume-bad", 0, no_argument, NULL, FLAG(assume_bad),
       "Checksums over bytes the capture lacks are assumed bad (default: good)", NULL },
     { "gro-budget", 0, required_argument, "N", FN(opt_gro_param),
@@ -926,6 +968,8 @@ static int apply_receiver(struct parse_state *ps, struct csc_config *c)
     c->geneve_inner_proto_inherit = ps->geneve_inherit;
     c->inner_socket = !ps->no_socket;
     c->assume_bad = ps->assume_bad;
+    c->guess_direction = !ps->no_direction_guess;
+    c->local = ps->o->local.n ? &ps->o->local : NULL;
     if (ps->no_default_ports)
         c->nports = 0;
     for (unsigned i = 0; i < ps->ports->len; i++) {

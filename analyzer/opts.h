@@ -53,6 +53,7 @@ struct cli_opts {
     char *filter;              /* -f EXPR or the words after the inputs (NULL: none) */
     unsigned nruns;            /* 1, or 2 with --compare */
     char **inputs;             /* NULL-terminated */
+    struct csc_local_set local;/* --local: this host's addresses (the runs' cfg.local) */
     const struct job *jobv;    /* the expanded inputs (for the summaries) */
     unsigned njobv;
 };

@@ -120,6 +120,16 @@ static void text_frame_head(struct wbuf *w, const struct out_file *f, const stru
     wb_putc(w, ':');
 }
 
+/* " sent (pkttype):", " probably sent (guess):"; nothing for a received frame */
+static void text_direction(struct wbuf *w, const struct csc_result *r)
+{
+    if (r->direction != CSC_DIR_OUT)
+        return;
+    wb_puts(w, r->dir_from == CSC_DF_GUESS ? " probably sent (" : " sent (");
+    wb_puts(w, csc_dir_from_name(r->dir_from));
+    WB_LIT(w, "):");
+}
+
 /* every layer whose verdict is not good, and why decoding stopped early */
 static bool text_findings(struct wbuf *w, const struct out_file *f, const struct csc_result *r)
 {
@@ -166,6 +176,7 @@ static bool text_frame(struct wbuf *w, const struct out_file *f, const struct fr
     if (!f->frames || !v->findings)
         return false;
     text_frame_head(w, f, v);
+    text_direction(w, v->r);
     wb_puts(w, text_findings(w, f, v->r) ? "; kernel: " : " kernel: ");
     if (!k->ran) {
         WB_LIT(w, "not run");

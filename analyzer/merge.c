@@ -156,6 +156,14 @@ static bool stats_of(struct merged *m, JsonObject *s, struct cli_stats *st)
     for (unsigned i = 0; findings && i < FD__COUNT; i++)
         st->finding[i] = u64_of(findings, finding_name(i));
     st->findings_any = findings ? u64_of(findings, "any") : 0;
+    JsonObject *dir = obj_of(s, "direction");
+    if (dir && (!add_counts(m, dir, "sent", st->direction[CSC_DIR_OUT], CSC_DF__COUNT,
+                            csc_dir_from_name) ||
+                !add_counts(m, dir, "received", st->direction[CSC_DIR_IN], CSC_DF__COUNT,
+                            csc_dir_from_name)))
+        return false;
+    if (dir)
+        st->direction[CSC_DIR_UNKNOWN][CSC_DF_NONE] = u64_of(dir, "unknown");
     JsonObject *frag = obj_of(s, "frag"), *k = obj_of(s, "kernel");
     if (frag) {
         st->frag_completed = u64_of(frag, "completed");
@@ -217,6 +225,23 @@ static bool config_of(struct merged *m, JsonObject *s)
     cfg->remcsum_rx_given = bool_of(c, "remcsum_rx_given");
     cfg->geneve_external = bool_of(c, "geneve_external");
     cfg->geneve_inner_proto_inherit = bool_of(c, "geneve_inner_proto_inherit");
+    const char *kind = str_of(c, "iface_kind");
+    int via = kind ? index_of(csc_via_name, CSC_VIA__COUNT, kind) : CSC_VIA_NIC;
+    if (via < 0) {
+        g_string_printf(m->err, "\"config\": an iface_kind this csumcheck does not know");
+        return false;
+    }
+    cfg->via = (uint8_t)via;
+    cfg->guess_direction = !json_object_has_member(c, "direction_guess") ||
+                           bool_of(c, "direction_guess");
+    JsonNode *lo = json_object_get_member(c, "local");
+    JsonArray *locals = lo && JSON_NODE_HOLDS_ARRAY(lo) ? json_node_get_array(lo) : NULL;
+    for (unsigned i = 0; locals && i < json_array_get_length(locals); i++)
+        if (!csc_local_add(&m->o->local, json_array_get_string_element(locals, i))) {
+            g_string_printf(m->err, "\"config\": a local address this csumcheck does not take");
+            return false;
+        }
+    cfg->local = m->o->local.n ? &m->o->local : NULL;
     JsonNode *rw = json_object_get_member(c, "rewrite");
     JsonArray *ops = rw && JSON_NODE_HOLDS_ARRAY(rw) ? json_node_get_array(rw) : NULL;
     run->rewrite = 0;

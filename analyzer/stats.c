@@ -95,6 +95,14 @@ unsigned drops_by_name(const struct cli_stats *st, struct named *out)
     return n;
 }
 
+uint64_t direction_total(const struct cli_stats *st, unsigned dir)
+{
+    uint64_t t = 0;
+    for (unsigned i = 0; i < CSC_DF__COUNT; i++)
+        t += st->direction[dir][i];
+    return t;
+}
+
 uint64_t gro_kind_total(const struct cli_stats *st, unsigned kind)
 {
     uint64_t total = 0;
@@ -130,10 +138,13 @@ static uint32_t account(struct cli_stats *st, const struct csc_result *r)
     }
     if (r->stop < CSC_STOP__COUNT)
         st->stop[r->stop]++;
+    if (r->direction <= CSC_DIR_OUT && r->dir_from < CSC_DF__COUNT)
+        st->direction[r->direction][r->dir_from]++;
     if (r->stop == CSC_STOP_TRUNCATED)
         m |= 1u << FD_TRUNCATED;
     else if (r->stop == CSC_STOP_MALFORMED)
         m |= 1u << FD_MALFORMED;
+
 
     const struct csc_kernel *k = &r->kernel;
     if (k->ran) {

@@ -47,6 +47,15 @@ static void json_config(struct jw *j, const struct cli_run *run)
     JW_BOOL(j, "remcsum_rx_given", c->remcsum_rx_given);
     JW_BOOL(j, "geneve_external", c->geneve_external);
     JW_BOOL(j, "geneve_inner_proto_inherit", c->geneve_inner_proto_inherit);
+    JW_STR(j, "iface_kind", csc_via_name(c->via));
+    JW_BOOL(j, "direction_guess", c->guess_direction);
+    JW_ARR(j, "local");
+    for (unsigned i = 0; c->local && i < c->local->n; i++) {
+        char a[64];
+        jw_elem(j);
+        jw_str(j, csc_local_format(&c->local->a[i], a, sizeof a));
+    }
+    jw_end_arr(j);
     JW_ARR(j, "rewrite");
     for (size_t i = 0; i < G_N_ELEMENTS(ops); i++)
         if (run->rewrite & ops[i]) {
@@ -278,6 +287,11 @@ static void json_run_members(struct jw *j, const struct cli_run *run, const stru
     JW_U64(j, "dropped", st->frag_dropped);
     jw_end_obj(j);
     json_counts(j, "stops", st->stop, 1, CSC_STOP__COUNT, csc_stop_name);
+    JW_OBJ(j, "direction");
+    json_counts(j, "sent", st->direction[CSC_DIR_OUT], 0, CSC_DF__COUNT, csc_dir_from_name);
+    json_counts(j, "received", st->direction[CSC_DIR_IN], 0, CSC_DF__COUNT, csc_dir_from_name);
+    JW_U64(j, "unknown", direction_total(st, CSC_DIR_UNKNOWN));
+    jw_end_obj(j);
     json_gro(j, run, o);
 }
 

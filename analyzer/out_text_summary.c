@@ -55,6 +55,14 @@ static void run_config_words(struct wbuf *w, const struct cli_run *run)
               run->rewrite ? ", rewrite " : "");
     if (run->rewrite)
         wb_puts(w, rewrite_words(run->rewrite));
+    if (c->via != CSC_VIA_NIC)
+        wb_printf(w, ", iface %s", csc_via_name(c->via));
+    for (unsigned i = 0; c->local && i < c->local->n; i++) {
+        char a[64];
+        wb_printf(w, "%s%s", i ? " " : ", local ", csc_local_format(&c->local->a[i], a, sizeof a));
+    }
+    if (!c->guess_direction)
+        wb_puts(w, ", no-direction-guess");
 }
 
 /* the closing lines: what -w wrote, the errors */
@@ -83,6 +91,22 @@ static void text_head(struct wbuf *w, const char *title, const struct cli_stats 
     wb_printf(w, "%s: %ju %s, %ju %s, %ju bytes captured\n", title, (uintmax_t)st->files,
               plural(st->files, "file", "files"), (uintmax_t)st->frames,
               plural(st->frames, "frame", "frames"), (uintmax_t)st->cap_bytes);
+}
+
+/* "direction: 11 sent (pkttype 9, guess 2), 2 received (pkttype 2), 0 unknown" when
+ * any frame's direction is known */
+static void text_direction(struct wbuf *w, const struct cli_stats *st)
+{
+    uint64_t sent = direction_total(st, CSC_DIR_OUT), recv = direction_total(st, CSC_DIR_IN);
+    if (!sent && !recv)
+        return;
+    wb_printf(w, "direction: %ju sent", (uintmax_t)sent);
+    if (text_counts(w, " (", st->direction[CSC_DIR_OUT], 0, CSC_DF__COUNT, csc_dir_from_name))
+        wb_putc(w, ')');
+    wb_printf(w, ", %ju received", (uintmax_t)recv);
+    if (text_counts(w, " (", st->direction[CSC_DIR_IN], 0, CSC_DF__COUNT, csc_dir_from_name))
+        wb_putc(w, ')');
+    wb_printf(w, ", %ju unknown\n", (uintmax_t)direction_total(st, CSC_DIR_UNKNOWN));
 }
 
 /* the table of checksummed layers by protocol and verdict */
@@ -278,6 +302,7 @@ void text_summary(struct wbuf *w, const struct out_summary *s)
     wb_puts(w, "receiver: ");
     run_config_words(w, run);
     wb_putc(w, '\n');
+    text_direction(w, st);
     text_checksums(w, st);
     wb_printf(w, "\nframes with findings: %ju", (uintmax_t)st->findings_any);
     bool any = text_counts(w, " (", st->finding, 0, FD__COUNT, cli_finding_name);

@@ -1,0 +1,81 @@
+#!/bin/sh
+# host_tests.sh TEST - what a host capture says (issue 24, host part): the
+# direction of every frame (docs/direction.md). Only captures of the
+# repository (captures/, made by csc-gen); same helpers as cli_tests.sh.
+. "$(dirname "$0")/common.sh"
+
+CAPS=${SRCDIR:?}/captures
+sum_of() { tail -n 1 "$W/out" | "$Q" "$@"; }
+
+# Each rule of docs/direction.md, as the three formats say it
+t_direction() {
+    # 1: pcapng packet flags (tx-sll2.pcapng: 10 outbound, 3 inbound)
+    run 0 "$C" "$CAPS/tx-sll2.pcapng"
+    has "$W/out" "direction: 10 sent (capture 10), 3 received (capture 3), 0 unknown"
+    run 0 "$C" -F json "$CAPS/tx-sll2.pcapng"
+    eq "frame 1" "$(jq_ -f frame=1 -p direction -p direction_from -p pkttype)" "out	capture	outgoing"
+    eq "frame 11" "$(jq_ -f frame=11 -p direction -p direction_from -p pkttype)" "in	capture	host"
+    eq "summary" "$(sum_of -p direction.sent.capture -p direction.received.capture -p direction.unknown)" "10	3	0"
+    # 2: the cooked header's packet type
+    run 0 "$C" -v "$CAPS/link-sll.pcap"
+    has "$W/out" "link-sll.pcap:1: sent (pkttype): tcp@36 partial (seed);"
+    has "$W/out" "direction: 1 sent (pkttype 1), 2 received (pkttype 2), 0 unknown"
+    # 3: loopback (BSD loopback header)
+    run 0 "$C" -F json "$CAPS/link-null.pcap"
+    eq "null" "$(jq_ -f type=packet -p direction -p direction_from -p via | sort -u)" "out	loopback	loopback"
+    # 5: the guess (gso.pcap: TSO super-packets, no direction in a classic pcap)
+    run 0 "$C" -v "$CAPS/gso.pcap"
+    has "$W/out" "gso.pcap:1: probably sent (guess): tcp@34 partial (gso);"
+    run 0 "$C" -v --no-direction-guess "$CAPS/gso.pcap"
+    hasnt "$W/out" "probably sent"
+    has "$W/out" "receiver: rx none, era modern, gro on, no-direction-guess"
+    # 4: --local (vxlan.pcap: 10.0.0.1 > 10.0.0.2 outside; 15 of 19 frames carry it)
+    run 0 "$C" --local 10.0.0.1 "$CAPS/vxlan.pcap"
+    has "$W/out" "direction: 15 sent (local 15), 0 received, 4 unknown"
+    has "$W/out" "receiver: rx none, era modern, gro on, local 10.0.0.1"
+    run 0 "$C" --local 10.0.0.2 --local 2001:db8::2 "$CAPS/vxlan.pcap"
+    has "$W/out" "direction: 0 sent, 19 received (local 19), 0 unknown"
+    run 0 "$C" --local 02:00:00:00:00:01 -F csv "$CAPS/vxlan.pcap"
+    eq "csv header" "$(head -n 1 "$W/out" | cut -d, -f19-)" \
+        "kernel_verdict,drop_layer,drop_reason,direction,direction_from"
+    eq "csv direction" "$(sed 1d "$W/out" | cut -d, -f22,23 | sort -u)" "out,local"
+    run 0 "$C" -F csv "$CAPS/vxlan.pcap"
+    eq "csv unknown" "$(sed 1d "$W/out" | cut -d, -f22,23 | sort -u)" ","
+    # the summary of a run without a known direction has no direction line
+    hasnt "$W/out" "direction:"
+}
+
+t_direction_options() {
+    run 2 "$C" --local 10.0.0 "$CAPS/vxlan.pcap"
+    has "$W/err" "--local: '10.0.0' is not an IPv4, IPv6 or MAC address"
+    run 2 "$C" --iface-kind wifi "$CAPS/vxlan.pcap"
+    has "$W/err" "--iface-kind: expected nic, veth, tun or lo, not 'wifi'"
+    run 0 "$C" -F json --iface-kind veth --local 10.0.0.1,::1 "$CAPS/vxlan.pcap"
+    eq "config" "$(sum_of -p config.iface_kind -p config.local -p config.direction_guess)" \
+        'virtual	["10.0.0.1","::1"]	true'
+    eq "via" "$(jq_ -f frame=1 -p via)" "virtual"
+    # --rx virtual: a received seed crossed as CHECKSUM_PARTIAL (accepted)
+    run 0 "$C" -F json --rx virtual --no-direction-guess "$CAPS/gso.pcap"
+    eq "frame 1" "$(jq_ -f frame=1 -p kernel.rx -p kernel.verdict -p kernel.entry_state.0.ip_summed)" \
+        "virtual	accept	PARTIAL"
+    # --merge keeps the direction totals and the configuration
+    run 0 "$C" -q -F json --summary-only --local 10.0.0.1 "$CAPS/vxlan.pcap"
+    cp "$W/out" "$W/a.json"
+    run 0 "$C" -q -F json --summary-only --local 10.0.0.1 "$CAPS/tx-sll2.pcapng"
+    cp "$W/out" "$W/b.json"
+    run 0 "$C" -q --local 10.0.0.1 "$CAPS/vxlan.pcap" "$CAPS/tx-sll2.pcapng"
+    cp "$W/out" "$W/one.txt"
+    run 0 "$C" -q --merge "$W/a.json" "$W/b.json"
+    cmp -s "$W/out" "$W/one.txt" || { diff "$W/one.txt" "$W/out" >&2; fail "--merge differs from one run"; }
+    has "$W/out" "direction: 25 sent (capture 10, local 15), 3 received (capture 3), 4 unknown"
+    run 0 "$C" -q -F json --summary-only "$CAPS/vxlan.pcap"
+    cp "$W/out" "$W/c.json"
+    run 2 "$C" -q --merge "$W/a.json" "$W/c.json"
+    has "$W/err" "configuration"
+}
+
+fn=t_$(echo "$T" | tr '-' '_')
+command -v "$fn" >/dev/null 2>&1 || fail "no such test"
+"$fn"
+echo "PASS [$T]"
+exit 0

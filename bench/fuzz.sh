@@ -11,7 +11,7 @@
 # targets: fuzz-frame (one frame, fuzzed configuration), fuzz-pcap (a fuzzed
 # capture file through libpcap), fuzz-plugin (the plugin's per-frame path
 # without Wireshark), fuzz-pcapng (a fuzzed pcapng through the CLI's own
-# reader, analyzer/pcapngblk.c). scripts/fuzz-smoke.sh is the CI minute.
+# reader, analyzer/input/pcapngblk.c). scripts/fuzz-smoke.sh is the CI minute.
 set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-60}

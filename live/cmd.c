@@ -110,10 +110,13 @@ int cmd_run_line(const struct live_tools *t, const char *line, char *err, size_t
 /* ---- the setup's lines ---- */
 
 /* A line `ip ARGS` with no global option can go into one `ip -batch`,
- * except `ip fou`, which exits on a refusal and would end the batch. */
+ * except `ip fou` and `ip l2tp` (generic netlink): they exit on a refusal
+ * ("RTNETLINK answers: ...", no "Command failed") and would end the batch,
+ * the lines after them never run. */
 static int batchable(const char *line)
 {
-    return !strncmp(line, "ip ", 3) && line[3] != '-' && strncmp(line + 3, "fou ", 4) != 0;
+    return !strncmp(line, "ip ", 3) && line[3] != '-' && strncmp(line + 3, "fou ", 4) != 0 &&
+           strncmp(line + 3, "l2tp ", 5) != 0;
 }
 
 /* Where each batched line came from: a device index, or -1 (common). */

@@ -245,7 +245,7 @@ static int parse_mac(const char *s, uint8_t mac[6])
     return 0;
 }
 
-/* @vxlan NAME [address MAC] id VNI dstport PORT local ADDR [nolearning]
+/* @vxlan NAME [address MAC] {id VNI | external} dstport PORT [local ADDR] [nolearning]
  *        [remcsumrx|noremcsumrx] [remcsum-nopartial] [udp6zerocsumrx]
  * The same words as `ip link add NAME type vxlan ...`, plus
  * remcsum-nopartial. Like iproute2, the remcsumrx attribute is sent only
@@ -302,6 +302,8 @@ static int builtin_vxlan(int argc, char **argv, char *err, size_t n)
             i++;
         } else if (!strcmp(w, "nolearning")) {
             nl_put(&r, IFLA_VXLAN_LEARNING, &zero, 1);
+        } else if (!strcmp(w, "external")) {
+            nl_put(&r, IFLA_VXLAN_COLLECT_METADATA, &one, 1);
         } else if (!strcmp(w, "remcsumrx")) {
             nl_put(&r, IFLA_VXLAN_REMCSUM_RX, &one, 1);
         } else if (!strcmp(w, "noremcsumrx")) {

@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #include "replay_int.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -98,9 +99,10 @@ static void addr_text(const uint8_t *a, int v6, char *buf, size_t n)
         o += (size_t)snprintf(buf + o, n - o, "%s%x", i ? ":" : "", (a[i] << 8) | a[i + 1]);
 }
 
-/* Checks on one IP layer: not a fragment, addresses a namespace can own. */
+/* Checks on one IP layer: not a fragment, addresses a namespace can own;
+ * its destination (the address to own) and source as text. */
 static const char *ip_refused(const struct csc_frame *cf, const struct csc_result *r, int ip, char *addr,
-                              size_t an)
+                              size_t an, char *from, size_t fn)
 {
     const struct csc_layer *l = &r->layers[ip];
     int v6 = l->proto == CSC_P_IPV6;
@@ -115,18 +117,251 @@ static const char *ip_refused(const struct csc_frame *cf, const struct csc_resul
     if (m)
         return m;
     addr_text(dst, v6, addr, an);
+    if (from)
+        addr_text(src, v6, from, fn);
     return NULL;
 }
 
-/* The receiver a tunnel layer needs; -1 none that --live makes */
-static int tunnel_kind(const struct csc_config *cfg, const struct csc_layer *t)
+static const char *refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *refuse(const char *fmt, ...)
 {
-    switch (t->proto) {
-    case CSC_P_VXLAN: return LIVE_RK_VXLAN;
-    case CSC_P_VXLAN_GPE: return LIVE_RK_GPE;
-    case CSC_P_GENEVE: return cfg->geneve_external ? LIVE_RK_GENEVE : -1;
-    default: return -1;
+    static char buf[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+/* The summary row of a receiver */
+static int recv_row(const struct live_recv *rv)
+{
+    if (rv->encap == LIVE_ENC_FOU)
+        return LIVE_RK_FOU;
+    if (rv->encap == LIVE_ENC_GUE)
+        return LIVE_RK_GUE;
+    switch (rv->tun) {
+    case LIVE_TUN_VXLAN: return LIVE_RK_VXLAN;
+    case LIVE_TUN_GPE: return LIVE_RK_GPE;
+    case LIVE_TUN_GENEVE: return LIVE_RK_GENEVE;
+    case LIVE_TUN_GRE: return rv->v6 ? LIVE_RK_IP6GRE : LIVE_RK_GRE;
+    case LIVE_TUN_GRETAP: return rv->v6 ? LIVE_RK_IP6GRETAP : LIVE_RK_GRETAP;
+    case LIVE_TUN_IPIP: case LIVE_TUN_IP6:
+        return rv->v6 ? LIVE_RK_IP6TNL : rv->tun == LIVE_TUN_IPIP ? LIVE_RK_IPIP : LIVE_RK_SIT;
+    case LIVE_TUN_ERSPAN: return LIVE_RK_ERSPAN;
+    case LIVE_TUN_L2TP: return LIVE_RK_L2TP;
+    default: return LIVE_RK_PLAIN;
     }
+}
+
+/* GRE's checksum flag on the device, as the model's configuration says
+ * (ip_tunnel_rcv drops a packet whose C bit differs from icsum) */
+static int gre_icsum(const struct csc_config *cfg, uint16_t flags)
+{
+    return cfg->gre_csum == CSC_GRE_CSUM_ON || (cfg->gre_csum == CSC_GRE_CSUM_PACKET && (flags & 0x8000));
+}
+
+/* An L2TPv3 session (over IP, or over UDP when the layer before is UDP):
+ * its tunnel between the frame's ends, the session ID, the cookie the
+ * packet carries as the session's peer cookie, the L2-specific sublayer -
+ * the lengths the model decodes with (--l2tp-cookie-len, --l2tp-l2spec-len) */
+static const char *l2tp_device(const struct csc_config *cfg, const struct csc_frame *cf, const struct csc_result *r,
+                               int at, struct live_recv *rv, int *in)
+{
+    const struct csc_layer *l = &r->layers[at];
+    if (l->u.l2tp.version != 3)
+        return "L2TPv2 (PPP): --live makes no receiver for it (pppol2tp needs a PPP daemon)";
+    if (!l->u.l2tp.session)
+        return "an L2TPv3 control message";
+    int udp = at > 0 && r->layers[at - 1].proto == CSC_P_UDP;
+    rv->tun = LIVE_TUN_L2TP;
+    rv->key = l->u.l2tp.session;
+    rv->l2tp_l2spec = cfg->l2tp_l2spec_len != 0;
+    rv->l2tp_cookie_len = cfg->l2tp_cookie_len;
+    uint32_t c = l->off + (udp ? 8u : 4u);
+    if (rv->l2tp_cookie_len && (c + rv->l2tp_cookie_len > cf->caplen || rv->l2tp_cookie_len > 8))
+        return "its L2TPv3 cookie is not in the capture";
+    memcpy(rv->l2tp_cookie, cf->data + c, rv->l2tp_cookie_len);
+    if (udp) {
+        rv->opts |= LIVE_RO_L2TP_UDP;
+        rv->port = r->layers[at - 1].u.ports.dport;
+        rv->peer_port = r->layers[at - 1].u.ports.sport;   /* the tunnel's socket is connected */
+    }
+    *in = at + 1;
+    return NULL;
+}
+
+/* The device an IP protocol's payload at layer `at` goes to (ipip, sit,
+ * ip6tnl, gre, gretap, erspan, l2tp over IP), under the outer IP layer
+ * `outer`: rv filled (endpoints too), *in the first layer the device hands
+ * on. NULL, or why none. */
+static const char *ip_proto_device(const struct csc_config *cfg, const struct csc_frame *cf,
+                                   const struct csc_result *r, int at, const struct live_need *nd,
+                                   struct live_recv *rv, int *in)
+{
+    const struct csc_layer *l = &r->layers[at];
+    snprintf(rv->local, sizeof rv->local, "%s", nd->outer);
+    snprintf(rv->remote, sizeof rv->remote, "%s", nd->outer_src);
+    *in = at + 1;
+    switch (l->proto) {
+    case CSC_P_IPV4: case CSC_P_IPV6:
+        rv->tun = l->proto == CSC_P_IPV4 ? LIVE_TUN_IPIP : LIVE_TUN_IP6;
+        if (rv->v6)                  /* ip6_tnl_rcv_ctl: a remote may be one of ours too */
+            rv->opts |= LIVE_RO_LOCALREMOTE;
+        *in = at;
+        return NULL;
+    case CSC_P_GRE: {
+        uint16_t flags = l->u.gre.flags;
+        if ((flags & 7) == 1)
+            return "GRE version 1 (PPTP): the model does not replay it (the pptp module's receive)";
+        if (at + 1 >= r->nlayers)
+            return "nothing after the GRE header";
+        uint8_t next = r->layers[at + 1].proto;
+        if (gre_icsum(cfg, flags))
+            rv->opts |= LIVE_RO_ICSUM;
+        if (next == CSC_P_ERSPAN) {
+            const struct csc_layer *e = &r->layers[at + 1];
+            /* one collect_md device takes every version and session, with no
+             * sequence check (the model keeps no per-device sequence); its
+             * own address is not the mirrored frames' destination */
+            (void)e;
+            rv->tun = LIVE_TUN_ERSPAN;
+            rv->opts |= LIVE_RO_EXTERNAL;
+            rv->local[0] = rv->remote[0] = 0;
+            snprintf(rv->mac, sizeof rv->mac, "%s", LIVE_DEV_MAC);
+            *in = at + 2;
+            return NULL;
+        }
+        if (flags & 0x2000) {
+            rv->opts |= LIVE_RO_IKEY;
+            rv->key = l->u.gre.key;
+        }
+        if (next == CSC_P_ETH) {
+            rv->tun = LIVE_TUN_GRETAP;
+            snprintf(rv->mac, sizeof rv->mac, "%s", LIVE_DEV_MAC);
+            return NULL;
+        }
+        if (next == CSC_P_IPV4 || next == CSC_P_IPV6) {
+            rv->tun = LIVE_TUN_GRE;
+            return NULL;
+        }
+        return refuse("GRE carrying %s: the model does not replay what a gre device does with it",
+                      csc_proto_name(next));
+    }
+    case CSC_P_L2TP:
+        return l2tp_device(cfg, cf, r, at, rv, in);
+    default:
+        return refuse("%s in IP: --live makes no receiver for it", csc_proto_name(l->proto));
+    }
+}
+/* The FOU port's payload protocol, as the model's port table says */
+static uint8_t fou_proto_of(const struct csc_config *cfg, uint16_t port, uint8_t next)
+{
+    for (unsigned i = 0; i < cfg->nports; i++)
+        if (cfg->ports[i].port == port && cfg->ports[i].proto == CSC_P_FOU && cfg->ports[i].fou_ipproto)
+            return cfg->ports[i].fou_ipproto;
+    return next == CSC_P_IPV6 ? 41 : next == CSC_P_GRE ? 47 : 4;
+}
+
+/* A UDP tunnel layer after the UDP layer u: its receiver in rv, *in the
+ * first layer its device hands on. NULL, or why none; *plain: no kernel
+ * receiver, the datagram goes to a socket (or to none) as the model says. */
+static const char *udp_tunnel(const struct csc_config *cfg, const struct csc_frame *cf, const struct csc_result *r,
+                              int u, const struct live_need *nd, struct live_recv *rv, int *in, int *plain)
+{
+    const struct csc_layer *t = &r->layers[u + 1];
+    uint16_t port = r->layers[u].u.ports.dport;
+    uint32_t u6z = cfg->udp6_zero_csum_rx ? LIVE_RO_U6Z : 0;
+    *in = u + 2;
+    *plain = 0;
+    switch (t->proto) {
+    case CSC_P_VXLAN:
+        rv->tun = LIVE_TUN_VXLAN;
+        rv->port = port;
+        rv->opts = LIVE_RO_EXTERNAL | u6z | (cfg->remcsum_rx ? LIVE_RO_REMCSUM : 0) |
+                   (cfg->remcsum_rx_given && !cfg->remcsum_rx ? LIVE_RO_NOREMCSUM : 0) |
+                   (cfg->remcsum_nopartial ? LIVE_RO_NOPARTIAL : 0);
+        snprintf(rv->mac, sizeof rv->mac, "%s", LIVE_DEV_MAC);
+        return NULL;
+    case CSC_P_VXLAN_GPE:
+        rv->tun = LIVE_TUN_GPE;
+        rv->port = port;
+        rv->opts = LIVE_RO_EXTERNAL | u6z;
+        return NULL;
+    case CSC_P_GENEVE:
+        rv->tun = LIVE_TUN_GENEVE;
+        rv->port = port;
+        rv->opts = u6z | (cfg->geneve_inner_proto_inherit ? LIVE_RO_INHERIT : 0);
+        if (cfg->geneve_external) {
+            rv->opts |= LIVE_RO_EXTERNAL;
+        } else {                     /* a device with a remote: geneve_lookup by (source, VNI) */
+            rv->key = t->u.geneve.vni;
+            snprintf(rv->remote, sizeof rv->remote, "%s", nd->outer_src);
+        }
+        snprintf(rv->mac, sizeof rv->mac, "%s", LIVE_DEV_MAC);
+        return NULL;
+    case CSC_P_FOU: case CSC_P_GUE: {
+        if (u + 2 >= r->nlayers)
+            return t->proto == CSC_P_FOU ? "nothing after the FOU port" : "nothing after the GUE header";
+        uint8_t encap = t->proto == CSC_P_FOU ? LIVE_ENC_FOU : LIVE_ENC_GUE;
+        if (cfg->remcsum_nopartial && encap == LIVE_ENC_GUE && (t->notes & CSC_N_RCO))
+            return "GUE remote checksum offload with --remcsum-nopartial: iproute2 cannot make such a port";
+        const char *no = ip_proto_device(cfg, cf, r, u + 2, nd, rv, in);
+        rv->encap = encap;
+        rv->port = port;
+        if (encap == LIVE_ENC_FOU)
+            rv->fou_proto = fou_proto_of(cfg, port, r->layers[u + 2].proto);
+        return no;
+    }
+    case CSC_P_L2TP:
+        snprintf(rv->local, sizeof rv->local, "%s", nd->outer);
+        snprintf(rv->remote, sizeof rv->remote, "%s", nd->outer_src);
+        return l2tp_device(cfg, cf, r, u + 1, rv, in);
+    default:
+        if (csc_proto_desc(t->proto)->flags & CSC_PF_UDP_TUNNEL)
+            return refuse("a %s tunnel: --live makes no receiver for it", csc_proto_name(t->proto));
+        /* no kernel receiver in the model either: a datagram to a socket on
+         * the port (GTP-U, Teredo, AYIYA in user space), or to none (GRE-in-UDP
+         * without a FOU port) */
+        *plain = 1;
+        return NULL;
+    }
+}
+
+static int outer_ip(const struct csc_result *r)
+{
+    return first_ip(r, 0);
+}
+
+/* The transport at layer l4 (innermost IP ip): the socket it needs */
+static const char *transport(const struct csc_config *cfg, const struct csc_result *r, int ip, int l4,
+                             struct live_fr *f, struct live_need *nd, int nosock)
+{
+    uint8_t p = r->layers[l4].proto;
+    if (p == CSC_P_ICMP || p == CSC_P_ICMPV6) {
+        uint8_t type = r->layers[l4].u.icmp.type;
+        if (p == CSC_P_ICMP ? type == 3 || type == 4 || type == 5 || type == 11 || type == 12 : type < 128)
+            return "an ICMP error: the kernel looks up the socket of the flow it quotes, which the namespace "
+                   "lacks (IcmpInErrors)";
+        f->l4 = LIVE_TP_ICMP;        /* the kernel answers an echo; no socket */
+        f->in6 = p == CSC_P_ICMPV6;
+        if (type == (p == CSC_P_ICMP ? 8 : 128))
+            snprintf(nd->reply_to, sizeof nd->reply_to, "%s", ip == outer_ip(r) ? nd->outer_src : nd->inner_src);
+        return NULL;
+    }
+    if (p != CSC_P_UDP && p != CSC_P_TCP)
+        return "the innermost transport is not UDP, TCP or ICMP (--live reads only those outcomes)";
+    f->l4 = p == CSC_P_TCP ? LIVE_TP_TCP : LIVE_TP_UDP;
+    f->in6 = r->layers[ip].proto == CSC_P_IPV6;
+    int tcp = f->l4 == LIVE_TP_TCP;
+    uint16_t dport = r->layers[l4].u.ports.dport;
+    if (!dport)
+        return "destination port 0";
+    if (!cfg->inner_socket || nosock)
+        return NULL;
+    nd->sock_kind = tcp ? (f->in6 ? LIVE_TCP6 : LIVE_TCP4) : (f->in6 ? LIVE_UDP6 : LIVE_UDP4);
+    nd->sock_port = dport;
+    return NULL;
 }
 
 /* Read the frame's stack: the receiver, the addresses and the socket it
@@ -137,64 +372,51 @@ static const char *plan_stack(const struct csc_config *cfg, const struct csc_res
     struct csc_frame cf = { f->fr.data, f->fr.len, f->fr.len, CSC_LINK_ETHERNET, CSC_DIR_IN };
     memset(nd, 0, sizeof *nd);
     nd->sock_kind = -1;
+    nd->kind = LIVE_RK_PLAIN;
     int outer = first_ip(r, 0);
-    const char *no = outer < 0 ? "no IP header" : ip_refused(&cf, r, outer, nd->outer, sizeof nd->outer);
+    const char *no = outer < 0 ? "no IP header"
+                               : ip_refused(&cf, r, outer, nd->outer, sizeof nd->outer, nd->outer_src,
+                                            sizeof nd->outer_src);
     if (no)
         return no;
-    int l4 = outer + 1, ip = outer;
+    int l4 = outer + 1, ip = outer, in = -1, plain = 0;
     if (l4 >= r->nlayers)
         return "nothing after the IP header";
     uint8_t p = r->layers[l4].proto;
-    nd->kind = LIVE_RK_PLAIN;
-    if (p == CSC_P_UDP && l4 + 1 < r->nlayers && csc_proto_is_tunnel(r->layers[l4 + 1].proto)) {
-        const struct csc_layer *t = &r->layers[l4 + 1];
-        nd->kind = tunnel_kind(cfg, t);
-        if (nd->kind < 0)
-            return "a tunnel --live makes no receiver for (it makes VXLAN, VXLAN-GPE, external GENEVE)";
-        nd->port = r->layers[l4].u.ports.dport;
-        ip = first_ip(r, l4 + 2);
-        if (ip < 0)
-            return "no inner IP header";
-        for (int i = l4 + 2; i < ip; i++)
-            if (r->layers[i].proto != CSC_P_ETH) {
-                static char tag[96];
-                snprintf(tag, sizeof tag, "a %s header inside the tunnel (--live makes no device for it)",
-                         csc_proto_name(r->layers[i].proto));
-                return tag;
-            }
-        if ((no = ip_refused(&cf, r, ip, nd->inner, sizeof nd->inner)))
-            return no;
-        l4 = ip + 1;
-        if (l4 >= r->nlayers)
-            return "nothing after the inner IP header";
-        p = r->layers[l4].proto;
-    }
-    if (p == CSC_P_ICMP || p == CSC_P_ICMPV6) {
-        uint8_t type = r->layers[l4].u.icmp.type;
-        if (p == CSC_P_ICMP ? type == 3 || type == 4 || type == 5 || type == 11 || type == 12 : type < 128)
-            return "an ICMP error: the kernel looks up the socket of the flow it quotes, which the namespace "
-                   "lacks (IcmpInErrors)";
-        f->l4 = LIVE_TP_ICMP;             /* the kernel answers an echo; no socket */
-        f->in6 = p == CSC_P_ICMPV6;
-        return NULL;
-    }
-    if (first_ip(r, l4) >= 0)
-        return "a tunnel inside a tunnel";
-    if (p != CSC_P_UDP && p != CSC_P_TCP)
-        return "the innermost transport is not UDP, TCP or ICMP (--live reads only those outcomes)";
-    if (l4 + 1 < r->nlayers && csc_proto_is_tunnel(r->layers[l4 + 1].proto))
-        return "a tunnel inside a tunnel";
-    f->l4 = p == CSC_P_TCP ? LIVE_TP_TCP : LIVE_TP_UDP;
-    f->in6 = r->layers[ip].proto == CSC_P_IPV6;
-    int tcp = f->l4 == LIVE_TP_TCP;
-    uint16_t dport = r->layers[l4].u.ports.dport;
-    if (!dport)
-        return "destination port 0";
-    if (!cfg->inner_socket)
-        return NULL;
-    nd->sock_kind = tcp ? (f->in6 ? LIVE_TCP6 : LIVE_TCP4) : (f->in6 ? LIVE_UDP6 : LIVE_UDP4);
-    nd->sock_port = dport;
-    return NULL;
+    struct live_recv *rv = &nd->rv;
+    rv->v6 = r->layers[outer].proto == CSC_P_IPV6;
+    if (p == CSC_P_UDP && l4 + 1 < r->nlayers && csc_proto_is_tunnel(r->layers[l4 + 1].proto))
+        no = udp_tunnel(cfg, &cf, r, l4, nd, rv, &in, &plain);
+    else if (p == CSC_P_GRE || p == CSC_P_IPV4 || p == CSC_P_IPV6 || p == CSC_P_L2TP)
+        no = ip_proto_device(cfg, &cf, r, l4, nd, rv, &in);
+    else
+        plain = 1;
+    if (no)
+        return no;
+    if (plain)                       /* the TAP's own stack: the transport after the outer IP */
+        return transport(cfg, r, outer, l4, f, nd,
+                         l4 + 1 < r->nlayers &&
+                             (csc_proto_desc(r->layers[l4 + 1].proto)->flags & CSC_PF_UNBOUND_PORT));
+    nd->has_recv = 1;
+    nd->kind = recv_row(rv);
+    nd->port = rv->port;
+    ip = first_ip(r, in);
+    if (ip < 0)
+        return "no inner IP header";
+    for (int i = in; i < ip; i++)
+        if (r->layers[i].proto != CSC_P_ETH)
+            return refuse("a %s header inside the tunnel (--live makes no device for it)",
+                          csc_proto_name(r->layers[i].proto));
+    if ((no = ip_refused(&cf, r, ip, nd->inner, sizeof nd->inner, nd->inner_src, sizeof nd->inner_src)))
+        return no;
+    l4 = ip + 1;
+    if (l4 >= r->nlayers)
+        return "nothing after the inner IP header";
+    p = r->layers[l4].proto;
+    if (p != CSC_P_ICMP && p != CSC_P_ICMPV6 &&
+        (first_ip(r, l4) >= 0 || (l4 + 1 < r->nlayers && csc_proto_is_tunnel(r->layers[l4 + 1].proto))))
+        return "a tunnel inside a tunnel (--live makes one level of receivers)";
+    return transport(cfg, r, ip, l4, f, nd, 0);
 }
 
 /* The virtio-net header of the report (partial:outer/inner: NEEDS_CSUM at
@@ -225,6 +447,13 @@ const char *live_plan_stack(const struct csc_config *cfg, const struct csc_resul
                             struct live_need *nd)
 {
     const char *no = plan_stack(cfg, r, f, nd);
+    if (!no && nd->has_recv) {
+        static struct live_dev d;
+        d.ncmds = 0;
+        if (live_recv_lines(&nd->rv, "t0", 1, &d))
+            no = refuse("no %s device takes it (ERSPAN II/III with a GRE checksum, an L2TP tunnel without "
+                        "both ends)", live_recv_kind(&nd->rv));
+    }
     return no ? no : set_report(cfg, r, f);
 }
 
@@ -271,6 +500,7 @@ void live_chunk_begin(const struct live_replay *lr, struct live_chunk *ch)
     struct live_setup *s = &ch->s;
     memset(s, 0, sizeof *s);
     ch->n = 0;
+    ch->nechos = 0;
     snprintf(s->name, sizeof s->name, "csumcheck --live %.100s", lr->file);
     s->pin = 1;                      /* one CPU: every queue keeps write order */
     s->level = lr->cfg.rx.kind == CSC_RX_UNNECESSARY ? (int8_t)lr->cfg.rx.level : -1;
@@ -284,42 +514,91 @@ void live_chunk_begin(const struct live_replay *lr, struct live_chunk *ch)
     snprintf(d->ifname, sizeof d->ifname, LIVE_TAP_NAME);
     snprintf(d->name, sizeof d->name, LIVE_TAP_NAME " (no tunnel)");
     d->nsent = 1;
-    live_receiver_sentinel(LIVE_RK_PLAIN, 0, &d->sent[0]);
+    memset(&ch->dev_recv[0], 0, sizeof ch->dev_recv[0]);
+    live_receiver_sentinel(&ch->dev_recv[0], LIVE_RK_PLAIN, &d->sent[0]);
     ch->dev_kind[0] = LIVE_RK_PLAIN;
-    ch->dev_port[0] = 0;
 }
 
-/* Take a frame's needs into the chunk's setup; -1 when the setup is full
- * (nothing was added then). */
+static void route_line(char *buf, size_t n, const char *addr)
+{
+    buf[0] = 0;
+    if (addr[0] && strncmp(addr, "127.", 4))   /* 127/8 is lo's already */
+        snprintf(buf, n, "ip route replace local %s/%d dev lo", addr, strchr(addr, ':') ? 128 : 32);
+}
+
+/* Take a frame's needs into the chunk's setup; -1 when the setup is full,
+ * or holds a device the frame's cannot live beside (nothing was added then). */
 int live_chunk_take(const struct live_replay *lr, struct live_chunk *ch, const struct live_need *nd, struct live_fr *f)
 {
+    (void)lr;
     struct live_setup *s = &ch->s;
-    int dev = -1;
-    for (int i = 0; i < s->ndevs && dev < 0; i++)
-        if (ch->dev_kind[i] == nd->kind && ch->dev_port[i] == nd->port)
+    int dev = nd->has_recv ? -1 : 0, with_port = nd->has_recv && nd->rv.encap;
+    for (int i = 1; i < s->ndevs && nd->has_recv && dev < 0; i++) {
+        const struct live_recv *o = &ch->dev_recv[i];
+        int c = live_recv_coexist(o, &nd->rv);
+        if (c < 0)
+            return -1;
+        if (c == 0)
             dev = i;
-    char l1[LIVE_CMD_LEN], l2[LIVE_CMD_LEN];
-    l1[0] = 0;
-    if (strncmp(nd->outer, "127.", 4))   /* 127/8 is lo's already */
-        snprintf(l1, sizeof l1, "ip route replace local %s/%d dev lo", nd->outer, strchr(nd->outer, ':') ? 128 : 32);
-    l2[0] = 0;
-    if (nd->inner[0] && strncmp(nd->inner, "127.", 4))
-        snprintf(l2, sizeof l2, "ip route replace local %s/%d dev lo", nd->inner, strchr(nd->inner, ':') ? 128 : 32);
-    int lines = (l1[0] && !has_line(s, l1)) + (l2[0] && !has_line(s, l2));
+        if (o->encap && o->port == nd->rv.port && o->v6 == nd->rv.v6)
+            with_port = 0;           /* the port is there, made by an earlier device */
+    }
+    enum { NL = 6 };
+    char l[NL][LIVE_CMD_LEN];
+    route_line(l[0], sizeof l[0], nd->outer);
+    route_line(l[1], sizeof l[1], nd->inner);
+    l[2][0] = l[3][0] = l[4][0] = l[5][0] = 0;
+    /* ip6_tnl_rcv_ctl: the local end of an ip6tnl device must be an
+     * address; an L2TP tunnel binds its socket to its local end when it is
+     * made, before the batch that holds the routes ("ip -4 ..." is not
+     * batched: it runs first) */
+    int v6 = nd->has_recv && nd->rv.v6, tun = nd->has_recv ? nd->rv.tun : -1;
+    if (v6 && (tun == LIVE_TUN_IPIP || tun == LIVE_TUN_IP6 || tun == LIVE_TUN_L2TP))
+        snprintf(l[2], sizeof l[2], "ip -6 addr add %s/128 dev lo nodad", nd->outer);
+    else if (tun == LIVE_TUN_L2TP && strncmp(nd->outer, "127.", 4))
+        snprintf(l[2], sizeof l[2], "ip -4 route replace local %s/32 dev lo", nd->outer);
+    if (tun == LIVE_TUN_L2TP) {      /* and connects it to the remote end: a route there, on the TAP */
+        snprintf(l[4], sizeof l[4], "ip -%d route replace %s/%d dev " LIVE_TAP_NAME, v6 ? 6 : 4, nd->outer_src,
+                 v6 ? 128 : 32);
+        snprintf(l[5], sizeof l[5], "ip -%d neigh replace %s lladdr 02:00:00:00:00:01 dev " LIVE_TAP_NAME
+                 " nud permanent", v6 ? 6 : 4, nd->outer_src);
+    }
+    int sent6 = dev < 0 && live_receiver_sent6(&nd->rv);
+    if (sent6)
+        snprintf(l[3], sizeof l[3], "ip route replace local fdcc::2/128 dev lo");
+    int lines = 0;
+    for (int i = 0; i < NL; i++)
+        lines += l[i][0] && !has_line(s, l[i]);
+    /* An echo request's reply goes to its source: when the namespace owns
+     * that address, the reply comes back in and its counters would be the
+     * frame's. Such a frame and an owner of its source take two namespaces. */
+    if (ch->n > 0) {
+        char own[LIVE_CMD_LEN];
+        route_line(own, sizeof own, nd->reply_to);
+        if (nd->reply_to[0] && own[0] && has_line(s, own))
+            return -1;
+        for (int i = 0; i < ch->nechos; i++)
+            if (!strcmp(ch->echo_src[i], nd->outer) || !strcmp(ch->echo_src[i], nd->inner))
+                return -1;
+    }
     int sock = nd->sock_kind >= 0 ? find_sock(s, nd->sock_kind, nd->sock_port) : -1;
+    int socks = (nd->sock_kind >= 0 && sock < 0) + (sent6 && find_sock(s, LIVE_UDP6, LIVE_SENT_PORT) < 0);
     if (s->ncmds + lines > LIVE_MAX_CMDS || (dev < 0 && s->ndevs >= LIVE_MAX_DEVS) ||
-        (nd->sock_kind >= 0 && sock < 0 && s->nsocks >= LIVE_MAX_SOCKS) || ch->n >= LIVE_CHUNK)
+        s->nsocks + socks > LIVE_MAX_SOCKS || ch->n >= LIVE_CHUNK)
         return -1;
-    if (l1[0])
-        add_line(s, l1);
-    if (l2[0])
-        add_line(s, l2);
+    for (int i = 0; i < NL; i++)
+        if (l[i][0])
+            add_line(s, l[i]);
     if (dev < 0) {
         dev = s->ndevs++;
-        live_receiver_dev(&lr->cfg, &s->devs[dev], nd->kind, nd->port);
+        live_receiver_dev(&nd->rv, nd->kind, dev, with_port, &s->devs[dev]);
+        if (sent6)
+            s->devs[dev].sent_sock[0] = (uint8_t)add_sock(s, LIVE_UDP6, LIVE_SENT_PORT);
         ch->dev_kind[dev] = (uint8_t)nd->kind;
-        ch->dev_port[dev] = nd->port;
+        ch->dev_recv[dev] = nd->rv;
     }
+    if (nd->reply_to[0] && ch->nechos < LIVE_CHUNK)
+        snprintf(ch->echo_src[ch->nechos++], sizeof ch->echo_src[0], "%s", nd->reply_to);
     f->dev = dev;
     f->sock = nd->sock_kind >= 0 ? add_sock(s, nd->sock_kind, nd->sock_port) : -1;
     f->kind = (uint8_t)nd->kind;

@@ -27,7 +27,9 @@
 
 const char *live_rk_name(unsigned k)
 {
-    static const char *const t[LIVE_RK__COUNT] = { "plain", "vxlan", "vxlan-gpe", "geneve" };
+    static const char *const t[LIVE_RK__COUNT] = { "plain", "vxlan",  "vxlan-gpe", "geneve", "gre",
+                                                   "gretap", "ip6gre", "ip6gretap", "ipip", "sit",
+                                                   "ip6tnl", "fou", "gue", "erspan", "l2tp" };
     return k < LIVE_RK__COUNT ? t[k] : "?";
 }
 
@@ -102,10 +104,6 @@ int live_replay_init(struct live_replay *lr, const struct csc_config *cfg, const
     const char *no = report_refused(&lr->cfg.rx);
     if (no) {
         snprintf(err, n, "--live cannot make %s", no);
-        return 2;
-    }
-    if (lr->cfg.remcsum_nopartial) {
-        snprintf(err, n, "--live makes no remcsum-nopartial device yet");
         return 2;
     }
     lr->cfg.gro_nic = false;         /* the TAP has no IFF_NAPI: no GRO before the stack */
@@ -255,7 +253,8 @@ int live_replay_prepare(struct live_replay *lr, char *err, size_t n)
 /* The model's side, from csc_analyze over the written bytes */
 void live_judge_model(const struct csc_result *r, struct live_outcome *o)
 {
-    o->mclass = live_model_class(r);
+    /* "not modelled" is unknown, whatever verdict it left (model finding KF0) */
+    o->mclass = (r->kernel.warnings & CSC_W_NOT_MODELLED) ? LIVE_C_UNKNOWN : live_model_class(r);
     memset(o->mcnt, 0, sizeof o->mcnt);
     live_model_counts(r->kernel.counters, o->mcnt);
     live_model_counts_finish(o->mcnt);
@@ -279,12 +278,47 @@ static int kernel_delivered(const struct live_fr *f, const struct live_obs *o)
     return live_obs_get(o, name) > 0;
 }
 
+static int live_counts_any(const int64_t *cnt)
+{
+    for (unsigned i = 0; i < LIVE_N_CNT; i++)
+        if (cnt[i])
+            return 1;
+    return 0;
+}
+
+/* A device's refusal without its label, the tool's path and the noise:
+ * "gre1 (gre): Error: Unknown device type. " -> "Unknown device type" */
+static const char *refusal_text(const char *msg)
+{
+    static char buf[200];
+    const char *p = strstr(msg, "): ");
+    p = p ? p + 3 : msg;
+    const char *a = strstr(p, "answers: ");
+    if (a)
+        p = a + 9;
+    if (!strncmp(p, "Error: ", 7))
+        p += 7;
+    snprintf(buf, sizeof buf, "%s", p);
+    buf[strcspn(buf, ".\n")] = 0;
+    char *e = strstr(buf, " Error talking");
+    if (e)
+        *e = 0;
+    return buf;
+}
+
 void live_judge_kernel(const struct live_chunk *ch, const struct live_fr *f, struct live_outcome *out,
                        const struct live_obs *o)
 {
     if (o->status != LIVE_OK) {
         out->result = o->status == LIVE_SKIPPED ? LIVE_RES_SKIPPED : LIVE_RES_ERROR;
-        why(out, "%s", o->msg[0] ? o->msg : "no observation");
+        const char *mod = o->status == LIVE_SKIPPED && f->dev > 0
+                              ? live_receiver_missing(&ch->dev_recv[f->dev], o->msg) : NULL;
+        if (mod && (strstr(o->msg, " fou add") || strstr(o->msg, " l2tp add")))
+            why(out, "this kernel has no %s module (no generic netlink family for it)", mod);
+        else if (mod)
+            why(out, "this kernel has no %s module (%s)", mod, refusal_text(o->msg));
+        else
+            why(out, "%s", o->msg[0] ? o->msg : "no observation");
         return;
     }
     const char *dev = f->kind == LIVE_RK_PLAIN ? NULL : ch->s.devs[f->dev].ifname;
@@ -303,7 +337,16 @@ void live_judge_kernel(const struct live_chunk *ch, const struct live_fr *f, str
     live_kernel_counts(o, dev, out->kcnt);
     out->result = LIVE_RES_AGREE;
     out->why[0] = 0;
-    if (out->mclass != out->kclass) {
+    if (out->mclass == LIVE_C_UNKNOWN) {
+        why(out, "the model does not say (not modelled); the kernel: %s", live_class_name(out->kclass));
+        out->result = LIVE_RES_DISAGREE;
+        return;
+    }
+    /* a drop at the outer IP that counts nothing shows in the kernel only
+     * as nothing at all (class silent) */
+    int mclass = out->mclass == LIVE_C_OUTER_IP && out->kclass == LIVE_C_SILENT && !live_counts_any(out->mcnt)
+                     ? LIVE_C_SILENT : out->mclass;
+    if (mclass != out->kclass) {
         why(out, "%s: model %s, kernel %s", out->mclass == LIVE_C_DELIVERED || out->kclass == LIVE_C_DELIVERED
                                                 ? "delivered"
                                                 : "drop layer",

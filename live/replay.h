@@ -37,9 +37,14 @@
 #define LIVE_CHUNK_S 600             /* one namespace's whole life, at most */
 #define LIVE_EXIT_SKIP 77            /* cannot run here: the CTest skip code */
 
-/* The receivers a namespace gets for a frame */
-enum live_rk { LIVE_RK_PLAIN = 0, LIVE_RK_VXLAN, LIVE_RK_GPE, LIVE_RK_GENEVE, LIVE_RK__COUNT };
-const char *live_rk_name(unsigned k);   /* "plain", "vxlan", "vxlan-gpe", "geneve" */
+/* The receivers a namespace gets for a frame (the rows of the summary):
+ * the TAP alone, or a tunnel device (behind a FOU or GUE port) */
+enum live_rk {
+    LIVE_RK_PLAIN = 0, LIVE_RK_VXLAN, LIVE_RK_GPE, LIVE_RK_GENEVE, LIVE_RK_GRE, LIVE_RK_GRETAP, LIVE_RK_IP6GRE,
+    LIVE_RK_IP6GRETAP, LIVE_RK_IPIP, LIVE_RK_SIT, LIVE_RK_IP6TNL, LIVE_RK_FOU, LIVE_RK_GUE, LIVE_RK_ERSPAN,
+    LIVE_RK_L2TP, LIVE_RK__COUNT
+};
+const char *live_rk_name(unsigned k);   /* "plain", "vxlan", "vxlan-gpe", "geneve", "gre", ... */
 
 /* The innermost transport */
 enum live_tp { LIVE_TP_UDP = 0, LIVE_TP_TCP, LIVE_TP_ICMP };

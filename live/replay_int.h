@@ -5,26 +5,34 @@
 #ifndef CSC_LIVE_REPLAY_INT_H
 #define CSC_LIVE_REPLAY_INT_H
 
+#include "recv.h"
 #include "replay.h"
 #include "vm.h"
 
 #define LIVE_SENT_PORT 5999          /* the sentinels' UDP port (socket 0) */
+#define LIVE_DEV_MAC "02:00:00:00:00:03"   /* the tunnel devices' address */
 
 /* What one frame needs of the namespace */
 struct live_need {
     int kind;                        /* enum live_rk */
     uint16_t port;                   /* the tunnel's UDP port */
     char outer[48], inner[48];       /* destination addresses to own */
+    char outer_src[48], inner_src[48];
+    char reply_to[48];               /* an ICMP echo request: where the kernel's reply goes */
     int sock_kind;                   /* enum live_sock_kind, -1: none */
     uint16_t sock_port;
+    int has_recv;                    /* a receiving device (rv) */
+    struct live_recv rv;
 };
 
 /* The namespace being planned and the frames it will take */
 struct live_chunk {
     struct live_setup s;
-    uint16_t dev_port[LIVE_MAX_DEVS];
+    struct live_recv dev_recv[LIVE_MAX_DEVS];   /* devs[1..]: what each one is */
     uint8_t dev_kind[LIVE_MAX_DEVS];
     int n;
+    int nechos;                      /* the echo requests' sources (their replies' destinations) */
+    char echo_src[LIVE_CHUNK][48];
     struct live_fr f[LIVE_CHUNK];
 };
 
@@ -54,9 +62,16 @@ void live_chunk_begin(const struct live_replay *lr, struct live_chunk *ch);
 int live_chunk_take(const struct live_replay *lr, struct live_chunk *ch, const struct live_need *nd,
                     struct live_fr *f);
 
-/* receiver.c: the lines and sentinel of a receiver kind on a port */
-void live_receiver_dev(const struct csc_config *cfg, struct live_dev *d, int kind, uint16_t port);
-void live_receiver_sentinel(int kind, uint16_t port, struct live_frame *fr);
+/* receiver.c: the device of rv (summary row kind, index idx in the
+ * setup; with_port: its FOU/GUE port line too) as d: its name, lines,
+ * sentinel. -1: no kernel device makes it. */
+int live_receiver_dev(const struct live_recv *rv, int kind, int idx, int with_port, struct live_dev *d);
+/* The sentinel of rv, or of the TAP (kind LIVE_RK_PLAIN) */
+void live_receiver_sentinel(const struct live_recv *rv, int kind, struct live_frame *fr);
+/* Its sentinel goes to the IPv6 sentinel socket (fdcc::2, port 5999) */
+int live_receiver_sent6(const struct live_recv *rv);
+/* The module a refusal of rv's lines means this kernel lacks, NULL: another refusal */
+const char *live_receiver_missing(const struct live_recv *rv, const char *refusal);
 
 /* judge of one frame (replay.c) */
 void live_judge_model(const struct csc_result *r, struct live_outcome *o);

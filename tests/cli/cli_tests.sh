@@ -1036,7 +1036,7 @@ PY
     has "$W/err" "--threads: expected 0-256"
 }
 
-# Issue 13: a classic pcap is read in blocks (analyzer/pcapblk.c) and handed
+# Issue 13: a classic pcap is read in blocks (analyzer/input/pcapblk.c) and handed
 # to libpcap at the first record it must judge. The same frames in the other
 # byte order always go through libpcap: every output, stderr and exit status
 # must match, whole or damaged (cut in a record, cut in a record header,

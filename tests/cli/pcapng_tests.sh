@@ -1,5 +1,5 @@
 #!/bin/sh
-# pcapng_tests.sh TEST - csumcheck's own pcapng reader (analyzer/pcapngblk.c)
+# pcapng_tests.sh TEST - csumcheck's own pcapng reader (analyzer/input/pcapngblk.c)
 # against libwiretap, which it replaces for the common blocks and which
 # stays the judge of everything else. Same environment and helpers as
 # cli_tests.sh (common.sh).

@@ -1,13 +1,13 @@
 /*
  * fuzz_pcapng.c - libFuzzer target 4: a fuzzed pcapng through csumcheck's
- * own pcapng reader (analyzer/pcapngblk.c), the way the CLI reads it (the
+ * own pcapng reader (analyzer/input/pcapngblk.c), the way the CLI reads it (the
  * first bytes already read, the rest from the file descriptor), each frame
  * into the analysis. Where the reader hands the file to libwiretap the
  * input ends here: libwiretap is Wireshark's, fuzzed by Wireshark.
  */
 #define _GNU_SOURCE   /* memfd_create */
 #include "csumcheck/csumcheck.h"
-#include "../../analyzer/pcapngblk.h"
+#include "../../analyzer/input/pcapngblk.h"
 
 #include <glib.h>
 #include <stdio.h>

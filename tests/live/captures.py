@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
 """captures.py - csumcheck --live over every capture in captures/ and the
-public corpus's VXLAN and plain captures (read in place from
-tests/data/real, never copied), under each device report the TAP can
-make. Every replayed frame's kernel outcome must agree with the model or be
-listed in pending.txt with its explanation; the agreement figures are
-printed and written to --summary (docs/kernel-diff.md quotes them).
+public corpus (read in place from tests/data/real, never copied), under
+each device report the TAP can make, and fou.pcap/gre-in-udp.pcap with
+their FOU ports. Every replayed frame's kernel outcome must agree with the
+model or be listed in pending.txt with its explanation (a model finding);
+the agreement figures are printed and written to --summary
+(docs/kernel-diff.md quotes them).
 
   captures.py CSUMCHECK CAPTURES_DIR CORPUS_DIR PENDING [--summary FILE]
-  captures.py CSUMCHECK CAPTURES_DIR --kernel VERSION [--summary FILE]
+  captures.py CSUMCHECK CAPTURES_DIR PENDING --kernel VERSION [--summary FILE]
 
 With --kernel, the captures/ files once (--rx none) through csumcheck --live
 --kernel VERSION: Debian's kernel in a VM (live/vm/csc-vm, qemu); every
-replayed frame must agree (no pending list for the VM kernels), the summary
-must name that kernel and its era, and the known frames of vxlan-gpe.pcap
-must hold their values.
+replayed frame must agree or be pending for that kernel, every receiver
+--live makes must have replayed frames, the summary must name that kernel
+and its era, and the known frames of vxlan-gpe.pcap must hold their values.
 
 Exit 77 (skipped) where --live cannot run here, with csumcheck's reason.
 """
@@ -23,25 +24,30 @@ import subprocess
 import sys
 
 REPORTS = ["none", "partial:outer", "partial:inner", "unnecessary:0", "unnecessary:1"]
-CORPUS_CATEGORIES = ("VXLAN", "plain L3/L4 checksum")
+# The FOU ports the captures use (captures/CASES.md): without them their
+# frames are plain UDP (and GRE-in-UDP an unbound port)
+FOU_PORTS = ["--fou-port", "5555:4", "--fou-port", "5556:41", "--fou-port", "4754:47"]
+FOU_FILES = ("fou.pcap", "gre-in-udp.pcap")
 
 
 def corpus_files(corpus):
+    """every capture of the corpus (MANIFEST.tsv)"""
     manifest = os.path.join(corpus, "MANIFEST.tsv")
     if not os.path.exists(manifest):
         return None
     out = []
     with open(manifest) as f:
-        head = f.readline().rstrip("\n").split("\t")
-        col = head.index("category")
+        f.readline()
         for line in f:
             row = line.rstrip("\n").split("\t")
-            if len(row) > col and row[col] in CORPUS_CATEGORIES:
+            if row and row[0]:
                 out.append(os.path.join(corpus, row[0]))
     return out
 
 
 def read_pending(path):
+    """ "FILE FRAME | why": a disagreement on every kernel; "FILE FRAME
+    @host,5.10 | why": on those kernels only"""
     pend = {}
     with open(path) as f:
         for line in f:
@@ -49,14 +55,25 @@ def read_pending(path):
             if not line or line.startswith("#"):
                 continue
             key, _, why = line.partition("|")
-            name, frame = key.split()
-            pend[(name, int(frame))] = why.strip()
+            words = key.split()
+            kernels = None
+            if len(words) == 3 and words[2].startswith("@"):
+                kernels = set(words[2][1:].split(","))
+            pend[(words[0], int(words[1]))] = (kernels, why.strip())
     return pend
 
 
-def run(csc, files, rx, kernel=None):
+def pending_for(pend, key, kernel):
+    """the explanation of a disagreement of this frame on this kernel, or None"""
+    e = pend.get(key)
+    if e and (e[0] is None or kernel in e[0]):
+        return e[1]
+    return None
+
+
+def run(csc, files, rx, kernel=None, extra=()):
     vm = ["--kernel", kernel] if kernel else []
-    p = subprocess.run([csc, "--live", "-F", "json", "-q", "--rx", rx] + vm + files,
+    p = subprocess.run([csc, "--live", "-F", "json", "-q", "--rx", rx] + list(extra) + vm + files,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode == 77:
         print("SKIP: " + p.stderr.strip())
@@ -144,12 +161,14 @@ def kernel_usage(csc, capdir):
             sys.exit(1)
 
 
-def kernel_main(csc, capdir, kernel, out):
+def kernel_main(csc, capdir, kernel, pending, out):
     kernel_usage(csc, capdir)
     files = sorted(os.path.join(capdir, f) for f in os.listdir(capdir)
                    if f.endswith((".pcap", ".pcapng")))
     frames, s = run(csc, files, "none", kernel)
+    fou, fs = run(csc, [os.path.join(capdir, f) for f in FOU_FILES], "none", kernel, FOU_PORTS)
     release, era, suite = VM_KERNELS[kernel]
+    pend = read_pending(pending) if pending else {}
     fail = False
     try:
         assert s["vm"] == suite and s["kernel"].startswith(release) and s["era"] == era, s
@@ -161,28 +180,42 @@ def kernel_main(csc, capdir, kernel, out):
         print("FAIL: --kernel %s: %s" % (kernel, e))
         sys.exit(1)
     res = {}
-    for f in frames:
-        res[f["live"]["result"]] = res.get(f["live"]["result"], 0) + 1
-        if f["live"]["result"] in ("disagree", "error"):
-            print("  %s frame %d: %s: %s" % (os.path.basename(f["file"]), f["frame"], f["live"]["result"].upper(),
-                                            f["live"]["why"]))
+    pending_here = 0
+    for f in frames + fou:
+        r = f["live"]["result"]
+        res[r] = res.get(r, 0) + 1
+        key = (os.path.basename(f["file"]), f["frame"])
+        why = pending_for(pend, key, kernel)
+        if r == "disagree" and why:
+            pending_here += 1
+            print("  %s frame %d: DISAGREE (pending: %s): %s" % (key[0], key[1], why, f["live"]["why"]))
+        elif r in ("disagree", "error"):
+            print("  %s frame %d: %s: %s" % (key[0], key[1], r.upper(), f["live"]["why"]))
+            fail = True
+        elif r == "agree" and why:
+            print("  %s frame %d agrees on %s: its pending entry must go" % (key[0], key[1], kernel))
             fail = True
     agree, dis = res.get("agree", 0), res.get("disagree", 0)
     rep = agree + dis
-    by = {r["receiver"]: r for r in s["receivers"]}
+    by = {r["receiver"]: r["agree"] + r["disagree"] for r in s["receivers"]}
+    for r in fs["receivers"]:
+        by[r["receiver"]] = by.get(r["receiver"], 0) + r["agree"] + r["disagree"]
     # every receiver --live makes exists in Debian's kernels: each must have replayed frames
-    for rcv in ("plain", "vxlan", "vxlan-gpe", "geneve"):
-        if by[rcv]["agree"] + by[rcv]["disagree"] == 0:
+    for rcv in ("plain", "vxlan", "vxlan-gpe", "geneve", "gre", "gretap", "ip6gre", "ipip", "sit", "ip6tnl",
+                "fou", "gue", "erspan", "l2tp"):
+        if by.get(rcv, 0) == 0:
             print("FAIL: --kernel %s: no %s frame replayed" % (kernel, rcv))
             fail = True
     if res.get("not-replayable-here", 0):
         print("FAIL: --kernel %s: %d frames the VM kernel could not make a device for"
               % (kernel, res["not-replayable-here"]))
         fail = True
-    line = ("csumcheck --live --kernel %s (%s, Debian %s in a VM, model era %s) on captures/, --rx none: "
-            "%d/%d replayed frames agree (%.1f%%), %d not replayable, VM %.0f s"
-            % (kernel, s["kernel"], suite, s["era"], agree, rep, 100.0 * agree / rep if rep else 0.0,
-               res.get("not-replayable", 0), s["vm_seconds"]))
+    line = ("csumcheck --live --kernel %s (%s, Debian %s in a VM, model era %s) on captures/ (and %s with FOU "
+            "ports), --rx none: %d/%d replayed frames agree (%.1f%%), %d pending model fixes, %d not "
+            "replayable, VM %.0f s"
+            % (kernel, s["kernel"], suite, s["era"], " ".join(FOU_FILES), agree, rep,
+               100.0 * agree / rep if rep else 0.0, pending_here, res.get("not-replayable", 0),
+               s["vm_seconds"] + fs["vm_seconds"]))
     print(line)
     if out:
         with open(out, "w") as f:
@@ -201,7 +234,7 @@ def main():
         i = args.index("--kernel")
         kernel = args[i + 1]
         del args[i:i + 2]
-        kernel_main(args[0], args[1], kernel, out)
+        kernel_main(args[0], args[1], kernel, args[2] if len(args) > 2 else None, out)
     csc, capdir, corpus, pending = args
     files = sorted(os.path.join(capdir, f) for f in os.listdir(capdir)
                    if f.endswith((".pcap", ".pcapng")))
@@ -215,42 +248,47 @@ def main():
         print("FAIL: vxlan-gpe.pcap's live objects: %s" % e)
         sys.exit(1)
     pend = read_pending(pending)
-    seen = set()
+    disagreed, agreed = set(), set()
     fail = False
     lines = []
     kernel = era = None
-    for rx in REPORTS:
-        for label, group in (("captures/", files), ("corpus", cfiles)):
-            frames, s = run(csc, group, rx)
-            kernel, era = s["kernel"], s["era"]
-            agree = sum(1 for f in frames if f["live"]["result"] == "agree")
-            dis = [f for f in frames if f["live"]["result"] == "disagree"]
-            errs = [f for f in frames if f["live"]["result"] == "error"]
-            lacks = sum(1 for f in frames if f["live"]["result"] == "not-replayable-here")
-            nrep = sum(1 for f in frames if f["live"]["result"] == "not-replayable")
-            pending_here = 0
-            for f in dis:
-                key = (os.path.basename(f["file"]), f["frame"])
-                seen.add(key)
-                if key in pend:
-                    pending_here += 1
-                    print("  %s frame %d --rx %s: DISAGREE (pending: %s): %s" % (key[0], key[1], rx, pend[key],
-                                                                               f["live"]["why"]))
-                else:
-                    print("  %s frame %d --rx %s: DISAGREE, not explained: %s" % (key[0], key[1], rx,
-                                                                                f["live"]["why"]))
-                    fail = True
-            for f in errs:
-                print("  %s frame %d --rx %s: HARNESS ERROR: %s" % (f["file"], f["frame"], rx, f["live"]["why"]))
+    runs = [(label, group, rx, ()) for rx in REPORTS for label, group in (("captures/", files), ("corpus", cfiles))]
+    runs.append(("fou-ports", [os.path.join(capdir, f) for f in FOU_FILES], "none", FOU_PORTS))
+    for label, group, rx, extra in runs:
+        frames, s = run(csc, group, rx, None, extra)
+        kernel, era = s["kernel"], s["era"]
+        agree = sum(1 for f in frames if f["live"]["result"] == "agree")
+        dis = [f for f in frames if f["live"]["result"] == "disagree"]
+        errs = [f for f in frames if f["live"]["result"] == "error"]
+        lacks = sum(1 for f in frames if f["live"]["result"] == "not-replayable-here")
+        nrep = sum(1 for f in frames if f["live"]["result"] == "not-replayable")
+        for f in frames:
+            if f["live"]["result"] == "agree":
+                agreed.add((os.path.basename(f["file"]), f["frame"]))
+        pending_here = 0
+        for f in dis:
+            key = (os.path.basename(f["file"]), f["frame"])
+            disagreed.add(key)
+            why = pending_for(pend, key, "host")
+            if why:
+                pending_here += 1
+                print("  %s frame %d --rx %s: DISAGREE (pending: %s): %s" % (key[0], key[1], rx, why,
+                                                                           f["live"]["why"]))
+            else:
+                print("  %s frame %d --rx %s: DISAGREE, not explained: %s" % (key[0], key[1], rx,
+                                                                            f["live"]["why"]))
                 fail = True
-            rep = agree + len(dis)
-            line = ("%-8s %-14s %4d files %5d frames: %4d/%-4d replayed agree (%5.1f%%), %d pending, "
-                    "%d the kernel lacks a module for, %d not replayable"
-                    % (label, rx, len(group), len(frames), agree, rep, 100.0 * agree / rep if rep else 0.0,
-                       pending_here, lacks, nrep))
-            print(line)
-            lines.append(line)
-    for key in sorted(set(pend) - seen):
+        for f in errs:
+            print("  %s frame %d --rx %s: HARNESS ERROR: %s" % (f["file"], f["frame"], rx, f["live"]["why"]))
+            fail = True
+        rep = agree + len(dis)
+        line = ("%-9s %-14s %4d files %5d frames: %4d/%-4d replayed agree (%5.1f%%), %d pending, "
+                "%d the kernel lacks a module for, %d not replayable"
+                % (label, rx, len(group), len(frames), agree, rep, 100.0 * agree / rep if rep else 0.0,
+                   pending_here, lacks, nrep))
+        print(line)
+        lines.append(line)
+    for key in sorted(k for k in pend if pending_for(pend, k, "host") and k in agreed and k not in disagreed):
         print("  pending entry %s frame %d agrees under every report now: remove it" % key)
         fail = True
     head = "csumcheck --live on kernel %s (model era %s)" % (kernel, era)

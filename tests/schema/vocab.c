@@ -2,7 +2,7 @@
  * vocab.c - csc-vocab: prints docs/schema/vocab.schema.json, the JSON
  * Schema of every vocabulary word csumcheck writes, from the one place the
  * words are defined: the core's name tables (csc_*_name) and the CLI's
- * findings (analyzer/stats.c). The committed file must equal this output
+ * findings (analyzer/features/stats.c). The committed file must equal this output
  * (CTest schema-vocab): a new word in a table is a new word in the schema,
  * in the same commit.
  *

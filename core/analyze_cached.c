@@ -6,6 +6,7 @@
 #include "csumcheck/rcache.h"
 
 #include "pkt.h"
+#include "replay/addr.h"
 
 #include <stddef.h>
 
@@ -29,8 +30,9 @@ void csc_rcache_init(struct csc_rcache *c)
  *   three words copied, not assembled) |
  *   fragment field (IPv6: + routing header type, segments left, order) or GRE
  *   flags, next protocol, RCO start, RCO offset |
- *   tunnel flags, bits (TCP flags, a zero UDP checksum, an Ethernet
- *   destination's I/G bit), version.
+ *   tunnel flags or an IP layer's address classes (replay/addr.h), bits
+ *   (TCP flags, a zero UDP checksum, an Ethernet destination's I/G bit),
+ *   version.
  * Fields a protocol does not use stay zero. The frame's part, two words:
  * wire length, where the decoder stopped (offset | link, reason, protocol,
  * layers, the interface kind: a virtual one has its own report). */
@@ -104,6 +106,7 @@ static size_t make_key(const struct csc_config *cfg, const struct csc_frame *f,
             flags = l->u.ip.frag_off | (uint32_t)l->next << 16 |
                     (uint64_t)l->u.ip.rh_type << 32 | (uint64_t)l->u.ip.rh_segs_left << 40 |
                     (uint64_t)l->u.ip.rh_flags << 48;
+            aux = ip_addr_classes(&p, l);    /* ip6_rcv_core, ip_route_input (addr.c) */
             break;
         case CSC_P_GRE:
             flags = l->u.gre.flags | (uint32_t)l->next << 16;   /* GRE flags and version */

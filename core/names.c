@@ -163,7 +163,7 @@ const char *csc_fn_name(unsigned fn)
         [KF_IP_TUNNEL_RCV] = "ip_tunnel_rcv", [KF_IPIP_RCV] = "ipip_rcv",
         [KF_IPIP6_RCV] = "ipip6_rcv", [KF_IP6_TNL_RCV] = "ip6_tnl_rcv", [KF_NETIF_RX] = "netif_rx",
         [KF_IPV6_RTHDR_RCV] = "ipv6_rthdr_rcv", [KF_IPV6_DESTOPT_RCV] = "ipv6_destopt_rcv",
-        [KF_NETIF_RECEIVE_SKB_CORE] = "__netif_receive_skb_core",
+        [KF_NETIF_RECEIVE_SKB_CORE] = "__netif_receive_skb_core", [KF_IP_ROUTE_INPUT] = "ip_route_input_slow",
         [KF_TCP_V4_RCV] = "tcp_v4_rcv", [KF_TCP_V6_RCV] = "tcp_v6_rcv",
         [KF_TCP_CHECKSUM_COMPLETE] = "tcp_checksum_complete", [KF_ICMP_RCV] = "icmp_rcv",
         [KF_ICMPV6_RCV] = "icmpv6_rcv", [KF_IGMP_RCV] = "igmp_rcv", [KF_IP_DEFRAG] = "ip_defrag",
@@ -213,6 +213,7 @@ const char *csc_drop_name(unsigned d)
         [KD_RTHDR_DISABLED] = "NOT_SPECIFIED (source routing disabled)",
         [KD_HAO_NO_STATE] = "XFRM_POLICY (home address; UNHANDLED_PROTO without MIP6)",
         [KD_UNHANDLED_PROTO] = "UNHANDLED_PROTO",
+        [KD_MARTIAN] = "NOT_SPECIFIED (martian address)",
     };
     return NAME(t, d);
 }

@@ -93,7 +93,7 @@ enum kfn {
     KF_TCP_CHECKSUM_COMPLETE, KF_ICMP_RCV, KF_ICMPV6_RCV, KF_IGMP_RCV, KF_IP_DEFRAG,
     KF_ETH_TYPE_TRANS, KF_VLAN_UNTAG, KF_L2TP_UDP_ENCAP_RECV, KF_IPIP6_RCV, KF_IP6_TNL_RCV,
     KF_NETIF_RX, KF_IPV6_FRAG_RCV, KF_ERSPAN_RCV, KF_IP6ERSPAN_RCV, KF_IPV6_RTHDR_RCV,
-    KF_IPV6_DESTOPT_RCV, KF_NETIF_RECEIVE_SKB_CORE,
+    KF_IPV6_DESTOPT_RCV, KF_NETIF_RECEIVE_SKB_CORE, KF_IP_ROUTE_INPUT,
     KF__COUNT
 };
 
@@ -111,7 +111,7 @@ enum kdrop {
     KD_NONE = 0, KD_IP_CSUM, KD_IP_INHDR, KD_PKT_TOO_SMALL, KD_UDP_CSUM, KD_TCP_CSUM,
     KD_ICMP_CSUM, KD_GRE_CSUM, KD_GRE_FLAGS, KD_VXLAN_INVALID_HDR, KD_NO_SOCKET,
     KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR, KD_GUE_HDR, KD_GUE_CONTROL, KD_OTHERHOST,
-    KD_RTHDR_UNKNOWN, KD_RTHDR_DISABLED, KD_HAO_NO_STATE, KD_UNHANDLED_PROTO,
+    KD_RTHDR_UNKNOWN, KD_RTHDR_DISABLED, KD_HAO_NO_STATE, KD_UNHANDLED_PROTO, KD_MARTIAN,
     KD__COUNT
 };
 
@@ -143,6 +143,9 @@ static inline void rp_enter(struct rp *rp, uint8_t layer, enum kfn fn)
 void rp_amend_last(struct rp *rp);
 void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, uint32_t pass_bytes);
 void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t counters);
+/* A path the model does not know: verdict unknown (never accept), the
+ * not-modelled warning, and the replay stops. */
+void rp_unknown(struct rp *rp, uint8_t layer, enum kfn fn);
 /* One full software pass of `bytes`, charged to the frame and the device. */
 void rp_count_pass(struct rp *rp, uint32_t bytes);
 #define CNT(c) (1u << (c))
@@ -192,6 +195,10 @@ void vxlan_gro_receive(struct rp *rp, uint8_t t);
 void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t);
 void geneve_gro_receive(struct rp *rp, uint8_t t);
 void gue_gro_receive(struct rp *rp, uint8_t t);
+
+/* ---- addresses (addr.c): ip6_rcv_core, ip_route_input; false: went no further ---- */
+bool ip_route_input_addrs(struct rp *rp, uint8_t i);
+bool ip6_rcv_core_addrs(struct rp *rp, uint8_t i);
 
 /* ---- normal path (rx.c) ---- */
 void netif_receive_skb(struct rp *rp, uint8_t li);

@@ -20,10 +20,7 @@ static void deliver_l4(struct rp *rp, uint8_t i);
 /* A path the model does not know: the outcome is unknown, never accept. */
 static void not_modelled(struct rp *rp, uint8_t i, enum kfn fn)
 {
-    rp->k->verdict = CSC_K_UNKNOWN;
-    rp->k->warnings |= CSC_W_NOT_MODELLED;
-    rp_step(rp, i, fn, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
-    rp->done = 1;
+    rp_unknown(rp, i, fn);
 }
 
 static void deliver(struct rp *rp, uint8_t i, enum kfn fn)
@@ -153,6 +150,8 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
         return false;
     }
     pskb_trim_rcsum(rp, i, ip->end);
+    if (ip->proto == CSC_P_IPV4 && !ip_route_input_addrs(rp, i))   /* ip_rcv_finish_core */
+        return false;
     if (ip->notes & CSC_N_FRAGMENT) {
         rp->k->verdict = CSC_K_UNKNOWN;
         rp_step(rp, i, KF_IP_DEFRAG, W_QUEUED, CSC_TRI_UNDECIDED, 0, NULL);
@@ -283,7 +282,7 @@ static void ipv6_rcv(struct rp *rp, uint8_t i)
     const struct csc_layer *ip = L(rp, i);
     rp->skb.data = ip->off;
     rp_enter(rp, i, KF_IPV6_RCV);
-    if (drop_otherhost(rp, i, KF_IPV6_RCV))
+    if (drop_otherhost(rp, i, KF_IPV6_RCV) || !ip6_rcv_core_addrs(rp, i))
         return;
     if (!ip_len_checks(rp, i, KF_IPV6_RCV, CNT(CSC_C_IP6_IN_HDR_ERRORS),
                        CNT(CSC_C_IP6_IN_TRUNCATED)))

@@ -86,3 +86,11 @@ void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t
     rp->done = 1;
     rp_step(rp, layer, fn, W_DROP, CSC_TRI_NO, 0, NULL);
 }
+
+void rp_unknown(struct rp *rp, uint8_t layer, enum kfn fn)
+{
+    rp->k->verdict = CSC_K_UNKNOWN;
+    rp->k->warnings |= CSC_W_NOT_MODELLED;
+    rp_step(rp, layer, fn, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
+    rp->done = 1;
+}

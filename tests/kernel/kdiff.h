@@ -115,9 +115,17 @@ struct kd_case {
     uint8_t gcs[KD_MAX_SEGS];     /* GRE checksum (with KH_GRE_C) */
     uint8_t icsum[KD_MAX_SEGS];   /* inner L4 checksum */
     uint16_t id;                  /* case number (ports derive from it) */
+    uint8_t addr;                 /* enum kd_addr: an inner address of a class the kernel
+                                     drops by (docs/kernel-branches.md B1) */
     uint8_t frag;                 /* enum kd_frag: the frame cut into IP fragments, each a
                                      segment (ip[] per fragment; the rest from index 0) */
 };
+
+/* Inner addresses the receive path drops by (ip6_rcv_core; the martians of
+ * ip_route_input_slow): the label says "+<name>" (kd_addr_name) */
+enum kd_addr { KA_NONE = 0, KA_SRC_LOOPBACK, KA_DST_LOOPBACK, KA_SRC_MCAST, KA_SRC_ZERONET,
+               KA_DST_ZERONET, KA_DST_MC_SCOPE1, KA_DST_MC_SCOPE0, KA__COUNT };
+const char *kd_addr_name(unsigned a);
 
 /* A frame sent as IP fragments of KD_FRAG_PAYLOAD bytes (issue 16) */
 enum kd_frag { KF_NONE = 0, KF_INORDER, KF_REVERSE };

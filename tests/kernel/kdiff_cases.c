@@ -19,6 +19,14 @@ const char *kd_state_name(unsigned s)
     return s < sizeof state_names / sizeof *state_names ? state_names[s] : "?";
 }
 
+const char *kd_addr_name(unsigned a)
+{
+    static const char *const names[KA__COUNT] = { "", "+src-loopback", "+dst-loopback", "+src-mcast",
+                                                  "+src-zeronet", "+dst-zeronet", "+dst-mc-scope1",
+                                                  "+dst-mc-scope0" };
+    return a < KA__COUNT ? names[a] : "?";
+}
+
 const char *kd_report_name(unsigned r)
 {
     return r < sizeof report_names / sizeof *report_names ? report_names[r] : "?";
@@ -178,6 +186,8 @@ void kd_case_label(const struct kd_case *c, char *buf, size_t n)
         size_t o = strlen(hdr);
         snprintf(hdr + o, sizeof hdr - o, "+frag%d%s", c->nseg, c->frag == KF_REVERSE ? "-reversed" : "");
     }
+    size_t hl = strlen(hdr);
+    snprintf(hdr + hl, sizeof hdr - hl, "%s", kd_addr_name(c->addr));
     snprintf(buf, n, "%s%s %s%s%s %s%c=%s%s rx=%s tap=%s%s", kd_tun_name(&c->g), hdr, ip, ou, gc,
              c->tcp ? "tcp" : "udp", in6 ? '6' : '4', in, c->nosock ? "(no-socket)" : "",
              kd_report_name(c->report), tap, opts);
@@ -733,6 +743,30 @@ static void vxlan_fragmented(struct builder *b)
             }
 }
 
+/* Inner addresses the kernel drops by (docs/kernel-branches.md B1): VXLAN
+ * over IPv4 and IPv6, inner IPv4 (the martians of ip_route_input_slow: a
+ * silent drop after the device) and inner IPv6 (ip6_rcv_core:
+ * Ip6InHdrErrors), TCP and UDP, no report and unnecessary:1. */
+static void addresses(struct builder *b)
+{
+    static const uint8_t v4[] = { KA_SRC_LOOPBACK, KA_DST_LOOPBACK, KA_SRC_MCAST, KA_SRC_ZERONET,
+                                  KA_DST_ZERONET };
+    static const uint8_t v6[] = { KA_SRC_LOOPBACK, KA_DST_LOOPBACK, KA_SRC_MCAST, KA_DST_MC_SCOPE1,
+                                  KA_DST_MC_SCOPE0 };
+    static const struct rm rms[] = { { KR_NONE, 0, -1 }, { KR_U1, 0, 1 } };
+    for (int v6u = 0; v6u <= 1; v6u++)
+        for (int inner6 = 0; inner6 <= 1; inner6++)
+            for (size_t a = 0; a < 5; a++)
+                for (size_t r = 0; r < 2; r++)
+                    for (int tcp = 0; tcp <= 1; tcp++) {
+                        struct kd_case c = base(KT_VXLAN, 0, v6u, &rms[r], 0);
+                        c.inner6 = (uint8_t)inner6;
+                        c.addr = inner6 ? v6[a] : v4[a];
+                        c.tcp = (uint8_t)tcp;
+                        add(b, &c);
+                    }
+}
+
 size_t kd_make_cases(struct kd_case *out, size_t cap)
 {
     struct builder b = { out, cap, 0 };
@@ -744,5 +778,6 @@ size_t kd_make_cases(struct kd_case *out, size_t cap)
     ip_in_ip(&b);
     fou(&b);
     gue(&b);
+    addresses(&b);
     return b.n;
 }

@@ -110,9 +110,34 @@ static void push_gue_raw(struct pb_frame *f, const struct kd_case *c, uint8_t pr
     }
 }
 
-static void push_inner_ip(struct pb_frame *f, int inner6, int seg)
+/* The inner address of a class the kernel drops by (enum kd_addr) */
+static void set_inner_addr(struct pb_layer *l, int inner6, uint8_t addr)
 {
-    pb_push(f, inner6 ? PB_IPV6 : PB_IPV4)->ip_id = (uint16_t)(seg + 1);
+    uint8_t *a = addr == KA_SRC_LOOPBACK || addr == KA_SRC_MCAST || addr == KA_SRC_ZERONET ? l->src : l->dst;
+    if (addr == KA_NONE)
+        return;
+    memset(a, 0, 16);
+    if (!inner6) {
+        static const uint8_t v4[KA__COUNT][4] = { [KA_SRC_LOOPBACK] = { 127, 0, 0, 1 },
+                                                  [KA_DST_LOOPBACK] = { 127, 0, 0, 1 },
+                                                  [KA_SRC_MCAST] = { 224, 0, 0, 5 },
+                                                  [KA_SRC_ZERONET] = { 0, 0, 0, 0 },
+                                                  [KA_DST_ZERONET] = { 0, 0, 0, 0 } };
+        memcpy(a, v4[addr], 4);
+    } else if (addr == KA_SRC_LOOPBACK || addr == KA_DST_LOOPBACK) {
+        a[15] = 1;                             /* ::1 */
+    } else {
+        a[0] = 0xff;                           /* ff02::1 as a source; ff01::1, ff00::1 */
+        a[1] = addr == KA_SRC_MCAST ? 0x02 : addr == KA_DST_MC_SCOPE1 ? 0x01 : 0x00;
+        a[15] = 1;
+    }
+}
+
+static void push_inner_ip(struct pb_frame *f, const struct kd_case *c, int inner6, int seg)
+{
+    struct pb_layer *l = pb_push(f, inner6 ? PB_IPV6 : PB_IPV4);
+    l->ip_id = (uint16_t)(seg + 1);
+    set_inner_addr(l, inner6, c->addr);
 }
 
 /* Everything from the tunnel header to the inner IP header. */
@@ -173,7 +198,7 @@ static void push_tunnel(struct pb_frame *f, const struct kd_case *c, int seg, in
     default:
         break;
     }
-    push_inner_ip(f, inner6, seg);
+    push_inner_ip(f, c, inner6, seg);
 }
 
 static size_t build(const struct kd_case *c, int seg, uint16_t dport, uint8_t *out, size_t cap,

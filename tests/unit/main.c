@@ -14,6 +14,7 @@ Suite *rcache_suite(void);
 Suite *kernel_source_suite(void);
 Suite *protos_suite(void);
 Suite *direction_suite(void);
+Suite *addr_suite(void);
 
 int main(void)
 {
@@ -29,6 +30,7 @@ int main(void)
     srunner_add_suite(sr, kernel_source_suite());
     srunner_add_suite(sr, protos_suite());
     srunner_add_suite(sr, direction_suite());
+    srunner_add_suite(sr, addr_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

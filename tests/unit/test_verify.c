@@ -599,7 +599,9 @@ static size_t v6_big_unfrag(uint8_t *b, unsigned hbh_units, int second, uint16_t
     b[o + 4] = (uint8_t)((hbh + 8 + pay) >> 8), b[o + 5] = (uint8_t)(hbh + 8 + pay);
     b[o + 6] = 0;                                      /* hop-by-hop */
     b[o + 7] = 64;
-    b[o + 23] = 1, b[o + 39] = 2;                      /* ::1 > ::2 */
+    memcpy(b + o + 8, "\x20\x01\x0d\xb8", 4);           /* 2001:db8::1 > 2001:db8::2 (::1 */
+    memcpy(b + o + 24, "\x20\x01\x0d\xb8", 4);          /* is dropped by ip6_rcv_core) */
+    b[o + 23] = 1, b[o + 39] = 2;
     o += 40;
     b[o] = 44, b[o + 1] = (uint8_t)hbh_units;          /* next: fragment */
     b[o + 2] = 1, b[o + 3] = (uint8_t)(hbh - 4);       /* PadN over the rest */

@@ -1,0 +1,131 @@
+/*
+ * addr.c - what the receive path decides from the addresses alone, before
+ * any transport: the checks of ip6_rcv_core (net/ipv6/ip6_input.c) and the
+ * martians of ip_route_input_rcu / ip_route_input_slow (net/ipv4/route.c),
+ * v6.12; the same in 6.1.192 (docs/kernel-branches.md, sections 11 and 14).
+ *
+ * The model's receiver owns the unicast destination it is sent (an address
+ * on the receiving device). Where a multicast or limited-broadcast
+ * destination goes depends on the groups it joined and its sockets, which
+ * the model does not know: unknown, except the all-hosts / all-nodes group
+ * every interface joins (224.0.0.1, ff02::1).
+ */
+#include "addr.h"
+#include "replay.h"
+
+#include <string.h>
+
+static bool all_zero(const uint8_t *a, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (a[i])
+            return false;
+    return true;
+}
+
+/* ipv4_is_zeronet is addr == 0 in 5.10-6.12 (0.0.0.0/8 became unicast in
+ * v5.3; older eras took the whole 0/8: not an era switch here). */
+static unsigned v4_classes(const uint8_t *s, const uint8_t *d)
+{
+    static const uint8_t lbcast[4] = { 255, 255, 255, 255 }, all_hosts[4] = { 224, 0, 0, 1 };
+    unsigned c = 0;
+    c |= (s[0] & 0xf0) == 0xe0 ? A_SRC_MCAST : 0;
+    c |= !memcmp(s, lbcast, 4) ? A_SRC_LBCAST : 0;
+    c |= all_zero(s, 4) ? A_SRC_ZERO : 0;
+    c |= s[0] == 127 ? A_SRC_LOOPBACK : 0;
+    c |= (d[0] & 0xf0) == 0xe0 ? A_DST_MCAST : 0;
+    c |= !memcmp(d, all_hosts, 4) ? A_DST_ALL_HOSTS : 0;
+    c |= !memcmp(d, lbcast, 4) ? A_DST_LBCAST : 0;
+    c |= all_zero(d, 4) ? A_DST_ZERO : 0;
+    c |= d[0] == 127 ? A_DST_LOOPBACK : 0;
+    return c;
+}
+
+static unsigned v6_classes(const uint8_t *s, const uint8_t *d)
+{
+    static const uint8_t loopback[16] = { [15] = 1 }, all_nodes[16] = { 0xff, 0x02, [15] = 1 };
+    unsigned c = 0;
+    c |= s[0] == 0xff ? A_SRC_MCAST : 0;
+    c |= !memcmp(s, loopback, 16) ? A_SRC_LOOPBACK : 0;
+    c |= d[0] == 0xff ? A_DST_MCAST : 0;
+    c |= d[0] == 0xff && (d[1] & 0x0f) <= 1 ? A_DST_MC_SCOPE01 : 0;
+    c |= !memcmp(d, all_nodes, 16) ? A_DST_ALL_HOSTS : 0;
+    c |= !memcmp(d, loopback, 16) ? A_DST_LOOPBACK : 0;
+    return c;
+}
+
+unsigned ip_addr_classes(const struct pkt *p, const struct csc_layer *l)
+{
+    bool v6 = l->proto == CSC_P_IPV6;
+    unsigned n = v6 ? 16 : 4;
+    const uint8_t *a = pkt_span(p, l->u.ip.addr_off, 2 * n);
+    if (!a || (l->proto != CSC_P_IPV4 && !v6))
+        return 0;
+    return v6 ? v6_classes(a, a + n) : v4_classes(a, a + n);
+}
+
+/* A capture of loopback traffic: the outermost IP layer goes from a
+ * loopback address to one (127/8, ::1). It was taken on lo, where a locally
+ * made packet carries its route and ip_rcv_core's loopback rules do not
+ * apply; the replay goes on as before (a NIC's report, no address rule).
+ * Decapsulated layers get the rules: a tunnel device is not lo. */
+static bool lo_capture(const struct rp *rp, uint8_t i, unsigned c)
+{
+    if ((c & (A_SRC_LOOPBACK | A_DST_LOOPBACK)) != (A_SRC_LOOPBACK | A_DST_LOOPBACK))
+        return false;
+    for (uint8_t j = 0; j < i; j++)
+        if (L(rp, j)->proto == CSC_P_IPV4 || L(rp, j)->proto == CSC_P_IPV6)
+            return false;
+    return true;
+}
+
+/* ip_route_input_rcu / ip_route_input_slow, v6.12: a multicast or limited
+ * broadcast source, a 0.0.0.0 source (but to 255.255.255.255), a 0.0.0.0
+ * or (route_localnet 0) 127/8 destination, a 127/8 source are martians,
+ * dropped without a MIB counter (RT_CACHE_STAT only); to a multicast group
+ * (ip_route_input_mc) a 0.0.0.0 source is allowed. A multicast or
+ * limited-broadcast destination: unknown (see above). False when the packet
+ * went no further. */
+bool ip_route_input_addrs(struct rp *rp, uint8_t i)
+{
+    unsigned c = ip_addr_classes(&rp->p, L(rp, i));
+    if (lo_capture(rp, i, c))
+        return true;
+    bool martian = c & (A_SRC_MCAST | A_SRC_LBCAST);
+    if (c & A_DST_MCAST) {
+        if (!(c & A_DST_ALL_HOSTS)) {
+            rp_unknown(rp, i, KF_IP_ROUTE_INPUT);
+            return false;
+        }
+        martian = martian || (c & A_SRC_LOOPBACK);
+    } else if (!martian && ((c & A_DST_LBCAST) || (c & (A_SRC_ZERO | A_DST_ZERO)) == (A_SRC_ZERO | A_DST_ZERO))) {
+        rp_unknown(rp, i, KF_IP_ROUTE_INPUT);   /* brd_input: local broadcast */
+        return false;
+    } else {
+        martian = martian || (c & (A_SRC_ZERO | A_DST_ZERO | A_DST_LOOPBACK | A_SRC_LOOPBACK));
+    }
+    if (!martian)
+        return true;
+    rp_drop(rp, i, KF_IP_ROUTE_INPUT, KD_MARTIAN, 0);
+    return false;
+}
+
+/* ip6_rcv_core, v6.12: on a device that is not loopback, a loopback source
+ * or destination, a multicast destination of scope 0 or 1 (interface-local)
+ * and a multicast source are header errors (IP_INHDR, Ip6InHdrErrors). A
+ * multicast destination otherwise: unknown but ff02::1. */
+bool ip6_rcv_core_addrs(struct rp *rp, uint8_t i)
+{
+    unsigned c = ip_addr_classes(&rp->p, L(rp, i));
+    if (lo_capture(rp, i, c))
+        return true;
+    if (c & (A_SRC_LOOPBACK | A_DST_LOOPBACK | A_DST_MC_SCOPE01 | A_SRC_MCAST)) {
+        rp_drop(rp, i, KF_IPV6_RCV, KD_IP_INHDR, CNT(CSC_C_IP6_IN_HDR_ERRORS));
+        return false;
+    }
+    if ((c & A_DST_MCAST) && !(c & A_DST_ALL_HOSTS)) {
+        rp_unknown(rp, i, KF_IPV6_RCV);
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,165 @@
+/*
+ * test_addr.c - what the receive path decides from the addresses alone
+ * (core/replay/addr.c; docs/kernel-branches.md B1): ip6_rcv_core's checks
+ * and the martians of ip_route_input_slow, read in Debian's 6.12.117 and
+ * 6.1.192. The live cases are csc-kdiff's "vxlan+src-loopback ..." family.
+ */
+#include "helpers.h"
+
+/* IPv4 / UDP / VXLAN / Eth / inner IP (addresses set) / TCP */
+static void vxlan_inner(struct pb_frame *f, int inner6, const uint8_t *src, const uint8_t *dst)
+{
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, PB_IPV4);
+    pb_push(f, PB_UDP);
+    pb_push(f, PB_VXLAN);
+    pb_push(f, PB_ETH);
+    struct pb_layer *ip = pb_push(f, inner6 ? PB_IPV6 : PB_IPV4);
+    if (src)
+        memcpy(ip->src, src, inner6 ? 16 : 4);
+    if (dst)
+        memcpy(ip->dst, dst, inner6 ? 16 : 4);
+    pb_push(f, PB_TCP)->csum = PB_BAD;
+    pb_push(f, PB_PAYLOAD)->len = 100;
+}
+
+static void expect_dropped_at_inner(int inner6, uint32_t counters, const char *reason)
+{
+    int ip = lay(inner6 ? CSC_P_IPV6 : CSC_P_IPV4, inner6 ? 0 : 1);
+    if (R.kernel.verdict != CSC_K_DROP)
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, ip);
+    ck_assert_uint_eq(R.kernel.counters, counters);   /* not TcpInCsumErrors: TCP never ran */
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), reason);
+}
+
+/* ip_route_input_slow: 127.0.0.1, 224.0.0.5 or 0.0.0.0 as the source,
+ * 127.0.0.1 or 0.0.0.0 as the destination: martians, dropped without a MIB
+ * counter, before the bad TCP checksum is looked at. 0.0.0.5 is unicast
+ * (ipv4_is_zeronet is addr == 0 in 5.10-6.12; the live cases showed it). */
+START_TEST(ipv4_martians_dropped_silently)
+{
+    static const uint8_t lo[4] = { 127, 0, 0, 1 }, mc[4] = { 224, 0, 0, 5 }, zs[4] = { 0, 0, 0, 0 },
+                         zd[4] = { 0, 0, 0, 0 }, z5[4] = { 0, 0, 0, 5 };
+    const uint8_t *srcs[] = { lo, mc, zs, NULL, NULL };
+    const uint8_t *dsts[] = { NULL, NULL, NULL, lo, zd };
+    for (unsigned i = 0; i < 5; i++) {
+        struct pb_frame f;
+        vxlan_inner(&f, 0, srcs[i], dsts[i]);
+        cfg_set("none", "6.12");
+        run(&f);
+        expect_dropped_at_inner(0, 0, "NOT_SPECIFIED (martian address)");
+        ck_assert_int_ge(find_step("ip_route_input_slow", "drop"), 0);
+        ck_assert_int_eq(find_step("tcp_v4_rcv", "enter"), -1);
+    }
+    struct pb_frame f;
+    vxlan_inner(&f, 0, z5, NULL);
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);           /* by TCP, not routing */
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+}
+END_TEST
+
+/* ip6_rcv_core: ::1 as the source or destination, ff02::1 as the source,
+ * ff01::1 (scope 1) or ff00::1 (scope 0) as the destination: Ip6InHdrErrors. */
+START_TEST(ipv6_address_header_errors)
+{
+    static const uint8_t lo[16] = { [15] = 1 }, mc2[16] = { 0xff, 0x02, [15] = 1 },
+                         mc1[16] = { 0xff, 0x01, [15] = 1 }, mc0[16] = { 0xff, 0x00, [15] = 1 };
+    const uint8_t *srcs[] = { lo, NULL, mc2, NULL, NULL };
+    const uint8_t *dsts[] = { NULL, lo, NULL, mc1, mc0 };
+    for (unsigned i = 0; i < 5; i++) {
+        struct pb_frame f;
+        vxlan_inner(&f, 1, srcs[i], dsts[i]);
+        cfg_set("none", "6.1");
+        run(&f);
+        expect_dropped_at_inner(1, 1u << CSC_C_IP6_IN_HDR_ERRORS, "IP_INHDR");
+        ck_assert_int_eq(find_step("tcp_v6_rcv", "enter"), -1);
+    }
+}
+END_TEST
+
+/* A multicast or limited-broadcast destination depends on the receiver's
+ * groups and sockets: unknown, never accept - but the all-hosts / all-nodes
+ * group every interface is in (224.0.0.1, ff02::1) goes on to TCP. */
+START_TEST(multicast_destination_unknown_but_all_hosts)
+{
+    static const uint8_t mc4[4] = { 239, 1, 1, 1 }, bc4[4] = { 255, 255, 255, 255 },
+                         all4[4] = { 224, 0, 0, 1 }, mc6[16] = { 0xff, 0x02, [11] = 1, 0xff, 0, 0, 1 },
+                         all6[16] = { 0xff, 0x02, [15] = 1 };
+    struct pb_frame f;
+    const uint8_t *unknown4[] = { mc4, bc4 };
+    for (unsigned i = 0; i < 2; i++) {
+        vxlan_inner(&f, 0, NULL, unknown4[i]);
+        cfg_set("none", "modern");
+        run(&f);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+        ck_assert_uint_eq(R.kernel.warnings & CSC_W_NOT_MODELLED, CSC_W_NOT_MODELLED);
+    }
+    vxlan_inner(&f, 1, NULL, mc6);
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+
+    vxlan_inner(&f, 0, NULL, all4);
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);       /* the bad TCP checksum */
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+    vxlan_inner(&f, 1, NULL, all6);
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+}
+END_TEST
+
+/* The outer header too: a VXLAN packet from a multicast source never
+ * reaches UDP (ip_rcv_finish_core routes before ip_local_deliver). */
+START_TEST(outer_martian_before_udp)
+{
+    struct pb_frame f;
+    vxlan_inner(&f, 0, NULL, NULL);
+    static const uint8_t mc[4] = { 224, 0, 0, 5 };
+    memcpy(f.l[1].src, mc, 4);
+    cfg_set("none", "5.10");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_IPV4, 0));
+    ck_assert_uint_eq(R.kernel.counters, 0);
+}
+END_TEST
+
+/* A capture of loopback traffic (outermost 127.0.0.1 > 127.0.0.1, as zeek's
+ * fixtures are made): taken on lo, the replay goes on to UDP as before; the
+ * same addresses inside a tunnel are martians on the tunnel device. */
+START_TEST(loopback_capture_outer_exempt_inner_not)
+{
+    static const uint8_t lo[4] = { 127, 0, 0, 1 };
+    struct pb_frame f;
+    vxlan_inner(&f, 0, NULL, NULL);
+    memcpy(f.l[1].src, lo, 4);
+    memcpy(f.l[1].dst, lo, 4);
+    cfg_set("none", "6.12");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);          /* the inner bad TCP checksum */
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+    memcpy(f.l[5].src, lo, 4);
+    memcpy(f.l[5].dst, lo, 4);
+    run(&f);
+    expect_dropped_at_inner(0, 0, "NOT_SPECIFIED (martian address)");
+}
+END_TEST
+
+Suite *addr_suite(void);
+Suite *addr_suite(void)
+{
+    Suite *s = suite_create("addr");
+    TCase *t = tcase_create("addr");
+    tcase_add_test(t, ipv4_martians_dropped_silently);
+    tcase_add_test(t, ipv6_address_header_errors);
+    tcase_add_test(t, multicast_destination_unknown_but_all_hosts);
+    tcase_add_test(t, outer_martian_before_udp);
+    tcase_add_test(t, loopback_capture_outer_exempt_inner_not);
+    suite_add_tcase(s, t);
+    return s;
+}

@@ -120,7 +120,7 @@ static int plain_class(const struct live_obs *o, int nosock, int delivered)
     if (delivered)
         return LIVE_C_DELIVERED;
     if (live_obs_get(o, "IpInHdrErrors") || live_obs_get(o, "IpExtInCsumErrors") ||
-        live_obs_get(o, "Ip6InHdrErrors") || live_obs_get(o, "IpInTruncatedPkts") ||
+        live_obs_get(o, "Ip6InHdrErrors") || live_obs_get(o, "IpExtInTruncatedPkts") ||
         live_obs_get(o, "Ip6InTruncatedPkts"))
         return LIVE_C_OUTER_IP;
     static const char *const l4[] = { "UdpInErrors", "UdpInCsumErrors", "Udp6InErrors", "Udp6InCsumErrors",
@@ -143,11 +143,18 @@ int live_kernel_class(const struct live_obs *o, const char *dev, int nosock, int
         return LIVE_C_DELIVERED;
     int at_dev = dev_stat(o, dev, "rx_packets") > 0;
     if (live_obs_get(o, "IpInHdrErrors") || live_obs_get(o, "IpExtInCsumErrors") ||
-        live_obs_get(o, "Ip6InHdrErrors"))
+        live_obs_get(o, "Ip6InHdrErrors") || live_obs_get(o, "IpExtInTruncatedPkts") ||
+        live_obs_get(o, "Ip6InTruncatedPkts"))
         return at_dev ? LIVE_C_INNER_IP : LIVE_C_OUTER_IP;
     if (!at_dev && (live_obs_get(o, "UdpInErrors") || live_obs_get(o, "UdpInCsumErrors") ||
                     live_obs_get(o, "Udp6InErrors") || live_obs_get(o, "Udp6InCsumErrors") ||
                     live_obs_get(o, "UdpNoPorts") || live_obs_get(o, "Udp6NoPorts")))
+        return LIVE_C_OUTER_L4;
+    /* a transport other than the tunnel's UDP ended it before the device
+     * (its IP protocol was not the tunnel's) */
+    if (!at_dev && (live_obs_get(o, "TcpInErrs") || live_obs_get(o, "TcpInCsumErrors") ||
+                    live_obs_get(o, "IcmpInErrors") || live_obs_get(o, "Icmp6InErrors") ||
+                    (nosock && live_obs_get(o, "TcpInSegs"))))
         return LIVE_C_OUTER_L4;
     for (size_t k = 0; k < LIVE_N_DEV_STATS; k++)
         if (dev_stat(o, dev, DEV_STATS[k]))

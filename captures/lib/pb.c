@@ -93,6 +93,11 @@ static uint8_t ipproto_of(const struct pb_frame *f, int i)
     }
 }
 
+uint8_t pb_ipproto(const struct pb_frame *f, int i)
+{
+    return ipproto_of(f, i);
+}
+
 static uint16_t udp_port_of(const struct pb_frame *f, int i)
 {
     if (i >= f->n)
@@ -131,7 +136,7 @@ static size_t header_len(const struct pb_frame *f, int i)
     case PB_IPV4: return 20u + (l->ip_opts & ~3u);
     case PB_IPV6: return 40 + ext_len(l);
     case PB_UDP: return 8;
-    case PB_TCP: return l->mss ? 24 : 20;
+    case PB_TCP: return (l->mss ? 24u : 20u) + (l->ip_opts & ~3u);
     case PB_ICMP: case PB_ICMPV6: case PB_IGMP: return 8;
     case PB_GRE:
         return 4u + ((l->gre_flags & 0x8000) ? 4 : 0) + ((l->gre_flags & 0x2000) ? 4 : 0) +
@@ -175,7 +180,7 @@ static void write_ipv6(struct pb_frame *f, int i, uint8_t *p, size_t tot)
     const struct pb_layer *l = &f->l[i];
     uint8_t order[4] = { PB_X_HBH, PB_X_DST | PB_X_HAO, PB_X_RH0, PB_X_FRAG };
     uint8_t code[4] = { 0, 60, 43, 44 };
-    uint8_t last = ipproto_of(f, i + 1);
+    uint8_t last = l->proto ? (uint8_t)l->proto : ipproto_of(f, i + 1);
     be32(p, 0x60000000u);
     be16(p + 4, l->tot_len_zero ? 0 : l->len_override ? l->len_override : (uint16_t)(tot - 40));
     p[7] = 64;
@@ -258,6 +263,7 @@ static void write_headers(struct pb_frame *f, uint8_t *b, size_t *tot)
             p[12] = (uint8_t)((f->hlen[i] / 4) << 4);
             p[13] = l->tcp_flags;
             be16(p + 14, 0xffff);
+            memset(p + 20, 1, f->hlen[i] - 20);                 /* NOP options */
             if (l->mss) {
                 p[20] = 2;
                 p[21] = 4;
@@ -454,6 +460,38 @@ static uint16_t compute(const uint8_t *b, const struct csum_site *cs)
     return v;
 }
 
+struct pb_patch *pb_patch_add(struct pb_frame *f, int layer, enum pb_patch_op op, unsigned off, unsigned len)
+{
+    if (f->npatch >= PB_MAX_PATCHES || len > PB_PATCH_MAX || layer < 0 || layer >= PB_MAX_LAYERS)
+        return NULL;
+    struct pb_patch *p = &f->patch[f->npatch++];
+    memset(p, 0, sizeof *p);
+    p->layer = (uint8_t)layer;
+    p->op = (uint8_t)op;
+    p->off = (uint16_t)off;
+    p->len = (uint8_t)len;
+    memset(p->mask, 0xff, len);
+    return p;
+}
+
+/* The patches, in order, within the frame's bytes */
+static void apply_patches(const struct pb_frame *f, uint8_t *b, size_t frame)
+{
+    for (int k = 0; k < f->npatch && k < PB_MAX_PATCHES; k++) {
+        const struct pb_patch *p = &f->patch[k];
+        if (p->layer >= f->n)
+            continue;
+        size_t at = f->off[p->layer] + p->off;
+        if (p->op == PB_PATCH_ADD16) {
+            if (at + 2 <= frame)
+                be16(b + at, (uint16_t)(((b[at] << 8) | b[at + 1]) + p->add));
+            continue;
+        }
+        for (size_t j = 0; j < p->len && j < PB_PATCH_MAX && at + j < frame; j++)
+            b[at + j] = (uint8_t)((b[at + j] & ~p->mask[j]) | (p->val[j] & p->mask[j]));
+    }
+}
+
 size_t pb_build(struct pb_frame *f, uint8_t *out, size_t cap)
 {
     size_t tot[PB_MAX_LAYERS + 1];
@@ -476,6 +514,7 @@ size_t pb_build(struct pb_frame *f, uint8_t *out, size_t cap)
         return 0;
     memset(out, 0, frame);
     write_headers(f, out, tot);
+    apply_patches(f, out, frame);
 
     /* Pass A: every checksum right, innermost first (the LCO values). */
     uint16_t right[PB_MAX_LAYERS];

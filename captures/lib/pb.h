@@ -64,7 +64,8 @@ struct pb_layer {
     uint32_t seq, ack;
     uint8_t tcp_flags;       /* default ACK (0x10) */
     uint16_t mss;            /* TCP: add an MSS option */
-    uint8_t ip_opts;         /* IPv4 option bytes (multiple of 4, <= 40) */
+    uint8_t ip_opts;         /* IPv4 / TCP option bytes (multiple of 4, <= 40; NOPs, after
+                                TCP's MSS option); patches write real options over them */
     uint16_t ip_id;
     uint16_t frag;           /* IPv4 flags+offset (default DF); IPv6 frag field */
     uint8_t tot_len_zero;    /* IPv4 tot_len / IPv6 payload length 0 (BIG TCP) */
@@ -72,7 +73,9 @@ struct pb_layer {
     uint8_t hao[16];         /* home address for PB_X_HAO */
     uint16_t gre_flags;      /* C 0x8000, K 0x2000, S 0x1000 */
     uint32_t key, gre_seq;
-    uint16_t proto;          /* override the next-protocol field */
+    uint16_t proto;          /* override the next-protocol field (IPv6: of the last
+                                extension header, or of the fixed header); an IP
+                                layer writes the low byte, so 0x100 writes 0 */
     uint32_t vni;
     uint8_t rco;             /* VXLAN/GUE: announce RCO for the next L4 */
     int16_t rco_shift;       /* move the RCO start off target by this many bytes */
@@ -92,10 +95,31 @@ struct pb_layer {
     uint8_t echo_reply;      /* ICMP: echo reply (type 0) instead of the default request */
 };
 
+/* Bytes written over a layer's header after the builder wrote it and before
+ * any checksum is computed: a field the builder has no name for (TOS, TTL,
+ * reserved bits, IPv4 options, a length off by a few), which the checksums
+ * then cover as they end up in the frame. */
+#define PB_MAX_PATCHES 16
+#define PB_PATCH_MAX 40
+enum pb_patch_op {
+    PB_PATCH_SET = 0,        /* byte = byte & ~mask | val & mask, len bytes */
+    PB_PATCH_ADD16,          /* the big-endian 16-bit field at off += add */
+};
+struct pb_patch {
+    uint8_t layer;           /* index into pb_frame.l */
+    uint8_t op;              /* enum pb_patch_op */
+    uint8_t len;             /* SET: bytes (<= PB_PATCH_MAX) */
+    uint16_t off;            /* from the layer's first byte; past the frame: ignored */
+    int16_t add;             /* ADD16 */
+    uint8_t val[PB_PATCH_MAX], mask[PB_PATCH_MAX];
+};
+
 struct pb_frame {
     struct pb_layer l[PB_MAX_LAYERS];
     int n;
     uint8_t no_pad;          /* do not pad Ethernet to 60 bytes */
+    int npatch;
+    struct pb_patch patch[PB_MAX_PATCHES];
     /* filled by pb_build */
     size_t off[PB_MAX_LAYERS];   /* offset of every layer */
     size_t hlen[PB_MAX_LAYERS];  /* header length of every layer */
@@ -108,6 +132,14 @@ struct pb_layer *pb_push(struct pb_frame *f, enum pb_kind kind);
 /* Write the frame; returns its length, 0 if it does not fit in cap.
  * Fills f->off[], f->hlen[] and f->len. */
 size_t pb_build(struct pb_frame *f, uint8_t *out, size_t cap);
+
+/* The IP protocol number the layers from i on are carried as (59: none
+ * follows; 253 for a layer the builder has no number for) */
+uint8_t pb_ipproto(const struct pb_frame *f, int i);
+
+/* A patch for layer i (applied by pb_build; NULL when the table is full):
+ * SET with every mask bit on, to be filled in by the caller. */
+struct pb_patch *pb_patch_add(struct pb_frame *f, int layer, enum pb_patch_op op, unsigned off, unsigned len);
 
 /* Link type of the frame (LINKTYPE_ETHERNET, LINKTYPE_LINUX_SLL2, or
  * LINKTYPE_RAW when the first layer is IP). */

@@ -21,6 +21,7 @@
 
 #include "judge.h"
 #include "live.h"
+#include "pb.h"
 
 #define KD_MAX_SEGS 4
 #define KD_TCP_PAYLOAD 100
@@ -42,6 +43,8 @@ enum kd_tun {
     KT_FOU,         /* fou port 5555: bare IPv4/IPv6/GRE in UDP, to ipip/sit/ip6tnl/gre */
     KT_GUE,         /* fou port 6080 gue: GUE header, then IPv4/IPv6/GRE */
     KT_GREUDP,      /* fou port 4754 ipproto 47: GRE-in-UDP */
+    KT_PLAIN,       /* no tunnel: the TAP receives plain IP (the fuzzer) */
+    KT_ERSPAN,      /* erspan / ip6erspan: GRE 0x88be (I, II) / 0x22eb (III), mirrored frame */
     KT__COUNT
 };
 
@@ -55,7 +58,10 @@ enum kd_opt {
     KO_INHERIT = 1u << 5,      /* geneve innerprotoinherit */
     KO_ICSUM = 1u << 6,        /* gre icsum: a GRE checksum is required */
     KO_IKEY = 1u << 7,         /* gre ikey 77 */
+    KO_ERSPAN1 = 1u << 8,      /* erspan_ver 1 (seq, key KD_ERSPAN_SESSION); without: erspan_ver 0 (type I) */
+    KO_ERSPAN2 = 1u << 9,      /* erspan_ver 2 (seq, key KD_ERSPAN_SESSION) */
 };
+#define KD_ERSPAN_SESSION 7
 
 /* What a case needs of the kernel: the namespace (underlay and TAP mode:
  * v6, napi, gro, level) and the receiving device in it (tun, payload, opts).
@@ -100,6 +106,8 @@ enum kd_hdr {
     KH_GUE_VER1 = 1u << 11,    /* GUE variant 1: direct IP, no GUE header */
     KH_GUE_FLAG = 1u << 12,    /* GUE: an unknown (reserved) header flag */
     KH_GUE_VER2 = 1u << 13,    /* GUE version field 2 */
+    KH_ERSPAN2 = 1u << 14,     /* ERSPAN type II header (GRE 0x88be with S) */
+    KH_ERSPAN3 = 1u << 15,     /* ERSPAN type III header (GRE 0x22eb with S) */
 };
 
 struct kd_case {
@@ -162,6 +170,13 @@ struct kd_frame_info {
     size_t inner_l3_len;          /* inner IP packet length (the device's rx_bytes) */
 };
 size_t kd_build(const struct kd_case *c, int seg, uint8_t *out, size_t cap, struct kd_frame_info *fi);
+/* The layers of segment seg of a case pushed into f, not built yet (the
+ * fuzzer mutates them first); ix: the pb layer of each part, -1 absent.
+ * dport 0: the case's own. */
+struct kd_stack_idx {
+    int oeth, oip, outer_l4, udp, tun, ieth, iip, l4, pay;
+};
+void kd_stack(const struct kd_case *c, int seg, uint16_t dport, struct pb_frame *f, struct kd_stack_idx *ix);
 /* The number of fragments a case with frag set is cut into (0: cannot) */
 int kd_frag_count(const struct kd_case *c);
 /* The namespace of a group with no device yet (TAP, sockets), then each
@@ -181,12 +196,31 @@ struct kd_outcome {
     int64_t cnt[LIVE_N_CNT];  /* per counter (judge.h): how many times it moved */
     int skbs_dev;             /* kernel: t0 rx_packets */
     int merges;               /* kernel: segments merged by the TAP's GRO; model: GRO engine */
+    int merges_all;           /* model: merged at the NIC or at a tunnel device (gro_cells) */
     int lost_merges;          /* kernel: of them, in super-packets the UDP socket lost (L8) */
     char note[160];
 };
 
+/* The model's configuration for a receiver of this group: report as
+ * csc_report_parse reads it, the device's options and port, the era */
+struct csc_config;
+void kd_config_of(const struct kd_group *g, const char *report, int nosock, const char *era,
+                  struct csc_config *cfg);
 void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, int perturb);
 void kd_kernel(const struct kd_case *c, const struct live_obs *o, struct kd_outcome *k);
+/* The same over frames built elsewhere (the fuzzer): the model's outcome of
+ * a run of nseg frames through a receiver of group g, GRO engine included */
+void kd_model_frames(const struct csc_config *cfg, const struct kd_group *g, int nseg,
+                     const struct live_frame *const *frames, struct kd_outcome *m);
+/* and the kernel's, from what the run looks like: the device, the
+ * transport, the innermost family, each segment's inner IP packet length
+ * and transport payload (equal for every segment of a run) */
+struct kd_run_shape {
+    struct kd_group g;
+    int nseg, tcp, nosock, in6;
+    int64_t inner_l3_len, payload;
+};
+void kd_kernel_of(const struct kd_run_shape *c, const struct live_obs *o, struct kd_outcome *k);
 int kd_compare(const struct kd_case *c, const struct kd_outcome *m, const struct kd_outcome *k,
                int strict_gro, char *why, size_t n);
 void kd_outcome_text(const struct kd_case *c, const struct kd_outcome *x, char *buf, size_t n);

@@ -40,7 +40,8 @@ int kd_is_udp_tunnel(const struct kd_group *g)
 
 int kd_inner_l2(const struct kd_case *c)
 {
-    return c->g.tun == KT_VXLAN || c->g.tun == KT_GRETAP || (c->g.tun == KT_GENEVE && !(c->hdr & KH_L3));
+    return c->g.tun == KT_VXLAN || c->g.tun == KT_GRETAP || c->g.tun == KT_ERSPAN ||
+           (c->g.tun == KT_GENEVE && !(c->hdr & KH_L3));
 }
 
 const char *kd_tun_name(const struct kd_group *g)
@@ -61,6 +62,8 @@ const char *kd_tun_name(const struct kd_group *g)
     case KT_FOU: return fou[v6][p];
     case KT_GUE: return gue[v6][p];
     case KT_GREUDP: return v6 ? "gre-in-udp6" : "gre-in-udp";
+    case KT_PLAIN: return v6 ? "plain6" : "plain4";
+    case KT_ERSPAN: return v6 ? "ip6erspan" : "erspan";
     default: return "?";
     }
 }
@@ -92,6 +95,7 @@ static int dev_variant(const struct kd_group *g)
     case KT_GRE: case KT_GRETAP: return icsum | ((g->opts & KO_IKEY) ? 2 : 0);
     case KT_FOU: case KT_GUE: return p + (p == 2 && icsum);
     case KT_GREUDP: return icsum;
+    case KT_ERSPAN: return (g->opts & KO_ERSPAN1) ? 1 : (g->opts & KO_ERSPAN2) ? 2 : 0;
     default: return 0;
     }
 }
@@ -116,7 +120,8 @@ void kd_dev_of(const struct kd_group *g, struct kd_devspec *d)
 static size_t opts_text(uint16_t opts, char *buf, size_t n)
 {
     static const char *const names[] = { " remcsumrx", " nopartial", " noremcsumrx", " udp6zerocsumrx",
-                                         " external", " innerprotoinherit", " icsum", " ikey" };
+                                         " external", " innerprotoinherit", " icsum", " ikey",
+                                         " erspan_ver1", " erspan_ver2" };
     size_t o = 0;
     buf[0] = 0;
     for (unsigned i = 0; i < sizeof names / sizeof *names && o < n; i++)
@@ -145,7 +150,8 @@ static void states(char *buf, size_t n, const uint8_t *s, int nseg)
 static void hdr_text(const struct kd_case *c, char *buf, size_t n)
 {
     static const char *const names[] = { "+rco", "+C", "+K", "+S", "+opt", "+crit", "+oam", "+ver1",
-                                         "+l3", "+ctrl", "+privflag", "+direct", "+flag", "+ver2" };
+                                         "+l3", "+ctrl", "+privflag", "+direct", "+flag", "+ver2",
+                                         "+erspan2", "+erspan3" };
     size_t o = 0;
     buf[0] = 0;
     for (unsigned i = 0; i < sizeof names / sizeof *names && o < n; i++)

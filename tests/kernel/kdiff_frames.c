@@ -40,6 +40,7 @@ static int inner_is6(const struct kd_case *c)
     switch (c->g.tun) {
     case KT_IPIP: return 0;
     case KT_IP6: return 1;
+    case KT_PLAIN: return c->g.v6 != 0;
     case KT_FOU: case KT_GUE:
         if (c->g.payload == 4)
             return 0;
@@ -56,7 +57,11 @@ static void push_gre(struct pb_frame *f, const struct kd_case *c, int seg)
     g->gre_flags = (uint16_t)(((c->hdr & KH_GRE_C) ? 0x8000 : 0) | ((c->hdr & KH_GRE_K) ? 0x2000 : 0) |
                               ((c->hdr & KH_GRE_S) ? 0x1000 : 0));
     g->key = GRE_KEY;
-    g->gre_seq = (uint32_t)(seg + 1);
+    /* An ERSPAN device requires S and drops a sequence number behind the
+     * last one it took (ip_tunnel_rcv: rx_fifo_errors); after 0xffffffff
+     * it expects 0, and i_seqno 0 means "no order yet": every frame with
+     * this number is taken, whatever came before. */
+    g->gre_seq = c->g.tun == KT_ERSPAN ? 0xffffffffu : (uint32_t)(seg + 1);
     g->csum = pb_state_of(c->gcs[seg]);
 }
 
@@ -140,18 +145,35 @@ static void push_inner_ip(struct pb_frame *f, const struct kd_case *c, int inner
     set_inner_addr(l, inner6, c->addr);
 }
 
+/* ERSPAN type II (8 bytes) or III (12 bytes) after GRE with S (RFC-less:
+ * draft-foschiano-erspan): version, VLAN, COS/En/T, session ID (the
+ * receiving device's key), then the index (II) or timestamp, SGT, flags (III). */
+static void push_erspan(struct pb_frame *f, const struct kd_case *c)
+{
+    struct pb_layer *r = pb_push(f, PB_RAW);
+    uint8_t *p = r->raw;
+    memset(p, 0, sizeof r->raw);
+    int v3 = (c->hdr & KH_ERSPAN3) != 0;
+    p[0] = (uint8_t)((v3 ? 2 : 1) << 4);
+    p[2] = 0;
+    p[3] = KD_ERSPAN_SESSION;          /* session ID 7 (10 bits), COS/En/T 0 */
+    if (v3)
+        p[11] = 0;                     /* hw ID, direction, granularity, O: 0 */
+    else
+        p[7] = 1;                      /* index */
+    r->len = (uint16_t)(v3 ? 12 : 8);
+}
+
 /* Everything from the tunnel header to the inner IP header. */
-static void push_tunnel(struct pb_frame *f, const struct kd_case *c, int seg, int *outer_l4, int *udp)
+static void push_tunnel(struct pb_frame *f, const struct kd_case *c, int seg, struct kd_stack_idx *ix)
 {
     int inner6 = inner_is6(c);
     struct pb_layer *u;
     struct kd_devspec ds;
     kd_dev_of(&c->g, &ds);
-    *outer_l4 = -1;
-    *udp = -1;
     switch (c->g.tun) {
     case KT_VXLAN: case KT_GPE: case KT_GENEVE: case KT_FOU: case KT_GUE: case KT_GREUDP:
-        *outer_l4 = *udp = f->n;
+        ix->outer_l4 = ix->udp = f->n;
         u = pb_push(f, PB_UDP);
         u->csum = pb_state_of(c->oudp[seg]);
         u->sport = 40000;
@@ -160,9 +182,11 @@ static void push_tunnel(struct pb_frame *f, const struct kd_case *c, int seg, in
     default:
         break;
     }
+    ix->tun = f->n;
     switch (c->g.tun) {
     case KT_VXLAN:
         pb_push(f, PB_VXLAN)->rco = (c->hdr & KH_RCO) != 0;
+        ix->ieth = f->n;
         pb_push(f, PB_ETH);
         break;
     case KT_GPE:
@@ -170,19 +194,37 @@ static void push_tunnel(struct pb_frame *f, const struct kd_case *c, int seg, in
         break;
     case KT_GENEVE:
         push_geneve(f, c, inner6);
-        if (!(c->hdr & KH_L3))
+        if (!(c->hdr & KH_L3)) {
+            ix->ieth = f->n;
             pb_push(f, PB_ETH);
+        }
         break;
     case KT_GRE: case KT_GRETAP:
         if (c->hdr & KH_GRE_C)
-            *outer_l4 = f->n;
+            ix->outer_l4 = f->n;
         push_gre(f, c, seg);
-        if (c->g.tun == KT_GRETAP)
+        if (c->g.tun == KT_GRETAP) {
+            ix->ieth = f->n;
             pb_push(f, PB_ETH);
+        }
+        break;
+    case KT_ERSPAN:
+        if (c->hdr & KH_GRE_C)
+            ix->outer_l4 = f->n;
+        push_gre(f, c, seg);
+        f->l[f->n - 1].proto = (c->hdr & KH_ERSPAN3) ? 0x22eb : 0x88be;
+        if (c->hdr & (KH_ERSPAN2 | KH_ERSPAN3)) {
+            ix->tun = f->n;            /* the ERSPAN header plays the tunnel */
+            push_erspan(f, c);
+        }
+        ix->ieth = f->n;
+        pb_push(f, PB_ETH);
         break;
     case KT_FOU: case KT_GREUDP:
         if (c->g.payload == 47 || c->g.tun == KT_GREUDP)
             push_gre(f, c, seg);
+        else
+            ix->tun = -1;              /* FOU: nothing between UDP and IP */
         break;
     case KT_GUE:
         if (c->hdr & KH_GUE_VER1) {
@@ -196,27 +238,30 @@ static void push_tunnel(struct pb_frame *f, const struct kd_case *c, int seg, in
             push_gre(f, c, seg);
         break;
     default:
+        ix->tun = -1;                  /* IP in IP: the inner header follows the outer */
         break;
     }
+    ix->iip = f->n;
     push_inner_ip(f, c, inner6, seg);
 }
 
-static size_t build(const struct kd_case *c, int seg, uint16_t dport, uint8_t *out, size_t cap,
-                    struct kd_frame_info *fi)
+void kd_stack(const struct kd_case *c, int seg, uint16_t dport, struct pb_frame *f, struct kd_stack_idx *ix)
 {
-    static struct pb_frame f;
-    pb_init(&f);
-    pb_push(&f, PB_ETH);
-    struct pb_layer *ip = pb_push(&f, c->g.v6 ? PB_IPV6 : PB_IPV4);
+    memset(ix, -1, sizeof *ix);
+    pb_init(f);
+    ix->oeth = f->n;
+    pb_push(f, PB_ETH);
+    ix->oip = f->n;
+    struct pb_layer *ip = pb_push(f, c->g.v6 ? PB_IPV6 : PB_IPV4);
     struct kd_devspec ds;
     kd_dev_of(&c->g, &ds);
     ip->src[c->g.v6 ? 15 : 3] = ds.peer;  /* the device's peer: tunnels find their device by it */
     ip->csum = pb_state_of(c->ip[seg]);
     ip->ip_id = (uint16_t)(seg + 1);
-    int outer_l4, udp;
-    push_tunnel(&f, c, seg, &outer_l4, &udp);
-    int il4 = f.n;
-    struct pb_layer *l4 = pb_push(&f, c->tcp ? PB_TCP : PB_UDP);
+    if (c->g.tun != KT_PLAIN)
+        push_tunnel(f, c, seg, ix);
+    ix->l4 = f->n;
+    struct pb_layer *l4 = pb_push(f, c->tcp ? PB_TCP : PB_UDP);
     l4->csum = pb_state_of(c->icsum[seg]);
     l4->sport = (uint16_t)(20000 + c->id);
     l4->dport = dport ? dport : c->nosock ? (c->tcp ? 5003 : 5002) : 0;
@@ -224,20 +269,29 @@ static size_t build(const struct kd_case *c, int seg, uint16_t dport, uint8_t *o
         l4->seq = 1000u + (uint32_t)seg * KD_TCP_PAYLOAD;
         l4->ack = 1;
     }
-    struct pb_layer *pl = pb_push(&f, PB_PAYLOAD);
+    ix->pay = f->n;
+    struct pb_layer *pl = pb_push(f, PB_PAYLOAD);
     pl->len = c->tcp ? KD_TCP_PAYLOAD : KD_UDP_PAYLOAD;
     pl->fill = (uint8_t)(0x40 + seg);
+}
+
+static size_t build(const struct kd_case *c, int seg, uint16_t dport, uint8_t *out, size_t cap,
+                    struct kd_frame_info *fi)
+{
+    static struct pb_frame f;
+    struct kd_stack_idx ix;
+    kd_stack(c, seg, dport, &f, &ix);
     size_t n = pb_build(&f, out, cap);
     if (fi) {
         memset(fi, 0, sizeof *fi);
         fi->len = n;
-        if (outer_l4 >= 0) {
-            fi->outer_l4 = f.off[outer_l4];
-            fi->outer_csum = f.off[outer_l4] + (f.l[outer_l4].kind == PB_GRE ? 4 : 6);
+        if (ix.outer_l4 >= 0) {
+            fi->outer_l4 = f.off[ix.outer_l4];
+            fi->outer_csum = f.off[ix.outer_l4] + (f.l[ix.outer_l4].kind == PB_GRE ? 4 : 6);
         }
-        fi->inner_l4 = f.off[il4];
-        fi->inner_csum = f.off[il4] + (c->tcp ? 16 : 6);
-        fi->inner_l3_len = f.len - f.off[il4 - 1];
+        fi->inner_l4 = f.off[ix.l4];
+        fi->inner_csum = f.off[ix.l4] + (c->tcp ? 16 : 6);
+        fi->inner_l3_len = f.len - f.off[ix.l4 - 1];
     }
     return n;
 }
@@ -391,8 +445,8 @@ int kd_setup_add_dev(struct live_setup *s, const struct kd_group *g)
     kd_dev_of(g, &ds);
     struct live_dev *d = &s->devs[s->ndevs];
     memset(d, 0, sizeof *d);
-    snprintf(d->ifname, sizeof d->ifname, "%s", ds.name);
-    snprintf(d->name, sizeof d->name, "%s (%s)", ds.name, kd_tun_name(g));
+    snprintf(d->ifname, sizeof d->ifname, "%s", g->tun == KT_PLAIN ? LIVE_TAP_NAME : ds.name);
+    snprintf(d->name, sizeof d->name, "%s (%s)", g->tun == KT_PLAIN ? LIVE_TAP_NAME : ds.name, kd_tun_name(g));
     char me[24], peer[24], line[LIVE_CMD_LEN], o[64];
     snprintf(me, sizeof me, "%s", g->v6 ? "2001:db8::2" : "10.0.0.2");
     if (g->v6)
@@ -434,6 +488,21 @@ int kd_setup_add_dev(struct live_setup *s, const struct kd_group *g)
         snprintf(line, sizeof line, "ip link add %s type %s local %s remote %s", ds.name,
                  ip_tunnel_type(g->v6, g->tun == KT_IPIP ? 4 : 41), me, peer);
         break;
+    case KT_ERSPAN: {
+        int ver = (g->opts & KO_ERSPAN1) ? 1 : (g->opts & KO_ERSPAN2) ? 2 : 0;
+        char v[64];
+        if (ver)
+            snprintf(v, sizeof v, " seq key %u erspan_ver %d %s", KD_ERSPAN_SESSION, ver,
+                     ver == 1 ? "erspan 1" : "erspan_dir ingress erspan_hwid 1");
+        else
+            snprintf(v, sizeof v, " erspan_ver 0");
+        snprintf(line, sizeof line, "ip link add %s address " LIVE_TAP_MAC " type %s local %s remote %s%s", ds.name,
+                 g->v6 ? "ip6erspan" : "erspan", me, peer, v);
+        break;
+    }
+    case KT_PLAIN:
+        line[0] = 0;                   /* the TAP receives: nothing to make */
+        break;
     case KT_FOU: case KT_GUE: case KT_GREUDP: {
         int payload = g->tun == KT_GREUDP ? 47 : g->payload;
         char port[LIVE_CMD_LEN];
@@ -449,13 +518,15 @@ int kd_setup_add_dev(struct live_setup *s, const struct kd_group *g)
     default:
         return -1;
     }
-    dev_line(d, line);
-    snprintf(line, sizeof line, "ip link set %s up", ds.name);
-    dev_line(d, line);
-    snprintf(line, sizeof line, "ip addr add 10.0.1.2/24 dev %s", ds.name);
-    dev_line(d, line);
-    snprintf(line, sizeof line, "ip addr add 2001:db8:0:1::2/64 dev %s nodad", ds.name);
-    dev_line(d, line);
+    if (g->tun != KT_PLAIN) {
+        dev_line(d, line);
+        snprintf(line, sizeof line, "ip link set %s up", ds.name);
+        dev_line(d, line);
+        snprintf(line, sizeof line, "ip addr add 10.0.1.2/24 dev %s", ds.name);
+        dev_line(d, line);
+        snprintf(line, sizeof line, "ip addr add 2001:db8:0:1::2/64 dev %s nodad", ds.name);
+        dev_line(d, line);
+    }
     /* Permanent neighbours for what the namespace answers (TCP resets, ICMP
      * errors): the peer on the TAP and, behind an Ethernet-carrying device,
      * the inner source. A resolution that times out would send the stack
@@ -464,7 +535,7 @@ int kd_setup_add_dev(struct live_setup *s, const struct kd_group *g)
     snprintf(line, sizeof line, "ip neigh replace %s lladdr 02:00:00:00:00:01 dev " LIVE_TAP_NAME " nud permanent",
              peer);
     dev_line(d, line);
-    if (g->tun == KT_VXLAN || g->tun == KT_GRETAP || (g->tun == KT_GENEVE && !inherit)) {
+    if (g->tun == KT_VXLAN || g->tun == KT_GRETAP || g->tun == KT_ERSPAN || (g->tun == KT_GENEVE && !inherit)) {
         snprintf(line, sizeof line, "ip neigh replace 10.0.1.1 lladdr 02:00:00:00:00:01 dev %s nud permanent", ds.name);
         dev_line(d, line);
         snprintf(line, sizeof line, "ip neigh replace 2001:db8:0:1::1 lladdr 02:00:00:00:00:01 dev %s nud permanent",
@@ -479,6 +550,8 @@ int kd_setup_add_dev(struct live_setup *s, const struct kd_group *g)
     sc.g = *g;
     sc.nseg = 1;
     sc.hdr = (uint16_t)(((g->opts & KO_ICSUM) ? KH_GRE_C : 0) | ((g->opts & KO_IKEY) ? KH_GRE_K : 0));
+    if (g->tun == KT_ERSPAN && (g->opts & (KO_ERSPAN1 | KO_ERSPAN2)))
+        sc.hdr |= KH_GRE_S | ((g->opts & KO_ERSPAN2) ? KH_ERSPAN3 : KH_ERSPAN2);
     if (g->tun == KT_GENEVE && inherit)
         sc.hdr |= KH_L3;
     for (int in6 = 0; in6 <= 1; in6++) {

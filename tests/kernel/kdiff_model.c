@@ -17,14 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void model_config(const struct kd_case *c, const char *era, struct csc_config *cfg, int perturb)
+void kd_config_of(const struct kd_group *g, const char *report, int nosock, const char *era,
+                  struct csc_config *cfg)
 {
-    static const char *const rep[] = { "none", "partial:outer", "partial:inner", "unnecessary:0",
-                                       "unnecessary:1" };
-    static const char *const wrong[] = { "unnecessary:1", "none", "none", "none", "unnecessary:0" };
-    const struct kd_group *g = &c->g;
     csc_config_default(cfg);
-    csc_report_parse(perturb ? wrong[c->report] : rep[c->report], &cfg->rx);
+    csc_report_parse(report, &cfg->rx);
     if (!csc_era_by_name(era, &cfg->era))
         csc_era_by_name("modern", &cfg->era);
     cfg->gro_nic = g->napi != 0;         /* the TAP runs GRO only with IFF_NAPI */
@@ -35,7 +32,7 @@ static void model_config(const struct kd_case *c, const char *era, struct csc_co
     cfg->udp6_zero_csum_rx = (g->opts & KO_U6Z) != 0;
     cfg->geneve_external = (g->opts & KO_EXTERNAL) != 0;        /* else made with a remote */
     cfg->geneve_inner_proto_inherit = (g->opts & KO_INHERIT) != 0;
-    cfg->inner_socket = !c->nosock;
+    cfg->inner_socket = !nosock;
     /* a GRE device either requires the checksum flag (icsum) or refuses it */
     cfg->gre_csum = (g->opts & KO_ICSUM) ? CSC_GRE_CSUM_ON : CSC_GRE_CSUM_OFF;
     /* the device's port, as the receiver was told (the standard ports are
@@ -51,6 +48,14 @@ static void model_config(const struct kd_case *c, const char *era, struct csc_co
     case KT_GREUDP: csc_config_set_port(cfg, ds.port, CSC_P_FOU, 47); break;
     default: break;
     }
+}
+
+static void model_config(const struct kd_case *c, const char *era, struct csc_config *cfg, int perturb)
+{
+    static const char *const rep[] = { "none", "partial:outer", "partial:inner", "unnecessary:0",
+                                       "unnecessary:1" };
+    static const char *const wrong[] = { "unnecessary:1", "none", "none", "none", "unnecessary:0" };
+    kd_config_of(&c->g, perturb ? wrong[c->report] : rep[c->report], c->nosock, era, cfg);
     if (perturb) {
         cfg->remcsum_rx = !cfg->remcsum_rx;
         cfg->udp6_zero_csum_rx = !cfg->udp6_zero_csum_rx;
@@ -62,33 +67,30 @@ static void model_config(const struct kd_case *c, const char *era, struct csc_co
 static struct csc_frag_table FRAG;
 static uint8_t FRAG_STORE[CSC_FRAG_STORE_BYTES];
 
-void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, int perturb)
+void kd_model_frames(const struct csc_config *cfg, const struct kd_group *g, int nseg,
+                     const struct live_frame *const *frames, struct kd_outcome *m)
 {
     static struct csc_result r;
     static struct csc_gro gro;
-    struct csc_config cfg;
     struct csc_gro_cfg gcfg;
-    uint8_t buf[LIVE_MAX_FRAME];
     memset(m, 0, sizeof *m);
-    model_config(c, era, &cfg, perturb);
     csc_gro_cfg_default(&gcfg);
-    gcfg.flush_timeout_us = c->g.gro ? KD_GRO_TIMEOUT_NS / 1000 : 0;
+    gcfg.flush_timeout_us = g->gro ? KD_GRO_TIMEOUT_NS / 1000 : 0;
     gcfg.poll_gap_us = 10;              /* every write is a NAPI poll of its own */
     csc_gro_init(&gro, &gcfg);
     csc_frag_init(&FRAG);
-    csc_frag_attach(&FRAG, &cfg, FRAG_STORE);
-    m->frames = c->nseg;
+    csc_frag_attach(&FRAG, cfg, FRAG_STORE);
+    m->frames = nseg;
     m->cls = -1;
     /* per segment: csc_analyze's outcome, then what the GRO engine says of
      * the run: a super-packet the encapsulating UDP socket loses (L8:
      * gso_lost) takes every segment merged into it */
     int delivered[KD_MAX_SEGS] = { 0 }, at_dev[KD_MAX_SEGS] = { 0 }, lost[KD_MAX_SEGS] = { 0 };
+    int merged[KD_MAX_SEGS] = { 0 };
     uint32_t counters[KD_MAX_SEGS] = { 0 };
-    for (int s = 0; s < c->nseg; s++) {
-        struct kd_frame_info fi;
-        size_t n = kd_build(c, s, buf, sizeof buf, &fi);
-        struct csc_frame f = { buf, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, CSC_DIR_IN };
-        csc_analyze(&cfg, &f, &r);
+    for (int s = 0; s < nseg && s < KD_MAX_SEGS; s++) {
+        struct csc_frame f = { frames[s]->data, frames[s]->len, frames[s]->len, CSC_LINK_ETHERNET, CSC_DIR_IN };
+        csc_analyze(cfg, &f, &r);
         csc_frag_feed(&FRAG, &f, &r, (uint64_t)s + 1);
         int cls = live_model_class(&r);
         delivered[s] = cls == LIVE_C_DELIVERED;
@@ -98,19 +100,28 @@ void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, in
         struct csc_gro_decision d;
         csc_gro_feed(&gro, &f, &r, (uint64_t)s, (uint64_t)s * 50, &d);
         for (int i = 0; i < d.n; i++) {
-            if (d.fate[i].kind == CSC_P_NONE && d.fate[i].merged)
+            if (d.fate[i].merged)
+                m->merges_all++;
+            if (d.fate[i].kind == CSC_P_NONE && d.fate[i].merged) {
                 m->merges++;
+                merged[s] = 1;
+            }
             if (d.fate[i].gso_lost) {
                 lost[s] = 1;
-                if (d.fate[i].super < (uint64_t)c->nseg)
+                if (d.fate[i].super < (uint64_t)nseg)
                     lost[d.fate[i].super] = 1;
             }
         }
     }
-    for (int s = 0; s < c->nseg; s++) {
+    for (int s = 0; s < nseg && s < KD_MAX_SEGS; s++) {
         if (lost[s]) {               /* udp_rcv_segment: UDP_MIB_INERRORS, the outer family's */
             delivered[s] = at_dev[s] = 0;
-            counters[s] = 1u << (c->g.v6 ? CSC_C_UDP6_IN_ERRORS : CSC_C_UDP_IN_ERRORS);
+            counters[s] = 1u << (g->v6 ? CSC_C_UDP6_IN_ERRORS : CSC_C_UDP_IN_ERRORS);
+        } else if (merged[s]) {
+            /* a segment merged at the NIC is not an skb of its own: what
+             * happens after GRO (a drop further in) is counted once, on the
+             * super-packet its first segment stands for */
+            counters[s] = 0;
         }
         m->delivered += delivered[s];
         m->at_dev += at_dev[s];
@@ -120,13 +131,28 @@ void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, in
     csc_gro_finish(&gro);
 }
 
+void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, int perturb)
+{
+    struct csc_config cfg;
+    static struct live_frame fr[KD_MAX_SEGS];
+    const struct live_frame *fp[KD_MAX_SEGS];
+    model_config(c, era, &cfg, perturb);
+    for (int s = 0; s < c->nseg && s < KD_MAX_SEGS; s++) {
+        uint8_t buf[LIVE_MAX_FRAME];
+        size_t n = kd_build(c, s, buf, sizeof buf, NULL);
+        live_frame_set(&fr[s], buf, n);
+        fp[s] = &fr[s];
+    }
+    kd_model_frames(&cfg, &c->g, c->nseg, fp, m);
+}
+
 /* ---- kernel side ---- */
 
-static int64_t dev_stat(const struct kd_case *c, const struct live_obs *o, const char *stat)
+static int64_t dev_stat(const struct kd_group *g, const struct live_obs *o, const char *stat)
 {
     char name[LIVE_NAME_LEN];
     struct kd_devspec ds;
-    kd_dev_of(&c->g, &ds);
+    kd_dev_of(g, &ds);
     snprintf(name, sizeof name, "dev:%s:%s", ds.name, stat);
     return live_obs_get(o, name);
 }
@@ -143,26 +169,24 @@ static int frame_inner6(const struct kd_case *c)
     return at < n && (buf[at] >> 4) == 6;
 }
 
-void kd_kernel(const struct kd_case *c, const struct live_obs *o, struct kd_outcome *k)
+void kd_kernel_of(const struct kd_run_shape *c, const struct live_obs *o, struct kd_outcome *k)
 {
-    struct kd_frame_info fi;
-    uint8_t buf[LIVE_MAX_FRAME];
     memset(k, 0, sizeof *k);
-    kd_build(c, 0, buf, sizeof buf, &fi);
-    int in6 = frame_inner6(c);
+    int in6 = c->in6;
     struct kd_devspec ds;
     kd_dev_of(&c->g, &ds);
+    const char *dev = c->g.tun == KT_PLAIN ? NULL : ds.name;
     k->frames = c->nseg;
-    live_kernel_counts(o, ds.name, k->cnt);
+    live_kernel_counts(o, dev, k->cnt);
     /* Segments through the device from its byte counter: a merged
      * super-packet is one rx_packet carrying the payload of all its
      * segments. */
-    int64_t payload = c->tcp ? KD_TCP_PAYLOAD : KD_UDP_PAYLOAD;
-    int64_t hdr = (int64_t)fi.inner_l3_len - payload;
-    int64_t rxp = dev_stat(c, o, "rx_packets"), rxb = dev_stat(c, o, "rx_bytes");
+    int64_t payload = c->payload;
+    int64_t hdr = c->inner_l3_len - payload;
+    int64_t rxp = dev ? dev_stat(&c->g, o, "rx_packets") : 0, rxb = dev ? dev_stat(&c->g, o, "rx_bytes") : 0;
     k->skbs_dev = (int)rxp;
     int64_t segs = 0;
-    if (rxp > 0) {
+    if (rxp > 0 && payload > 0) {
         int64_t rest = rxb - rxp * hdr;
         if (rest % payload) {
             rest = rxb - rxp * (hdr + 14);   /* a device that counts the inner Ethernet header */
@@ -174,6 +198,21 @@ void kd_kernel(const struct kd_case *c, const struct live_obs *o, struct kd_outc
     }
     k->at_dev = (int)segs;
     k->merges = (int)(segs - rxp);
+    if (!dev || (c->nseg > 1 && rxp == 0)) {
+        /* nothing reached a tunnel device: the merges are what ip_rcv_core
+         * saw, once per GRO packet in InReceives and once per segment in
+         * the ECN counters */
+        static const char *const e4[] = { "IpExtInNoECTPkts", "IpExtInECT1Pkts", "IpExtInECT0Pkts", "IpExtInCEPkts" };
+        static const char *const e6[] = { "Ip6InNoECTPkts", "Ip6InECT1Pkts", "Ip6InECT0Pkts", "Ip6InCEPkts" };
+        int64_t e = 0;
+        for (int i = 0; i < 4; i++)
+            e += live_obs_get(o, c->g.v6 ? e6[i] : e4[i]);
+        k->merges = (int)(e - live_obs_get(o, c->g.v6 ? "Ip6InReceives" : "IpInReceives"));
+        if (k->merges < 0)
+            k->merges = 0;
+        if (!dev)
+            segs = live_obs_get(o, "TcpInSegs");  /* every segment TCP took in, merged or not */
+    }
     /* Super-packets that never reached the device merged too: the
      * encapsulating UDP socket lost them whole (L8), counting
      * Udp[6]InErrors per segment with no checksum error. ip_rcv_core counts
@@ -185,7 +224,9 @@ void kd_kernel(const struct kd_case *c, const struct live_obs *o, struct kd_outc
      * than the segments lost). */
     int64_t lost_segs = c->g.v6 ? live_obs_get(o, "Udp6InErrors") - live_obs_get(o, "Udp6InCsumErrors")
                                 : live_obs_get(o, "UdpInErrors") - live_obs_get(o, "UdpInCsumErrors");
-    if (c->nseg > 1 && lost_segs > 1) {
+    if (dev && c->nseg > 1 && rxp == 0 && lost_segs > 1)   /* lost whole at the UDP socket (L8) */
+        k->lost_merges = k->merges < lost_segs - 1 ? k->merges : (int)(lost_segs - 1);
+    if (c->nseg > 1 && lost_segs > 1 && rxp > 0) {
         static const char *const ecn4[] = { "IpExtInNoECTPkts", "IpExtInECT1Pkts", "IpExtInECT0Pkts", "IpExtInCEPkts" };
         static const char *const ecn6[] = { "Ip6InNoECTPkts", "Ip6InECT1Pkts", "Ip6InECT0Pkts", "Ip6InCEPkts" };
         int64_t e = 0, r = live_obs_get(o, c->g.v6 ? "Ip6InReceives" : "IpInReceives");
@@ -205,12 +246,24 @@ void kd_kernel(const struct kd_case *c, const struct live_obs *o, struct kd_outc
          * is never merged, so each TCP drop is one segment. */
         int64_t ok = segs - live_obs_get(o, "TcpInErrs");
         if (c->nseg == 1)
-            ok = live_obs_get(o, "TcpInSegs") == 1 && live_obs_get(o, "TcpInErrs") == 0 && segs == 1;
+            ok = live_obs_get(o, "TcpInSegs") == 1 && live_obs_get(o, "TcpInErrs") == 0 && (segs == 1 || !dev);
         k->delivered = (int)(ok < 0 || c->nosock ? 0 : ok);
     } else {
         k->delivered = (int)live_obs_get(o, in6 ? "sock:1" : "sock:0");
     }
-    k->cls = c->nseg == 1 ? live_kernel_class(o, ds.name, c->nosock, in6, k->delivered) : -1;
+    if (!dev)
+        k->at_dev = 0;
+    k->cls = c->nseg == 1 ? live_kernel_class(o, dev, c->nosock, in6, k->delivered) : -1;
+}
+
+void kd_kernel(const struct kd_case *c, const struct live_obs *o, struct kd_outcome *k)
+{
+    struct kd_frame_info fi;
+    uint8_t buf[LIVE_MAX_FRAME];
+    kd_build(c, 0, buf, sizeof buf, &fi);
+    struct kd_run_shape sh = { c->g, c->nseg, c->tcp, c->nosock, frame_inner6(c),
+                               (int64_t)fi.inner_l3_len, c->tcp ? KD_TCP_PAYLOAD : KD_UDP_PAYLOAD };
+    kd_kernel_of(&sh, o, k);
 }
 
 /* ---- comparison and printing ---- */

@@ -1,0 +1,231 @@
+/*
+ * kfuzz_judge.c - a fuzz frame's two outcomes and their comparison, in the
+ * words of live/judge.c (the classes and counters csumcheck --live and the
+ * differential matrix use): the model's from csc_analyze() with the
+ * receiver's configuration (kd_config_of) at the kernel's era, the kernel's
+ * from the counters that moved.
+ *
+ * Which socket a frame meets is the model's decode's to say: the innermost
+ * transport (the last TCP/UDP/ICMP layer outside an ICMP quote) has a
+ * listener when it is UDP to 5000 or TCP to 5001 (the namespace's sockets,
+ * kd_setup_of); anything else is "no socket" for both sides.
+ */
+#include "kfuzz.h"
+
+#include "csumcheck/csumcheck.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define UDP_PORT 5000
+#define TCP_PORT 5001
+
+/* The innermost transport of a decoded frame, -1: none */
+static int innermost_l4(const struct csc_result *r)
+{
+    int last = -1;
+    for (int i = 0; i < r->nlayers; i++) {
+        const struct csc_layer *l = &r->layers[i];
+        if (l->notes & CSC_N_QUOTED)
+            break;
+        if (l->proto == CSC_P_TCP || l->proto == CSC_P_UDP || l->proto == CSC_P_ICMP || l->proto == CSC_P_ICMPV6)
+            last = i;
+    }
+    return last;
+}
+
+static int innermost_ip6(const struct csc_result *r, int l4)
+{
+    int ip = -1;
+    for (int i = 0; i < r->nlayers && (l4 < 0 || i < l4); i++)
+        if (r->layers[i].proto == CSC_P_IPV4 || r->layers[i].proto == CSC_P_IPV6)
+            ip = i;
+    return ip >= 0 && r->layers[ip].proto == CSC_P_IPV6;
+}
+
+static void config_of(const struct kf_case *c, const struct kf_frame *fr, const char *era, int nosock,
+                      struct csc_config *cfg)
+{
+    char rep[40];
+    kf_report_name(c, fr, rep, sizeof rep);
+    kd_config_of(&c->g, rep, nosock, era, cfg);
+}
+
+void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *era, struct kf_outcome *m)
+{
+    static struct csc_result r;
+    struct csc_config cfg;
+    memset(m, 0, sizeof *m);
+    config_of(c, fr, era, 0, &cfg);
+    struct csc_frame f = { fr->lf.data, fr->lf.len, fr->lf.len, CSC_LINK_ETHERNET, CSC_DIR_IN };
+    csc_decode(&cfg, &f, &r);
+    int l4 = innermost_l4(&r);
+    m->in6 = innermost_ip6(&r, l4);
+    m->l4proto = l4 >= 0 ? r.layers[l4].proto : CSC_P_NONE;
+    if (l4 >= 0 && (m->l4proto == CSC_P_TCP || m->l4proto == CSC_P_UDP))
+        m->nosock = r.layers[l4].u.ports.dport != (m->l4proto == CSC_P_TCP ? TCP_PORT : UDP_PORT);
+    else
+        m->nosock = m->l4proto != CSC_P_ICMP && m->l4proto != CSC_P_ICMPV6;
+    cfg.inner_socket = !m->nosock;
+    csc_analyze(&cfg, &f, &r);
+    m->o.frames = 1;
+    m->o.cls = live_model_class(&r);
+    m->o.delivered = m->o.cls == LIVE_C_DELIVERED;
+    m->o.at_dev = r.kernel.ndevs >= 2;
+    m->unknown = r.kernel.verdict == CSC_K_UNKNOWN || m->o.cls == LIVE_C_UNKNOWN;
+    live_model_counts(r.kernel.counters, m->o.cnt);
+    live_model_counts_finish(m->o.cnt);
+}
+
+void kf_kernel(const struct kf_case *c, const struct kf_outcome *m, const struct live_obs *o, struct kf_outcome *k)
+{
+    memset(k, 0, sizeof *k);
+    k->in6 = m->in6;
+    k->nosock = m->nosock;
+    k->l4proto = m->l4proto;
+    struct kd_devspec ds;
+    kd_dev_of(&c->g, &ds);
+    const char *dev = c->g.tun == KT_PLAIN ? NULL : ds.name;
+    int delivered = 0;
+    switch (m->l4proto) {
+    case CSC_P_UDP:
+        delivered = !m->nosock && live_obs_get(o, "sock:0") + live_obs_get(o, "sock:1") > 0;
+        break;
+    case CSC_P_TCP:
+        delivered = !m->nosock && live_obs_get(o, "TcpInSegs") >= 1 && !live_obs_get(o, "TcpInErrs");
+        break;
+    case CSC_P_ICMP:
+        delivered = live_obs_get(o, "IcmpInMsgs") >= 1 && !live_obs_get(o, "IcmpInErrors");
+        break;
+    case CSC_P_ICMPV6:
+        delivered = live_obs_get(o, "Icmp6InMsgs") >= 1 && !live_obs_get(o, "Icmp6InErrors");
+        break;
+    default:
+        break;
+    }
+    k->o.frames = 1;
+    k->o.delivered = delivered;
+    k->o.cls = live_kernel_class(o, dev, m->nosock, m->in6, delivered);
+    live_kernel_counts(o, dev, k->o.cnt);
+    if (dev) {
+        char name[LIVE_NAME_LEN];
+        snprintf(name, sizeof name, "dev:%s:rx_packets", dev);
+        k->o.at_dev = live_obs_get(o, name) > 0;
+    }
+}
+
+void kf_model_run(const struct kf_case *c, const struct kf_frame *seg, const char *era, struct kf_outcome *m)
+{
+    struct kf_outcome one;
+    struct csc_config cfg;
+    const struct live_frame *fp[KD_MAX_SEGS];
+    kf_model(c, &seg[0], era, m);
+    for (int s = 1; s < c->nseg && s < KD_MAX_SEGS; s++) {
+        kf_model(c, &seg[s], era, &one);
+        m->unknown |= one.unknown;
+    }
+    for (int s = 0; s < c->nseg && s < KD_MAX_SEGS; s++)
+        fp[s] = &seg[s].lf;
+    config_of(c, &seg[0], era, m->nosock, &cfg);
+    kd_model_frames(&cfg, &c->g, c->nseg, fp, &m->o);
+    /* TCP counts what it takes in per skb (TcpInSegs), after merges at the
+     * NIC and at the tunnel device: a run's TCP deliveries are compared as
+     * "some segment reached the listener", the merges at the NIC on their
+     * own (kd_compare) */
+    if (m->l4proto == CSC_P_TCP)
+        m->o.delivered = m->o.delivered > 0;
+}
+
+void kf_kernel_run(const struct kf_case *c, const struct kf_frame *seg, const struct kf_outcome *m,
+                   const struct live_obs *o, struct kf_outcome *k)
+{
+    memset(k, 0, sizeof *k);
+    k->in6 = m->in6;
+    k->nosock = m->nosock;
+    k->l4proto = m->l4proto;
+    struct kd_run_shape sh = { c->g, c->nseg, m->l4proto == CSC_P_TCP, m->nosock, m->in6,
+                               (int64_t)seg[0].inner_l3_len, c->paylen };
+    kd_kernel_of(&sh, o, &k->o);
+    if (m->l4proto == CSC_P_TCP)
+        k->o.delivered = !m->nosock && live_obs_get(o, "TcpInSegs") - live_obs_get(o, "TcpInErrs") > 0;
+}
+
+static int silent_before_device(const struct kd_outcome *x)
+{
+    if (x->delivered || x->at_dev)
+        return 0;
+    for (unsigned i = 0; i < LIVE_N_CNT; i++)
+        if (x->cnt[i])
+            return 0;
+    return x->cls == LIVE_C_OUTER_IP || x->cls == LIVE_C_OUTER_L4 || x->cls == LIVE_C_TUNNEL ||
+           x->cls == LIVE_C_SILENT;
+}
+
+int kf_compare(const struct kf_outcome *m, const struct kf_outcome *k, int nseg, char *why, size_t n)
+{
+    struct kd_case one;
+    memset(&one, 0, sizeof one);
+    one.nseg = (uint8_t)nseg;
+    one.g.gro = nseg > 1;
+    if (m->unknown) {
+        snprintf(why, n, "the model does not know (kernel: %s)", live_class_name(k->o.cls));
+        return 2;
+    }
+    int ok = kd_compare(&one, &m->o, &k->o, 1, why, n);
+    /* A drop before the device that no counter shows is all the kernel
+     * tells of it, whatever layer the model names (the outer IP, the
+     * tunnel header): both silent, both before the device, agree. */
+    if (!ok && nseg == 1 && silent_before_device(&m->o) && silent_before_device(&k->o)) {
+        why[0] = 0;
+        return 1;
+    }
+    return ok;
+}
+
+void kf_disagreement_key(const struct kf_outcome *m, const struct kf_outcome *k, int nseg, char *buf, size_t n)
+{
+    char why[200];
+    kf_compare(m, k, nseg, why, sizeof why);
+    const char *colon = strstr(why, ": model");
+    if (!colon)
+        colon = strstr(why, ": engine");
+    if (nseg > 1)
+        snprintf(buf, n, "run: %.*s", colon ? (int)(colon - why) : (int)strlen(why), why);
+    else
+        snprintf(buf, n, "model %s, kernel %s (%.*s)", live_class_name(m->o.cls), live_class_name(k->o.cls),
+                 colon ? (int)(colon - why) : (int)strlen(why), why);
+}
+
+void kf_dump_model(const struct kf_case *c, const struct kf_frame *fr, const char *era, FILE *out)
+{
+    static struct csc_result r;
+    struct kf_outcome m;
+    struct csc_config cfg;
+    kf_model(c, fr, era, &m);
+    config_of(c, fr, era, m.nosock, &cfg);
+    struct csc_frame f = { fr->lf.data, fr->lf.len, fr->lf.len, CSC_LINK_ETHERNET, CSC_DIR_IN };
+    csc_analyze(&cfg, &f, &r);
+    const struct csc_kernel *k = &r.kernel;
+    fprintf(out, "  model (era %s): %s", era, csc_kverdict_name(k->verdict));
+    if (k->drop_layer < r.nlayers)
+        fprintf(out, " at layer %u (%s) %s", k->drop_layer, csc_proto_name(r.layers[k->drop_layer].proto),
+                csc_drop_name(k->drop_reason));
+    if (r.stop != CSC_STOP_END)
+        fprintf(out, "; decoding stopped: %s in %s at %u", csc_stop_name(r.stop), csc_proto_name(r.stop_proto),
+                r.stop_off);
+    fprintf(out, "\n");
+    for (int i = 0; i < k->ndevs; i++)
+        fprintf(out, "    dev %s entry %s/%u gro %s\n", csc_dev_name(k->devs[i].kind),
+                csc_ip_summed_name(k->devs[i].entry.ip_summed), k->devs[i].entry.csum_level,
+                k->devs[i].gro_ran ? csc_gro_reason_name(k->devs[i].gro_reason) : "not run");
+    for (int i = 0; i < r.nlayers; i++) {
+        const struct csc_layer *l = &r.layers[i];
+        fprintf(out, "    L%d %-9s off %-4u %-8s k:%s/%s ok=%u\n", i, csc_proto_name(l->proto), l->off,
+                csc_verdict_name(l->verdict), csc_method_name(l->k.method), csc_path_name(l->k.path), l->k.ok);
+    }
+    for (int i = 0; i < k->nsteps; i++) {
+        const struct csc_step *s = &k->steps[i];
+        fprintf(out, "    step %-2d L%-3d %-28s %-22s %s\n", i, s->layer == CSC_NO_LAYER ? -1 : s->layer,
+                csc_fn_name(s->fn), csc_what_name(s->what), csc_tri_name(s->ok));
+    }
+}

@@ -1,0 +1,730 @@
+/*
+ * kfuzz_run.c - the fuzzer against the kernel it runs on: frames grouped by
+ * namespace (underlay, TAP mode, BPF level), one libcsclive session each
+ * with every receiving device its frames need, each frame written, observed
+ * and compared with the model; a disagreement is written again (a kernel
+ * that answers differently the second time is noise, counted as such),
+ * then minimised in the same session - each mutation undone in turn, kept
+ * undone while the frame still disagrees the same way - and saved: a pcap
+ * of the frame as written and a report (receiver, report, mutations, both
+ * outcomes, the model's trace, the command that reproduces it).
+ */
+#define _GNU_SOURCE             /* fnmatch FNM_EXTMATCH: @(a|b) in the known list */
+#include "kfuzz.h"
+
+#include "capw.h"
+#include "csumcheck/csumcheck.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_SIGS 4096
+#define MAX_ROWS 48
+#define MINIMISE_BUDGET 40       /* minimisations per raw disagreement key and tunnel */
+
+struct known {
+    char kernels[64], pattern[400], why[300];
+    unsigned seen;
+};
+
+struct sig {
+    char text[600];              /* tunnel report mutations : model X, kernel Y (why) */
+    unsigned count;
+    uint64_t seed;
+    uint32_t index;              /* the first frame that showed it */
+    int known;                   /* index into the known list, -1 */
+    int minimised;
+    char file[360];
+};
+
+struct row {
+    char name[24];
+    unsigned frames, agree, unknown, disagree, known, noise, errors, skipped;
+};
+
+static struct {
+    const struct kf_opts *o;
+    const char *era;
+    char release[128];
+    struct live_tools tools;
+    struct known *known;
+    size_t nknown;
+    struct sig *sigs;
+    size_t nsigs;
+    struct row rows[MAX_ROWS];
+    int nrows;
+    unsigned runs_total, runs_minimise, saved;
+    double t_kernel;
+    struct { char key[240]; unsigned n; } budget[512];
+    int nbudget;
+    char skipmsg[16][200];
+    int nskipmsg;
+} R;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- the known list ---- */
+
+/* "KERNELS | PATTERN | explanation": KERNELS a comma list (host, bullseye,
+ * bookworm, trixie, sid) or "*"; PATTERN matched (fnmatch) against the
+ * signature of a disagreement; '#' comments */
+int kf_known_load(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT ? 0 : -1;
+    char line[1024];
+    size_t cap = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!line[0] || line[0] == '#')
+            continue;
+        char *a = strstr(line, " | "), *b = a ? strstr(a + 3, " | ") : NULL;
+        if (!a || !b) {
+            fprintf(stderr, "known list %s: not \"KERNELS | PATTERN | explanation\": %s\n", path, line);
+            fclose(f);
+            return -1;
+        }
+        if (R.nknown == cap) {
+            cap = cap ? cap * 2 : 64;
+            struct known *k = realloc(R.known, cap * sizeof *k);
+            if (!k) {
+                fclose(f);
+                return -1;
+            }
+            R.known = k;
+        }
+        struct known *k = &R.known[R.nknown++];
+        memset(k, 0, sizeof *k);
+        snprintf(k->kernels, sizeof k->kernels, "%.*s", (int)(a - line), line);
+        snprintf(k->pattern, sizeof k->pattern, "%.*s", (int)(b - a - 3), a + 3);
+        snprintf(k->why, sizeof k->why, "%s", b + 3);
+    }
+    fclose(f);
+    return 0;
+}
+
+static int kernel_listed(const char *list, const char *kernel)
+{
+    if (!strcmp(list, "*"))
+        return 1;
+    size_t kl = strlen(kernel);
+    for (const char *p = list; *p;) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        size_t n = strcspn(p, ", ");
+        if (n == kl && !strncmp(p, kernel, n))
+            return 1;
+        p += n;
+    }
+    return 0;
+}
+
+static int known_for(const char *sig)
+{
+    for (size_t i = 0; i < R.nknown; i++)
+        if (kernel_listed(R.known[i].kernels, R.o->kernel) && !fnmatch(R.known[i].pattern, sig, FNM_EXTMATCH))
+            return (int)i;
+    return -1;
+}
+
+/* ---- the table ---- */
+
+static struct row *row_of(const struct kf_case *c)
+{
+    const char *name = kf_tun_name(&c->g);
+    int r = 0;
+    while (r < R.nrows && strcmp(R.rows[r].name, name))
+        r++;
+    if (r == R.nrows && R.nrows < MAX_ROWS)
+        snprintf(R.rows[R.nrows++].name, sizeof R.rows[0].name, "%s", name);
+    return &R.rows[r < MAX_ROWS ? r : MAX_ROWS - 1];
+}
+
+/* ---- one frame through the session ---- */
+
+struct ns {
+    struct live_session ss;
+    struct live_setup s;
+    int up;
+    int ndev;
+    struct { uint8_t tun, payload; uint16_t opts; } dev[LIVE_MAX_DEVS];
+};
+
+static int dev_index(const struct ns *n, const struct kf_case *c)
+{
+    for (int i = 0; i < n->ndev; i++)
+        if (n->dev[i].tun == c->g.tun && n->dev[i].payload == c->g.payload && n->dev[i].opts == c->g.opts)
+            return i;
+    return -1;
+}
+
+static int nseg_of(const struct kf_case *c)
+{
+    return c->nseg > 1 && c->nseg <= KD_MAX_SEGS ? c->nseg : 1;
+}
+
+/* Write the frames of c (one, or a run) and observe them; 0 ok (o filled),
+ * 1 skipped (the kernel lacks its device), -1 error */
+static int run_frame(struct ns *n, const struct kf_case *c, const struct kf_frame *fr, struct live_obs *o)
+{
+    int d = dev_index(n, c);
+    if (d < 0 || !n->up)
+        return -1;
+    struct live_batch b;
+    memset(&b, 0, sizeof b);
+    b.id = (int32_t)(c->index & 0x7fffffff);
+    b.dev = (uint8_t)d;
+    b.nframes = (uint16_t)nseg_of(c);
+    for (int s = 0; s < b.nframes; s++)
+        b.frames[s] = &fr[s].lf;
+    R.runs_total++;
+    if (live_session_run(&n->ss, &b, o, 5000) < 0) {
+        n->up = 0;
+        return -1;
+    }
+    if (o->status == LIVE_SKIPPED)
+        return 1;
+    return o->status == LIVE_OK ? 0 : -1;
+}
+
+/* Run and judge: 1 agree, 0 disagree, 2 model unknown, -1 error, -2
+ * skipped. fr: room for KD_MAX_SEGS frames. */
+static int judge(struct ns *n, const struct kf_case *c, struct kf_frame *fr, struct live_obs *o,
+                 struct kf_outcome *m, struct kf_outcome *k, char *why, size_t wn)
+{
+    int nseg = nseg_of(c);
+    for (int s = 0; s < nseg; s++) {
+        kf_build(c, s, &fr[s]);
+        if (!fr[s].ok)
+            return -1;
+    }
+    int rc = run_frame(n, c, fr, o);
+    if (rc)
+        return rc > 0 ? -2 : -1;
+    if (nseg == 1) {
+        kf_model(c, fr, R.era, m);
+        kf_kernel(c, m, o, k);
+    } else {
+        kf_model_run(c, fr, R.era, m);
+        kf_kernel_run(c, fr, m, o, k);
+    }
+    return kf_compare(m, k, nseg, why, wn);
+}
+
+static void key_of(const struct kf_case *c, const struct kf_outcome *m, const struct kf_outcome *k, char *buf,
+                   size_t n)
+{
+    kf_disagreement_key(m, k, nseg_of(c), buf, n);
+}
+
+/* ---- minimisation and the record of a disagreement ---- */
+
+static int chains(const char *name)
+{
+    return strstr(name, ".v6ext=") || strstr(name, ".ipopt=") || strstr(name, ".tcpopt=");
+}
+
+/* By "role.kind", then (but for headers that chain) by value */
+static int mut_name_cmp(const char *a, const char *b)
+{
+    size_t la = strcspn(a, "="), lb = strcspn(b, "=");
+    int c = strncmp(a, b, la < lb ? la : lb);
+    if (c || la != lb)
+        return c ? c : la < lb ? -1 : 1;
+    return chains(a) ? 0 : strcmp(a, b);
+}
+
+static void signature(const struct kf_case *c, const struct kf_frame *fr, const char *key, char *buf, size_t n)
+{
+    char rep[40];
+    kf_report_name(c, fr, rep, sizeof rep);
+    if (!strncmp(rep, "partial:", 8))
+        snprintf(rep, sizeof rep, "partial");
+    static const char *const l4[KL__COUNT] = { "tcp", "udp", "icmp", "raw" };
+    char runs[12] = "";
+    if (c->nseg > 1)
+        snprintf(runs, sizeof runs, " run%u", c->nseg);
+    char tun[96];
+    kf_receiver_name(c, tun, sizeof tun);
+    size_t at = (size_t)snprintf(buf, n, "%s %s %s%c%s rx=%s%s", tun, c->g.v6 ? "ip6" : "ip4",
+                                 l4[c->l4 % KL__COUNT], (c->g.tun == KT_PLAIN ? c->g.v6 : c->inner6) ? '6' : '4',
+                                 runs, rep, c->g.napi && c->nseg <= 1 ? " napi" : "");
+    /* mutations sorted by name - the same set reads the same - but headers
+     * and options that chain keep their order (a hop-by-hop header after a
+     * routing header is not the same frame as one before it) */
+    char names[KF_MAX_MUT][80];
+    int nm = c->nmut;
+    for (int i = 0; i < nm; i++)
+        kf_mut_name(c, &c->mut[i], names[i], sizeof names[i]);
+    for (int i = 1; i < nm; i++)
+        for (int j = i; j > 0 && mut_name_cmp(names[j - 1], names[j]) > 0; j--) {
+            char t[80];
+            memcpy(t, names[j], sizeof t);
+            memcpy(names[j], names[j - 1], sizeof t);
+            memcpy(names[j - 1], t, sizeof t);
+        }
+    for (int i = 0; i < nm && at < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, " %s", names[i]);
+    if (at < n)
+        snprintf(buf + at, n - at, " : %s", key);
+}
+
+static int budget_left(const struct kf_case *c, const char *key)
+{
+    char k[240];
+    snprintf(k, sizeof k, "%s %s", kf_tun_name(&c->g), key);
+    for (int i = 0; i < R.nbudget; i++)
+        if (!strcmp(R.budget[i].key, k))
+            return R.budget[i].n++ < MINIMISE_BUDGET;
+    if (R.nbudget < 512) {
+        snprintf(R.budget[R.nbudget].key, sizeof R.budget[0].key, "%s", k);
+        R.budget[R.nbudget++].n = 1;
+    }
+    return 1;
+}
+
+/* Undo mutations one at a time while the frame disagrees with the same key;
+ * a partial report that is not needed becomes none. */
+static void minimise(struct ns *n, struct kf_case *c, const char *key)
+{
+    static struct kf_frame fr[KD_MAX_SEGS];
+    struct live_obs o;
+    struct kf_outcome m, k;
+    char why[200], key2[200];
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int i = c->nmut - 1; i >= 0; i--) {
+            struct kf_case t = *c;
+            memmove(&t.mut[i], &t.mut[i + 1], sizeof t.mut[0] * (size_t)(t.nmut - i - 1));
+            t.nmut--;
+            R.runs_minimise++;
+            if (judge(n, &t, fr, &o, &m, &k, why, sizeof why) != 0)
+                continue;
+            key_of(&t, &m, &k, key2, sizeof key2);
+            if (strcmp(key, key2))
+                continue;
+            *c = t;
+            changed = 1;
+        }
+        if (c->report == KFR_PARTIAL) {
+            struct kf_case t = *c;
+            t.report = KFR_NONE;
+            R.runs_minimise++;
+            if (judge(n, &t, fr, &o, &m, &k, why, sizeof why) == 0) {
+                key_of(&t, &m, &k, key2, sizeof key2);
+                if (!strcmp(key, key2)) {
+                    *c = t;
+                    changed = 1;
+                }
+            }
+        }
+    }
+}
+
+static void dump_obs(FILE *f, const struct live_obs *o)
+{
+    fprintf(f, "  kernel: every counter that moved:");
+    for (int i = 0; i < o->n; i++)
+        fprintf(f, " %s=%lld", o->v[i].name, (long long)o->v[i].delta);
+    fprintf(f, "%s\n", o->n ? "" : " none");
+}
+
+static void hexdump(FILE *f, const struct live_frame *lf)
+{
+    for (unsigned i = 0; i < lf->len; i++)
+        fprintf(f, "%s%02x", i % 32 ? (i % 2 ? "" : " ") : "\n    ", lf->data[i]);
+    fprintf(f, "\n");
+}
+
+static void receiver_text(FILE *f, const struct ns *n, const struct kf_case *c)
+{
+    int d = dev_index(n, c);
+    fprintf(f, "  receiver: namespace \"%s\"\n", n->s.name);
+    for (int i = 0; i < n->s.ncmds; i++)
+        fprintf(f, "    %s\n", n->s.cmds[i]);
+    if (d >= 0) {
+        fprintf(f, "  device %s:\n", n->s.devs[d].name);
+        for (int i = 0; i < n->s.devs[d].ncmds; i++)
+            fprintf(f, "    %s\n", n->s.devs[d].cmds[i]);
+    }
+}
+
+/* The report of a disagreement and its frame as a pcap, in the output directory */
+static void save(struct ns *n, const struct kf_case *orig, const struct kf_case *c, struct sig *sg)
+{
+    static struct kf_frame fr[KD_MAX_SEGS];
+    struct live_obs o;
+    struct kf_outcome m, k;
+    char why[200], base[300], path[340], label[1024];
+    if (!R.o->out)
+        return;
+    mkdir(R.o->out, 0755);
+    snprintf(base, sizeof base, "%s/kfuzz-%s-s%llu-f%u", R.o->out, R.o->kernel, (unsigned long long)c->seed,
+             c->index);
+    int rc = judge(n, c, fr, &o, &m, &k, why, sizeof why);
+    snprintf(path, sizeof path, "%s.pcap", base);
+    struct capw w;
+    if (!capw_open(&w, path, CAPW_PCAP, 1, 65535)) {
+        for (int s = 0; s < nseg_of(c); s++)
+            capw_write(&w, (uint64_t)s * 10, fr[s].lf.data, fr[s].lf.len, CAPW_DIR_IN);
+        capw_close(&w);
+    }
+    snprintf(sg->file, sizeof sg->file, "%s", path);
+    snprintf(path, sizeof path, "%s.txt", base);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    char rep[40];
+    kf_report_name(c, &fr[0], rep, sizeof rep);
+    fprintf(f, "csc-kfuzz disagreement on %s (kernel %s, model era %s)\n", R.o->kernel, R.release, R.era);
+    fprintf(f, "  signature: %s\n", sg->text);
+    fprintf(f, "  %s\n", rc == 0 ? "disagrees" : rc == 1 ? "AGREES NOW (was a disagreement)" : "did not run again");
+    kf_case_label(orig, label, sizeof label);
+    fprintf(f, "  frame %u of seed %llu as generated: %s\n", orig->index, (unsigned long long)orig->seed, label);
+    kf_case_label(c, label, sizeof label);
+    fprintf(f, "  minimised: %s\n", label);
+    fprintf(f, "  report: %s (virtio-net flags %u, csum_start %u, csum_offset %u; BPF level %d)\n", rep,
+            fr[0].lf.vnet[0], fr[0].pstart, fr[0].poff, c->g.level);
+    receiver_text(f, n, c);
+    char mt[320], kt[320];
+    struct kd_case one;
+    memset(&one, 0, sizeof one);
+    one.nseg = (uint8_t)nseg_of(c);
+    kd_outcome_text(&one, &m.o, mt, sizeof mt);
+    kd_outcome_text(&one, &k.o, kt, sizeof kt);
+    fprintf(f, "  kernel: %s | model: %s | %s\n", kt, mt, why);
+    if (one.nseg > 1)
+        fprintf(f, "  GRO: kernel %d merges (%d skbs at the device), engine %d merges\n", k.o.merges,
+                k.o.skbs_dev, m.o.merges);
+    dump_obs(f, &o);
+    if (R.o->trace && kf_trace_available() == 1) {
+        char tr[2048];
+        struct live_obs o2;
+        struct kf_outcome m2, k2;
+        kf_trace_begin();
+        judge(n, c, fr, &o2, &m2, &k2, why, sizeof why);
+        kf_trace_end(tr, sizeof tr);
+        fprintf(f, "  kernel drops (skb:kfree_skb, one more write):%s%s\n", tr[0] ? "\n" : " none", tr);
+    }
+    for (int s = 0; s < nseg_of(c); s++) {
+        if (one.nseg > 1)
+            fprintf(f, "  segment %d:\n", s);
+        kf_dump_model(c, &fr[s], R.era, f);
+        fprintf(f, "  frame (%u bytes):", fr[s].lf.len);
+        hexdump(f, &fr[s].lf);
+    }
+    fprintf(f, "  reproduce: csc-kfuzz --kernel %s --seed %llu --frame %u -v\n", R.o->kernel,
+            (unsigned long long)c->seed, c->index);
+    fclose(f);
+    R.saved++;
+}
+
+static struct sig *sig_find(const char *text)
+{
+    for (size_t i = 0; i < R.nsigs; i++)
+        if (!strcmp(R.sigs[i].text, text))
+            return &R.sigs[i];
+    if (R.nsigs >= MAX_SIGS)
+        return NULL;
+    struct sig *s = &R.sigs[R.nsigs++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->text, sizeof s->text, "%s", text);
+    s->known = -1;
+    return s;
+}
+
+/* A frame that disagreed: again (noise?), then minimised and recorded */
+static void disagreement(struct ns *n, const struct kf_case *c, struct row *row, const struct kf_outcome *m0,
+                         const struct kf_outcome *k0, const struct live_obs *o0)
+{
+    static struct kf_frame fr[KD_MAX_SEGS];
+    struct live_obs o;
+    struct kf_outcome m, k;
+    char why[200], key[200], key2[200], text[600];
+    key_of(c, m0, k0, key, sizeof key);
+    int rc = judge(n, c, fr, &o, &m, &k, why, sizeof why);
+    if (rc == 0)
+        key_of(c, &m, &k, key2, sizeof key2);
+    if (rc != 0 || strcmp(key, key2)) {
+        row->noise++;
+        if (R.o->verbose)
+            printf("  noise: frame %u disagreed (%s), then %s\n", c->index, key,
+                   rc == 0 ? key2 : rc == 1 ? "agreed" : "did not run");
+        return;
+    }
+    struct kf_case mc = *c;
+    int minimised = 0;
+    if (!R.o->no_minimise && budget_left(c, key)) {
+        minimise(n, &mc, key);
+        minimised = 1;
+    }
+    kf_build(&mc, 0, &fr[0]);
+    signature(&mc, &fr[0], key, text, sizeof text);
+    struct sig *sg = sig_find(text);
+    int kn = known_for(text);
+    if (kn >= 0) {
+        row->known++;
+        R.known[kn].seen++;
+    } else {
+        row->disagree++;
+    }
+    if (!sg)
+        return;
+    if (!sg->count++) {
+        sg->seed = c->seed;
+        sg->index = c->index;
+        sg->known = kn;
+        sg->minimised = minimised;
+        if (kn < 0 || R.saved < R.o->max_saved || R.o->count == 1)   /* every unexplained one */
+            save(n, c, &mc, sg);
+        if (kn < 0 || R.o->verbose) {
+            char label[1024];
+            kf_case_label(c, label, sizeof label);
+            printf("%s frame %u: %s\n    %s\n", kn >= 0 ? "known" : "DISAGREE", c->index, text, label);
+            if (R.o->verbose) {
+                dump_obs(stdout, o0);
+                kf_dump_model(&mc, &fr[0], R.era, stdout);
+            }
+        }
+    }
+}
+
+/* ---- namespaces ---- */
+
+#define NS_KEYS 32
+static unsigned ns_key(const struct kd_group *g)
+{
+    return (unsigned)(g->v6 ? 1 : 0) | (g->napi ? 2u : 0) | (g->gro ? 4u : 0) | (unsigned)(g->level + 1) << 3;
+}
+
+static int ns_start(struct ns *n, const struct kf_case *first, const uint32_t *idx, size_t cnt)
+{
+    memset(n, 0, sizeof *n);
+    kd_setup_of(&first->g, &n->s);
+    n->s.pin = 1;
+    /* the TAP's address of the other family too (an inner packet to it is
+     * for this host whatever the underlay), and an own address on lo */
+    if (first->g.v6)
+        snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 10.0.0.2/24 dev " LIVE_TAP_NAME);
+    else
+        snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 2001:db8::2/64 dev " LIVE_TAP_NAME " nodad");
+    snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 10.0.9.9/32 dev lo");
+    snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 2001:db8:9::9/128 dev lo nodad");
+    for (size_t i = 0; i < cnt; i++) {
+        struct kf_case c;
+        kf_generate(R.o->seed, idx[i], R.o->host_tunnels, &c);
+        if (dev_index(n, &c) >= 0 || n->ndev >= LIVE_MAX_DEVS)
+            continue;
+        if (kd_setup_add_dev(&n->s, &c.g) < 0)
+            break;
+        n->dev[n->ndev].tun = c.g.tun;
+        n->dev[n->ndev].payload = c.g.payload;
+        n->dev[n->ndev].opts = c.g.opts;
+        n->ndev++;
+    }
+    int rc = live_session_start(&n->ss, &R.tools, &n->s, 24 * 3600);
+    n->up = rc == 0;
+    if (rc)
+        printf("*** namespace \"%s\" %s: %s ***\n", n->s.name, rc > 0 ? "skipped" : "FAILED", n->ss.msg);
+    return rc;
+}
+
+static void note_skip(const struct live_obs *o)
+{
+    for (int k = 0; k < R.nskipmsg; k++)
+        if (!strcmp(R.skipmsg[k], o->msg))
+            return;
+    if (R.nskipmsg < 16)
+        snprintf(R.skipmsg[R.nskipmsg++], sizeof R.skipmsg[0], "%s", o->msg);
+}
+
+static void run_ns(const uint32_t *idx, size_t cnt)
+{
+    static struct ns n;
+    static struct kf_frame fr[KD_MAX_SEGS];
+    struct kf_case c;
+    kf_generate(R.o->seed, idx[0], R.o->host_tunnels, &c);
+    int rc = ns_start(&n, &c, idx, cnt);
+    double t0 = now_s();
+    for (size_t i = 0; i < cnt; i++) {
+        kf_generate(R.o->seed, idx[i], R.o->host_tunnels, &c);
+        struct row *row = row_of(&c);
+        row->frames++;
+        if (rc) {
+            if (rc > 0)
+                row->skipped++;
+            else
+                row->errors++;
+            continue;
+        }
+        struct live_obs o;
+        struct kf_outcome m, k;
+        char why[200];
+        int j = judge(&n, &c, fr, &o, &m, &k, why, sizeof why);
+        if (j == -1 && n.up)           /* once more: a loaded machine can miss one */
+            j = judge(&n, &c, fr, &o, &m, &k, why, sizeof why);
+        if (R.o->verbose > 1 || (R.o->verbose && R.o->count <= 4)) {
+            char label[1024];
+            kf_case_label(&c, label, sizeof label);
+            printf("[%u] %s | %s\n", c.index, label, j == 1 ? "agree" : j == 2 ? "model unknown" : why);
+        }
+        switch (j) {
+        case 1: row->agree++; break;
+        case 2: row->unknown++; break;
+        case 0: disagreement(&n, &c, row, &m, &k, &o); break;
+        case -2: row->skipped++; note_skip(&o); break;
+        default:
+            row->errors++;
+            printf("*** HARNESS ERROR frame %u: %s ***\n", c.index, o.msg[0] ? o.msg : n.ss.msg);
+            if (!n.up) {
+                live_session_end(&n.ss);
+                if ((rc = ns_start(&n, &c, idx + i, cnt - i)))
+                    printf("*** namespace could not be made again ***\n");
+            }
+            break;
+        }
+    }
+    R.t_kernel += now_s() - t0;
+    if (n.up || n.ss.pid)
+        live_session_end(&n.ss);
+}
+
+/* ---- the run ---- */
+
+static void print_table(FILE *f)
+{
+    fprintf(f, "%-14s %8s %8s %8s %9s %9s %7s %7s %8s\n", "receiver", "frames", "agree", "unknown", "disagree",
+            "known", "noise", "errors", "skipped");
+    struct row t;
+    memset(&t, 0, sizeof t);
+    for (int r = 0; r < R.nrows; r++) {
+        const struct row *x = &R.rows[r];
+        fprintf(f, "%-14s %8u %8u %8u %9u %9u %7u %7u %8u\n", x->name, x->frames, x->agree, x->unknown,
+                x->disagree, x->known, x->noise, x->errors, x->skipped);
+        t.frames += x->frames, t.agree += x->agree, t.unknown += x->unknown, t.disagree += x->disagree;
+        t.known += x->known, t.noise += x->noise, t.errors += x->errors, t.skipped += x->skipped;
+    }
+    fprintf(f, "%-14s %8u %8u %8u %9u %9u %7u %7u %8u\n", "all", t.frames, t.agree, t.unknown, t.disagree, t.known,
+            t.noise, t.errors, t.skipped);
+}
+
+/* Frame i of the run: from the list, or first + i */
+static uint32_t frame_at(const struct kf_opts *o, uint32_t i)
+{
+    return o->list ? o->list[i] : o->first + i;
+}
+
+int kf_run_here(const struct kf_opts *o)
+{
+    memset(&R, 0, sizeof R);
+    R.o = o;
+    R.tools.bpf_obj = o->bpf;
+    R.sigs = calloc(MAX_SIGS, sizeof *R.sigs);
+    if (!R.sigs)
+        return 1;
+    if (o->known && kf_known_load(o->known)) {
+        perror(o->known);
+        return 1;
+    }
+    char err[200];
+    if (geteuid() != 0) {
+        printf("*** SKIP: csc-kfuzz on %s NOT RUN: not root ***\n", o->kernel);
+        return 77;
+    }
+    if (live_find_tools(&R.tools) || live_preflight(&R.tools, err, sizeof err)) {
+        printf("*** SKIP: csc-kfuzz on %s NOT RUN: %s ***\n", o->kernel, err);
+        return 77;
+    }
+    struct utsname u;
+    uname(&u);
+    snprintf(R.release, sizeof R.release, "%s", u.release);
+    R.era = live_era_for_release(R.release);
+    if (o->list)
+        printf("csc-kfuzz on %s (kernel %s, model era %s): seed %llu, %u frames from a list\n", o->kernel, R.release,
+               R.era, (unsigned long long)o->seed, o->count);
+    else
+        printf("csc-kfuzz on %s (kernel %s, model era %s): seed %llu, frames %u..%u\n", o->kernel, R.release, R.era,
+               (unsigned long long)o->seed, o->first, o->first + o->count - 1);
+    fflush(stdout);
+    /* the frames of each namespace, in index order */
+    uint8_t *key = malloc(o->count ? o->count : 1);
+    uint32_t *idx = malloc(sizeof *idx * (o->count ? o->count : 1));
+    if (!key || !idx)
+        return 1;
+    for (uint32_t i = 0; i < o->count; i++) {
+        struct kf_case c;
+        kf_generate(o->seed, frame_at(o, i), o->host_tunnels, &c);
+        key[i] = (uint8_t)ns_key(&c.g);
+    }
+    double t0 = now_s();
+    for (unsigned k = 0; k < NS_KEYS; k++) {
+        size_t n = 0;
+        for (uint32_t i = 0; i < o->count; i++)
+            if (key[i] == k)
+                idx[n++] = frame_at(o, i);
+        /* a namespace holds at most LIVE_MAX_DEVS devices: the generator's
+         * receivers stay well under it */
+        if (n)
+            run_ns(idx, n);
+    }
+    double total = now_s() - t0;
+    free(key);
+    free(idx);
+    printf("\ncsc-kfuzz on %s (kernel %s, model era %s), seed %llu, %u frames:\n", o->kernel, R.release, R.era,
+           (unsigned long long)o->seed, o->count);
+    print_table(stdout);
+    if (o->summary) {
+        FILE *f = fopen(o->summary, "w");
+        if (f) {
+            fprintf(f, "kernel %s\nrelease %s\nera %s\nseed %llu\nframes %u\nseconds %.1f\n", o->kernel, R.release,
+                    R.era, (unsigned long long)o->seed, o->count, total);
+            print_table(f);
+            fclose(f);
+        }
+    }
+    unsigned newsigs = 0;
+    for (size_t i = 0; i < R.nsigs; i++)
+        newsigs += R.sigs[i].known < 0;
+    printf("\n%zu distinct disagreements (%u not in the known list):\n", R.nsigs, newsigs);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < R.nsigs; i++) {
+            const struct sig *s = &R.sigs[i];
+            if ((s->known < 0) != (pass == 0))
+                continue;
+            printf("  %s %5u x %s%s\n        first: --seed %llu --frame %u%s%s%s%s\n", s->known < 0 ? "NEW  " : "known",
+                   s->count, s->text, s->minimised ? "" : " (not minimised)", (unsigned long long)s->seed, s->index,
+                   s->file[0] ? "  " : "", s->file, s->known >= 0 ? "\n        " : "",
+                   s->known >= 0 ? R.known[s->known].why : "");
+        }
+    for (int k = 0; k < R.nskipmsg; k++)
+        printf("*** SKIPPED (not in this kernel): %s ***\n", R.skipmsg[k]);
+    unsigned ran = 0, errors = 0;
+    for (int r = 0; r < R.nrows; r++) {
+        ran += R.rows[r].frames - R.rows[r].skipped - R.rows[r].errors;
+        errors += R.rows[r].errors;
+    }
+    for (size_t i = 0; i < R.nknown; i++)
+        if (!R.known[i].seen && kernel_listed(R.known[i].kernels, o->kernel))
+            printf("known entry not met in this run: %s\n", R.known[i].pattern);
+    printf("\n%u frames written (%u runs with the repeats and %u minimisation runs) in %.1f s: %.0f frames/s "
+           "(kernel side %.1f s); %u reports saved%s%s\n", ran, R.runs_total, R.runs_minimise, total,
+           total > 0 ? ran / total : 0.0, R.t_kernel, R.saved, o->out ? " in " : "", o->out ? o->out : "");
+    free(R.sigs);
+    free(R.known);
+    if (!ran)
+        return 77;
+    return newsigs || errors ? 1 : 0;
+}

@@ -9,8 +9,10 @@
  * (stop.c) ends as a finished one does, its summary marked, and exits
  * 128 + the signal. --merge reads JSON summaries instead (merge.c).
  */
+#include "baseline.h"
 #include "filter.h"
 #include "job.h"
+#include "junit.h"
 #include "live_cli.h"
 #include "merge.h"
 #include "opts.h"
@@ -32,9 +34,22 @@ static void worker(gpointer data, gpointer user)
     run_job(user, data);
 }
 
-static void stdout_flush(struct wbuf *w)
+/* the report's stream: standard output, or standard error under -w - */
+static void report_flush(struct wbuf *w)
 {
-    fwrite(w->p, 1, w->len, stdout);
+    fwrite(w->p, 1, w->len, w->ctx);
+}
+
+/* --baseline PREVIOUS.json read, or NULL (said) */
+static struct baseline *load_baseline(const char *path)
+{
+    char *err = NULL;
+    struct baseline *b = baseline_load(path, &err);
+    if (!b) {
+        fprintf(stderr, CLI_NAME ": --baseline: %s\n", err);
+        g_free(err);
+    }
+    return b;
 }
 
 /* -w OUT must not overwrite one of the inputs */
@@ -127,13 +142,15 @@ static int run_inputs(struct cli_opts *o, struct cli_run *runs, struct job *jobs
 {
     static char outbuf[1u << 16];
     setvbuf(stdout, outbuf, o->line_buffered ? _IOLBF : _IOFBF, sizeof outbuf);
-    struct cli_sink *sink = sink_new(jobs, njobs, stdout, o->write_path, o->quiet);
+    /* -w -: the capture takes standard output, the report standard error */
+    FILE *report = o->write_path && !strcmp(o->write_path, "-") ? stderr : stdout;
+    struct cli_sink *sink = sink_new(jobs, njobs, report, o->write_path, o->write_format, o->quiet);
     if (!sink)
         return 2;
     if (o->format == &out_json)
         sink_set_error_record(sink, json_error_line);
     char hdr_tmp[512];
-    struct wbuf w = { hdr_tmp, 0, sizeof hdr_tmp, stdout_flush, NULL };
+    struct wbuf w = { hdr_tmp, 0, sizeof hdr_tmp, report_flush, report };
     if (o->format->begin) {
         o->format->begin(&w, o);
         wb_flush(&w);
@@ -154,9 +171,13 @@ static int run_inputs(struct cli_opts *o, struct cli_run *runs, struct job *jobs
         int fallback_link = -1;
         for (unsigned i = 0; i < njobs && fallback_link < 0; i++)
             fallback_link = jobs[i].linktype;
+        pipeline_stop();
+        /* -w is finished before the summary, which says what it holds: a
+         * write error leaves nothing usable (the old file, or a cut stream) */
+        if (!sink_close_write(sink, fallback_link))
+            runs[0].st.select_lost = runs[0].st.selected;
         unsigned errors = sink_errors(sink);
         status = run_status(errors, atomic_load(&rs.fail_hit));
-        pipeline_stop();
         if (any_read(jobs, njobs))     /* nothing read: nothing to sum up */
             print_summary(&w, o, runs, errors, njobs, status);
         if (!sink_close(sink, fallback_link))
@@ -190,6 +211,7 @@ int main(int argc, char **argv)
         runs[i].cfg.trace_steps = out_traces(&o);
 
     int status = 2;
+    gint64 t0 = g_get_monotonic_time();
     if (o.merge) {
         status = merge_main(&o, runs);
     } else {
@@ -198,6 +220,10 @@ int main(int argc, char **argv)
          * one during the reading does (--live has handlers of its own). */
         if (!o.live)
             stop_install();
+        if (o.baseline_path && !(o.baseline = load_baseline(o.baseline_path))) {
+            status = 2;
+            goto out;
+        }
         unsigned njobs = 0;
         struct job *jobs = inputs_expand(o.inputs, &njobs, o.quiet);
         o.jobv = jobs;
@@ -209,12 +235,27 @@ int main(int argc, char **argv)
                     o.write_path);
         else
             status = run_inputs(&o, runs, jobs, njobs);
+        if (o.junit_path && !o.live) {
+            char *err = NULL;
+            double secs = (double)(g_get_monotonic_time() - t0) / 1e6;
+            if (!junit_write(o.junit_path, jobs, njobs, secs, &err)) {
+                fprintf(stderr, CLI_NAME ": --junit: %s\n", err);
+                g_free(err);
+                status = 2;
+            }
+        }
         for (unsigned i = 0; i < njobs; i++) {
             g_free(jobs[i].path);
             g_free(jobs[i].error);
+            if (jobs[i].junit)
+                g_string_free(jobs[i].junit, TRUE);
         }
         g_free(jobs);
     }
+out:
+    baseline_free(o.baseline);
+    g_free(o.baseline_path);
+    g_free(o.junit_path);
     options_free_runs(runs, CLI_MAX_RUNS);
     g_strfreev(o.inputs);
     g_free((char *)o.write_path);

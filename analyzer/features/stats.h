@@ -54,6 +54,7 @@ struct cli_stats {
     uint64_t frag_completed, frag_evicted, frag_overlaps, frag_dropped;
     uint64_t selected, select_lost;                /* frames for -w / not written */
     uint64_t direction[3][CSC_DF__COUNT];          /* frames by csc_direction, dir_from */
+    uint64_t baseline_changed, baseline_new, baseline_gone;   /* --baseline */
 };
 
 void cli_stats_merge(struct cli_stats *into, const struct cli_stats *s);

@@ -100,7 +100,9 @@ static GMutex encap_lock;
 
 static int dlt_of_encap(int encap)
 {
-    if (encap < 0 || encap >= WTR_ENCAPS)
+    /* WTAP_ENCAP_UNKNOWN (a pcapng without interfaces) is no link type: the
+     * search below would name the first DLT wiretap does not know (102) */
+    if (encap <= WTAP_ENCAP_UNKNOWN || encap >= WTR_ENCAPS)
         return -1;
     g_mutex_lock(&encap_lock);
     if (!encap_dlt[encap]) {
@@ -202,6 +204,9 @@ static char *feed_pipe(int fd, const uint8_t *pending, size_t npending, int *rfd
 static bool is_network_capture(wtap *w)
 {
     int encap = wtap_file_encap(w);
+    /* a pcapng section without interfaces: no frames, but a capture */
+    if (encap == WTAP_ENCAP_UNKNOWN && wtap_file_type_subtype(w) == wtap_pcapng_file_type_subtype())
+        return true;
     return encap == WTAP_ENCAP_PER_PACKET || dlt_of_encap(encap) >= 0;
 }
 

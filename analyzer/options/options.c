@@ -28,6 +28,7 @@
 #include "filter.h"
 #include "out.h"
 #include "run.h"
+#include "wout.h"
 
 #include "csumcheck/rewrite.h"
 
@@ -61,6 +62,7 @@ struct parse_state {
     GPtrArray *compare;          /* the --compare SPECs, in order */
     GPtrArray *reads;            /* -r FILE, in order */
     char *write_path;
+    int write_format;          /* enum wout_format */
     char *live_kernel;           /* --kernel VERSION (with --live) */
     char *filter;                /* -f EXPR */
     int color;                   /* -1 never, 0 auto, 1 always */
@@ -580,6 +582,27 @@ static char *opt_write(struct parse_state *ps, const char *name, const char *val
     return NULL;
 }
 
+/* --baseline, --junit: a path, given once */
+static char *opt_path(struct parse_state *ps, const char *name, const char *value)
+{
+    char **slot = !strcmp(name, "--baseline") ? &ps->o->baseline_path : &ps->o->junit_path;
+    if (*slot)
+        return g_strdup_printf("%s: give it once", name);
+    *slot = g_strdup(value);
+    return NULL;
+}
+
+static char *opt_write_format(struct parse_state *ps, const char *name, const char *value)
+{
+    if (!strcmp(value, "pcap"))
+        ps->write_format = WOUT_PCAP;
+    else if (!strcmp(value, "pcapng"))
+        ps->write_format = WOUT_PCAPNG;
+    else
+        return g_strdup_printf("%s: '%s': pcap or pcapng", name, value);
+    return NULL;
+}
+
 static char *opt_live_kernel(struct parse_state *ps, const char *name, const char *value)
 {
     if (ps->live_kernel)
@@ -699,8 +722,18 @@ static const struct opt_def opts_tail[] = {
     { "fail-on", 0, required_argument, "LIST", FN(opt_findings), "Exit 1 when a frame has one of "
       "these findings: bad, drop, partial, unverifiable, lco, rco, zero6, none, warning, "
       "truncated, malformed, any (the first frames are named on stderr)", NULL },
-    { "write", 'w', required_argument, "OUT", FN(opt_write),
-      "Write the selected frames, unchanged, to the pcap file OUT", NULL },
+    { "write", 'w', required_argument, "OUT", FN(opt_write), "Write the selected frames, "
+      "unchanged, to OUT: pcap, or pcapng (with each frame's verdict line as its comment) when "
+      "OUT ends in .pcapng; '-': standard output (the report then goes to standard error)",
+      NULL },
+    { "write-format", 0, required_argument, "pcap|pcapng", FN(opt_write_format),
+      "The format of -w OUT, whatever its name", NULL },
+    { "baseline", 0, required_argument, "PREVIOUS.json", FN(opt_path), "Compare each frame's "
+      "outcome (verdicts, the kernel's fate, counters) with a previous run's -F json output: "
+      "every frame that changed is reported, and the exit status is 1", NULL },
+    { "junit", 0, required_argument, "FILE", FN(opt_path), "Write a JUnit XML report to FILE: "
+      "a test case per input file, a failure per frame with a --fail-on finding (default "
+      "bad,drop) or a change since --baseline", NULL },
     { "select", 0, required_argument, "LIST", FN(opt_findings),
       "Findings that select a frame for -w (same words as --fail-on; default bad,drop)", NULL },
     { "jobs", 'j', required_argument, "N", FN(opt_jobs), "Analyse N files in parallel (0: one "
@@ -1034,8 +1067,10 @@ static int apply_run_options(struct parse_state *ps, struct cli_opts *o)
         return usage_error("--select chooses the frames -w writes: give -w OUT");
     if (o->write_path && !o->select_given)
         o->select = (1u << FD_BAD) | (1u << FD_DROP);
-    if (o->write_path && !strcmp(o->write_path, "-"))
-        return usage_error("-w -: the report already uses standard output; give a file");
+    if (ps->write_format && !o->write_path)
+        return usage_error("--write-format says how -w OUT is written: give -w OUT");
+    o->write_format = ps->write_format;
+    o->junit_on = o->fail_on ? o->fail_on : (1u << FD_BAD) | (1u << FD_DROP);
     o->summary_only = ps->o_summary_only;
     if (o->summary_only && o->show_given)
         return usage_error("--summary-only and --show exclude each other");

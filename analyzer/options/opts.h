@@ -46,6 +46,11 @@ struct cli_opts {
     bool merge;                /* --merge: the inputs are JSON summaries */
     unsigned flows;            /* --flows[=N]: per-flow view, N in text (0: off) */
     const char *write_path;    /* -w */
+    char *baseline_path;       /* --baseline PREVIOUS.json */
+    struct baseline *baseline; /* it, read */
+    char *junit_path;          /* --junit FILE */
+    uint32_t junit_on;         /* the findings that fail a frame in it (--fail-on's, else bad,drop) */
+    int write_format;          /* --write-format: enum wout_format (0: by the name) */
     int jobs;
     unsigned threads;          /* --threads: analysis workers (1: no pipeline) */
     unsigned top_flows;        /* --gro-flows N (default 10) */

@@ -51,6 +51,18 @@ void out_file_open(struct out_file *f, const struct cli_opts *o, const struct cl
     f->frames = frames && f->nruns == 1;
     f->diffs = frames && f->nruns > 1 && f->fmt->diff;
     f->frame_bytes = !f->frames ? 0 : out_traces(o) ? OUT_TRACE_BYTES : f->fmt->frame_bytes;
+    f->color = o->color;
+}
+
+void out_file_open_comment(struct out_file *f, const struct cli_opts *o, const struct cli_run *runs,
+                           const char *path)
+{
+    memset(f, 0, sizeof *f);
+    f->fmt = &out_text;
+    f->o = o;
+    f->runs = runs;
+    f->nruns = 1;
+    f->name = wb_escaped(out_text.escape, path);
 }
 
 bool out_traces(const struct cli_opts *o)

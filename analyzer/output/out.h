@@ -42,6 +42,7 @@ struct out_file {
     uint32_t show;             /* --show: only frames with one of these findings (0: all) */
     bool diffs;                /* --compare: the frames whose outcome differs are printed */
     bool flows;                /* --flows: a record per flow (formats that have one) */
+    bool color;                /* text: ANSI colours (--color) */
     unsigned frame_bytes;      /* about what a printed frame takes (batch sizes) */
 };
 
@@ -92,6 +93,13 @@ bool out_traces(const struct cli_opts *o);
 /* out_file's setup and release (run.c, per file) */
 void out_file_open(struct out_file *f, const struct cli_opts *o, const struct cli_run *runs,
                    const char *path);
+/* The text line of a frame for a -w pcapng comment (no colour, run A) */
+void out_file_open_comment(struct out_file *f, const struct cli_opts *o, const struct cli_run *runs,
+                           const char *path);
+/* out_text.c: that line, "FILE:FRAME: findings; kernel: ..." as -v prints
+ * it, in two parts: before the GRO fate (the analysis), and the fate */
+void text_comment(struct wbuf *w, const struct out_file *f, const struct frame_view *v);
+void text_comment_fate(struct wbuf *w, const struct csc_gro_decision *gd);
 void out_file_close(struct out_file *f);
 
 /* Shared by the formats */

@@ -315,6 +315,13 @@ static void json_summary_tail(struct jw *j, const struct out_summary *s)
     const struct cli_stats *st = &s->runs[0].st;
     if (s->o->write_path)
         JW_U64(j, "written", st->selected - st->select_lost);
+    if (s->o->baseline_path) {     /* --baseline: frames whose outcome is not the baseline's */
+        JW_OBJ(j, "baseline");
+        JW_U64(j, "changed", st->baseline_changed);
+        JW_U64(j, "new", st->baseline_new);
+        JW_U64(j, "gone", st->baseline_gone);
+        jw_end_obj(j);
+    }
     if (s->stopped_by) {           /* the inputs were not read to their end */
         JW_BOOL(j, "interrupted", true);
         JW_WORD(j, "signal", out_signal_name(s->stopped_by));

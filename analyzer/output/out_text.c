@@ -30,7 +30,7 @@ static void text_at(struct wbuf *w, const struct csc_layer *l)
 
 static void sgr(struct wbuf *w, const struct out_file *f, const char *code)
 {
-    if (!f->o->color)
+    if (!f->color)
         return;
     WB_LIT(w, "\033[");
     wb_puts(w, code);
@@ -39,7 +39,7 @@ static void sgr(struct wbuf *w, const struct out_file *f, const char *code)
 
 static void sgr_end(struct wbuf *w, const struct out_file *f)
 {
-    if (f->o->color)
+    if (f->color)
         WB_LIT(w, "\033[m");
 }
 
@@ -169,18 +169,16 @@ static bool text_findings(struct wbuf *w, const struct out_file *f, const struct
     return any;
 }
 
-/* -v: one line per frame with a finding */
-static bool text_frame(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
+/* the frame's line up to its GRO fate */
+static void text_line(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
 {
     const struct csc_kernel *k = &v->r->kernel;
-    if (!f->frames || !v->findings)
-        return false;
     text_frame_head(w, f, v);
     text_direction(w, v->r);
     wb_puts(w, text_findings(w, f, v->r) ? "; kernel: " : " kernel: ");
     if (!k->ran) {
         WB_LIT(w, "not run");
-        return true;
+        return;
     }
     text_verdict(w, f, v->r);
     if (k->warnings) {
@@ -190,16 +188,34 @@ static bool text_frame(struct wbuf *w, const struct out_file *f, const struct fr
             wb_puts(w, csc_warning_name((unsigned)__builtin_ctz(b)));
         }
     }
+}
+
+/* -v: one line per frame with a finding */
+static bool text_frame(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
+{
+    if (!f->frames || !v->findings)
+        return false;
+    text_line(w, f, v);
     return true;
+}
+
+void text_comment(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
+{
+    text_line(w, f, v);
+}
+
+void text_comment_fate(struct wbuf *w, const struct csc_gro_decision *gd)
+{
+    if (gd && gd->n) {
+        WB_LIT(w, "; gro: ");
+        text_gro_fates(w, gd);
+    }
 }
 
 static void text_fate(struct wbuf *w, const struct out_file *f, const struct csc_gro_decision *gd)
 {
     (void)f;
-    if (gd && gd->n) {
-        WB_LIT(w, "; gro: ");
-        text_gro_fates(w, gd);
-    }
+    text_comment_fate(w, gd);
 }
 
 /* one step of the trace: "    nic gro udp@34 udp4_gro_receive: sw-pass ok 170 bytes  [..]" */

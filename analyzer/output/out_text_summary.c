@@ -78,8 +78,16 @@ static void text_closing(struct wbuf *w, const struct cli_opts *o, const struct 
         wb_printf(w, " selected %s to ", plural(st->selected - st->select_lost, "frame", "frames"));
         wb_text_name(w, o->write_path);
         if (st->select_lost)
-            wb_printf(w, " (%ju not written: link type)", (uintmax_t)st->select_lost);
+            wb_printf(w, " (%ju not written: %s)", (uintmax_t)st->select_lost,
+                      st->select_lost == st->selected ? "see standard error" : "link type");
         wb_putc(w, '\n');
+    }
+    if (o->baseline_path) {
+        wb_printf(w, "since the baseline: %ju %s changed, %ju new, %ju gone (", 
+                  (uintmax_t)st->baseline_changed, plural(st->baseline_changed, "frame", "frames"),
+                  (uintmax_t)st->baseline_new, (uintmax_t)st->baseline_gone);
+        wb_text_name(w, o->baseline_path);
+        wb_puts(w, ")\n");
     }
     if (nerrors)
         wb_printf(w, "errors: %u (%ju %s not read to the end; see standard error)\n", nerrors,

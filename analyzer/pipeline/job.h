@@ -12,6 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#define JUNIT_MAX_FAILURES 1000   /* --junit: <failure> elements per file */
+
+typedef struct _GString GString;
+
 struct job {
     unsigned index;
     char *path;                /* as given or found while walking; "-" = stdin */
@@ -29,6 +33,10 @@ struct job {
     uint64_t frames_lost;      /* -w records not written (link type) */
     /* the summary's per-file table (run A's figures) */
     uint64_t frames, findings, drops;
+    /* --junit: this file's failures, a line each ("FRAME\tMESSAGE"), the
+     * first JUNIT_MAX_FAILURES of junit_failures */
+    GString *junit;
+    uint64_t junit_failures;
 };
 
 /* The inputs in order (errors of expansion included, as jobs with `error`);

@@ -33,6 +33,7 @@ struct pmeta {
     uint32_t m[CLI_MAX_RUNS];     /* findings (worker) */
     uint32_t goff[CLI_MAX_RUNS];  /* the GRO input in gbuf (worker) */
     uint32_t o1, o2, o3;          /* output [o1, o2) before the fate, [o2, o3) after */
+    uint32_t words[4];            /* frame_words: the line, the outcome (offsets in out) */
     uint8_t order;                /* an IP fragment: the file's thread analyses it */
     uint8_t out;                  /* has output */
 };
@@ -180,10 +181,14 @@ static void analyse_batch(struct batch *b, struct worker *wk)
         }
         if (b->obs)
             flow_obs_of(&b->obs[i], &f, &wk->r[0], pm->m[0]);
-        if (!fv.out.frames)
-            continue;   /* nothing to render (--compare renders no frame here) */
         struct pcap_pkthdr h = pkthdr_of(pm);
         struct frame_view v = { pm->frame, &h, &wk->r[0], pm->m[0] };
+        uint32_t mall = 0;
+        for (unsigned r = 0; r < fv.nruns; r++)
+            mall |= pm->m[r];
+        frame_words_render(c, &w, &v, mall, &b->olen, pm->words);
+        if (!fv.out.frames)
+            continue;   /* nothing to render (--compare renders no frame here) */
         pm->o1 = (uint32_t)(b->olen + w.len);
         if (render_start(&fv, &w, &v)) {
             pm->out = 1;
@@ -308,7 +313,9 @@ static void sequence_batch(struct file_ctx *c, struct batch *b)
         }
         if (c->flows)
             flow_table_feed(c->flows, &b->obs[i], n);
-        frame_done(c, n, mall, &h, data, &pm->fi);
+        struct frame_words fw = { b->out + pm->words[0], b->out + pm->words[2],
+                                  pm->words[1] - pm->words[0], pm->words[3] - pm->words[2] };
+        frame_done(c, n, mall, &h, data, &pm->fi, &fw);
         if (pm->out) {
             wb_write(&c->out, b->out + pm->o1, pm->o2 - pm->o1);
             render_fate(&c->fv, &c->out, &c->rf[0].gd);

@@ -16,7 +16,10 @@
  */
 #include "run.h"
 
+#include "baseline.h"
 #include "filter.h"
+#include "jw.h"
+#include "wout.h"
 
 #include <errno.h>
 #include <stdio_ext.h>
@@ -36,24 +39,131 @@ static void flush_rec(struct wbuf *w)
 }
 
 static void put_record(struct file_ctx *c, const struct pcap_pkthdr *h, const u_char *data,
-                       int32_t dlt)
+                       int32_t dlt, uint8_t dir, const char *comment, uint32_t clen)
 {
-    struct rec_hdr rh = { (int64_t)h->ts.tv_sec, (uint32_t)h->ts.tv_usec, h->caplen, h->len, dlt };
-    size_t need = sizeof rh + h->caplen;
+    struct rec_hdr rh = { (int64_t)h->ts.tv_sec, (uint32_t)h->ts.tv_usec, h->caplen, h->len, dlt,
+                          clen, dir };
+    size_t need = sizeof rh + h->caplen + clen;
     struct wbuf *w = &c->rec;
     if (need > w->cap - w->len)
         wb_flush(w);
-    if (need > w->cap) {   /* a frame bigger than the buffer: one-off */
-        char *big = g_malloc(need);
-        memcpy(big, &rh, sizeof rh);
-        memcpy(big + sizeof rh, data, h->caplen);
-        sink_write(c->rs->sink, c->job, SINK_REC, big, need);
-        g_free(big);
+    char *p = need > w->cap ? g_malloc(need) : w->p + w->len;   /* bigger than the buffer: one-off */
+    memcpy(p, &rh, sizeof rh);
+    memcpy(p + sizeof rh, data, h->caplen);
+    if (clen)
+        memcpy(p + sizeof rh + h->caplen, comment, clen);
+    if (need > w->cap) {
+        sink_write(c->rs->sink, c->job, SINK_REC, p, need);
+        g_free(p);
         return;
     }
-    memcpy(w->p + w->len, &rh, sizeof rh);
-    memcpy(w->p + w->len + sizeof rh, data, h->caplen);
     w->len += need;
+}
+
+bool frame_selected(const struct file_ctx *c, uint32_t mall)
+{
+    const struct cli_opts *o = c->rs->o;
+    return (c->want_comment && (mall & o->select)) || (o->junit_path && (mall & o->junit_on));
+}
+
+void frame_words_render(const struct file_ctx *c, struct wbuf *w, const struct frame_view *v,
+                        uint32_t mall, const size_t *base, uint32_t off[4])
+{
+    off[0] = off[1] = (uint32_t)(*base + w->len);
+    if (frame_selected(c, mall)) {
+        text_comment(w, &c->cout, v);
+        off[1] = (uint32_t)(*base + w->len);
+    }
+    off[2] = off[3] = off[1];
+    if (c->want_outcome) {
+        baseline_outcome(w, v->r);
+        off[3] = (uint32_t)(*base + w->len);
+    }
+}
+
+/* --baseline: a frame whose outcome changed, or a frame on one side only
+ * (was or now NULL), as a record of the output format (CSV: none) */
+static void baseline_change(struct file_ctx *c, uint64_t frame, const char *was, const char *now,
+                            size_t nnow)
+{
+    struct wbuf *w = &c->out;
+    const struct out_file *f = &c->fv.out;
+    if (f->fmt == &out_json) {
+        struct jw j = jw_on(w);
+        jw_obj(&j);
+        JW_WORD(&j, "type", "baseline-change");
+        JW_KEY(&j, "file");
+        wb_puts(w, f->name);
+        JW_U64(&j, "frame", frame);
+        JW_KEY(&j, "was");
+        if (was)
+            jw_str(&j, was);
+        else
+            jw_null(&j);
+        JW_KEY(&j, "now");
+        if (now) {
+            char *s = g_strndup(now, nnow);
+            jw_str(&j, s);
+            g_free(s);
+        } else {
+            jw_null(&j);
+        }
+        jw_end_obj(&j);
+        wb_putc(w, '\n');
+    } else if (f->fmt == &out_text) {
+        wb_puts(w, c->cout.name);
+        wb_printf(w, ":%ju: changed since the baseline: ", (uintmax_t)frame);
+        wb_puts(w, was ? "was " : "not in the baseline");
+        if (was)
+            wb_puts(w, was);
+        wb_puts(w, now ? "; now " : "; now not in the capture");
+        if (now)
+            wb_write(w, now, nnow);
+        wb_putc(w, '\n');
+    }
+}
+
+static void baseline_frame(struct file_ctx *c, uint64_t n, const struct frame_words *fw)
+{
+    struct cli_stats *st = &c->rf[0].st;
+    const char *was = baseline_of(c->rs->o->baseline, c->job->path, n);
+    if (was && strlen(was) == fw->noutcome && !memcmp(was, fw->outcome, fw->noutcome))
+        return;
+    if (was)
+        st->baseline_changed++;
+    else
+        st->baseline_new++;
+    atomic_store_explicit(&c->rs->fail_hit, true, memory_order_relaxed);
+    if (!was && !baseline_has_file(c->rs->o->baseline, c->job->path) && c->baseline_files_new++)
+        return;                    /* a file the baseline does not have: its first frame says it */
+    baseline_change(c, n, was, fw->outcome, fw->noutcome);
+    if (c->job->junit && c->job->junit_failures < JUNIT_MAX_FAILURES) {
+        g_string_append_printf(c->job->junit, "%ju\tchanged since the baseline: was %s; now ",
+                               (uintmax_t)n, was ? was : "not in the baseline");
+        g_string_append_len(c->job->junit, fw->outcome, (gssize)fw->noutcome);
+        g_string_append_c(c->job->junit, '\n');
+    }
+    if (c->job->junit)
+        c->job->junit_failures++;
+}
+
+static void baseline_gone_one(void *ctx, uint64_t frame, const char *was)
+{
+    struct file_ctx *c = ctx;
+    baseline_change(c, frame, was, NULL, 0);
+    if (c->job->junit && c->job->junit_failures++ < JUNIT_MAX_FAILURES)
+        g_string_append_printf(c->job->junit, "%ju\tchanged since the baseline: was %s; now not in "
+                               "the capture\n", (uintmax_t)frame, was);
+}
+
+void baseline_file_end(struct file_ctx *c)
+{
+    if (!c->rs->o->baseline)
+        return;
+    uint64_t gone = baseline_gone(c->rs->o->baseline, c->job->path, baseline_gone_one, c);
+    c->rf[0].st.baseline_gone += gone;
+    if (gone)
+        atomic_store_explicit(&c->rs->fail_hit, true, memory_order_relaxed);
 }
 
 /* ---- flows: what names the flow a frame opened at one device ---------- */
@@ -254,9 +364,22 @@ void render_end(const struct file_view *fv, struct wbuf *w, const struct frame_v
 
 /* Everything after the analysis that every frame needs, in order */
 void frame_done(struct file_ctx *c, uint64_t n, uint32_t mall, const struct pcap_pkthdr *h,
-                const uint8_t *data, const struct frame_in *fi)
+                const uint8_t *data, const struct frame_in *fi, const struct frame_words *fw)
 {
     const struct cli_opts *o = c->rs->o;
+    if (o->baseline)
+        baseline_frame(c, n, fw);
+    if (c->job->junit && (mall & o->junit_on)) {
+        if (c->job->junit_failures++ < JUNIT_MAX_FAILURES) {
+            char line[FRAME_LINE_MAX];
+            struct wbuf lw = { line, 0, sizeof line, NULL, NULL };
+            wb_printf(&lw, "%ju\t", (uintmax_t)n);
+            wb_write(&lw, fw->line, fw->nline < sizeof line / 2 ? fw->nline : sizeof line / 2);
+            text_comment_fate(&lw, &c->rf[0].gd);
+            g_string_append_len(c->job->junit, line, (gssize)lw.len);
+            g_string_append_c(c->job->junit, '\n');
+        }
+    }
     if (mall & o->fail_on) {
         atomic_store_explicit(&c->rs->fail_hit, true, memory_order_relaxed);
         if (c->nfail < CLI_FAIL_LIST)
@@ -264,7 +387,13 @@ void frame_done(struct file_ctx *c, uint64_t n, uint32_t mall, const struct pcap
         c->fail_frames++;
     }
     if (c->want_rec && (mall & o->select)) {
-        put_record(c, h, data, fi->dlt);
+        char line[FRAME_LINE_MAX];  /* the verdict line + its GRO fate */
+        struct wbuf lw = { line, 0, sizeof line, NULL, NULL };
+        if (c->want_comment) {
+            wb_write(&lw, fw->line, fw->nline < sizeof line / 2 ? fw->nline : sizeof line / 2);
+            text_comment_fate(&lw, &c->rf[0].gd);
+        }
+        put_record(c, h, data, fi->dlt, fi->dir, line, (uint32_t)lw.len);
         c->rf[0].st.selected++;
     }
 }
@@ -285,8 +414,14 @@ void frame_in_order(struct file_ctx *c, const struct pcap_pkthdr *h, const uint8
         flow_obs_of(&ob, &f, &c->rf[0].r, m);
         flow_table_feed(c->flows, &ob, n);
     }
-    frame_done(c, n, mall, h, data, fi);
     struct frame_view v = { n, h, &c->rf[0].r, m };
+    char words[FRAME_LINE_MAX];
+    struct wbuf ww = { words, 0, sizeof words, NULL, NULL };
+    uint32_t off[4];
+    static const size_t zero;
+    frame_words_render(c, &ww, &v, mall, &zero, off);
+    struct frame_words fw = { words + off[0], words + off[2], off[1] - off[0], off[3] - off[2] };
+    frame_done(c, n, mall, h, data, fi, &fw);
     if (c->cmp) {
         if (c->fv.out.diffs && (!c->fv.out.show || (mall & c->fv.out.show)) &&
             outcome_differs(&c->rf[0], &c->rf[1], m, mb)) {
@@ -595,6 +730,10 @@ static struct file_ctx *file_ctx_new(struct run_shared *rs, struct job *j)
     c->nruns = o->nruns;
     c->cmp = c->nruns > 1;
     c->want_rec = o->write_path != NULL;
+    c->want_comment = c->want_rec && wout_format_for(o->write_path, o->write_format) == WOUT_PCAPNG;
+    c->want_outcome = o->baseline != NULL;
+    if (o->junit_path && !j->junit)
+        j->junit = g_string_new(NULL);
     c->gated = rs->filter || o->count;
     c->flt_dlt = INT32_MIN;
     g_mutex_init(&c->lock);
@@ -608,6 +747,7 @@ static struct file_ctx *file_ctx_new(struct run_shared *rs, struct job *j)
     c->fv.runs = rs->run;
     c->fv.nruns = c->nruns;
     out_file_open(&c->fv.out, o, rs->run, j->path);
+    out_file_open_comment(&c->cout, o, rs->run, j->path);
     if (o->flows)
         c->flows = flow_table_new(j->index, flow_out, c, o->flows);
     return c;
@@ -618,6 +758,7 @@ static void file_ctx_free(struct file_ctx *c)
     for (unsigned i = 0; i < c->nruns; i++)
         run_file_free(&c->rf[i]);
     out_file_close(&c->fv.out);
+    out_file_close(&c->cout);
     flow_table_free(c->flows);
     g_mutex_clear(&c->lock);
     g_mutex_clear(&c->rd);
@@ -769,6 +910,9 @@ void run_job(struct run_shared *rs, struct job *j)
         if (!is_stdin)
             fclose(fp);
     }
+    /* --baseline: its frames this run did not see, when it read them all */
+    if (j->opened && ok && !c->gated && !cli_stopping())
+        baseline_file_end(c);
     for (unsigned i = 0; i < c->nruns; i++)
         run_file_finish(rs, &c->rf[i], j->index, ok);
     fails_merge(rs, c);

@@ -138,6 +138,10 @@ struct file_ctx {
     struct job *job;
     struct frame_in fin;          /* the file's link (a classic pcap: every frame's) */
     bool cmp, want_rec;
+    bool want_comment;            /* -w pcapng: each written frame's verdict line */
+    bool want_outcome;            /* --baseline: each frame's outcome in words */
+    struct out_file cout;         /* that line's text format */
+    uint64_t baseline_files_new;  /* --baseline: this file is not in it (said once) */
     bool gated;                   /* -f or -c: every record passes frame_gate() */
     int32_t told_dlt[8];          /* link types already said to be undecoded */
     unsigned ntold;
@@ -176,8 +180,25 @@ void gro_feed(struct run_file *rf, const struct csc_gro_input *in, const struct 
 bool render_start(const struct file_view *fv, struct wbuf *w, const struct frame_view *v);
 void render_fate(const struct file_view *fv, struct wbuf *w, const struct csc_gro_decision *gd);
 void render_end(const struct file_view *fv, struct wbuf *w, const struct frame_view *v);
+/* What the analysing thread wrote of a frame for frame_done: its verdict
+ * line before the GRO fate (-w pcapng comments, --junit failures) and its
+ * outcome in words (--baseline) */
+struct frame_words {
+    const char *line, *outcome;
+    size_t nline, noutcome;
+};
+#define FRAME_LINE_MAX 16384      /* a verdict line: 32 layers, counters, a long file name */
 void frame_done(struct file_ctx *c, uint64_t n, uint32_t mall, const struct pcap_pkthdr *h,
-                const uint8_t *data, const struct frame_in *fi);
+                const uint8_t *data, const struct frame_in *fi, const struct frame_words *fw);
+/* Is the frame's verdict line wanted (a -w pcapng frame, a --junit failure)? */
+bool frame_selected(const struct file_ctx *c, uint32_t mall);
+/* --baseline: the end of a file read whole (its frames the run did not see) */
+void baseline_file_end(struct file_ctx *c);
+/* Render what frame_done will want of the frame into w; the offsets of the
+ * line [off[0], off[1]) and the outcome [off[2], off[3]) count from where
+ * w's bytes go (*base: the bytes w flushed there before its own) */
+void frame_words_render(const struct file_ctx *c, struct wbuf *w, const struct frame_view *v,
+                        uint32_t mall, const size_t *base, uint32_t off[4]);
 void frame_in_order(struct file_ctx *c, const struct pcap_pkthdr *h, const uint8_t *data,
                     uint64_t n, const struct frame_in *fi);
 

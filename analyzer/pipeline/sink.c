@@ -10,9 +10,9 @@
 #include "sink.h"
 
 #include "stop.h"
+#include "wout.h"
 
 #include <glib.h>
-#include <pcap/pcap.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -31,11 +31,9 @@ struct cli_sink {
     bool out_failed;
     /* -w */
     const char *write_path;
-    FILE *wfp;
-    pcap_t *dead;
-    pcap_dumper_t *dumper;
-    int dump_linktype;
-    bool dump_failed;
+    struct wout *wout;
+    bool write_told, write_failed;
+    char *write_error;         /* the first write error, as said */
     unsigned char *scratch;
     size_t scratch_cap;
     sink_error_record_fn error_record;
@@ -47,7 +45,7 @@ struct cli_sink {
 };
 
 struct cli_sink *sink_new(struct job *jobs, unsigned njobs, FILE *out, const char *write_path,
-                          bool quiet)
+                          int write_format, bool quiet)
 {
     struct cli_sink *s = g_new0(struct cli_sink, 1);
     g_mutex_init(&s->lock);
@@ -56,13 +54,14 @@ struct cli_sink *sink_new(struct job *jobs, unsigned njobs, FILE *out, const cha
     s->njobs = njobs;
     s->out = out;
     s->quiet = quiet;
-    s->dump_linktype = -1;
     s->t0 = g_get_monotonic_time();
     if (write_path) {
+        char *err = NULL;
         s->write_path = write_path;
-        s->wfp = fopen(write_path, "wb");
-        if (!s->wfp) {
-            fprintf(stderr, CLI_NAME ": %s: cannot create: %s\n", write_path, g_strerror(errno));
+        s->wout = wout_open(write_path, (enum wout_format)write_format, &err);
+        if (!s->wout) {
+            fprintf(stderr, CLI_NAME ": %s: %s\n", write_path, err);
+            g_free(err);
             sink_free(s);
             return NULL;
         }
@@ -77,6 +76,7 @@ void sink_free(struct cli_sink *s)
     g_mutex_clear(&s->lock);
     g_cond_clear(&s->cond);
     g_free(s->scratch);
+    g_free(s->write_error);
     g_free(s);
 }
 
@@ -88,6 +88,8 @@ static void clear_bar(struct cli_sink *s)
     }
 }
 
+static void verror(struct cli_sink *s, bool count, const char *fmt, va_list ap)
+    G_GNUC_PRINTF(3, 0);
 static void verror(struct cli_sink *s, bool count, const char *fmt, va_list ap)
 {
     clear_bar(s);
@@ -149,56 +151,39 @@ unsigned sink_errors(const struct cli_sink *s)
 
 /* ---- -w OUT ---------------------------------------------------------- */
 
-static bool dumper_open(struct cli_sink *s, int linktype)
+/* The output stops at its first write error: said once, with the path */
+static void wout_failed(struct cli_sink *s)
 {
-    if (s->dumper)
-        return true;
-    if (s->dump_failed || !s->wfp)
-        return false;
-    s->dead = pcap_open_dead_with_tstamp_precision(linktype, SNAPLEN_OUT, PCAP_TSTAMP_PRECISION_NANO);
-    s->dumper = s->dead ? pcap_dump_fopen(s->dead, s->wfp) : NULL;
-    if (!s->dumper) {
-        error_locked(s, "%s: cannot write pcap: %s", s->write_path,
-                     s->dead ? pcap_geterr(s->dead) : "out of memory");
-        s->dump_failed = true;
-        return false;
+    if (!s->write_told) {
+        error_locked(s, "%s: %s", s->write_path, wout_error(s->wout));
+        s->write_told = true;
+        s->write_error = g_strdup(wout_error(s->wout));
     }
-    s->dump_linktype = linktype;
-    return true;
 }
 
 static void emit_record(struct cli_sink *s, struct job *j, const struct rec_hdr *rh,
                         const unsigned char *data)
 {
-    if (rh->linktype < 0 || !dumper_open(s, rh->linktype)) {
-        j->frames_lost++;
+    char *why = NULL;
+    int rc = rh->linktype < 0 || !s->wout
+                 ? WOUT_ERR
+                 : wout_frame(s->wout, rh->linktype, rh->sec, rh->nsec, data, rh->caplen, rh->len,
+                              (int)rh->dir, (const char *)data + rh->caplen, rh->clen, &why);
+    if (rc == WOUT_OK)
         return;
+    j->frames_lost++;
+    if (rc == WOUT_ERR && s->wout && wout_error(s->wout))
+        wout_failed(s);
+    if (rc == WOUT_LINK && !j->link_mismatch_told) {
+        char *msg = g_strdup_printf("%s: its selected frames of this link type are not written",
+                                    why);
+        error_locked(s, "%s: %s", j->path, msg);
+        if (s->error_record && !s->out_failed)
+            s->error_record(s->out, j->path, msg);
+        g_free(msg);
+        j->link_mismatch_told = true;
     }
-    if (rh->linktype != s->dump_linktype) {
-        if (!j->link_mismatch_told) {
-            const char *a = pcap_datalink_val_to_name(rh->linktype);
-            const char *b = pcap_datalink_val_to_name(s->dump_linktype);
-            char *msg = g_strdup_printf("link type %s (%d) differs from %s's %s (%d): its "
-                                        "selected frames are not written (a pcap file holds one "
-                                        "link type; use one -w run per link type)",
-                                        a ? a : "DLT", rh->linktype, s->write_path, b ? b : "DLT",
-                                        s->dump_linktype);
-            error_locked(s, "%s: %s", j->path, msg);
-            if (s->error_record && !s->out_failed)
-                s->error_record(s->out, j->path, msg);
-            g_free(msg);
-            j->link_mismatch_told = true;
-        }
-        j->frames_lost++;
-        return;
-    }
-    struct pcap_pkthdr h;
-    memset(&h, 0, sizeof h);
-    h.ts.tv_sec = (time_t)rh->sec;
-    h.ts.tv_usec = (suseconds_t)rh->nsec;   /* nanosecond dumper */
-    h.caplen = rh->caplen;
-    h.len = rh->len;
-    pcap_dump((u_char *)s->dumper, &h, data);
+    g_free(why);
 }
 
 static void emit_records(struct cli_sink *s, struct job *j, const unsigned char *p, size_t n)
@@ -207,8 +192,8 @@ static void emit_records(struct cli_sink *s, struct job *j, const unsigned char 
         struct rec_hdr rh;
         memcpy(&rh, p, sizeof rh);
         emit_record(s, j, &rh, p + sizeof rh);
-        p += sizeof rh + rh.caplen;
-        n -= sizeof rh + rh.caplen;
+        p += sizeof rh + rh.caplen + rh.clen;
+        n -= sizeof rh + rh.caplen + rh.clen;
     }
 }
 
@@ -252,11 +237,12 @@ static void drain(struct cli_sink *s, struct job *j, int which)
     } else {
         struct rec_hdr rh;
         while (fread(&rh, sizeof rh, 1, sp) == 1) {
-            if (rh.caplen > s->scratch_cap) {
-                s->scratch_cap = rh.caplen;
+            size_t need = (size_t)rh.caplen + rh.clen;
+            if (need > s->scratch_cap) {
+                s->scratch_cap = need;
                 s->scratch = g_realloc(s->scratch, s->scratch_cap);
             }
-            if (rh.caplen && fread(s->scratch, rh.caplen, 1, sp) != 1)
+            if (need && fread(s->scratch, need, 1, sp) != 1)
                 break;
             emit_record(s, j, &rh, s->scratch);
         }
@@ -316,26 +302,28 @@ void sink_job_done(struct cli_sink *s, struct job *j, const struct cli_stats *st
 
 bool sink_close(struct cli_sink *s, int fallback_linktype)
 {
+    bool ok = sink_close_write(s, fallback_linktype);
     if (!s->out_failed && (fflush(s->out) || ferror(s->out)))
         out_failed(s);
-    bool ok = !s->out_failed;
-    if (s->wfp) {
-        if (!s->dumper && !s->dump_failed)
-            dumper_open(s, fallback_linktype >= 0 ? fallback_linktype : DLT_EN10MB);
-        if (s->dumper) {
-            if (pcap_dump_flush(s->dumper) != 0) {
-                fprintf(stderr, CLI_NAME ": %s: write failed\n", s->write_path);
-                ok = false;
+    return ok && !s->out_failed && !s->write_failed;
+}
+
+bool sink_close_write(struct cli_sink *s, int fallback_linktype)
+{
+    bool ok = true;
+    if (s->wout) {
+        char *err = NULL;
+        if (!wout_close(s->wout, fallback_linktype, &err)) {
+            /* the error, and what became of the file (unless said already) */
+            if (!s->write_error || strcmp(err, s->write_error)) {
+                fprintf(stderr, CLI_NAME ": %s: %s\n", s->write_path, err);
+                s->errors++;
             }
-            pcap_dump_close(s->dumper);   /* closes wfp */
-            pcap_close(s->dead);
-        } else {
-            fclose(s->wfp);
             ok = false;
+            s->write_failed = true;
         }
-        s->wfp = NULL;
-        if (s->dump_failed)
-            ok = false;
+        g_free(err);
+        s->wout = NULL;
     }
     return ok;
 }

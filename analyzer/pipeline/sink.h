@@ -18,8 +18,9 @@
 enum { SINK_OUT = 0, SINK_REC = 1 };
 
 struct cli_sink;
+/* write_format: enum wout_format (wout.h) */
 struct cli_sink *sink_new(struct job *jobs, unsigned njobs, FILE *out, const char *write_path,
-                          bool quiet);
+                          int write_format, bool quiet);
 void sink_write(struct cli_sink *s, struct job *j, int which, const void *p, size_t n);
 void sink_job_done(struct cli_sink *s, struct job *j, const struct cli_stats *st,
                    struct cli_stats *total);
@@ -30,6 +31,9 @@ void sink_warning(struct cli_sink *s, const char *fmt, ...) __attribute__((forma
 void sink_wait_all(struct cli_sink *s, enum cli_progress mode);
 /* Finish -w OUT (creating it when nothing was selected); false on error. */
 bool sink_close(struct cli_sink *s, int fallback_linktype);
+/* Only -w OUT (before the summary); false on a write error, said on stderr
+ * and counted in sink_errors */
+bool sink_close_write(struct cli_sink *s, int fallback_linktype);
 unsigned sink_errors(const struct cli_sink *s);
 /* An error the sink finds itself (a -w frame of another link type) also
  * as a record of the output format, in the output (JSON: {"type":"error"}) */
@@ -38,11 +42,14 @@ void sink_set_error_record(struct cli_sink *s, sink_error_record_fn fn);
 void sink_count_error(struct cli_sink *s);
 void sink_free(struct cli_sink *s);
 
-/* -w record format in the buffers and spools (host order, then data) */
+/* -w record format in the buffers and spools (host order, then caplen
+ * bytes of data, then clen bytes of comment: the frame's verdict line) */
 struct rec_hdr {
     int64_t sec;
     uint32_t nsec, caplen, len;
-    int32_t linktype;          /* the frame's (a pcapng interface's), -1: none */
+    int32_t linktype;          /* the frame's DLT (a pcapng interface's), -1: none */
+    uint32_t clen;
+    uint32_t dir;              /* enum csc_direction: pcapng epb_flags */
 };
 
 #endif

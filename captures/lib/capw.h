@@ -15,6 +15,9 @@ enum capw_dir { CAPW_DIR_NONE = 0, CAPW_DIR_IN = 1, CAPW_DIR_OUT = 2 };
 
 #define CAPW_IFACES 8
 
+#define CAPW_NSEC 1u          /* capw_begin: nanosecond timestamps (pcap magic a1b23c4d,
+                                pcapng if_tsresol 9) */
+
 struct capw {
     FILE *f;
     int format;
@@ -22,6 +25,7 @@ struct capw {
     int borrowed;            /* stream from capw_open_stream: not closed */
     unsigned nif;            /* pcapng: interfaces described (the first by capw_open) */
     uint32_t ifsnap[CAPW_IFACES];
+    unsigned flags;          /* CAPW_NSEC */
 };
 
 /* Open path ("-" = stdout) for writing; returns 0 on success. */
@@ -40,5 +44,19 @@ int capw_add_interface(struct capw *w, uint32_t linktype, uint32_t snaplen);
 /* capw_write on interface if_id */
 int capw_write_if(struct capw *w, unsigned if_id, uint64_t ts_usec, const uint8_t *data,
                   uint32_t len, int dir);
+
+/* A stream without an interface yet (csumcheck -w): pcapng gets its
+ * Section Header Block now, pcap nothing until capw_add_interface, which
+ * writes the pcap file header (once: a pcap file has one link type) or a
+ * pcapng Interface Description Block. 0 on success. */
+int capw_begin(struct capw *w, FILE *f, enum capw_format fmt, unsigned flags);
+/* One record on interface if_id: timestamp as seconds + nanoseconds
+ * (written at the file's resolution), caplen bytes of data, the length on
+ * the wire, the direction (pcapng epb_flags) and a comment (pcapng
+ * opt_comment, UTF-8, clen bytes; pcap has no place for one). The data is
+ * written whole (no snaplen cut). 0 on success, -1 on a write error. */
+int capw_write_rec(struct capw *w, unsigned if_id, uint64_t sec, uint32_t nsec,
+                   const uint8_t *data, uint32_t caplen, uint32_t len, int dir,
+                   const char *comment, uint32_t clen);
 
 #endif

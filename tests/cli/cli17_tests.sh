@@ -486,6 +486,57 @@ t_merge() {
     has "$W/err" "--merge writes a text or JSON summary"
 }
 
+# --merge of hostile summaries (issue 26 defect 2): errors naming the file,
+# the line and the member, never a crash, a 0 taken for garbage or a
+# wrapped sum
+t_merge_hostile() {
+    "$C" -F json "$CAPS/gre.pcap" >"$W/a.json"
+    printf '{"type":"packet"}\n' >"$W/lead.json"
+    cat "$W/a.json" >>"$W/lead.json"
+    lineno=$(wc -l <"$W/lead.json" | tr -d ' ')
+    /usr/bin/python3 - "$W" <<'PY' || fail "python3"
+import json, sys
+w = sys.argv[1]
+s = json.loads(open(w + "/a.json").read().splitlines()[-1])
+def put(name, t):
+    open(w + "/" + name, "w").write(json.dumps(t, separators=(",", ":")) + "\n")
+for name, v in (("u64max", 2**64 - 1), ("many", "many"), ("null", None), ("arr", [1]),
+                ("neg", -5), ("big", 2**53), ("top", 2**53 - 1), ("float", 1.5)):
+    t = dict(s); t["frames"] = v; put(name + ".json", t)
+t = dict(s); t["kernel"] = dict(s["kernel"]); t["kernel"]["counters"] = {"UdpInErrors": "x"}; put("ctr.json", t)
+t = dict(s); t["gro"] = dict(s["gro"]); t["gro"]["devices"] = [1]; put("dev.json", t)
+t = dict(s); del t["per_file"]; put("nopf.json", t)
+t = dict(s); t["exit_status"] = 77; put("status.json", t)
+open(w + "/deep.json", "w").write('{"type":"summary","x":' + '{"a":' * 100000 + "1" + "}" * 100000 + "}\n")
+open(w + "/deeparr.json", "w").write('{"type":"summary","x":' + "[" * 100000 + "]" * 100000 + "}\n")
+PY
+    for case in "u64max|a number of more than 16 digits" "many|\"frames\": a string, where a count" \
+                "null|\"frames\": null, where a count" "arr|\"frames\": an array, where a count" \
+                "neg|\"frames\": -5 is not a count" "big|\"frames\": 9007199254740992 is not a count" \
+                "float|\"frames\": not an integer" "ctr|\"UdpInErrors\": a string" \
+                "dev|\"devices\"[0]: not an object" "nopf|\"per_file\": missing" \
+                "status|\"exit_status\": 77 is not one" "deep|nested too deep" \
+                "deeparr|nested too deep"; do
+        f=${case%%|*}
+        run 2 "$C" --merge -F json "$W/a.json" "$W/$f.json"
+        has "$W/err" "csumcheck: --merge: $W/$f.json:1: ${case#*|}"
+        hasnt "$W/err" "Sanitizer"
+        eq "$f: no summary" "$(lines "$W/out")" 0
+    done
+    # the line number is the summary's
+    run 2 "$C" --merge "$W/lead.json" "$W/many.json"
+    run 0 "$C" --merge -F json "$W/lead.json"
+    sed 's/"frames":[0-9]*/"frames":"x"/' "$W/lead.json" >"$W/lead2.json"
+    run 2 "$C" --merge "$W/lead2.json"
+    has "$W/err" "$W/lead2.json:$lineno: \"frames\": a string"
+    # the largest count, 19 more times: the exact sum
+    one=$("$Q" -p frames <"$W/a.json" | tail -n 1)
+    set -- "$W/top.json"
+    i=0; while [ $i -lt 19 ]; do set -- "$@" "$W/a.json"; i=$((i + 1)); done
+    run 0 "$C" --merge -F json "$@"
+    eq "sum" "$(jq_ -p frames)" "$((9007199254740991 + 19 * one))"
+}
+
 # SIGINT, SIGTERM, SIGPIPE at random moments of a run over 1 GiB: the
 # frame in hand finished, every record whole (the JSON parses), the summary
 # marked "interrupted", -w closed so tshark reads it to its end, exit 128+N

@@ -53,8 +53,10 @@ t_options_errors() {
     has "$W/err" "exclude each other"
     run 2 "$C" --select bad in.pcap
     has "$W/err" "--select chooses the frames -w writes"
-    run 2 "$C" -w - in.pcap
-    has "$W/err" "-w -"
+    run 2 "$C" --write-format pcapng in.pcap
+    has "$W/err" "--write-format says how -w OUT is written"
+    run 2 "$C" --baseline a.json --baseline b.json in.pcap
+    has "$W/err" "--baseline: give it once"
     # 17 ports fill the table (16)
     set -- --no-default-ports
     i=1

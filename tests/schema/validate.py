@@ -136,7 +136,7 @@ def main():
                 where = f"{path}:{no}"
                 try:
                     rec = json.loads(line)
-                except ValueError as e:
+                except (ValueError, RecursionError) as e:
                     print(f"{where}: not JSON: {e}")
                     bad += 1
                     continue

@@ -214,6 +214,7 @@ const char *csc_drop_name(unsigned d)
         [KD_HAO_NO_STATE] = "XFRM_POLICY (home address; UNHANDLED_PROTO without MIP6)",
         [KD_UNHANDLED_PROTO] = "UNHANDLED_PROTO",
         [KD_MARTIAN] = "NOT_SPECIFIED (martian address)",
+        [KD_ICMP_QUOTE] = "NOT_SPECIFIED (icmp quote)",
     };
     return NAME(t, d);
 }

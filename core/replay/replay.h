@@ -112,6 +112,7 @@ enum kdrop {
     KD_ICMP_CSUM, KD_GRE_CSUM, KD_GRE_FLAGS, KD_VXLAN_INVALID_HDR, KD_NO_SOCKET,
     KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR, KD_GUE_HDR, KD_GUE_CONTROL, KD_OTHERHOST,
     KD_RTHDR_UNKNOWN, KD_RTHDR_DISABLED, KD_HAO_NO_STATE, KD_UNHANDLED_PROTO, KD_MARTIAN,
+    KD_ICMP_QUOTE,
     KD__COUNT
 };
 
@@ -199,6 +200,8 @@ void gue_gro_receive(struct rp *rp, uint8_t t);
 /* ---- addresses (addr.c): ip6_rcv_core, ip_route_input; false: went no further ---- */
 bool ip_route_input_addrs(struct rp *rp, uint8_t i);
 bool ip6_rcv_core_addrs(struct rp *rp, uint8_t i);
+/* icmp_rcv after the checksum (icmp.c); false: dropped */
+bool icmp_rcv_type(struct rp *rp, uint8_t i);
 
 /* ---- normal path (rx.c) ---- */
 void netif_receive_skb(struct rp *rp, uint8_t li);

@@ -771,6 +771,8 @@ static void icmp_rcv_v(struct rp *rp, uint8_t i, bool v6)
         rp_drop(rp, i, fn, KD_ICMP_CSUM, c);
         return;
     }
+    if (!v6 && !icmp_rcv_type(rp, i))
+        return;
     deliver(rp, i, fn);
 }
 

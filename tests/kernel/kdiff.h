@@ -123,6 +123,8 @@ struct kd_case {
     uint8_t gcs[KD_MAX_SEGS];     /* GRE checksum (with KH_GRE_C) */
     uint8_t icsum[KD_MAX_SEGS];   /* inner L4 checksum */
     uint16_t id;                  /* case number (ports derive from it) */
+    uint8_t icmp;                 /* inner ICMP (IPv4) instead of TCP/UDP: */
+    uint8_t icmp_type, icmp_len;  /*   its type and the bytes after its 8-byte header */
     uint8_t addr;                 /* enum kd_addr: an inner address of a class the kernel
                                      drops by (docs/kernel-branches.md B1) */
     uint8_t frag;                 /* enum kd_frag: the frame cut into IP fragments, each a

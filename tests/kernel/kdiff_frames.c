@@ -261,8 +261,9 @@ void kd_stack(const struct kd_case *c, int seg, uint16_t dport, struct pb_frame 
     if (c->g.tun != KT_PLAIN)
         push_tunnel(f, c, seg, ix);
     ix->l4 = f->n;
-    struct pb_layer *l4 = pb_push(f, c->tcp ? PB_TCP : PB_UDP);
+    struct pb_layer *l4 = pb_push(f, c->icmp ? PB_ICMP : c->tcp ? PB_TCP : PB_UDP);
     l4->csum = pb_state_of(c->icsum[seg]);
+    l4->icmp_type = c->icmp_type;
     l4->sport = (uint16_t)(20000 + c->id);
     l4->dport = dport ? dport : c->nosock ? (c->tcp ? 5003 : 5002) : 0;
     if (c->tcp) {
@@ -271,7 +272,7 @@ void kd_stack(const struct kd_case *c, int seg, uint16_t dport, struct pb_frame 
     }
     ix->pay = f->n;
     struct pb_layer *pl = pb_push(f, PB_PAYLOAD);
-    pl->len = c->tcp ? KD_TCP_PAYLOAD : KD_UDP_PAYLOAD;
+    pl->len = c->icmp ? c->icmp_len : c->tcp ? KD_TCP_PAYLOAD : KD_UDP_PAYLOAD;
     pl->fill = (uint8_t)(0x40 + seg);
 }
 
@@ -290,7 +291,7 @@ static size_t build(const struct kd_case *c, int seg, uint16_t dport, uint8_t *o
             fi->outer_csum = f.off[ix.outer_l4] + (f.l[ix.outer_l4].kind == PB_GRE ? 4 : 6);
         }
         fi->inner_l4 = f.off[ix.l4];
-        fi->inner_csum = f.off[ix.l4] + (c->tcp ? 16 : 6);
+        fi->inner_csum = f.off[ix.l4] + (c->icmp ? 2 : c->tcp ? 16 : 6);
         fi->inner_l3_len = f.len - f.off[ix.l4 - 1];
     }
     return n;

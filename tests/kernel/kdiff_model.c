@@ -264,6 +264,14 @@ void kd_kernel(const struct kd_case *c, const struct live_obs *o, struct kd_outc
     struct kd_run_shape sh = { c->g, c->nseg, c->tcp, c->nosock, frame_inner6(c),
                                (int64_t)fi.inner_l3_len, c->tcp ? KD_TCP_PAYLOAD : KD_UDP_PAYLOAD };
     kd_kernel_of(&sh, o, k);
+    if (c->icmp && c->nseg == 1) {
+        /* ICMP has no socket: the kernel took the message when it counted it
+         * and no error (icmp_rcv; an echo or timestamp is answered) */
+        struct kd_devspec ds;
+        kd_dev_of(&c->g, &ds);
+        k->delivered = live_obs_get(o, "IcmpInMsgs") == 1 && !live_obs_get(o, "IcmpInErrors");
+        k->cls = live_kernel_class(o, c->g.tun == KT_PLAIN ? NULL : ds.name, c->nosock, sh.in6, k->delivered);
+    }
 }
 
 /* ---- comparison and printing ---- */

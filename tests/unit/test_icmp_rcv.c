@@ -1,0 +1,83 @@
+/*
+ * test_icmp_rcv.c - icmp_rcv after the checksum (core/replay/icmp.c;
+ * docs/kernel-branches.md B7), read in Debian's 6.12.117 and 6.1.192: the
+ * type check and the handlers' length checks count IcmpInErrors and drop.
+ * The live cases are csc-kdiff's "vxlan+icmpT/L ..." family.
+ */
+#include "helpers.h"
+
+/* IPv4 / UDP / VXLAN / Eth / IPv4 / ICMP type t with n bytes after its header */
+static void run_icmp(uint8_t type, size_t n, enum pb_state csum, const char *rx)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_VXLAN);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *ic = pb_push(&f, PB_ICMP);
+    ic->icmp_type = type;
+    ic->csum = (uint8_t)csum;
+    struct pb_layer *pl = pb_push(&f, PB_PAYLOAD);
+    pl->len = n;
+    pl->fill = 0x40;                  /* a quoted "IPv4 header" with ihl 0 */
+    cfg_set(rx, "6.12");
+    run(&f);
+}
+
+static void expect_icmp_drop(const char *reason, uint32_t counters)
+{
+    if (R.kernel.verdict != CSC_K_DROP)
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_ICMP, 0));
+    ck_assert_uint_eq(R.kernel.counters, counters);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), reason);
+}
+
+/* icmp_rcv: type 99 (> NR_ICMP_TYPES, not 42/43) is UNHANDLED_PROTO with
+ * IcmpInErrors; a bad checksum is found first (IcmpInCsumErrors too); under
+ * UNNECESSARY the checksum is trusted and the type still fails. */
+START_TEST(icmp_type_above_18)
+{
+    run_icmp(99, 16, PB_OK, "none");
+    expect_icmp_drop("UNHANDLED_PROTO", 1u << CSC_C_ICMP_IN_ERRORS);
+    run_icmp(99, 16, PB_BAD, "none");
+    expect_icmp_drop("ICMP_CSUM", counters_of(CSC_C_ICMP_IN_CSUM_ERRORS, CSC_C_ICMP_IN_ERRORS));
+    run_icmp(99, 16, PB_BAD, "unnecessary:1");
+    expect_icmp_drop("UNHANDLED_PROTO", 1u << CSC_C_ICMP_IN_ERRORS);
+}
+END_TEST
+
+/* icmp_unreach (3, 4, 11, 12): a quote under 20 bytes, or with ihl < 5;
+ * icmp_redirect under 20, icmp_timestamp under 4 bytes (PKT_TOO_SMALL). An
+ * echo request and a 12-byte timestamp are taken (answered). */
+START_TEST(icmp_handler_lengths)
+{
+    run_icmp(3, 8, PB_OK, "none");
+    expect_icmp_drop("NOT_SPECIFIED (icmp quote)", 1u << CSC_C_ICMP_IN_ERRORS);
+    run_icmp(11, 28, PB_OK, "none");    /* 28 bytes, but ihl 0 */
+    expect_icmp_drop("NOT_SPECIFIED (icmp quote)", 1u << CSC_C_ICMP_IN_ERRORS);
+    run_icmp(5, 8, PB_OK, "none");
+    expect_icmp_drop("PKT_TOO_SMALL", 1u << CSC_C_ICMP_IN_ERRORS);
+    run_icmp(13, 2, PB_OK, "none");
+    expect_icmp_drop("PKT_TOO_SMALL", 1u << CSC_C_ICMP_IN_ERRORS);
+    run_icmp(13, 12, PB_OK, "none");
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    run_icmp(8, 56, PB_OK, "none");
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+Suite *icmp_rcv_suite(void);
+Suite *icmp_rcv_suite(void)
+{
+    Suite *s = suite_create("icmp_rcv");
+    TCase *t = tcase_create("icmp_rcv");
+    tcase_add_test(t, icmp_type_above_18);
+    tcase_add_test(t, icmp_handler_lengths);
+    suite_add_tcase(s, t);
+    return s;
+}

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #define SNAP_MAX 1024
+#define LIVE_WATCH_ALL_MAX 4   /* devices a setup watches all at once (ns.c) */
 
 /* Every counter the namespace shows at one moment, in a stable order. The
  * names are not copied into every snapshot: they are the layout's (obs.c),

@@ -216,6 +216,7 @@ struct kf_opts {
     unsigned max_saved;      /* reports written at most (one per distinct disagreement) */
     int no_minimise;
     int trace;               /* trace drops for the reports (the VM: always) */
+    int model_only;          /* no kernel: generate, build, model (the fuzzer's own cost) */
     int verbose;
 };
 /* Exit status: 0 no disagreement outside the known list and no harness

@@ -95,7 +95,7 @@ static int run_vm(const struct args *a)
     unlink(sum);
     char env[1024] = "";
     size_t eo = 0;
-    static const char *const pass[] = { "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS" };
+    static const char *const pass[] = { "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "CSC_LIVE_PROFILE" };
     for (size_t i = 0; i < sizeof pass / sizeof *pass; i++) {
         const char *v = getenv(pass[i]);
         if (v && !strchr(v, '\'') && eo < sizeof env)
@@ -206,6 +206,7 @@ int main(int argc, char **argv)
         else if (!strcmp(s, "--tunnels") && v) a.tunnels = argv[++i];
         else if (!strcmp(s, "--no-minimise")) a.o.no_minimise = 1;
         else if (!strcmp(s, "--trace")) a.o.trace = 1;
+        else if (!strcmp(s, "--model-only")) a.o.model_only = 1;
         else if (!strcmp(s, "--frames") && v) {
             a.o.list_text = argv[++i];
             if (parse_list(a.o.list_text, &a.o))
@@ -220,7 +221,7 @@ int main(int argc, char **argv)
         unlink(a.o.summary);
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
-    a.here = !strcmp(a.o.kernel, "here") || !strcmp(a.o.kernel, "host");
+    a.here = !strcmp(a.o.kernel, "here") || !strcmp(a.o.kernel, "host") || a.o.model_only;
     if (!a.here)
         return run_vm(&a);
     if (name)

@@ -264,6 +264,11 @@ static bool stats_of(struct merged *m, JsonObject *s, struct cli_stats *st)
     for (unsigned i = 0; findings && i < FD__COUNT; i++)
         st->finding[i] = u64_of(m, findings, cli_finding_name(i));
     st->findings_any = u64_of(m, findings, "any");
+    st->action_any = u64_of(m, s, "action");
+    JsonObject *bd = obj_of(m, s, "by_design");
+    st->by_design_any = u64_of(m, bd, "frames");
+    if (m->bad || !add_counts(m, bd, "findings", st->by_design, FD__COUNT, cli_finding_name))
+        return false;
     JsonObject *dir = opt_obj_of(m, s, "direction");
     if (dir && (!add_counts(m, dir, "sent", st->direction[CSC_DIR_OUT], CSC_DF__COUNT,
                             csc_dir_from_name) ||

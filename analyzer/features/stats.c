@@ -11,7 +11,8 @@ static const char *const finding_names[FD__COUNT] = {
     [FD_BAD] = "bad",         [FD_DROP] = "drop",       [FD_PARTIAL] = "partial",
     [FD_UNVERIFIABLE] = "unverifiable", [FD_LCO] = "lco", [FD_RCO] = "rco",
     [FD_ZERO6] = "zero6",     [FD_NONE] = "none",       [FD_WARNING] = "warning",
-    [FD_TRUNCATED] = "truncated", [FD_MALFORMED] = "malformed",
+    [FD_TRUNCATED] = "truncated", [FD_MALFORMED] = "malformed", [FD_STOP] = "stop",
+    [FD_SNAPLEN] = "snaplen",
 };
 
 const char *cli_finding_name(unsigned i)
@@ -32,6 +33,8 @@ bool cli_finding_parse(const char *s, uint32_t *mask, char **bad)
         uint32_t bits = 0;
         if (!strcmp(t, "any")) {
             bits = FD_ANY;
+        } else if (!strcmp(t, "action")) {
+            bits = FD_ACTION;
         } else {
             for (unsigned i = 0; i < FD__COUNT && !bits; i++)
                 if (!strcmp(t, finding_names[i]))
@@ -119,6 +122,23 @@ static const uint32_t verdict_finding[CSC_V__COUNT] = {
     [CSC_V_UNVERIFIABLE] = 1u << FD_UNVERIFIABLE,
 };
 
+bool stop_is_finding(const struct csc_result *r)
+{
+    return r->stop != CSC_STOP_END && r->stop != CSC_STOP_FRAGMENT;
+}
+
+/* The frame's by-design findings: see FD_BY_DESIGN (a sent frame's partial
+ * and lco are not: they are its TX view) */
+static uint32_t by_design_of(const struct csc_result *r, uint32_t m)
+{
+    if (m & FD_ACTION)
+        return 0;
+    uint32_t d = m & FD_BY_DESIGN;
+    if (r->direction == CSC_DIR_OUT)
+        d &= ~((1u << FD_PARTIAL) | (1u << FD_LCO));
+    return d;
+}
+
 /* Counters of one frame; returns its findings (enum cli_finding bits). */
 static uint32_t account(struct cli_stats *st, const struct csc_result *r)
 {
@@ -135,6 +155,8 @@ static uint32_t account(struct cli_stats *st, const struct csc_result *r)
         }
         if (l->reason < CSC_R__COUNT)
             st->reason[l->reason]++;
+        if (l->verdict == CSC_V_UNVERIFIABLE && l->reason == CSC_R_SNAPLEN)
+            m |= 1u << FD_SNAPLEN;
     }
     if (r->stop < CSC_STOP__COUNT)
         st->stop[r->stop]++;
@@ -144,7 +166,8 @@ static uint32_t account(struct cli_stats *st, const struct csc_result *r)
         m |= 1u << FD_TRUNCATED;
     else if (r->stop == CSC_STOP_MALFORMED)
         m |= 1u << FD_MALFORMED;
-
+    if (stop_is_finding(r))
+        m |= 1u << FD_STOP;
 
     const struct csc_kernel *k = &r->kernel;
     if (k->ran) {
@@ -176,6 +199,13 @@ static uint32_t account(struct cli_stats *st, const struct csc_result *r)
         st->finding[__builtin_ctz(b)]++;
     if (m)
         st->findings_any++;
+    if (m & FD_ACTION)
+        st->action_any++;
+    uint32_t d = by_design_of(r, m);
+    for (uint32_t b = d; b; b &= b - 1)
+        st->by_design[__builtin_ctz(b)]++;
+    if (d)
+        st->by_design_any++;
     return m;
 }
 

@@ -27,9 +27,24 @@ enum cli_finding {
     FD_WARNING,        /* the replay raised a warning */
     FD_TRUNCATED,      /* decoding stopped: header cut by caplen */
     FD_MALFORMED,      /* decoding stopped: impossible header field */
+    FD_STOP,           /* decoding stopped before the innermost payload (stop_is_finding) */
+    FD_SNAPLEN,        /* a checksum unverifiable: the capture cut the bytes it covers */
     FD__COUNT
 };
 #define FD_ANY ((1u << FD__COUNT) - 1u)
+/* What needs action (the default of the text's frame lines and of "frames
+ * with findings"): a bad checksum (a wrong RCO seed is one), a drop, a
+ * decoder stop, a truncation that hides a verdict. --fail-on, --select and
+ * --show take the group as the word "action". */
+#define FD_ACTION ((1u << FD_BAD) | (1u << FD_DROP) | (1u << FD_TRUNCATED) | \
+                   (1u << FD_MALFORMED) | (1u << FD_STOP) | (1u << FD_SNAPLEN))
+/* Checksums absent or left undone by design, where nothing needs action:
+ * none, zero6 (accepted), rco, unverifiable for a reason that is not the
+ * capture's (fragment, ICMP quote, super-packet length); on a received
+ * frame also partial and lco the receiver took (virtual interfaces). A
+ * sent frame's partial and lco are its TX view, counted apart. */
+#define FD_BY_DESIGN ((1u << FD_NONE) | (1u << FD_ZERO6) | (1u << FD_RCO) | \
+                      (1u << FD_UNVERIFIABLE) | (1u << FD_PARTIAL) | (1u << FD_LCO))
 
 const char *cli_finding_name(unsigned i);
 /* "bad,drop" -> mask; also "any", and "-word" takes a finding out again
@@ -43,6 +58,9 @@ struct cli_stats {
     uint64_t reason[CSC_R__COUNT];
     uint64_t finding[FD__COUNT];                   /* frames with the finding */
     uint64_t findings_any;                         /* frames with any finding */
+    uint64_t action_any;                           /* frames with an FD_ACTION finding */
+    uint64_t by_design_any;                        /* frames without one, with FD_BY_DESIGN */
+    uint64_t by_design[FD__COUNT];                 /* those frames, by finding */
     uint64_t stop[CSC_STOP__COUNT];
     uint64_t kverdict[CSC_K__COUNT];               /* accept / drop / unknown */
     uint64_t kernel_not_run;
@@ -58,6 +76,9 @@ struct cli_stats {
 };
 
 void cli_stats_merge(struct cli_stats *into, const struct cli_stats *s);
+/* A decoder stop the user should know of: decoding ended before the
+ * innermost payload for a reason other than a non-first fragment. */
+bool stop_is_finding(const struct csc_result *r);
 /* One frame into the totals; returns its findings (1 << enum cli_finding). */
 uint32_t stats_account_frame(struct cli_stats *st, const struct csc_result *r,
                              const struct csc_frame *f0);

@@ -46,7 +46,8 @@ void out_file_open(struct out_file *f, const struct cli_opts *o, const struct cl
     int verbose = o->show_given && o->verbose < 1 ? 1 : o->verbose;
     bool frames = f->fmt->frames_from_v >= 0 && verbose >= f->fmt->frames_from_v &&
                   !o->summary_only;
-    f->show = o->show_given ? o->show : 0;
+    /* (--compare lists every frame whose outcome differs) */
+    f->show = o->show_given ? o->show : o->nruns == 1 ? f->fmt->show_default : 0;
     f->flows = o->flows && !o->summary_only && f->fmt->flow;
     f->frames = frames && f->nruns == 1;
     f->diffs = frames && f->nruns > 1 && f->fmt->diff;

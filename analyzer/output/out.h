@@ -39,7 +39,8 @@ struct out_file {
     char *name;                /* the file name as the format writes it (escaped) */
     char *kernel_members;      /* JSON: "rx":"..","era":".." of the first run */
     bool frames;               /* frame records are printed */
-    uint32_t show;             /* --show: only frames with one of these findings (0: all) */
+    uint32_t show;             /* only frames with one of these findings (0: all): --show,
+                                  else the format's show_default */
     bool diffs;                /* --compare: the frames whose outcome differs are printed */
     bool flows;                /* --flows: a record per flow (formats that have one) */
     bool color;                /* text: ANSI colours (--color) */
@@ -70,6 +71,7 @@ struct out_format {
     void (*escape)(struct wbuf *w, const char *s);  /* a file name as this format writes it */
     int frames_from_v;         /* frame records from this many -v on (diffs too); -1 never */
     int trace_from_v;          /* the replay trace from this many -v on; -1 never */
+    uint32_t show_default;     /* the frames printed without --show (findings mask; 0: all) */
     unsigned frame_bytes;      /* about what a frame record takes without the trace */
     void (*begin)(struct wbuf *w, const struct cli_opts *o);
     bool (*frame)(struct wbuf *w, const struct out_file *f, const struct frame_view *v);

@@ -79,6 +79,11 @@ static void json_layers(struct jw *j, const struct cli_stats *st)
         jw_num(j, cli_finding_name(i), st->finding[i]);
     jw_num(j, "any", st->findings_any);
     jw_end_obj(j);
+    JW_U64(j, "action", st->action_any);
+    JW_OBJ(j, "by_design");
+    JW_U64(j, "frames", st->by_design_any);
+    json_counts(j, "findings", st->by_design, 0, FD__COUNT, cli_finding_name);
+    jw_end_obj(j);
 }
 
 static void json_kernel_totals(struct jw *j, const struct cli_stats *st)

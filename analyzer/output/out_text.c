@@ -190,7 +190,7 @@ static void text_line(struct wbuf *w, const struct out_file *f, const struct fra
     }
 }
 
-/* -v: one line per frame with a finding */
+/* -v: one line per frame with a finding (the --show ones: render_start) */
 static bool text_frame(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
 {
     if (!f->frames || !v->findings)
@@ -301,6 +301,7 @@ const struct out_format out_text = {
     .escape = wb_text_name,
     .frames_from_v = 1,        /* -v: a line per frame with a finding */
     .trace_from_v = 2,         /* -vv: and its trace */
+    .show_default = FD_ACTION, /* a line per frame that needs action (--show none: the others) */
     .frame_bytes = 256,
     .frame = text_frame,
     .fate = text_fate,

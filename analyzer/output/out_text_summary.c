@@ -138,6 +138,26 @@ static void text_checksums(struct wbuf *w, const struct cli_stats *st)
         wb_puts(w, "  (no checksummed layer)\n");
 }
 
+/* "frames with findings: N (bad a, drop b, ...)": what needs action (FD_ACTION);
+ * "absent by design: M (none c, ...)": the frames with only checksums absent or
+ * left undone by design (FD_BY_DESIGN; --show none lists them) */
+static void text_findings(struct wbuf *w, const struct cli_stats *st)
+{
+    uint64_t act[FD__COUNT] = { 0 };
+    for (unsigned i = 0; i < FD__COUNT; i++)
+        if (FD_ACTION & (1u << i))
+            act[i] = st->finding[i];
+    wb_printf(w, "\nframes with findings: %ju", (uintmax_t)st->action_any);
+    bool any = text_counts(w, " (", act, 0, FD__COUNT, cli_finding_name);
+    wb_puts(w, any ? ")\n" : "\n");
+    if (!st->by_design_any)
+        return;
+    wb_printf(w, "absent by design: %ju", (uintmax_t)st->by_design_any);
+    if (text_counts(w, " (", st->by_design, 0, FD__COUNT, cli_finding_name))
+        wb_putc(w, ')');
+    wb_putc(w, '\n');
+}
+
 /* the kernel's outcomes: verdicts, counters, drop reasons, passes, GRO, warnings */
 static void text_kernel(struct wbuf *w, const struct cli_stats *st)
 {
@@ -312,9 +332,7 @@ void text_summary(struct wbuf *w, const struct out_summary *s)
     wb_putc(w, '\n');
     text_direction(w, st);
     text_checksums(w, st);
-    wb_printf(w, "\nframes with findings: %ju", (uintmax_t)st->findings_any);
-    bool any = text_counts(w, " (", st->finding, 0, FD__COUNT, cli_finding_name);
-    wb_puts(w, any ? ")\n" : "\n");
+    text_findings(w, st);
     text_kernel(w, st);
     text_gro(w, run, s->o);
     if (st->frag_completed || st->frag_evicted || st->frag_overlaps || st->frag_dropped)

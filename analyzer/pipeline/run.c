@@ -924,7 +924,7 @@ void run_job(struct run_shared *rs, struct job *j)
     }
     j->failed = !ok;
     j->frames = c->rf[0].st.frames;
-    j->findings = c->rf[0].st.findings_any;
+    j->findings = c->rf[0].st.action_any;
     j->drops = c->rf[0].st.kverdict[CSC_K_DROP];
     wb_flush(&c->out);
     if (c->rec.p)

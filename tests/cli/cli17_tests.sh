@@ -386,7 +386,7 @@ t_per_file() {
     run 0 "$C" -F json -j 2 "$@"
     i=0
     for f in "$@"; do
-        alone=$("$C" -F json "$f" | tail -n 1 | "$Q" -p frames -p findings.any -p kernel.drop)
+        alone=$("$C" -F json "$f" | tail -n 1 | "$Q" -p frames -p action -p kernel.drop)
         eq "$(basename "$f")" "$(sum_of -p per_file.$i.file -p per_file.$i.frames -p per_file.$i.findings -p per_file.$i.drops)" \
             "$f	$alone"
         i=$((i + 1))

@@ -91,7 +91,7 @@ t_text_summary() {
     eq "stderr" "$(cat "$W/err")" ""
     run 0 "$C" "$R/$NDPI"
     eq "udp row" "$(grep '^  udp ' "$W/out" | tr -s ' ')" " udp 62 0 0 0 73 0 0 0"
-    has "$W/out" "frames with findings: 73 (drop 73, partial 73)"
+    has "$W/out" "frames with findings: 73 (drop 73)"
     has "$W/out" "kernel: accepted 54, dropped 73, unknown 0, not run 0"
     has "$W/out" "counters: UdpInCsumErrors 73, UdpInErrors 73"
     has "$W/out" "gro at nic: held 0; not held: csum-fail 73, not-tunnel 4, tcp-flags 15, tcp-no-payload 35"
@@ -430,8 +430,8 @@ t_malformed_frames() {
         "$R/tcpdump__gre-heapoverflow-2.pcap" "$R/tcpdump__l2tp-avp-overflow.pcap" \
         "$R/suricata-verify__decode-too-small__test.pcap" "$R/zeek__ip6-trunc.pcap"
     eq "kday1" "$(jq_ -f "file=$R/tcpdump__kday1.pcap" -p findings -p stop)" \
-        '["malformed"]	{"reason":"malformed","proto":"ipv4","offset":14}'
-    eq "ip6-trunc" "$(jq_ -f "file=$R/zeek__ip6-trunc.pcap" -p findings -p stop.reason)" '["truncated"]	truncated'
+        '["malformed","stop"]	{"reason":"malformed","proto":"ipv4","offset":14}'
+    eq "ip6-trunc" "$(jq_ -f "file=$R/zeek__ip6-trunc.pcap" -p findings -p stop.reason)" '["truncated","stop"]	truncated'
     eq "summary" "$(jq_ -f type=summary -p frames -p findings.malformed -p findings.truncated -p findings.bad -p stops)" \
         '33	5	3	20	{"truncated":3,"malformed":5,"unsupported":1}'
     run 0 "$C" -v "$R/tcpdump__kday1.pcap"

@@ -74,6 +74,36 @@ t_direction_options() {
     has "$W/err" "configuration"
 }
 
+# By default the findings that need action; the others counted as absent by design
+t_findings_default() {
+    set -- "$CAPS/vxlan.pcap" "$CAPS/gre.pcap"
+    run 0 "$C" -v "$@"
+    has "$W/out" "frames with findings: 16 (bad 14, drop 16)"
+    has "$W/out" "absent by design: 6 (none 6)"
+    eq "-v lines" "$(grep -c '^/.*\.pcap:[0-9]*:' "$W/out")" 16
+    hasnt "$W/out" "vxlan.pcap:4:"                 # zero outer checksum only: by design
+    run 0 "$C" -v --show none "$@"
+    eq "--show none lines" "$(grep -c '^/.*\.pcap:[0-9]*:' "$W/out")" 8
+    has "$W/out" "vxlan.pcap:4: udp@34 none (zero); kernel: accept"
+    run 0 "$C" -v --show any "$@"
+    eq "--show any lines" "$(grep -c '^/.*\.pcap:[0-9]*:' "$W/out")" 22
+    run 0 "$C" -F json "$@"
+    eq "json packets" "$(jq_ -f type=packet -c)" 35            # every frame, as before
+    eq "summary" "$(sum_of -p action -p by_design.frames -p by_design.findings.none -p findings.any)" "16	6	6	22"
+    eq "per file" "$(sum_of -p per_file.0.findings -p per_file.1.findings)" "10	6"
+    # --fail-on keeps its words; "action" is the default's group
+    run 0 "$C" -q "$@"
+    run 1 "$C" -q --fail-on action "$@"
+    has "$W/err" "--fail-on: 16 frames in 2 files"
+    run 1 "$C" -q --fail-on none "$@"
+    has "$W/err" "--fail-on: 8 frames in 2 files"
+    # truncation that hides a verdict, decoder stops
+    run 0 "$C" -F json "$CAPS/truncated.pcap"
+    eq "truncated" "$(sum_of -p action -p findings.truncated -p findings.stop -p findings.snaplen)" "10	5	5	8"
+    eq "frame 1" "$(jq_ -f frame=1 -p findings)" '["unverifiable","warning","snaplen"]'
+    eq "frame 7" "$(jq_ -f frame=7 -p findings)" '["truncated","stop"]'
+}
+
 fn=t_$(echo "$T" | tr '-' '_')
 command -v "$fn" >/dev/null 2>&1 || fail "no such test"
 "$fn"

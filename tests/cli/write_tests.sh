@@ -115,7 +115,7 @@ t_write_pcapng() {
             fail "tshark: $(cat "$W/ts.err")"
     done
     cmp -s "$W/comments1" "$W/comments2" || fail "--threads 1 and 2 write different comments"
-    run 0 "$C" -v --threads 1 "$CAPS/demo.pcapng" "$CAPS/gre.pcap"
+    run 0 "$C" -v --show any --threads 1 "$CAPS/demo.pcapng" "$CAPS/gre.pcap"
     grep -E '^[^ ]+\.pcapn?g?:[0-9]+: ' "$W/out" >"$W/vlines"
     eq "one comment a frame" "$(lines "$W/comments1")" 30
     cmp -s "$W/vlines" "$W/comments1" || { diff "$W/vlines" "$W/comments1" | head >&2; fail "comments differ from the -v lines"; }

@@ -123,8 +123,14 @@ struct kf_case {
 };
 
 /* kf_case.flags */
-enum { KF_F_BCAST_MIRROR = 1u << 0 };   /* ERSPAN: the mirrored frame is a broadcast (else
-                                          addressed to the monitored host) */
+enum {
+    KF_F_BCAST_MIRROR = 1u << 0,  /* ERSPAN: the mirrored frame is a broadcast (else addressed to
+                                     the monitored host) */
+    KF_F_MPLSUDP = 1u << 1,       /* plain: MPLS-in-UDP (RFC 7510, UDP 6635, one label, then
+                                     IPv4/UDP): no kernel socket unless `ip fou add port 6635
+                                     ipproto 137` */
+};
+#define KF_MPLSUDP_PORT 6635
 
 /* A frame as written: bytes, virtio-net header, and what the model needs */
 struct kf_frame {

@@ -59,6 +59,22 @@ void kf_base_stack(const struct kf_case *c, int seg, struct pb_frame *f, int *ro
             l4->seq = 1000u + (uint32_t)seg * c->paylen;
     }
     f->l[ix.pay].len = c->paylen;
+    if ((c->flags & KF_F_MPLSUDP) && c->g.tun == KT_PLAIN && l4->kind == PB_UDP && f->n + 3 <= PB_MAX_LAYERS) {
+        /* MPLS-in-UDP: the UDP datagram goes to 6635 and carries a label
+         * stack of one, then an IPv4 packet with the UDP the listener takes */
+        struct pb_layer pay = f->l[ix.pay];
+        l4->dport = KF_MPLSUDP_PORT;
+        f->n = ix.pay;
+        role[RO_TUN] = f->n;
+        pb_push(f, PB_MPLS)->label = 100;
+        role[RO_IIP] = f->n;
+        pb_push(f, PB_IPV4);
+        role[RO_OL4] = ix.l4;
+        role[RO_L4] = f->n;
+        pb_push(f, PB_UDP)->sport = c->sport;
+        role[RO_PAY] = f->n;
+        f->l[f->n++] = pay;
+    }
     if (c->g.tun == KT_ERSPAN && ix.ieth >= 0 && !(c->flags & KF_F_BCAST_MIRROR)) {
         /* the mirrored frame is addressed to the monitored host */
         struct pb_patch *p = pb_patch_add(f, ix.ieth, PB_PATCH_SET, 0, 6);
@@ -205,7 +221,7 @@ void kf_receiver_name(const struct kf_case *c, char *buf, size_t n)
                                          "innerprotoinherit", "icsum", "ikey", "erspan1", "erspan2" };
     static const char *const hdrs[] = { "rco", "C", "K", "S", "opt", "crit", "oam", "ver1", "l3", "ctrl",
                                         "privflag", "direct", "flag", "ver2", "erspan2", "erspan3" };
-    size_t o = (size_t)snprintf(buf, n, "%s", kf_tun_name(&c->g));
+    size_t o = (size_t)snprintf(buf, n, "%s%s", kf_tun_name(&c->g), (c->flags & KF_F_MPLSUDP) ? "+mplsudp" : "");
     for (unsigned i = 0; i < sizeof hdrs / sizeof *hdrs && o < n; i++)
         if (c->hdr & (1u << i))
             o += (size_t)snprintf(buf + o, n - o, "+%s", hdrs[i]);

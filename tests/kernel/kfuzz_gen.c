@@ -235,6 +235,8 @@ void kf_generate(uint64_t seed, uint32_t index, int host, struct kf_case *c)
     } else {
         c->l4 = x < 45 ? KL_TCP : x < 85 ? KL_UDP : x < 96 ? KL_ICMP : KL_NONE;
         c->paylen = lens[below(&s, sizeof lens / sizeof *lens)];
+        if (c->g.tun == KT_PLAIN && c->l4 == KL_UDP && !c->g.v6 && chance(&s, 15))
+            c->flags |= KF_F_MPLSUDP;
     }
     c->sport = (uint16_t)(1024 + index % 60000);
     pick_mutations(&s, c);

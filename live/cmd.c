@@ -230,10 +230,17 @@ static int run_batch(const struct live_tools *t, struct batch *b, cmd_fail_fn fa
     return rc;
 }
 
+/* A built-in that changes a device the batch makes (@gro) runs after it */
+static int after_batch(const char *line)
+{
+    return !strncmp(line, "@gro ", 5);
+}
+
 /* Lines that cannot be batched (built-ins, a global option) run one by one
- * first, in order; then every batchable line in one `ip -batch`, in order.
- * Built-ins and option lines create things (a VXLAN device, a FOU port) and
- * depend on nothing the batch makes. */
+ * first, in order; then every batchable line in one `ip -batch`, in order;
+ * then the built-ins that change what the batch made. Built-ins and option
+ * lines create things (a VXLAN device, a FOU port) and depend on nothing the
+ * batch makes. */
 int cmd_run_setup_lines(const struct live_tools *t, const struct live_setup *s, cmd_fail_fn fail, void *ctx,
                         char *err, size_t n)
 {
@@ -252,6 +259,8 @@ int cmd_run_setup_lines(const struct live_tools *t, const struct live_setup *s, 
             char e[180];
             if (batchable(line)) {
                 batch_add(&b, line, d);
+            } else if (after_batch(line)) {
+                continue;
             } else {
                 int rc = cmd_run_line(t, line, e, sizeof e);
                 if (rc)
@@ -262,6 +271,13 @@ int cmd_run_setup_lines(const struct live_tools *t, const struct live_setup *s, 
     free(b.text);
     b.text = NULL;
     b.cap = 0;
+    for (int d = 0; d < s->ndevs && !rc; d++)
+        for (int i = 0; i < s->devs[d].ncmds; i++) {
+            char e[180];
+            int r = after_batch(s->devs[d].cmds[i]) ? cmd_run_line(t, s->devs[d].cmds[i], e, sizeof e) : 0;
+            if (r)
+                fail(ctx, d, r > 0, e);
+        }
     return rc;
 }
 

@@ -13,16 +13,19 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/ethtool.h>
 #include <linux/if_ether.h>
 #include <linux/if_link.h>
 #include <linux/pkt_cls.h>
 #include <linux/pkt_sched.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/sockios.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -480,7 +483,30 @@ int tc_bpf_ingress(const char *dev, const char *obj, const char *sec, char *err,
 const char *live_builtin_names(void)
 {
     return "@vxlan NAME ... (ip link add NAME type vxlan ... + remcsum-nopartial), "
-           "@sysctl path.to.key=VALUE";
+           "@sysctl path.to.key=VALUE, @gro DEV on|off (runs after the ip lines)";
+}
+
+/* @gro DEV on|off: the device's generic receive offload (ETHTOOL_SGRO, the
+ * legacy ethtool ioctl every kernel here has): off, napi_gro_receive and
+ * gro_cells_receive hand the skb on without a GRO pass (netif_elide_gro) */
+static int builtin_gro(int argc, char **argv, char *err, size_t n)
+{
+    if (argc != 3 || (strcmp(argv[2], "on") && strcmp(argv[2], "off"))) {
+        snprintf(err, n, "@gro: DEV on|off");
+        return -1;
+    }
+    struct ethtool_value ev = { .cmd = ETHTOOL_SGRO, .data = !strcmp(argv[2], "on") };
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", argv[1]);
+    ifr.ifr_data = (char *)&ev;
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    int rc = fd < 0 ? -1 : ioctl(fd, SIOCETHTOOL, &ifr);
+    if (rc < 0)
+        snprintf(err, n, "@gro %s %s: %s", argv[1], argv[2], strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return rc < 0 ? -1 : 0;
 }
 
 /* @sysctl net.ipv4.conf.all.rp_filter=0: written under /proc/sys (the
@@ -514,6 +540,8 @@ int builtin_run(int argc, char **argv, char *err, size_t n)
         return builtin_vxlan(argc, argv, err, n);
     if (!strcmp(argv[0], "@sysctl"))
         return builtin_sysctl(argc, argv, err, n);
+    if (!strcmp(argv[0], "@gro"))
+        return builtin_gro(argc, argv, err, n);
     snprintf(err, n, "unknown built-in %s (%s)", argv[0], live_builtin_names());
     return -1;
 }

@@ -60,6 +60,9 @@ enum kd_opt {
     KO_IKEY = 1u << 7,         /* gre ikey 77 */
     KO_ERSPAN1 = 1u << 8,      /* erspan_ver 1 (seq, key KD_ERSPAN_SESSION); without: erspan_ver 0 (type I) */
     KO_ERSPAN2 = 1u << 9,      /* erspan_ver 2 (seq, key KD_ERSPAN_SESSION) */
+    KO_NOGRO = 1u << 10,       /* the device's GRO off (@gro DEV off): gro_cells_receive hands
+                                  the skb to netif_rx; its peers are 10.0.3.P / 2001:db8::3:P,
+                                  its ports 1000 up, its name nP */
 };
 #define KD_ERSPAN_SESSION 7
 
@@ -156,10 +159,13 @@ int kd_inner_l2(const struct kd_case *c);    /* inner Ethernet header present */
  * address: 10.0.0.P, 2001:db8::P) and its UDP port (UDP tunnels). */
 struct kd_devspec {
     int idx;
-    char name[16];            /* "t<idx>" */
+    char name[16];            /* "t<idx>" ("n<idx>" with KO_NOGRO) */
     uint8_t peer;
+    uint8_t net;              /* the peer's network: 10.0.NET.PEER, 2001:db8::NET:PEER (0: ::PEER) */
     uint16_t port;
 };
+/* The peer's address as text */
+void kd_peer_text(const struct kd_group *g, char *buf, size_t n);
 void kd_dev_of(const struct kd_group *g, struct kd_devspec *d);
 int kd_ns_eq(const struct kd_group *a, const struct kd_group *b);
 int kd_dev_eq(const struct kd_group *a, const struct kd_group *b);

@@ -102,10 +102,11 @@ static int dev_variant(const struct kd_group *g)
 
 void kd_dev_of(const struct kd_group *g, struct kd_devspec *d)
 {
-    int v = dev_variant(g);
+    int v = dev_variant(g), nogro = (g->opts & KO_NOGRO) != 0;
     d->idx = g->tun * 16 + v;
-    snprintf(d->name, sizeof d->name, "t%d", d->idx);
+    snprintf(d->name, sizeof d->name, "%c%d", nogro ? 'n' : 't', d->idx);
     d->peer = (uint8_t)(20 + d->idx);
+    d->net = (uint8_t)(nogro ? 3 : 0);
     switch (g->tun) {
     case KT_VXLAN: d->port = (uint16_t)(v ? 4800 + v : 4789); break;
     case KT_GPE: d->port = (uint16_t)(v ? 4890 : 4790); break;
@@ -115,13 +116,27 @@ void kd_dev_of(const struct kd_group *g, struct kd_devspec *d)
     case KT_GREUDP: d->port = (uint16_t)(KD_GREUDP_PORT + v); break;
     default: d->port = 0; break;
     }
+    if (d->port && nogro)
+        d->port = (uint16_t)(d->port + 1000);
+}
+
+void kd_peer_text(const struct kd_group *g, char *buf, size_t n)
+{
+    struct kd_devspec ds;
+    kd_dev_of(g, &ds);
+    if (!g->v6)
+        snprintf(buf, n, "10.0.%u.%u", ds.net, ds.peer);
+    else if (ds.net)
+        snprintf(buf, n, "2001:db8::%x:%x", ds.net, ds.peer);
+    else
+        snprintf(buf, n, "2001:db8::%x", ds.peer);
 }
 
 static size_t opts_text(uint16_t opts, char *buf, size_t n)
 {
     static const char *const names[] = { " remcsumrx", " nopartial", " noremcsumrx", " udp6zerocsumrx",
                                          " external", " innerprotoinherit", " icsum", " ikey",
-                                         " erspan_ver1", " erspan_ver2" };
+                                         " erspan_ver1", " erspan_ver2", " nogro" };
     size_t o = 0;
     buf[0] = 0;
     for (unsigned i = 0; i < sizeof names / sizeof *names && o < n; i++)

@@ -256,6 +256,7 @@ void kd_stack(const struct kd_case *c, int seg, uint16_t dport, struct pb_frame 
     struct kd_devspec ds;
     kd_dev_of(&c->g, &ds);
     ip->src[c->g.v6 ? 15 : 3] = ds.peer;  /* the device's peer: tunnels find their device by it */
+    ip->src[c->g.v6 ? 13 : 2] = ds.net;
     ip->csum = pb_state_of(c->ip[seg]);
     ip->ip_id = (uint16_t)(seg + 1);
     if (c->g.tun != KT_PLAIN)
@@ -450,10 +451,7 @@ int kd_setup_add_dev(struct live_setup *s, const struct kd_group *g)
     snprintf(d->name, sizeof d->name, "%s (%s)", g->tun == KT_PLAIN ? LIVE_TAP_NAME : ds.name, kd_tun_name(g));
     char me[24], peer[24], line[LIVE_CMD_LEN], o[64];
     snprintf(me, sizeof me, "%s", g->v6 ? "2001:db8::2" : "10.0.0.2");
-    if (g->v6)
-        snprintf(peer, sizeof peer, "2001:db8::%x", ds.peer);
-    else
-        snprintf(peer, sizeof peer, "10.0.0.%u", ds.peer);
+    kd_peer_text(g, peer, sizeof peer);
     const char *fam = g->v6 ? "-6 " : "";
     int inherit = 0;
     snprintf(o, sizeof o, "%s%s", (g->opts & KO_ICSUM) ? " icsum" : "", (g->opts & KO_IKEY) ? " ikey 77" : "");
@@ -523,6 +521,10 @@ int kd_setup_add_dev(struct live_setup *s, const struct kd_group *g)
         dev_line(d, line);
         snprintf(line, sizeof line, "ip link set %s up", ds.name);
         dev_line(d, line);
+        if (g->opts & KO_NOGRO) {
+            snprintf(line, sizeof line, "@gro %s off", ds.name);
+            dev_line(d, line);
+        }
         snprintf(line, sizeof line, "ip addr add 10.0.1.2/24 dev %s", ds.name);
         dev_line(d, line);
         snprintf(line, sizeof line, "ip addr add 2001:db8:0:1::2/64 dev %s nodad", ds.name);

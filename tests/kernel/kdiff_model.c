@@ -25,7 +25,7 @@ void kd_config_of(const struct kd_group *g, const char *report, int nosock, cons
     if (!csc_era_by_name(era, &cfg->era))
         csc_era_by_name("modern", &cfg->era);
     cfg->gro_nic = g->napi != 0;         /* the TAP runs GRO only with IFF_NAPI */
-    cfg->gro_tunnel = true;              /* the tunnel device as the kernel made it */
+    cfg->gro_tunnel = !(g->opts & KO_NOGRO);   /* the tunnel device as the kernel made it */
     cfg->remcsum_rx = (g->opts & KO_REMCSUM) || g->tun == KT_GUE;   /* GUE has no knob: always on */
     cfg->remcsum_rx_given = (g->opts & (KO_REMCSUM | KO_NOREMCSUM)) != 0;
     cfg->remcsum_nopartial = (g->opts & KO_NOPARTIAL) != 0;

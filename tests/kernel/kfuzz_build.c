@@ -218,7 +218,7 @@ void kf_build(const struct kf_case *c, int seg, struct kf_frame *fr)
 void kf_receiver_name(const struct kf_case *c, char *buf, size_t n)
 {
     static const char *const names[] = { "remcsumrx", "nopartial", "noremcsumrx", "udp6zerocsumrx", "external",
-                                         "innerprotoinherit", "icsum", "ikey", "erspan1", "erspan2" };
+                                         "innerprotoinherit", "icsum", "ikey", "erspan1", "erspan2", "nogro" };
     static const char *const hdrs[] = { "rco", "C", "K", "S", "opt", "crit", "oam", "ver1", "l3", "ctrl",
                                         "privflag", "direct", "flag", "ver2", "erspan2", "erspan3" };
     size_t o = (size_t)snprintf(buf, n, "%s%s", kf_tun_name(&c->g), (c->flags & KF_F_MPLSUDP) ? "+mplsudp" : "");

@@ -111,6 +111,8 @@ static void pick_receiver(uint64_t *s, int host, struct kf_case *c)
     }
     if (g->v6 && (g->tun == KT_VXLAN || g->tun == KT_GPE || g->tun == KT_GENEVE) && chance(s, 40))
         o |= KO_U6Z;
+    if (g->tun != KT_PLAIN && chance(s, 15))
+        o |= KO_NOGRO;                 /* the device's GRO off (the model's gro_tunnel) */
     g->opts = o;
     c->hdr = h;
 }
@@ -238,6 +240,7 @@ void kf_generate(uint64_t seed, uint32_t index, int host, struct kf_case *c)
         if (c->g.tun == KT_PLAIN && c->l4 == KL_UDP && !c->g.v6 && chance(&s, 15))
             c->flags |= KF_F_MPLSUDP;
     }
-    c->sport = (uint16_t)(1024 + index % 60000);
+    c->sport = (uint16_t)(20000 + index % 40000);   /* above every tunnel's port (a source port
+                                                        that is one: the sport mutation) */
     pick_mutations(&s, c);
 }

@@ -181,7 +181,8 @@ static const struct named LEN[] = {
     { "-1", (uint16_t)-1 }, { "-2", (uint16_t)-2 }, { "-8", (uint16_t)-8 }, { "+1", 1 }, { "+2", 2 }, { "+8", 8 },
     { "+64", 64 }, { "zero", 0x7f00 }, { "tiny", 0x7f07 },
 };
-static const struct named SPORT[] = { { "0", 0 }, { "53", 53 }, { "65535", 65535 }, { "1", 1 } };
+static const struct named SPORT[] = { { "0", 0 }, { "53", 53 }, { "65535", 65535 }, { "1", 1 }, { "4789", 4789 },
+                                      { "4790", 4790 }, { "6081", 6081 } };
 static const struct named DPORT[] = { { "unbound", 33333 }, { "0", 0 }, { "swap", 0xffff }, { "9", 9 } };
 static const struct named TCPFLAGS[] = {
     { "syn", 0x02 }, { "syn-ack", 0x12 }, { "fin-ack", 0x11 }, { "rst", 0x04 }, { "rst-ack", 0x14 },

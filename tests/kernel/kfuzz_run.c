@@ -521,6 +521,8 @@ static int ns_start(struct ns *n, const struct kf_case *first, const uint32_t *i
         snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 10.0.0.2/24 dev " LIVE_TAP_NAME);
     else
         snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 2001:db8::2/64 dev " LIVE_TAP_NAME " nodad");
+    /* the network of the peers of devices with their GRO off (KO_NOGRO) */
+    snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 10.0.3.2/24 dev " LIVE_TAP_NAME);
     snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 10.0.9.9/32 dev lo");
     snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 2001:db8:9::9/128 dev lo nodad");
     for (size_t i = 0; i < cnt; i++) {

@@ -34,6 +34,7 @@
 
 #include "flows.h"
 #include "jsonline.h"
+#include "sumfields.h"
 #include "job.h"
 #include "out.h"
 #include "stats.h"
@@ -214,15 +215,20 @@ static bool add_counts(struct merged *m, JsonObject *o, const char *key, uint64_
 
 /* ---- the counters --------------------------------------------------------------- */
 
+/* a group of the summary's counts (sumfields.c) from object o */
+static void sum_group_of(struct merged *m, JsonObject *o, struct cli_stats *st, unsigned group)
+{
+    for (unsigned i = 0; i < sum_nfields; i++) {
+        const struct sum_field *f = &sum_fields[i];
+        if (f->group == group && f->off != SUM_ERRORS)
+            *sum_at(st, f) = u64_of(m, o, f->key);
+    }
+}
+
 static bool kernel_counts(struct merged *m, JsonObject *k, struct cli_stats *st)
 {
-    st->kverdict[CSC_K_ACCEPT] = u64_of(m, k, "accept");
-    st->kverdict[CSC_K_DROP] = u64_of(m, k, "drop");
-    st->kverdict[CSC_K_UNKNOWN] = u64_of(m, k, "unknown");
-    st->kernel_not_run = u64_of(m, k, "not_run");
-    st->sw_passes = u64_of(m, k, "sw_passes");
-    st->sw_bytes = u64_of(m, k, "sw_bytes");
-    st->hdr_bytes = u64_of(m, k, "hdr_bytes");
+    sum_group_of(m, k, st, SG_KVERDICT);
+    sum_group_of(m, k, st, SG_KWORK);
     if (!add_counts(m, k, "counters", st->counter, CSC_C__COUNT, csc_counter_name) ||
         !add_counts(m, k, "drop_reasons", st->drop_reason, CLI_DROP_NAMES, csc_drop_name) ||
         !add_counts(m, k, "warnings", st->warning, CLI_BITS, csc_warning_name))
@@ -243,11 +249,7 @@ static bool kernel_counts(struct merged *m, JsonObject *k, struct cli_stats *st)
 static bool stats_of(struct merged *m, JsonObject *s, struct cli_stats *st)
 {
     memset(st, 0, sizeof *st);
-    st->files = u64_of(m, s, "files");
-    st->files_failed = u64_of(m, s, "files_failed");
-    st->frames = u64_of(m, s, "frames");
-    st->cap_bytes = u64_of(m, s, "bytes");
-    st->wire_bytes = u64_of(m, s, "wire_bytes");
+    sum_group_of(m, s, st, SG_HEAD);
     JsonObject *layers = obj_of(m, s, "layers"), *findings = obj_of(m, s, "findings");
     GList *protos = layers ? json_object_get_members(layers) : NULL;
     for (GList *p = protos; p && !m->bad; p = p->next) {
@@ -278,10 +280,7 @@ static bool stats_of(struct merged *m, JsonObject *s, struct cli_stats *st)
     if (dir)
         st->direction[CSC_DIR_UNKNOWN][CSC_DF_NONE] = u64_of(m, dir, "unknown");
     JsonObject *frag = obj_of(m, s, "frag"), *k = obj_of(m, s, "kernel");
-    st->frag_completed = u64_of(m, frag, "completed");
-    st->frag_evicted = u64_of(m, frag, "evicted");
-    st->frag_overlaps = u64_of(m, frag, "overlaps");
-    st->frag_dropped = u64_of(m, frag, "dropped");
+    sum_group_of(m, frag, st, SG_FRAG);
     return !m->bad && kernel_counts(m, k, st);
 }
 
@@ -613,11 +612,8 @@ static bool merge_summary(struct merged *m, JsonObject *s)
         !flows_of(m, s, first))
         return false;
     JsonObject *bl = opt_obj_of(m, s, "baseline");
-    if (bl) {                      /* --baseline runs: their counts add up */
-        st.baseline_changed = u64_of(m, bl, "changed");
-        st.baseline_new = u64_of(m, bl, "new");
-        st.baseline_gone = u64_of(m, bl, "gone");
-    }
+    if (bl)                        /* --baseline runs: their counts add up */
+        sum_group_of(m, bl, &st, SG_BASELINE);
     uint64_t errors = u64_of(m, s, "errors"), status = u64_of(m, s, "exit_status");
     bool known = false;
     for (size_t i = 0; i < G_N_ELEMENTS(exit_statuses); i++)

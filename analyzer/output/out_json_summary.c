@@ -12,6 +12,7 @@
 #include "gro_totals.h"
 #include "jw.h"
 #include "stats.h"
+#include "sumfields.h"
 
 #include "csumcheck/rewrite.h"
 
@@ -86,13 +87,21 @@ static void json_layers(struct jw *j, const struct cli_stats *st)
     jw_end_obj(j);
 }
 
+/* a group of the summary's counts (sumfields.c), as members */
+static void json_sum_group(struct jw *j, const struct cli_stats *st, unsigned group,
+                           uint64_t nerrors)
+{
+    for (unsigned i = 0; i < sum_nfields; i++) {
+        const struct sum_field *f = &sum_fields[i];
+        if (f->group == group)
+            jw_num(j, f->key, f->off == SUM_ERRORS ? nerrors : sum_get(st, f));
+    }
+}
+
 static void json_kernel_totals(struct jw *j, const struct cli_stats *st)
 {
     JW_OBJ(j, "kernel");
-    JW_U64(j, "accept", st->kverdict[CSC_K_ACCEPT]);
-    JW_U64(j, "drop", st->kverdict[CSC_K_DROP]);
-    JW_U64(j, "unknown", st->kverdict[CSC_K_UNKNOWN]);
-    JW_U64(j, "not_run", st->kernel_not_run);
+    json_sum_group(j, st, SG_KVERDICT, 0);
     json_counts(j, "counters", st->counter, 0, CSC_C__COUNT, csc_counter_name);
     JW_OBJ(j, "drop_reasons");
     struct named dn[CLI_DROP_NAMES];
@@ -100,9 +109,7 @@ static void json_kernel_totals(struct jw *j, const struct cli_stats *st)
     for (unsigned i = 0; i < ndn; i++)
         jw_num(j, dn[i].name, dn[i].n);
     jw_end_obj(j);
-    JW_U64(j, "sw_passes", st->sw_passes);
-    JW_U64(j, "sw_bytes", st->sw_bytes);
-    JW_U64(j, "hdr_bytes", st->hdr_bytes);
+    json_sum_group(j, st, SG_KWORK, 0);
     JW_OBJ(j, "gro");
     for (unsigned d = 0; d < CSC_P__COUNT; d++)
         if (gro_kind_total(st, d))
@@ -286,10 +293,7 @@ static void json_run_members(struct jw *j, const struct cli_run *run, const stru
     json_layers(j, st);
     json_kernel_totals(j, st);
     JW_OBJ(j, "frag");
-    JW_U64(j, "completed", st->frag_completed);
-    JW_U64(j, "evicted", st->frag_evicted);
-    JW_U64(j, "overlaps", st->frag_overlaps);
-    JW_U64(j, "dropped", st->frag_dropped);
+    json_sum_group(j, st, SG_FRAG, 0);
     jw_end_obj(j);
     json_counts(j, "stops", st->stop, 1, CSC_STOP__COUNT, csc_stop_name);
     JW_OBJ(j, "direction");
@@ -306,12 +310,7 @@ static void json_summary_head(struct jw *j, const char *type, const struct out_s
     const struct cli_stats *st = &s->runs[0].st;
     jw_obj(j);
     JW_STR(j, "type", type);
-    JW_U64(j, "files", st->files);
-    JW_U64(j, "files_failed", st->files_failed);
-    JW_U64(j, "errors", s->nerrors);
-    JW_U64(j, "frames", st->frames);
-    JW_U64(j, "bytes", st->cap_bytes);
-    JW_U64(j, "wire_bytes", st->wire_bytes);
+    json_sum_group(j, st, SG_HEAD, s->nerrors);
 }
 
 /* written (-w) and the exit status close both records */
@@ -322,9 +321,7 @@ static void json_summary_tail(struct jw *j, const struct out_summary *s)
         JW_U64(j, "written", st->selected - st->select_lost);
     if (s->o->baseline_path) {     /* --baseline: frames whose outcome is not the baseline's */
         JW_OBJ(j, "baseline");
-        JW_U64(j, "changed", st->baseline_changed);
-        JW_U64(j, "new", st->baseline_new);
-        JW_U64(j, "gone", st->baseline_gone);
+        json_sum_group(j, st, SG_BASELINE, 0);
         jw_end_obj(j);
     }
     if (s->stopped_by) {           /* the inputs were not read to their end */

@@ -9,6 +9,7 @@
 #include "compare.h"
 #include "gro_totals.h"
 #include "stats.h"
+#include "sumfields.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -65,6 +66,24 @@ static void run_config_words(struct wbuf *w, const struct cli_run *run)
         wb_puts(w, ", no-direction-guess");
 }
 
+/* a group of the summary's counts in words (sumfields.c): "accepted 3,
+ * dropped 1" or "3 completed, 0 evicted" */
+static void text_sum_group(struct wbuf *w, const struct cli_stats *st, unsigned group)
+{
+    bool first = true;
+    for (unsigned i = 0; i < sum_nfields; i++) {
+        const struct sum_field *f = &sum_fields[i];
+        if (f->group != group || !f->text)
+            continue;
+        wb_puts(w, first ? "" : ", ");
+        first = false;
+        if (f->count_first)
+            wb_printf(w, "%ju %s", (uintmax_t)sum_get(st, f), f->text);
+        else
+            wb_printf(w, "%s %ju", f->text, (uintmax_t)sum_get(st, f));
+    }
+}
+
 /* the closing lines: what -w wrote, the errors */
 static void text_closing(struct wbuf *w, const struct cli_opts *o, const struct cli_stats *st,
                          unsigned nerrors, int stopped_by)
@@ -83,9 +102,9 @@ static void text_closing(struct wbuf *w, const struct cli_opts *o, const struct 
         wb_putc(w, '\n');
     }
     if (o->baseline_path) {
-        wb_printf(w, "since the baseline: %ju %s changed, %ju new, %ju gone (", 
-                  (uintmax_t)st->baseline_changed, plural(st->baseline_changed, "frame", "frames"),
-                  (uintmax_t)st->baseline_new, (uintmax_t)st->baseline_gone);
+        wb_puts(w, "frames since the baseline: ");
+        text_sum_group(w, st, SG_BASELINE);
+        wb_puts(w, " (");
         wb_text_name(w, o->baseline_path);
         wb_puts(w, ")\n");
     }
@@ -161,9 +180,9 @@ static void text_findings(struct wbuf *w, const struct cli_stats *st)
 /* the kernel's outcomes: verdicts, counters, drop reasons, passes, GRO, warnings */
 static void text_kernel(struct wbuf *w, const struct cli_stats *st)
 {
-    wb_printf(w, "\nkernel: accepted %ju, dropped %ju, unknown %ju, not run %ju\n",
-              (uintmax_t)st->kverdict[CSC_K_ACCEPT], (uintmax_t)st->kverdict[CSC_K_DROP],
-              (uintmax_t)st->kverdict[CSC_K_UNKNOWN], (uintmax_t)st->kernel_not_run);
+    wb_puts(w, "\nkernel: ");
+    text_sum_group(w, st, SG_KVERDICT);
+    wb_putc(w, '\n');
     text_counts_line(w, "  counters: ", st->counter, 0, CSC_C__COUNT, csc_counter_name);
     struct named dn[CLI_DROP_NAMES];
     unsigned ndn = drops_by_name(st, dn);
@@ -336,9 +355,11 @@ void text_summary(struct wbuf *w, const struct out_summary *s)
     text_kernel(w, st);
     text_gro(w, run, s->o);
     if (st->frag_completed || st->frag_evicted || st->frag_overlaps || st->frag_dropped)
-        wb_printf(w, "\nip reassembly: %ju completed, %ju evicted, %ju overlapping, %ju dropped\n",
-                  (uintmax_t)st->frag_completed, (uintmax_t)st->frag_evicted,
-                  (uintmax_t)st->frag_overlaps, (uintmax_t)st->frag_dropped);
+    {
+        wb_puts(w, "\nip reassembly: ");
+        text_sum_group(w, st, SG_FRAG);
+        wb_putc(w, '\n');
+    }
     text_counts_line(w, "decoding stopped early: ", st->stop, 1, CSC_STOP__COUNT, csc_stop_name);
     if (s->o->flows)
         text_flows(w, run, s->o);

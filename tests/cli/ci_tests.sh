@@ -64,7 +64,7 @@ t_baseline() {
     # text: a line per changed frame, with both outcomes
     run 1 "$C" --remcsum-rx --baseline "$W/base.json" "$CAPS"
     eq "text lines" "$(grep -c ': changed since the baseline: was worst ' "$W/out")" "$n"
-    has "$W/out" "since the baseline: $n frames changed, 0 new, 0 gone ($W/base.json)"
+    has "$W/out" "frames since the baseline: $n changed, 0 new, 0 gone ($W/base.json)"
     # frames on one side only: a shorter capture of the same name
     cp "$CAPS/vxlan.pcap" "$W/x.pcap"
     run 0 "$C" -F json "$W/x.pcap"

@@ -3,7 +3,10 @@
 # corpus (tests/data/real), mutated with `editcap -E` (random byte errors at several rates,
 # fixed seeds) and cut at random offsets, through csumcheck (built with
 # ASan+UBSan) and, when a plugin directory is given, through tshark with the
-# csumcheck plugin loaded. Every run is bounded by a timeout. A run fails on:
+# csumcheck plugin loaded: the full tree (-V, every field the plugin adds
+# built and printed) with WIRESHARK_ABORT_ON_DISSECTOR_BUG set, so a
+# dissector bug (a field of the wrong type, a tree item past the tvb) aborts
+# tshark instead of becoming an expert note. Every run is bounded by a timeout. A run fails on:
 # a crash or signal, a hang, any sanitizer report, an exit status other than
 # 0/1/2, or an exit status 2 whose stderr does not name the file.
 #
@@ -122,15 +125,15 @@ check_tshark() {
     ts_runs=$((ts_runs + 1))
     timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups \
         env HOME=/nonexistent WIRESHARK_PLUGIN_DIR="$plugdir" WIRESHARK_EXTCAP_DIR=/nonexistent ${TSHARK_PRELOAD:+LD_PRELOAD=$TSHARK_PRELOAD} \
-        ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:exitcode=99 \
-        tshark -n -r "$f" -T fields -e csumcheck.verdict -e csumcheck.kernel >/dev/null 2>"$work/err"
+        ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:exitcode=99 WIRESHARK_ABORT_ON_DISSECTOR_BUG=1 \
+        tshark -n -r "$f" -V >/dev/null 2>"$work/err"
     rc=$?
     case $rc in
     0|1|2) ;;          # tshark: 0 ok, 1/2 file errors it reports itself
     124) fail "$f" "tshark+plugin hung (timeout)" ;;
     *) fail "$f" "tshark+plugin exit $rc" ;;
     esac
-    if grep -qE "Sanitizer|runtime error|Segmentation|csumcheck.*(assert|abort)" "$work/err"; then
+    if grep -qE "Sanitizer|runtime error|Segmentation|csumcheck.*(assert|abort)|[Dd]issector bug" "$work/err"; then
         fail "$f" "tshark+plugin: crash or sanitizer report"
     fi
 }

@@ -7,11 +7,13 @@
  * in the same commit.
  *
  *   csc-vocab > docs/schema/vocab.schema.json
+ *   csc-vocab --summary      the summary's count keys (analyzer/features/sumfields.c)
  */
 #include "csumcheck/csumcheck.h"
 #include "csumcheck/gro.h"
 
 #include "stats.h"
+#include "sumfields.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -43,8 +45,20 @@ static void words(const char *def, const char *title, name_fn fn, unsigned from,
     printf("]\n    }");
 }
 
-int main(void)
+/* csc-vocab --summary: the summary's count keys, "object.key" a line */
+static int summary_keys(void)
 {
+    for (unsigned i = 0; i < sum_nfields; i++) {
+        const char *o = sum_group_object(sum_fields[i].group);
+        printf("%s%s%s\n", o, *o ? "." : "", sum_fields[i].key);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "--summary"))
+        return summary_keys();
     puts("{");
     puts("  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",");
     puts("  \"$id\": \"urn:csumcheck:schema:vocab\",");

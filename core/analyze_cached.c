@@ -7,6 +7,7 @@
 
 #include "pkt.h"
 #include "replay/addr.h"
+#include "replay/tlv.h"
 
 #include <stddef.h>
 
@@ -106,7 +107,7 @@ static size_t make_key(const struct csc_config *cfg, const struct csc_frame *f,
             flags = l->u.ip.frag_off | (uint32_t)l->next << 16 |
                     (uint64_t)l->u.ip.rh_type << 32 | (uint64_t)l->u.ip.rh_segs_left << 40 |
                     (uint64_t)l->u.ip.rh_flags << 48;
-            aux = ip_addr_classes(&p, l);    /* ip6_rcv_core, ip_route_input (addr.c) */
+            aux = ip_addr_classes(&p, l) | ip6_hbh_verdict(&p, l) << 16;   /* addr.c, tlv.c */
             break;
         case CSC_P_GRE:
             flags = l->u.gre.flags | (uint32_t)l->next << 16;   /* GRE flags and version */

@@ -108,6 +108,7 @@ int live_replay_init(struct live_replay *lr, const struct csc_config *cfg, const
     }
     lr->cfg.gro_nic = false;         /* the TAP has no IFF_NAPI: no GRO before the stack */
     lr->cfg.gro_tunnel = true;       /* a tunnel device's gro_cells always run */
+    lr->cfg.route_localnet = true;   /* plan.c: route_localnet=1 takes 127/8 from the TAP */
     lr->cfg.trace_steps = false;
     struct utsname u;
     uname(&u);

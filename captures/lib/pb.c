@@ -194,7 +194,15 @@ static void write_ipv6(struct pb_frame *f, int i, uint8_t *p, size_t tot)
         *nh = code[k];
         nh = q;
         switch (k) {
-        case 0: q[1] = 0; q[2] = 1; q[3] = 4; q += 8; break;           /* HBH + PadN */
+        case 0:                                                         /* HBH + PadN */
+            q[1] = 0; q[2] = 1; q[3] = 4;
+            for (int o = 0; o < 6; o++)
+                if (l->hbh_opts[o]) {
+                    memcpy(q + 2, l->hbh_opts, 6);
+                    break;
+                }
+            q += 8;
+            break;
         case 1:
             if (l->v6_ext & PB_X_HAO) {                                 /* PadN(2) + HAO */
                 q[1] = 2; q[2] = 1; q[3] = 2; q[6] = 0xc9; q[7] = 16;

@@ -70,6 +70,7 @@ struct pb_layer {
     uint16_t frag;           /* IPv4 flags+offset (default DF); IPv6 frag field */
     uint8_t tot_len_zero;    /* IPv4 tot_len / IPv6 payload length 0 (BIG TCP) */
     uint8_t v6_ext;          /* PB_X_* */
+    uint8_t hbh_opts[6];     /* PB_X_HBH: its 6 option bytes (all 0: PadN of 4) */
     uint8_t hao[16];         /* home address for PB_X_HAO */
     uint16_t gre_flags;      /* C 0x8000, K 0x2000, S 0x1000 */
     uint32_t key, gre_seq;

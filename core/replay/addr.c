@@ -82,7 +82,8 @@ static bool lo_capture(const struct rp *rp, uint8_t i, unsigned c)
 /* ip_route_input_rcu / ip_route_input_slow, v6.12: a multicast or limited
  * broadcast source, a 0.0.0.0 source (but to 255.255.255.255), a 0.0.0.0
  * or (route_localnet 0) 127/8 destination, a 127/8 source are martians,
- * dropped without a MIB counter (RT_CACHE_STAT only); to a multicast group
+ * dropped without a MIB counter (RT_CACHE_STAT only; 127/8 is routed with
+ * route_localnet, cfg->route_localnet); to a multicast group
  * (ip_route_input_mc) a 0.0.0.0 source is allowed. A multicast or
  * limited-broadcast destination: unknown (see above). False when the packet
  * went no further. */
@@ -97,12 +98,13 @@ bool ip_route_input_addrs(struct rp *rp, uint8_t i)
             rp_unknown(rp, i, KF_IP_ROUTE_INPUT);
             return false;
         }
-        martian = martian || (c & A_SRC_LOOPBACK);
+        martian = martian || ((c & A_SRC_LOOPBACK) && !rp->cfg->route_localnet);
     } else if (!martian && ((c & A_DST_LBCAST) || (c & (A_SRC_ZERO | A_DST_ZERO)) == (A_SRC_ZERO | A_DST_ZERO))) {
         rp_unknown(rp, i, KF_IP_ROUTE_INPUT);   /* brd_input: local broadcast */
         return false;
     } else {
-        martian = martian || (c & (A_SRC_ZERO | A_DST_ZERO | A_DST_LOOPBACK | A_SRC_LOOPBACK));
+        martian = martian || (c & (A_SRC_ZERO | A_DST_ZERO)) ||
+                  ((c & (A_DST_LOOPBACK | A_SRC_LOOPBACK)) && !rp->cfg->route_localnet);
     }
     if (!martian)
         return true;

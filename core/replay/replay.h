@@ -200,6 +200,8 @@ void gue_gro_receive(struct rp *rp, uint8_t t);
 /* ---- addresses (addr.c): ip6_rcv_core, ip_route_input; false: went no further ---- */
 bool ip_route_input_addrs(struct rp *rp, uint8_t i);
 bool ip6_rcv_core_addrs(struct rp *rp, uint8_t i);
+/* ip6_rcv_core's ipv6_parse_hopopts (tlv.c); false: went no further */
+bool ipv6_parse_hopopts(struct rp *rp, uint8_t i);
 /* icmp_rcv after the checksum (icmp.c); false: dropped */
 bool icmp_rcv_type(struct rp *rp, uint8_t i);
 

@@ -150,7 +150,8 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
         return false;
     }
     pskb_trim_rcsum(rp, i, ip->end);
-    if (ip->proto == CSC_P_IPV4 && !ip_route_input_addrs(rp, i))   /* ip_rcv_finish_core */
+    if (ip->proto == CSC_P_IPV4 ? !ip_route_input_addrs(rp, i)     /* ip_rcv_finish_core */
+                                : !ipv6_parse_hopopts(rp, i))      /* ip6_rcv_core */
         return false;
     if (ip->notes & CSC_N_FRAGMENT) {
         rp->k->verdict = CSC_K_UNKNOWN;

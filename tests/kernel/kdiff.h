@@ -128,6 +128,8 @@ struct kd_case {
     uint16_t id;                  /* case number (ports derive from it) */
     uint8_t icmp;                 /* inner ICMP (IPv4) instead of TCP/UDP: */
     uint8_t icmp_type, icmp_len;  /*   its type and the bytes after its 8-byte header */
+    uint8_t hbh;                  /* inner IPv6 with a hop-by-hop header: 1 + index in
+                                     kd_hbh_opts (docs/kernel-branches.md B5) */
     uint8_t addr;                 /* enum kd_addr: an inner address of a class the kernel
                                      drops by (docs/kernel-branches.md B1) */
     uint8_t frag;                 /* enum kd_frag: the frame cut into IP fragments, each a
@@ -139,6 +141,10 @@ struct kd_case {
 enum kd_addr { KA_NONE = 0, KA_SRC_LOOPBACK, KA_DST_LOOPBACK, KA_SRC_MCAST, KA_SRC_ZERONET,
                KA_DST_ZERONET, KA_DST_MC_SCOPE1, KA_DST_MC_SCOPE0, KA__COUNT };
 const char *kd_addr_name(unsigned a);
+/* The hop-by-hop options of the B5 cases: name and 6 option bytes */
+struct kd_hbh { const char *name; uint8_t opts[6]; };
+extern const struct kd_hbh kd_hbh_opts[];
+extern const unsigned kd_n_hbh_opts;
 
 /* A frame sent as IP fragments of KD_FRAG_PAYLOAD bytes (issue 16) */
 enum kd_frag { KF_NONE = 0, KF_INORDER, KF_REVERSE };

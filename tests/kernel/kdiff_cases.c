@@ -27,6 +27,18 @@ const char *kd_addr_name(unsigned a)
     return a < KA__COUNT ? names[a] : "?";
 }
 
+const struct kd_hbh kd_hbh_opts[] = {
+    { "padn", { 1, 4, 0, 0, 0, 0 } },          /* PadN of 4: taken */
+    { "skip", { 0x3e, 4, 0, 0, 0, 0 } },       /* unknown, action 00: skipped */
+    { "discard", { 0x7e, 4, 0, 0, 0, 0 } },    /* unknown, action 01: dropped */
+    { "icmp", { 0xbe, 4, 0, 0, 0, 0 } },       /* unknown, action 10: parameter problem */
+    { "icmp-uc", { 0xfe, 4, 0, 0, 0, 0 } },    /* unknown, action 11 */
+    { "padn-data", { 1, 4, 0, 1, 0, 0 } },     /* PadN with a non-zero byte */
+    { "ra", { 5, 2, 0, 0, 0, 0 } },            /* router alert + Pad1 x 2 */
+    { "ra-len4", { 5, 4, 0, 0, 0, 0 } },       /* router alert of length 4 */
+};
+const unsigned kd_n_hbh_opts = sizeof kd_hbh_opts / sizeof *kd_hbh_opts;
+
 const char *kd_report_name(unsigned r)
 {
     return r < sizeof report_names / sizeof *report_names ? report_names[r] : "?";
@@ -209,6 +221,8 @@ void kd_case_label(const struct kd_case *c, char *buf, size_t n)
     }
     size_t hl = strlen(hdr);
     hl += (size_t)snprintf(hdr + hl, sizeof hdr - hl, "%s", kd_addr_name(c->addr));
+    if (c->hbh && c->hbh <= kd_n_hbh_opts && hl < sizeof hdr)
+        hl += (size_t)snprintf(hdr + hl, sizeof hdr - hl, "+hbh-%s", kd_hbh_opts[c->hbh - 1].name);
     if (c->icmp && hl < sizeof hdr)
         snprintf(hdr + hl, sizeof hdr - hl, "+icmp%u/%u", c->icmp_type, c->icmp_len);
     snprintf(buf, n, "%s%s %s%s%s %s%c=%s%s rx=%s tap=%s%s", kd_tun_name(&c->g), hdr, ip, ou, gc,
@@ -815,6 +829,23 @@ static void icmp_types(struct builder *b)
             }
 }
 
+/* Hop-by-hop options (docs/kernel-branches.md B5): VXLAN over IPv4 and
+ * IPv6, inner IPv6 TCP with a hop-by-hop header (kd_hbh_opts), none and
+ * unnecessary:1. */
+static void hbh_options(struct builder *b)
+{
+    static const struct rm rms[] = { { KR_NONE, 0, -1 }, { KR_U1, 0, 1 } };
+    for (int v6u = 0; v6u <= 1; v6u++)
+        for (size_t r = 0; r < 2; r++)
+            for (unsigned h = 0; h < kd_n_hbh_opts; h++) {
+                struct kd_case c = base(KT_VXLAN, 0, v6u, &rms[r], 0);
+                c.inner6 = 1;
+                c.tcp = 1;
+                c.hbh = (uint8_t)(h + 1);
+                add(b, &c);
+            }
+}
+
 size_t kd_make_cases(struct kd_case *out, size_t cap)
 {
     struct builder b = { out, cap, 0 };
@@ -828,5 +859,6 @@ size_t kd_make_cases(struct kd_case *out, size_t cap)
     gue(&b);
     addresses(&b);
     icmp_types(&b);
+    hbh_options(&b);
     return b.n;
 }

@@ -143,6 +143,10 @@ static void push_inner_ip(struct pb_frame *f, const struct kd_case *c, int inner
     struct pb_layer *l = pb_push(f, inner6 ? PB_IPV6 : PB_IPV4);
     l->ip_id = (uint16_t)(seg + 1);
     set_inner_addr(l, inner6, c->addr);
+    if (inner6 && c->hbh && c->hbh <= kd_n_hbh_opts) {
+        l->v6_ext |= PB_X_HBH;
+        memcpy(l->hbh_opts, kd_hbh_opts[c->hbh - 1].opts, sizeof l->hbh_opts);
+    }
 }
 
 /* ERSPAN type II (8 bytes) or III (12 bytes) after GRE with S (RFC-less:

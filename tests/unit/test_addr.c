@@ -55,7 +55,13 @@ START_TEST(ipv4_martians_dropped_silently)
         ck_assert_int_eq(find_step("tcp_v4_rcv", "enter"), -1);
     }
     struct pb_frame f;
+    vxlan_inner(&f, 0, lo, NULL);     /* route_localnet (--live's receiver): 127/8 is routed */
+    cfg_set("none", "6.12");
+    CFG.route_localnet = true;
+    run(&f);
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
     vxlan_inner(&f, 0, z5, NULL);
+    cfg_set("none", "6.12");
     run(&f);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);           /* by TCP, not routing */
     ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
@@ -150,6 +156,37 @@ START_TEST(loopback_capture_outer_exempt_inner_not)
 }
 END_TEST
 
+/* ipv6_parse_hopopts / ip6_parse_tlv (tlv.c): an unknown option with
+ * action 00 is skipped; 01, 10, 11 drop; a PadN with data and a router
+ * alert of length 4 drop (Ip6InHdrErrors, before TCP); CALIPSO is not
+ * modelled (unknown). */
+START_TEST(hop_by_hop_options)
+{
+    static const struct { uint8_t o[6]; int verdict; } t[] = {
+        { { 1, 4, 0, 0, 0, 0 }, CSC_K_DROP },    /* taken: TCP's bad checksum drops */
+        { { 0x3e, 4, 0, 0, 0, 0 }, CSC_K_DROP },
+        { { 0x7e, 4, 0, 0, 0, 0 }, -1 }, { { 0xbe, 4, 0, 0, 0, 0 }, -1 }, { { 0xfe, 4, 0, 0, 0, 0 }, -1 },
+        { { 1, 4, 0, 1, 0, 0 }, -1 }, { { 5, 4, 0, 0, 0, 0 }, -1 }, { { 5, 2, 0, 0, 0, 0 }, CSC_K_DROP },
+        { { 7, 4, 0, 0, 0, 0 }, CSC_K_UNKNOWN },
+    };
+    for (unsigned i = 0; i < sizeof t / sizeof *t; i++) {
+        struct pb_frame f;
+        vxlan_inner(&f, 1, NULL, NULL);
+        f.l[5].v6_ext = PB_X_HBH;
+        memcpy(f.l[5].hbh_opts, t[i].o, 6);
+        cfg_set("none", "6.12");
+        run(&f);
+        if (t[i].verdict == -1) {
+            expect_dropped_at_inner(1, 1u << CSC_C_IP6_IN_HDR_ERRORS, "IP_INHDR");
+        } else {
+            ck_assert_int_eq(R.kernel.verdict, t[i].verdict);
+            if (t[i].verdict == CSC_K_DROP)
+                ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+        }
+    }
+}
+END_TEST
+
 Suite *addr_suite(void);
 Suite *addr_suite(void)
 {
@@ -160,6 +197,7 @@ Suite *addr_suite(void)
     tcase_add_test(t, multicast_destination_unknown_but_all_hosts);
     tcase_add_test(t, outer_martian_before_udp);
     tcase_add_test(t, loopback_capture_outer_exempt_inner_not);
+    tcase_add_test(t, hop_by_hop_options);
     suite_add_tcase(s, t);
     return s;
 }

@@ -584,7 +584,8 @@ START_TEST(reassembly_checksum_state)
 END_TEST
 
 /* The unfragmentable part of an IPv6 datagram fills the room the store
- * keeps for it exactly (40 + a 216-byte hop-by-hop header = 256 bytes): the
+ * keeps for it exactly (40 + a 216-byte hop-by-hop header = 256 bytes,
+ * one option of type 0x1e, which ip6_parse_tlv skips): the
  * datagram is rebuilt and decoded; 8 bytes more and it falls back to the
  * one-layer verdict. Frames by hand: eth, IPv6, HBH (PadN), fragment
  * header, UDP + 100 bytes in two fragments (64 + 44 payload bytes). */
@@ -604,7 +605,7 @@ static size_t v6_big_unfrag(uint8_t *b, unsigned hbh_units, int second, uint16_t
     b[o + 23] = 1, b[o + 39] = 2;
     o += 40;
     b[o] = 44, b[o + 1] = (uint8_t)hbh_units;          /* next: fragment */
-    b[o + 2] = 1, b[o + 3] = (uint8_t)(hbh - 4);       /* PadN over the rest */
+    b[o + 2] = 0x1e, b[o + 3] = (uint8_t)(hbh - 4);    /* skipped (action 00); PadN > 7: drop */
     o += hbh;
     b[o] = 17;
     uint16_t fo = second ? (uint16_t)(64 | 0) : 1;     /* offset 64 (<<3 field) / M */

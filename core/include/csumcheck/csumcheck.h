@@ -443,6 +443,8 @@ struct csc_config {
                                 than Ethernet (TEB) is accepted */
     uint8_t gre_csum;        /* enum csc_gre_csum */
     bool inner_socket;       /* inner L4 has a listening socket */
+    bool route_localnet;     /* net.ipv4.conf.*.route_localnet: 127/8 routed, not a martian
+                                (default false; --live's receiver sets it) */
     bool assume_bad;         /* uncaptured checksums: assume bad (default good) */
     bool trace_steps;        /* record csc_kernel.steps (default true) */
     uint8_t l2tp_cookie_len; /* L2TPv3 cookie: 0, 4 or 8 bytes (default 0) */

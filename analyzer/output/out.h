@@ -82,6 +82,10 @@ struct out_format {
     void (*error)(struct wbuf *w, const struct out_file *f, uint64_t frame, const char *msg);
     /* --flows: one flow of the file (at the end of the file, or when pushed out) */
     void (*flow)(struct wbuf *w, const struct out_file *f, const struct cli_flow *fl);
+    /* --baseline: a frame whose outcome is not the baseline's (was or now
+     * NULL: on one side only; now is nnow bytes) */
+    void (*baseline)(struct wbuf *w, const struct out_file *f, uint64_t frame, const char *was,
+                     const char *now, size_t nnow);
     void (*summary)(struct wbuf *w, const struct out_summary *s);
     void (*compare)(struct wbuf *w, const struct out_summary *s);
 };

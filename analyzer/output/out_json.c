@@ -424,6 +424,33 @@ static void json_error(struct wbuf *w, const struct out_file *f, uint64_t frame,
     wb_putc(w, '\n');
 }
 
+/* --baseline: {"type":"baseline-change","file","frame","was","now"} */
+static void json_baseline(struct wbuf *w, const struct out_file *f, uint64_t frame, const char *was,
+                          const char *now, size_t nnow)
+{
+    struct jw j = jw_on(w);
+    jw_obj(&j);
+    JW_WORD(&j, "type", "baseline-change");
+    JW_KEY(&j, "file");
+    wb_puts(w, f->name);
+    JW_U64(&j, "frame", frame);
+    JW_KEY(&j, "was");
+    if (was)
+        jw_str(&j, was);
+    else
+        jw_null(&j);
+    JW_KEY(&j, "now");
+    if (now) {
+        char *s = g_strndup(now, nnow);
+        jw_str(&j, s);
+        g_free(s);
+    } else {
+        jw_null(&j);
+    }
+    jw_end_obj(&j);
+    wb_putc(w, '\n');
+}
+
 static void flush_to_file(struct wbuf *w)
 {
     fwrite(w->p, 1, w->len, w->ctx);
@@ -452,6 +479,7 @@ const struct out_format out_json = {
     .diff = json_diff,
     .error = json_error,
     .flow = json_flow_record,
+    .baseline = json_baseline,
     .summary = json_summary,
     .compare = json_compare,
 };

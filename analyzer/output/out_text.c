@@ -296,6 +296,21 @@ static void text_diff(struct wbuf *w, const struct out_file *f, const struct fra
     wb_putc(w, '\n');
 }
 
+/* --baseline: "FILE:FRAME: changed since the baseline: was ...; now ..." */
+static void text_baseline(struct wbuf *w, const struct out_file *f, uint64_t frame, const char *was,
+                          const char *now, size_t nnow)
+{
+    wb_puts(w, f->name);
+    wb_printf(w, ":%ju: changed since the baseline: ", (uintmax_t)frame);
+    wb_puts(w, was ? "was " : "not in the baseline");
+    if (was)
+        wb_puts(w, was);
+    wb_puts(w, now ? "; now " : "; now not in the capture");
+    if (now)
+        wb_write(w, now, nnow);
+    wb_putc(w, '\n');
+}
+
 const struct out_format out_text = {
     .name = "text",
     .escape = wb_text_name,
@@ -307,6 +322,7 @@ const struct out_format out_text = {
     .fate = text_fate,
     .frame_end = text_frame_end,
     .diff = text_diff,
+    .baseline = text_baseline,
     .summary = text_summary,
     .compare = text_compare,
 };

@@ -18,7 +18,6 @@
 
 #include "baseline.h"
 #include "filter.h"
-#include "jw.h"
 #include "wout.h"
 
 #include <errno.h>
@@ -86,41 +85,8 @@ void frame_words_render(const struct file_ctx *c, struct wbuf *w, const struct f
 static void baseline_change(struct file_ctx *c, uint64_t frame, const char *was, const char *now,
                             size_t nnow)
 {
-    struct wbuf *w = &c->out;
-    const struct out_file *f = &c->fv.out;
-    if (f->fmt == &out_json) {
-        struct jw j = jw_on(w);
-        jw_obj(&j);
-        JW_WORD(&j, "type", "baseline-change");
-        JW_KEY(&j, "file");
-        wb_puts(w, f->name);
-        JW_U64(&j, "frame", frame);
-        JW_KEY(&j, "was");
-        if (was)
-            jw_str(&j, was);
-        else
-            jw_null(&j);
-        JW_KEY(&j, "now");
-        if (now) {
-            char *s = g_strndup(now, nnow);
-            jw_str(&j, s);
-            g_free(s);
-        } else {
-            jw_null(&j);
-        }
-        jw_end_obj(&j);
-        wb_putc(w, '\n');
-    } else if (f->fmt == &out_text) {
-        wb_puts(w, c->cout.name);
-        wb_printf(w, ":%ju: changed since the baseline: ", (uintmax_t)frame);
-        wb_puts(w, was ? "was " : "not in the baseline");
-        if (was)
-            wb_puts(w, was);
-        wb_puts(w, now ? "; now " : "; now not in the capture");
-        if (now)
-            wb_write(w, now, nnow);
-        wb_putc(w, '\n');
-    }
+    if (c->fv.out.fmt->baseline)
+        c->fv.out.fmt->baseline(&c->out, &c->fv.out, frame, was, now, nnow);
 }
 
 static void baseline_frame(struct file_ctx *c, uint64_t n, const struct frame_words *fw)

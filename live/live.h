@@ -125,7 +125,7 @@ enum live_status { LIVE_OK = 0, LIVE_SKIPPED, LIVE_ERROR };
  * Names are nstat's: "UdpInCsumErrors", "IpExtInCsumErrors", "Udp6InErrors";
  * "dev:NAME:rx_packets" (rx_bytes, rx_errors, rx_dropped, rx_crc_errors,
  * rx_frame_errors, rx_length_errors, rx_over_errors, rx_missed_errors,
- * rx_nohandler), "sock:N" (datagrams read on socket N). */
+ * rx_nohandler), "sock:N" (datagrams read on socket N), "sockbytes:N" (their payload bytes). */
 struct live_obs {
     int32_t id;
     int32_t status;            /* enum live_status */

@@ -24,7 +24,8 @@ struct snap {
 
 /* obs.c */
 /* ifindex[0..nif): the links whose statistics are read, ifname their names */
-void snap_take(struct snap *s, const int64_t *sock_reads, int nsocks, const int *ifindex,
+/* sock_reads / sock_bytes: datagrams and payload bytes each socket read */
+void snap_take(struct snap *s, const int64_t *sock_reads, const int64_t *sock_bytes, int nsocks, const int *ifindex,
                char (*ifname)[16], int nif);
 /* Forget the counter files kept open (they show the namespace they were
  * opened in): call after entering a new one. */

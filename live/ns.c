@@ -43,6 +43,7 @@ static struct {
     int tap;
     int socks[LIVE_MAX_SOCKS];
     int64_t reads[LIVE_MAX_SOCKS];
+    int64_t bytes[LIVE_MAX_SOCKS];     /* payload bytes those reads returned */
     int ep;                                   /* epoll over the UDP sockets: drain() reads only those with data */
     int8_t dev_state[LIVE_MAX_DEVS];          /* 0 made, 1 not in this kernel, -1 failed */
     int ifindex[IF_MAX];                      /* links read: the TAP, the current device and its watch list */
@@ -278,8 +279,11 @@ static void drain(void)
     int n = E.ep >= 0 ? epoll_wait(E.ep, ev, LIVE_MAX_SOCKS, 0) : 0;
     for (int k = 0; k < n; k++) {
         int i = (int)ev[k].data.u32;
-        while (recv(E.socks[i], buf, sizeof buf, MSG_DONTWAIT) >= 0)
+        ssize_t r;
+        while ((r = recv(E.socks[i], buf, sizeof buf, MSG_DONTWAIT)) >= 0) {
             E.reads[i]++;
+            E.bytes[i] += r;
+        }
     }
     /* what the namespace sends out (resets, ICMP errors, neighbour
      * discovery) leaves through the TAP: read and drop it */
@@ -301,7 +305,7 @@ static void snapshot(struct snap *s)
 {
     int64_t t = live_now_us();
     drain();
-    snap_take(s, E.reads, E.s.nsocks, E.ifindex, E.ifname, E.nif);
+    snap_take(s, E.reads, E.bytes, E.s.nsocks, E.ifindex, E.ifname, E.nif);
     PROF_SNAP_US += live_now_us() - t;
     PROF_SNAPS++;
 }
@@ -567,6 +571,7 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
     for (int i = 0; i < LIVE_MAX_SOCKS; i++) {
         E.socks[i] = -1;
         E.reads[i] = 0;
+        E.bytes[i] = 0;
     }
     if (s->nsocks > LIVE_MAX_SOCKS || s->ncmds > LIVE_MAX_CMDS || s->ndevs > LIVE_MAX_DEVS) {
         snprintf(err, n, "setup: %d sockets, %d commands, %d devices", s->nsocks, s->ncmds, s->ndevs);

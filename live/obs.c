@@ -202,7 +202,7 @@ void snap_end(struct snap *s)
         L[layout_fork(s, s->n)].n = s->n;
 }
 
-void snap_take(struct snap *s, const int64_t *sock_reads, int nsocks, const int *ifindex,
+void snap_take(struct snap *s, const int64_t *sock_reads, const int64_t *sock_bytes, int nsocks, const int *ifindex,
                char (*ifname)[16], int nif)
 {
     static char buf[32768];
@@ -231,6 +231,11 @@ void snap_take(struct snap *s, const int64_t *sock_reads, int nsocks, const int 
         char name[16];
         int nl = snprintf(name, sizeof name, "sock:%d", i);
         snap_put(s, "", 0, name, (size_t)nl, sock_reads[i]);
+    }
+    for (int i = 0; i < nsocks; i++) {
+        char name[20];
+        int nl = snprintf(name, sizeof name, "sockbytes:%d", i);
+        snap_put(s, "", 0, name, (size_t)nl, sock_bytes[i]);
     }
     snap_end(s);
 }

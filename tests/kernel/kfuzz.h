@@ -189,6 +189,8 @@ struct kf_outcome {
     int unknown;             /* the model: verdict unknown (not modelled, queued) */
     int in6, nosock;         /* the innermost IP family, no listener for the transport */
     int l4proto;             /* the innermost transport (enum csc_proto), CSC_P_NONE */
+    int64_t bytes;           /* UDP delivered: the payload bytes the socket reads (model: the
+                                datagram's UDP length less its header) */
 };
 void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *era, struct kf_outcome *m);
 void kf_kernel(const struct kf_case *c, const struct kf_outcome *m, const struct live_obs *o, struct kf_outcome *k);

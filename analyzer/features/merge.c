@@ -63,7 +63,7 @@ struct merged {
     char *config;              /* the first summary's "config" and "gro" parameters, as text */
     uint64_t nerrors;
     int stopped_by;
-    bool fail_hit, flows;
+    bool fail_hit, flows, baseline;
     bool bad;                  /* err holds the first error of this summary */
     GString *err;
 };
@@ -612,8 +612,10 @@ static bool merge_summary(struct merged *m, JsonObject *s)
         !flows_of(m, s, first))
         return false;
     JsonObject *bl = opt_obj_of(m, s, "baseline");
-    if (bl)                        /* --baseline runs: their counts add up */
+    if (bl) {                      /* --baseline runs: their counts add up */
         sum_group_of(m, bl, &st, SG_BASELINE);
+        m->baseline = true;
+    }
     uint64_t errors = u64_of(m, s, "errors"), status = u64_of(m, s, "exit_status");
     bool known = false;
     for (size_t i = 0; i < G_N_ELEMENTS(exit_statuses); i++)
@@ -745,6 +747,8 @@ int merge_write(struct merged *m, struct wbuf *w, const struct out_format *fmt)
     o->jobv = (struct job *)(void *)m->jobs->data;
     if (m->flows && !o->flows)
         o->flows = CLI_FLOWS_DEFAULT;
+    if (m->baseline && !o->baseline_path)   /* the summary says the counts */
+        o->baseline_path = g_strdup("the runs' baselines");
     int status = m->stopped_by ? 128 + m->stopped_by : m->nerrors ? 2 : m->fail_hit ? 1 : 0;
     struct out_summary s = { o, m->run, (unsigned)m->nerrors, o->njobv, status, m->stopped_by };
     fmt->summary(w, &s);

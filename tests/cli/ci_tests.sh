@@ -61,6 +61,15 @@ t_baseline() {
         cmp -s "$W/judge.s" "$W/listed" || { diff "$W/judge.s" "$W/listed" | head >&2; fail "$how: the frames listed are not the frames that changed"; }
         eq "$how: counts" "$(jq_ -f type=summary -p baseline.changed -p baseline.new -p baseline.gone)" "$n	0	0"
     done
+    # --merge adds the counts of --baseline runs
+    run 1 "$C" -F json --summary-only --remcsum-rx --baseline "$W/base.json" "$CAPS/demo.pcapng"
+    mv "$W/out" "$W/p1.json"
+    run 1 "$C" -F json --summary-only --remcsum-rx --baseline "$W/base.json" "$CAPS/seed002-rco.pcap"
+    mv "$W/out" "$W/p2.json"
+    run 1 "$C" -F json --summary-only --remcsum-rx --baseline "$W/base.json" "$CAPS/demo.pcapng" "$CAPS/seed002-rco.pcap"
+    whole=$(jq_ -f type=summary -p baseline)
+    run 1 "$C" --merge -F json "$W/p1.json" "$W/p2.json"
+    eq "merged baseline counts" "$(jq_ -f type=summary -p baseline)" "$whole"
     # text: a line per changed frame, with both outcomes
     run 1 "$C" --remcsum-rx --baseline "$W/base.json" "$CAPS"
     eq "text lines" "$(grep -c ': changed since the baseline: was worst ' "$W/out")" "$n"

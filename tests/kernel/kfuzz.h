@@ -116,6 +116,9 @@ struct kf_case {
     uint16_t paylen;
     uint16_t sport;          /* innermost source port (unique per frame: no state is shared) */
     uint8_t flags;           /* KF_F_* */
+    uint8_t sysctl;          /* 0: the namespace's sysctl defaults; 1: the profile of
+                                kf_sysctl_lines (route_localnet, accept_local, seg6_enabled,
+                                icmp_echo_ignore_broadcasts 0) - plain TAP only */
     uint8_t nseg;            /* 1: one frame; 2..KD_MAX_SEGS: a run of one flow for GRO
                                 (namespace with IFF_NAPI and gro_flush_timeout) */
     int nmut;

@@ -270,7 +270,8 @@ void kf_case_label(const struct kf_case *c, char *buf, size_t n)
                                  c->report == KFR_UNNECESSARY ? " rx=unnecessary" : "",
                                  l4[c->l4 % KL__COUNT], c->g.tun == KT_PLAIN ? (c->g.v6 ? '6' : '4')
                                                                            : (c->inner6 ? '6' : '4'),
-                                 c->g.gro ? "napi+gro" : c->g.napi ? "napi" : c->g.level >= 0 ? "bpf" : "plain",
+                                 c->g.gro ? "napi+gro" : c->g.napi ? "napi" : c->g.level >= 0 ? "bpf" :
+                                 c->sysctl ? "plain+sysctl1" : "plain",
                                  opts);
     for (int i = 0; i < c->nmut && at < n; i++) {
         char m[80];

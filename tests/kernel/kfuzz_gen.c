@@ -136,6 +136,7 @@ static void pick_report(uint64_t *s, struct kf_case *c)
         return;
     }
     if (x < 40) {
+        c->sysctl = (uint8_t)chance(s, 20);   /* sysctls off their defaults */
     } else if (x < 65) {
         c->g.napi = 1;
     } else {

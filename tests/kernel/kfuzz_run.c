@@ -260,7 +260,7 @@ static void signature(const struct kf_case *c, const struct kf_frame *fr, const 
     kf_receiver_name(c, tun, sizeof tun);
     size_t at = (size_t)snprintf(buf, n, "%s %s %s%c%s rx=%s%s", tun, c->g.v6 ? "ip6" : "ip4",
                                  l4[c->l4 % KL__COUNT], (c->g.tun == KT_PLAIN ? c->g.v6 : c->inner6) ? '6' : '4',
-                                 runs, rep, c->g.napi && c->nseg <= 1 ? " napi" : "");
+                                 runs, rep, c->g.napi && c->nseg <= 1 ? " napi" : c->sysctl ? " sysctl1" : "");
     /* mutations sorted by name - the same set reads the same - but headers
      * and options that chain keep their order (a hop-by-hop header after a
      * routing header is not the same frame as one before it) */
@@ -504,11 +504,25 @@ static void disagreement(struct ns *n, const struct kf_case *c, struct row *row,
 
 /* ---- namespaces ---- */
 
-#define NS_KEYS 32
-static unsigned ns_key(const struct kd_group *g)
+#define NS_KEYS 64
+static unsigned ns_key(const struct kf_case *c)
 {
-    return (unsigned)(g->v6 ? 1 : 0) | (g->napi ? 2u : 0) | (g->gro ? 4u : 0) | (unsigned)(g->level + 1) << 3;
+    const struct kd_group *g = &c->g;
+    return (unsigned)(g->v6 ? 1 : 0) | (g->napi ? 2u : 0) | (g->gro ? 4u : 0) | (unsigned)(g->level + 1) << 3 |
+           (c->sysctl ? 32u : 0);
 }
+
+/* The sysctl profile 1: the ones the receive path decides by that a stock
+ * namespace leaves at their defaults (and the model assumes): 127/8 routed
+ * locally, a source that is one of the host's addresses accepted, segment
+ * routing headers processed, ICMP echo to a broadcast or multicast
+ * address answered */
+static const char *const SYSCTL1[] = {
+    "@sysctl net.ipv4.conf.all.route_localnet=1 net.ipv4.conf.all.accept_local=1 "
+    "net.ipv4.icmp_echo_ignore_broadcasts=0",
+    "@sysctl net.ipv6.conf.all.seg6_enabled=1 net.ipv6.conf.default.seg6_enabled=1 "
+    "net.ipv6.conf." LIVE_TAP_NAME ".seg6_enabled=1",
+};
 
 static int ns_start(struct ns *n, const struct kf_case *first, const uint32_t *idx, size_t cnt)
 {
@@ -523,6 +537,9 @@ static int ns_start(struct ns *n, const struct kf_case *first, const uint32_t *i
         snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 2001:db8::2/64 dev " LIVE_TAP_NAME " nodad");
     /* the network of the peers of devices with their GRO off (KO_NOGRO) */
     snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 10.0.3.2/24 dev " LIVE_TAP_NAME);
+    if (first->sysctl)
+        for (size_t i = 0; i < sizeof SYSCTL1 / sizeof *SYSCTL1; i++)
+            snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "%s", SYSCTL1[i]);
     snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 10.0.9.9/32 dev lo");
     snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 2001:db8:9::9/128 dev lo nodad");
     for (size_t i = 0; i < cnt; i++) {
@@ -726,7 +743,7 @@ int kf_run_here(const struct kf_opts *o)
     for (uint32_t i = 0; i < o->count; i++) {
         struct kf_case c;
         kf_generate(o->seed, frame_at(o, i), o->host_tunnels, &c);
-        key[i] = (uint8_t)ns_key(&c.g);
+        key[i] = (uint8_t)ns_key(&c);
     }
     double t0 = now_s();
     for (unsigned k = 0; k < NS_KEYS; k++) {

@@ -240,5 +240,7 @@ int kf_trace_available(void);
 void kf_trace_begin(void);
 void kf_trace_end(char *buf, size_t n);
 int kf_known_load(const char *path);
+/* The disagreements a run's output printed, explained again by o->known */
+int kf_classify(const struct kf_opts *o, const char *log);
 
 #endif

@@ -38,7 +38,8 @@ static int usage(void)
 {
     fprintf(stderr, "usage: csc-kfuzz --kernel host|bullseye|bookworm|trixie|sid [--seed S] [--count N] "
                     "[--first I | --frame I | --frames I,J,..] [--bpf OBJ] [--vm RUNNER] [--known FILE] [--out DIR] "
-                    "[--summary FILE] [--max-saved N] [--no-minimise] [--trace] [-v]\n");
+                    "[--summary FILE] [--max-saved N] [--no-minimise] [--trace] [-v]\n"
+                    "       csc-kfuzz --classify LOG --known FILE   (a run's disagreements against the list now)\n");
     return 2;
 }
 
@@ -186,7 +187,7 @@ int main(int argc, char **argv)
     a.o.seed = 1;
     a.o.count = 1000;
     a.o.max_saved = 200;
-    const char *name = NULL;
+    const char *name = NULL, *classify = NULL;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(s, "--kernel") && v) a.o.kernel = argv[++i];
@@ -207,6 +208,7 @@ int main(int argc, char **argv)
         else if (!strcmp(s, "--no-minimise")) a.o.no_minimise = 1;
         else if (!strcmp(s, "--trace")) a.o.trace = 1;
         else if (!strcmp(s, "--model-only")) a.o.model_only = 1;
+        else if (!strcmp(s, "--classify") && v) classify = argv[++i];
         else if (!strcmp(s, "--frames") && v) {
             a.o.list_text = argv[++i];
             if (parse_list(a.o.list_text, &a.o))
@@ -221,6 +223,8 @@ int main(int argc, char **argv)
         unlink(a.o.summary);
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
+    if (classify)
+        return kf_classify(&a.o, classify);
     a.here = !strcmp(a.o.kernel, "here") || !strcmp(a.o.kernel, "host") || a.o.model_only;
     if (!a.here)
         return run_vm(&a);

@@ -139,6 +139,56 @@ static int known_for(const char *sig)
     return -1;
 }
 
+/* csc-kfuzz --classify LOG --known FILE: the distinct disagreements a run
+ * printed ("NEW|known  N x SIGNATURE"), explained again by the known list
+ * as it is now (a long run outlives the list it started with). Prints the
+ * unexplained ones; exit 1 when there are any. */
+int kf_classify(const struct kf_opts *o, const char *log)
+{
+    static struct kf_opts opts;
+    opts = *o;
+    memset(&R, 0, sizeof R);
+    R.o = &opts;
+    if (o->known && kf_known_load(o->known))
+        return 2;
+    FILE *f = fopen(log, "r");
+    if (!f) {
+        perror(log);
+        return 2;
+    }
+    static char kernel[64] = "host";
+    char line[2048];
+    unsigned sigs = 0, frames = 0, unexplained = 0, unexplained_frames = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (sscanf(line, "csc-kfuzz on %63s", kernel) == 1) {
+            opts.kernel = kernel;
+            continue;
+        }
+        char *x = strstr(line, " x ");
+        unsigned n;
+        if (!x || (strncmp(line, "  NEW ", 6) && strncmp(line, "  known ", 8)) ||
+            sscanf(line + 8, "%u", &n) != 1)
+            continue;
+        char *sig = x + 3;
+        char *nm = strstr(sig, " (not minimised)");
+        if (nm)
+            *nm = 0;
+        sigs++;
+        frames += n;
+        if (known_for(sig) < 0) {
+            unexplained++;
+            unexplained_frames += n;
+            printf("UNEXPLAINED %5u x %s\n", n, sig);
+        }
+    }
+    fclose(f);
+    printf("%s: %u distinct disagreements (%u frames) on %s, %u (%u frames) not explained by %s\n", log, sigs,
+           frames, opts.kernel, unexplained, unexplained_frames, o->known ? o->known : "no list");
+    free(R.known);
+    return unexplained ? 1 : 0;
+}
+
 /* ---- the table ---- */
 
 static struct row *row_of(const struct kf_case *c)

@@ -117,7 +117,12 @@ struct live_batch {
     uint8_t dev;
     uint16_t nframes;
     const struct live_frame *frames[LIVE_MAX_BATCH];
+    uint8_t flags;             /* LIVE_BATCH_* */
 };
+/* A GRO run written once: no second write to see that the kernel does the
+ * same again (the caller judges noise itself, e.g. by writing a run that
+ * disagrees again) - half the time of a run */
+enum { LIVE_BATCH_ONCE = 1u << 0 };
 
 enum live_status { LIVE_OK = 0, LIVE_SKIPPED, LIVE_ERROR };
 

@@ -830,7 +830,7 @@ int live_run_batch(const struct live_batch *c, struct live_obs *o)
     int gro_run = E.s.gro_flush_ns && c->nframes > 1;
     static struct live_obs a[3];
     int rc = run_gro_attempts(c, o);
-    if (rc || !gro_run)
+    if (rc || !gro_run || (c->flags & LIVE_BATCH_ONCE))
         return rc;
     a[0] = *o;
     if ((rc = run_gro_attempts(c, &a[1])))

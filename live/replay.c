@@ -462,7 +462,7 @@ static void chunk_to_job(struct live_replay *lr, struct live_chunk *ch)
             lr->setups++;
             setup = true;
         }
-        struct live_batch b = { lr->seq++, (uint8_t)f->dev, 1, { &f->fr } };
+        struct live_batch b = { lr->seq++, (uint8_t)f->dev, 1, { &f->fr }, 0 };
         live_job_batch(lr->job, &b);
     }
     ch->n = 0;
@@ -501,7 +501,7 @@ static void chunk_run(struct live_replay *lr, struct live_chunk *ch)
                     why(out, "the VM sent no observation of it (the agent stopped before it: see -v)");
                 }
             } else if (rc == 0 && !stopped(lr)) {
-                struct live_batch b = { (int32_t)i, (uint8_t)f->dev, 1, { &f->fr } };
+                struct live_batch b = { (int32_t)i, (uint8_t)f->dev, 1, { &f->fr }, 0 };
                 int64_t tf = now_us();
                 live_session_run(&ss, &b, &o, LIVE_FRAME_MS);
                 lr->frame_seconds += (double)(now_us() - tf) / 1e6;

@@ -33,6 +33,7 @@ struct wire_batch {
     uint32_t magic;
     int32_t id;
     uint16_t dev, nframes;
+    uint32_t flags;                    /* live_batch.flags */
 };
 
 struct wire_frame {
@@ -86,6 +87,7 @@ static void child_main(const struct live_tools *t, const struct live_setup *s, i
         b.id = wb.id;
         b.dev = (uint8_t)wb.dev;
         b.nframes = wb.nframes;
+        b.flags = (uint8_t)wb.flags;
         for (unsigned i = 0; i < wb.nframes; i++) {
             struct wire_frame wf;
             if (live_read_full(rfd, &wf, sizeof wf) || wf.len > LIVE_MAX_FRAME)
@@ -190,7 +192,7 @@ int live_session_run(struct live_session *ss, const struct live_batch *b, struct
         obs_error(o, b->id, ss->msg[0] ? ss->msg : "the namespace is gone");
         return -1;
     }
-    struct wire_batch wb = { WIRE_MAGIC, b->id, b->dev, b->nframes };
+    struct wire_batch wb = { WIRE_MAGIC, b->id, b->dev, b->nframes, b->flags };
     int bad = write_all(ss->wfd, &wb, sizeof wb);
     for (unsigned i = 0; !bad && i < b->nframes; i++) {
         struct wire_frame wf;

@@ -237,6 +237,7 @@ static int run_frame(struct ns *n, const struct kf_case *c, const struct kf_fram
     b.id = (int32_t)(c->index & 0x7fffffff);
     b.dev = (uint8_t)d;
     b.nframes = (uint16_t)nseg_of(c);
+    b.flags = LIVE_BATCH_ONCE;         /* a run that disagrees is written again (noise) */
     for (int s = 0; s < b.nframes; s++)
         b.frames[s] = &fr[s].lf;
     R.runs_total++;

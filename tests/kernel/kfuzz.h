@@ -16,6 +16,7 @@
  *   kfuzz_build.c  a frame's bytes and virtio-net header from its recipe
  *   kfuzz_judge.c  the model's and the kernel's outcome, the comparison
  *   kfuzz_run.c    sessions per namespace, minimisation, the findings
+ *   kfuzz_known.c  the known-disagreement list, --classify
  *   kfuzz_trace.c  where the kernel dropped a saved frame (skb:kfree_skb)
  *   kfuzz_main.c   the program: options, the VM relay, known list, tables
  */
@@ -239,7 +240,15 @@ int kf_run_here(const struct kf_opts *o);
 int kf_trace_available(void);
 void kf_trace_begin(void);
 void kf_trace_end(char *buf, size_t n);
+
+/* kfuzz_known.c: the known-disagreement list */
 int kf_known_load(const char *path);
+/* The first line whose kernels include kernel and whose pattern matches sig, -1 */
+int kf_known_match(const char *kernel, const char *sig);
+void kf_known_seen(int i);
+const char *kf_known_why(int i);
+void kf_known_report_unseen(const char *kernel);
+void kf_known_free(void);
 /* The disagreements a run's output printed, explained again by o->known */
 int kf_classify(const struct kf_opts *o, const char *log);
 

@@ -9,14 +9,12 @@
  * of the frame as written and a report (receiver, report, mutations, both
  * outcomes, the model's trace, the command that reproduces it).
  */
-#define _GNU_SOURCE             /* fnmatch FNM_EXTMATCH: @(a|b) in the known list */
 #include "kfuzz.h"
 
 #include "capw.h"
 #include "csumcheck/csumcheck.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,11 +25,6 @@
 #define MAX_SIGS 4096
 #define MAX_ROWS 48
 #define MINIMISE_BUDGET 40       /* minimisations per raw disagreement key and tunnel */
-
-struct known {
-    char kernels[64], pattern[400], why[300];
-    unsigned seen;
-};
 
 struct sig {
     char text[600];              /* tunnel report mutations : model X, kernel Y (why) */
@@ -53,8 +46,6 @@ static struct {
     const char *era;
     char release[128];
     struct live_tools tools;
-    struct known *known;
-    size_t nknown;
     struct sig *sigs;
     size_t nsigs;
     struct row rows[MAX_ROWS];
@@ -72,121 +63,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* ---- the known list ---- */
-
-/* "KERNELS | PATTERN | explanation": KERNELS a comma list (host, bullseye,
- * bookworm, trixie, sid) or "*"; PATTERN matched (fnmatch) against the
- * signature of a disagreement; '#' comments */
-int kf_known_load(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return errno == ENOENT ? 0 : -1;
-    char line[1024];
-    size_t cap = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        if (!line[0] || line[0] == '#')
-            continue;
-        char *a = strstr(line, " | "), *b = a ? strstr(a + 3, " | ") : NULL;
-        if (!a || !b) {
-            fprintf(stderr, "known list %s: not \"KERNELS | PATTERN | explanation\": %s\n", path, line);
-            fclose(f);
-            return -1;
-        }
-        if (R.nknown == cap) {
-            cap = cap ? cap * 2 : 64;
-            struct known *k = realloc(R.known, cap * sizeof *k);
-            if (!k) {
-                fclose(f);
-                return -1;
-            }
-            R.known = k;
-        }
-        struct known *k = &R.known[R.nknown++];
-        memset(k, 0, sizeof *k);
-        snprintf(k->kernels, sizeof k->kernels, "%.*s", (int)(a - line), line);
-        snprintf(k->pattern, sizeof k->pattern, "%.*s", (int)(b - a - 3), a + 3);
-        snprintf(k->why, sizeof k->why, "%s", b + 3);
-    }
-    fclose(f);
-    return 0;
-}
-
-static int kernel_listed(const char *list, const char *kernel)
-{
-    if (!strcmp(list, "*"))
-        return 1;
-    size_t kl = strlen(kernel);
-    for (const char *p = list; *p;) {
-        while (*p == ',' || *p == ' ')
-            p++;
-        size_t n = strcspn(p, ", ");
-        if (n == kl && !strncmp(p, kernel, n))
-            return 1;
-        p += n;
-    }
-    return 0;
-}
-
-static int known_for(const char *sig)
-{
-    for (size_t i = 0; i < R.nknown; i++)
-        if (kernel_listed(R.known[i].kernels, R.o->kernel) && !fnmatch(R.known[i].pattern, sig, FNM_EXTMATCH))
-            return (int)i;
-    return -1;
-}
-
-/* csc-kfuzz --classify LOG --known FILE: the distinct disagreements a run
- * printed ("NEW|known  N x SIGNATURE"), explained again by the known list
- * as it is now (a long run outlives the list it started with). Prints the
- * unexplained ones; exit 1 when there are any. */
-int kf_classify(const struct kf_opts *o, const char *log)
-{
-    static struct kf_opts opts;
-    opts = *o;
-    memset(&R, 0, sizeof R);
-    R.o = &opts;
-    if (o->known && kf_known_load(o->known))
-        return 2;
-    FILE *f = fopen(log, "r");
-    if (!f) {
-        perror(log);
-        return 2;
-    }
-    static char kernel[64] = "host";
-    char line[2048];
-    unsigned sigs = 0, frames = 0, unexplained = 0, unexplained_frames = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        if (sscanf(line, "csc-kfuzz on %63s", kernel) == 1) {
-            opts.kernel = kernel;
-            continue;
-        }
-        char *x = strstr(line, " x ");
-        unsigned n;
-        if (!x || (strncmp(line, "  NEW ", 6) && strncmp(line, "  known ", 8)) ||
-            sscanf(line + 8, "%u", &n) != 1)
-            continue;
-        char *sig = x + 3;
-        char *nm = strstr(sig, " (not minimised)");
-        if (nm)
-            *nm = 0;
-        sigs++;
-        frames += n;
-        if (known_for(sig) < 0) {
-            unexplained++;
-            unexplained_frames += n;
-            printf("UNEXPLAINED %5u x %s\n", n, sig);
-        }
-    }
-    fclose(f);
-    printf("%s: %u distinct disagreements (%u frames) on %s, %u (%u frames) not explained by %s\n", log, sigs,
-           frames, opts.kernel, unexplained, unexplained_frames, o->known ? o->known : "no list");
-    free(R.known);
-    return unexplained ? 1 : 0;
 }
 
 /* ---- the table ---- */
@@ -525,10 +401,10 @@ static void disagreement(struct ns *n, const struct kf_case *c, struct row *row,
     kf_build(&mc, 0, &fr[0]);
     signature(&mc, &fr[0], key, text, sizeof text);
     struct sig *sg = sig_find(text);
-    int kn = known_for(text);
+    int kn = kf_known_match(R.o->kernel, text);
     if (kn >= 0) {
         row->known++;
-        R.known[kn].seen++;
+        kf_known_seen(kn);
     } else {
         row->disagree++;
     }
@@ -838,7 +714,7 @@ int kf_run_here(const struct kf_opts *o)
             printf("  %s %5u x %s%s\n        first: --seed %llu --frame %u%s%s%s%s\n", s->known < 0 ? "NEW  " : "known",
                    s->count, s->text, s->minimised ? "" : " (not minimised)", (unsigned long long)s->seed, s->index,
                    s->file[0] ? "  " : "", s->file, s->known >= 0 ? "\n        " : "",
-                   s->known >= 0 ? R.known[s->known].why : "");
+                   s->known >= 0 ? kf_known_why(s->known) : "");
         }
     for (int k = 0; k < R.nskipmsg; k++)
         printf("*** SKIPPED (not in this kernel): %s ***\n", R.skipmsg[k]);
@@ -847,14 +723,12 @@ int kf_run_here(const struct kf_opts *o)
         ran += R.rows[r].frames - R.rows[r].skipped - R.rows[r].errors;
         errors += R.rows[r].errors;
     }
-    for (size_t i = 0; i < R.nknown; i++)
-        if (!R.known[i].seen && kernel_listed(R.known[i].kernels, o->kernel))
-            printf("known entry not met in this run: %s\n", R.known[i].pattern);
+    kf_known_report_unseen(o->kernel);
     printf("\n%u frames written (%u runs with the repeats and %u minimisation runs) in %.1f s: %.0f frames/s "
            "(kernel side %.1f s); %u reports saved%s%s\n", ran, R.runs_total, R.runs_minimise, total,
            total > 0 ? ran / total : 0.0, R.t_kernel, R.saved, o->out ? " in " : "", o->out ? o->out : "");
     free(R.sigs);
-    free(R.known);
+    kf_known_free();
     if (!ran)
         return 77;
     return newsigs || errors ? 1 : 0;

@@ -197,6 +197,8 @@ struct kf_outcome {
                                 datagram's UDP length less its header) */
 };
 void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *era, struct kf_outcome *m);
+/* Why kf_model's last verdict was unknown (its last step's function, or the decoder's stop) */
+const char *kf_model_why_unknown(void);
 void kf_kernel(const struct kf_case *c, const struct kf_outcome *m, const struct live_obs *o, struct kf_outcome *k);
 /* A run: the model over its segments with the GRO engine, the kernel from
  * the run's counters (kd_model_frames, kd_kernel_of) */

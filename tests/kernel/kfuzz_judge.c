@@ -51,9 +51,22 @@ static void config_of(const struct kf_case *c, const struct kf_frame *fr, const 
     kd_config_of(&c->g, rep, nosock, era, cfg);
 }
 
+static struct csc_result LAST;          /* kf_model's last result (kf_model_why_unknown) */
+
+/* Why the model's last verdict was unknown: the function of its last step
+ * ("ip_defrag" for a queued fragment, "vxlan_rcv" for a path it does not
+ * know), or the decoder's stop */
+const char *kf_model_why_unknown(void)
+{
+    const struct csc_kernel *k = &LAST.kernel;
+    if (k->nsteps)
+        return csc_fn_name(k->steps[k->nsteps - 1].fn);
+    return LAST.stop != CSC_STOP_END ? csc_stop_name(LAST.stop) : "no replay";
+}
+
 void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *era, struct kf_outcome *m)
 {
-    static struct csc_result r;
+#define r LAST
     struct csc_config cfg;
     memset(m, 0, sizeof *m);
     config_of(c, fr, era, 0, &cfg);
@@ -77,6 +90,7 @@ void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *er
     m->unknown = r.kernel.verdict == CSC_K_UNKNOWN || m->o.cls == LIVE_C_UNKNOWN;
     live_model_counts(r.kernel.counters, m->o.cnt);
     live_model_counts_finish(m->o.cnt);
+#undef r
 }
 
 void kf_kernel(const struct kf_case *c, const struct kf_outcome *m, const struct live_obs *o, struct kf_outcome *k)

@@ -602,6 +602,8 @@ static int model_only(const struct kf_opts *o)
 {
     static struct kf_frame fr[KD_MAX_SEGS];
     unsigned built = 0, unknown = 0, runs = 0;
+    struct { const char *why; unsigned n; } why[32];
+    int nwhy = 0;
     double t0 = now_s();
     for (uint32_t i = 0; i < o->count; i++) {
         struct kf_case c;
@@ -616,15 +618,30 @@ static int model_only(const struct kf_opts *o)
             continue;
         built++;
         runs += nseg > 1;
-        if (nseg > 1)
+        if (nseg > 1) {
             kf_model_run(&c, fr, "6.12", &m);
-        else
+        } else {
             kf_model(&c, fr, "6.12", &m);
+            if (m.unknown) {               /* where the model stopped knowing */
+                const char *w = kf_model_why_unknown();
+                int j = 0;
+                while (j < nwhy && strcmp(why[j].why, w))
+                    j++;
+                if (j == nwhy && nwhy < 32) {
+                    why[nwhy].why = w;
+                    why[nwhy++].n = 0;
+                }
+                if (j < 32)
+                    why[j].n++;
+            }
+        }
         unknown += m.unknown != 0;
     }
     double t = now_s() - t0;
     printf("model only: %u frames of seed %llu, %u built (%u runs), %u unknown to the model, %.2f s: %.0f frames/s\n",
            o->count, (unsigned long long)o->seed, built, runs, unknown, t, t > 0 ? built / t : 0.0);
+    for (int j = 0; j < nwhy && o->verbose; j++)
+        printf("  unknown at %-28s %u single frames\n", why[j].why, why[j].n);
     return built == o->count ? 0 : 1;
 }
 

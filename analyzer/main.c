@@ -218,7 +218,7 @@ int main(int argc, char **argv)
         /* Catch SIGINT/SIGTERM before the inputs are looked at: a signal
          * while directories are walked and files sniffed stops the run as
          * one during the reading does (--live has handlers of its own). */
-        if (!o.live)
+        if (!o.live && !o.era_list)
             stop_install();
         if (o.baseline_path && !(o.baseline = load_baseline(o.baseline_path))) {
             status = 2;
@@ -228,7 +228,7 @@ int main(int argc, char **argv)
         struct job *jobs = inputs_expand(o.inputs, &njobs, o.quiet);
         o.jobv = jobs;
         o.njobv = njobs;
-        if (o.live)
+        if (o.live || o.era_list)
             status = live_main(&o, runs, jobs, njobs, 0);   /* expansion errors are jobs */
         else if (o.write_path && write_path_is_input(o.write_path, jobs, njobs))
             fprintf(stderr, CLI_NAME ": %s: -w would overwrite an input; choose another file\n",
@@ -260,6 +260,7 @@ out:
     g_strfreev(o.inputs);
     g_free((char *)o.write_path);
     g_free(o.live_kernel);
+    g_free(o.era_list);
     g_free(o.filter);
     return status;
 }

@@ -60,18 +60,6 @@ static bool stopped(const struct live_replay *lr)
     return lr->stop && *lr->stop;
 }
 
-static void note(const struct live_replay *lr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(const struct live_replay *lr, const char *fmt, ...)
-{
-    char msg[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (lr->face.note)
-        lr->face.note(lr->face.ctx, msg);
-}
-
 /* ---- the configuration and the kernels ---- */
 
 /* The device reports a TAP can make; else the reason */
@@ -89,7 +77,7 @@ static const char *report_refused(const struct csc_report *r)
 }
 
 /* A kernel's release known: its era, the model's configuration at it */
-static void kernel_release(struct live_replay *lr, struct live_kernel *k, const char *release)
+void live_kernel_release(struct live_replay *lr, struct live_kernel *k, const char *release)
 {
     snprintf(k->release, sizeof k->release, "%s", release);
     k->era = live_era_for_release(release);
@@ -97,34 +85,106 @@ static void kernel_release(struct live_replay *lr, struct live_kernel *k, const 
     csc_era_by_name(k->era, &k->cfg.era);
 }
 
-int live_replay_init(struct live_replay *lr, const struct csc_config *cfg, const char *kernel, char *err,
-                     size_t n)
+/* The receiver as the TAP makes it, whatever the options said of the NIC */
+static const char *receiver_config(struct live_replay *lr, const struct csc_config *cfg, char *err, size_t n)
 {
     lr->cfg = *cfg;
+    lr->janitor_fd = -1;
     const char *no = report_refused(&lr->cfg.rx);
     if (no) {
         snprintf(err, n, "--live cannot make %s", no);
-        return 2;
+        return err;
     }
     lr->cfg.gro_nic = false;         /* the TAP has no IFF_NAPI: no GRO before the stack */
     lr->cfg.gro_tunnel = true;       /* a tunnel device's gro_cells always run */
     lr->cfg.route_localnet = true;   /* plan.c: route_localnet=1 takes 127/8 from the TAP */
     lr->cfg.trace_steps = false;
+    return NULL;
+}
+
+/* The next name of a comma list into buf; NULL at its end */
+static const char *next_name(const char *at, char *buf, size_t n)
+{
+    if (!at || !*at)
+        return NULL;
+    size_t l = strcspn(at, ",");
+    snprintf(buf, n, "%.*s", (int)(l < n ? l : n - 1), at);
+    return at[l] ? at + l + 1 : at + l;
+}
+
+int live_replay_init(struct live_replay *lr, const struct csc_config *cfg, const char *kernels, char *err,
+                     size_t n)
+{
+    if (receiver_config(lr, cfg, err, n))
+        return 2;
     struct utsname u;
     uname(&u);
-    lr->nk = 1;
-    struct live_kernel *k = &lr->k[0];
-    memset(k, 0, sizeof *k);
-    snprintf(k->name, sizeof k->name, "%s", kernel ? kernel : "host");
-    kernel_release(lr, k, u.release);
-    if (kernel) {
-        k->vm = live_vm_kernel_of(kernel);
-        if (!k->vm) {
-            snprintf(err, n, "--kernel %s: not a VM kernel; they are %s", kernel, live_vm_kernel_names());
+    char name[64];
+    const char *at = kernels ? kernels : "host";
+    lr->nk = 0;
+    while ((at = next_name(at, name, sizeof name))) {
+        if (lr->nk == LIVE_MAX_KERNELS) {
+            snprintf(err, n, "--kernel %s: at most %d kernels", kernels, LIVE_MAX_KERNELS);
             return 2;
         }
+        struct live_kernel *k = &lr->k[lr->nk];
+        memset(k, 0, sizeof *k);
+        snprintf(k->name, sizeof k->name, "%s", name);
+        live_kernel_release(lr, k, u.release);
+        if (strcmp(name, "host")) {
+            k->vm = live_vm_kernel_of(name);
+            if (!k->vm) {
+                snprintf(err, n, "--kernel %s: not a VM kernel; they are %s, and host (this machine's)", name,
+                         live_vm_kernel_names());
+                return 2;
+            }
+        }
+        for (int i = 0; i < lr->nk; i++)
+            if (lr->k[i].vm == k->vm) {
+                snprintf(err, n, "--kernel %s: %s twice", kernels, name);
+                return 2;
+            }
+        lr->nk++;
     }
-    lr->cfg = k->cfg;
+    if (!lr->nk) {
+        snprintf(err, n, "--kernel: no kernel named");
+        return 2;
+    }
+    lr->cfg = lr->k[0].cfg;
+    return 0;
+}
+
+int live_replay_init_eras(struct live_replay *lr, const struct csc_config *cfg, const char *eras, char *err,
+                          size_t n)
+{
+    receiver_config(lr, cfg, err, n);    /* the model's view of the same receiver; any report */
+    lr->cfg.rx = cfg->rx;
+    char name[64];
+    const char *at = eras;
+    lr->nk = 0;
+    while ((at = next_name(at, name, sizeof name))) {
+        struct live_kernel *k = &lr->k[lr->nk];
+        if (lr->nk == LIVE_MAX_KERNELS) {
+            snprintf(err, n, "--era %s: at most %d eras to compare", eras, LIVE_MAX_KERNELS);
+            return 2;
+        }
+        memset(k, 0, sizeof *k);
+        k->model_only = true;
+        snprintf(k->name, sizeof k->name, "%s", name);
+        k->cfg = lr->cfg;
+        if (!csc_era_by_name(name, &k->cfg.era)) {
+            snprintf(err, n, "--era %s: unknown era '%s' ('--era list' describes them)", eras, name);
+            return 2;
+        }
+        k->era = k->cfg.era.name;
+        snprintf(k->release, sizeof k->release, "the model at %s", k->era);
+        lr->nk++;
+    }
+    if (lr->nk < 2) {
+        snprintf(err, n, "--era %s: name two eras or more to compare", eras);
+        return 2;
+    }
+    lr->cfg = lr->k[0].cfg;
     return 0;
 }
 
@@ -136,32 +196,26 @@ bool live_replay_needs_job(const struct live_replay *lr)
     return false;
 }
 
-static bool has_host(const struct live_replay *lr)
+bool live_replay_has_host(const struct live_replay *lr)
 {
     for (int i = 0; i < lr->nk; i++)
-        if (!lr->k[i].vm)
+        if (!lr->k[i].vm && !lr->k[i].model_only)
             return true;
     return false;
 }
 
-static const char *bpf_object(char *buf, size_t n)
+void live_bpf_object(struct live_replay *lr)
 {
     const char *env = getenv("CSC_LIVE_BPF");
     if (env && *env)
-        snprintf(buf, n, "%s", env);
+        snprintf(lr->bpf, sizeof lr->bpf, "%s", env);
     else
-        snprintf(buf, n, "%s", CSC_LIVE_BPF_OBJ);
-    return buf[0] && access(buf, R_OK) == 0 ? buf : NULL;
-}
-
-static const char *env_or(const char *env, const char *built)
-{
-    const char *e = getenv(env);
-    return e && *e ? e : built;
+        snprintf(lr->bpf, sizeof lr->bpf, "%s", CSC_LIVE_BPF_OBJ);
+    lr->tools.bpf_obj = lr->bpf[0] && access(lr->bpf, R_OK) == 0 ? lr->bpf : NULL;
 }
 
 /* This machine: 0, or the reason it cannot run in why */
-static int host_preflight(struct live_replay *lr, char *why, size_t n)
+int live_host_preflight(struct live_replay *lr, char *why, size_t n)
 {
     if (geteuid() != 0) {
         snprintf(why, n, "needs root (a private network namespace and a TAP)");
@@ -175,77 +229,12 @@ static int host_preflight(struct live_replay *lr, char *why, size_t n)
         snprintf(why, n, "iproute2 (ip) not found");
         return -1;
     }
-    lr->tools.bpf_obj = bpf_object(lr->bpf, sizeof lr->bpf);
+    live_bpf_object(lr);
     if (live_preflight(&lr->tools, why, n)) {
         if (!why[0])
             snprintf(why, n, "cannot make a network namespace with a TAP here");
         return -1;
     }
-    return 0;
-}
-
-static void vm_line(void *ctx, const char *line)
-{
-    const struct live_replay *lr = ctx;
-    if (lr->face.vm_line)
-        lr->face.vm_line(lr->face.ctx, line);
-}
-
-static struct live_vm_cmd vm_cmd(struct live_replay *lr, FILE *log)
-{
-    struct live_vm_cmd c = { vm_line, lr, log, lr->stop };
-    return c;
-}
-
-/* A VM kernel: the runner and agent exist, the kernel is (or can be)
- * cached; its release learnt. 0; else the exit status with why. */
-static int vm_prepare(struct live_replay *lr, struct live_kernel *k, char *why, size_t wn)
-{
-    const char *runner = env_or("CSC_VM_RUNNER", CSC_LIVE_VM_RUNNER);
-    const char *agent = env_or("CSC_LIVE_AGENT", CSC_LIVE_AGENT);
-    const struct live_vm_kernel *v = k->vm;
-    if (access(runner, X_OK) || access(agent, X_OK)) {
-        snprintf(why, wn, "--live skipped: --kernel needs the VM runner and csc-live-agent of a csumcheck build "
-                 "(%s, %s: not found); set CSC_VM_RUNNER and CSC_LIVE_AGENT to them", runner, agent);
-        return LIVE_EXIT_SKIP;
-    }
-    if (!lr->quiet)
-        note(lr, "--kernel %s: preparing Debian %s's kernel (cached in ${CSC_CACHE:-~/.cache/csumcheck}/vm; the "
-             "first time it is downloaded from Debian's archive)", v->series, v->suite);
-    char last[200], reason[400], rel[65];
-    struct live_vm_cmd c = vm_cmd(lr, NULL);
-    int rc = live_vm_prepare(&c, runner, v->suite, rel, sizeof rel, last, sizeof last, reason, sizeof reason);
-    if (rc == 0) {
-        kernel_release(lr, k, rel);
-        return 0;
-    }
-    if (rc == LIVE_VM_UNAVAILABLE) {
-        snprintf(why, wn, "--live skipped: the VM kernel %s cannot run here: %s (once it can, '%s --prepare %s' "
-                 "fetches and caches the kernel; '%s --kernels' lists them)", v->series,
-                 reason[0] ? reason : "the VM runner cannot run it here", runner, v->suite, runner);
-        return LIVE_EXIT_SKIP;
-    }
-    snprintf(why, wn, "--live failed: the VM runner failed to prepare %s (status %d): %s", v->series, rc, last);
-    return 2;
-}
-
-int live_replay_prepare(struct live_replay *lr, char *err, size_t n)
-{
-    char why[560] = "";
-    if (has_host(lr) && host_preflight(lr, why, sizeof why)) {
-        snprintf(err, n, "--live skipped: %s", why);
-        return LIVE_EXIT_SKIP;
-    }
-    if (!has_host(lr))               /* the frames go to VM kernels: this machine needs no root */
-        lr->tools.bpf_obj = bpf_object(lr->bpf, sizeof lr->bpf);
-    for (int i = 0; i < lr->nk; i++) {
-        if (!lr->k[i].vm)
-            continue;
-        int rc = vm_prepare(lr, &lr->k[i], err, n);
-        if (rc)
-            return rc;
-    }
-    lr->cfg = lr->k[0].cfg;
     return 0;
 }
 
@@ -363,71 +352,12 @@ void live_judge_kernel(const struct live_chunk *ch, const struct live_fr *f, str
     }
 }
 
-/* ---- the VMs' observations, kept between the passes ---- */
-
-static void vm_obs_free(struct live_vm_obs *k)
-{
-    if (k)
-        free(k->msg), free(k);
-}
-
-struct obs_sink {
-    struct live_replay *lr;
-    struct live_kernel *k;
-};
-
-static void vm_obs_keep(void *ctx, const struct live_obs *o)
-{
-    struct obs_sink *s = ctx;
-    if (o->id < 0 || o->id >= s->k->nobs)
-        return;                      /* not a case of this job */
-    int n = o->n < LIVE_MAX_VALUES ? o->n : LIVE_MAX_VALUES;
-    struct live_vm_obs *k = malloc(sizeof *k + (size_t)n * sizeof k->v[0]);
-    if (!k)
-        return;                      /* counted as "no observation" */
-    k->status = o->status;
-    k->n = n;
-    k->msg = o->msg[0] ? strdup(o->msg) : NULL;
-    for (int i = 0; i < n; i++) {
-        memcpy(k->v[i].name, o->v[i].name, LIVE_NAME_LEN);
-        k->v[i].delta = o->v[i].delta;
-    }
-    vm_obs_free(s->k->obs[o->id]);
-    s->k->obs[o->id] = k;
-}
-
-/* case id's observation back as a struct live_obs; NULL: the VM sent none */
-static const struct live_obs *vm_obs_get(const struct live_kernel *kn, int32_t id)
-{
-    static struct live_obs o;
-    const struct live_vm_obs *k = id >= 0 && id < kn->nobs ? kn->obs[id] : NULL;
-    if (!k)
-        return NULL;
-    memset(&o, 0, offsetof(struct live_obs, v));
-    o.id = id;
-    o.status = k->status;
-    o.n = k->n;
-    for (int i = 0; i < k->n; i++) {
-        memcpy(o.v[i].name, k->v[i].name, LIVE_NAME_LEN);
-        o.v[i].delta = k->v[i].delta;
-    }
-    snprintf(o.msg, sizeof o.msg, "%s", k->msg ? k->msg : "");
-    return &o;
-}
-
-static void vm_obs_drop(struct live_kernel *k)
-{
-    for (int32_t i = 0; i < k->nobs; i++)
-        vm_obs_free(k->obs[i]);
-    free(k->obs);
-    k->obs = NULL;
-    k->nobs = 0;
-}
-
 /* ---- running a chunk ---- */
 
 static void account(struct live_replay *lr, const struct live_fr *f)
 {
+    if (stopped(lr))
+        lr->interrupted = (int)*lr->stop;
     for (int i = 0; i < lr->nk; i++) {
         struct live_kernel *k = &lr->k[i];
         const struct live_outcome *o = &f->k[i];
@@ -438,6 +368,8 @@ static void account(struct live_replay *lr, const struct live_fr *f)
             k->errors++;
     }
     lr->frames++;
+    if (lr->fates)
+        live_fates_add(lr->fates, lr, f);
     if (lr->face.frame)
         lr->face.frame(lr->face.ctx, f);
 }
@@ -481,7 +413,7 @@ static void chunk_run(struct live_replay *lr, struct live_chunk *ch)
         replayable += ch->f[i].dev >= 0;
     int rc = 1;
     int64_t t = now_us();
-    bool host = has_host(lr), live = host && replayable && !stopped(lr);
+    bool host = live_replay_has_host(lr), live = host && replayable && !stopped(lr);
     if (live) {
         rc = live_session_start(&ss, &lr->tools, &ch->s, LIVE_CHUNK_S);
         if (lr->pass == LIVE_PASS_HERE)
@@ -492,8 +424,12 @@ static void chunk_run(struct live_replay *lr, struct live_chunk *ch)
         int32_t id = f->dev >= 0 ? lr->seq++ : -1;
         for (int k = 0; k < lr->nk && f->dev >= 0; k++) {
             struct live_outcome *out = &f->k[k];
-            if (lr->k[k].vm) {
-                const struct live_obs *vo = vm_obs_get(&lr->k[k], id);
+            if (lr->k[k].model_only) {   /* the model's own fate, nothing to compare */
+                out->result = LIVE_RES_MODEL;
+                out->kclass = out->mclass;
+                memcpy(out->kcnt, out->mcnt, sizeof out->kcnt);
+            } else if (lr->k[k].vm) {
+                const struct live_obs *vo = live_vm_obs_get(&lr->k[k], id);
                 if (vo) {
                     live_judge_kernel(ch, f, out, vo);
                 } else {
@@ -506,9 +442,12 @@ static void chunk_run(struct live_replay *lr, struct live_chunk *ch)
                 live_session_run(&ss, &b, &o, LIVE_FRAME_MS);
                 lr->frame_seconds += (double)(now_us() - tf) / 1e6;
                 live_judge_kernel(ch, f, out, &o);
+            } else if (stopped(lr)) {    /* a signal: the frame in flight ended, the rest waits no more */
+                out->result = LIVE_RES_NOT_RUN;
+                why(out, "not replayed: the run was interrupted (signal %d)", (int)*lr->stop);
             } else {
-                out->result = rc > 0 && !stopped(lr) ? LIVE_RES_SKIPPED : LIVE_RES_ERROR;
-                why(out, "%s", stopped(lr) ? "stopped by a signal" : ss.msg);
+                out->result = rc > 0 ? LIVE_RES_SKIPPED : LIVE_RES_ERROR;
+                why(out, "%s", ss.msg);
             }
         }
         account(lr, f);
@@ -533,12 +472,17 @@ int live_replay_pass(struct live_replay *lr, enum live_pass pass, char *err, siz
     }
     lr->pass = pass;
     lr->seq = 0;
+    if (pass != LIVE_PASS_JOB && lr->nk > 1 && !lr->fates && !(lr->fates = calloc(1, sizeof *lr->fates))) {
+        snprintf(err, n, "out of memory");
+        return 2;
+    }
     if (pass != LIVE_PASS_JOB)
         return 0;
     if (live_vm_mkdir("csc-live-vm", lr->vm_dir, sizeof lr->vm_dir)) {
         snprintf(err, n, "mkdtemp: %s", strerror(errno));
         return 2;
     }
+    lr->janitor_fd = live_vm_janitor(lr->vm_dir, &lr->janitor_pid);
     char job[600];
     snprintf(job, sizeof job, "%s/job.txt", lr->vm_dir);
     lr->job = fopen(job, "w");
@@ -616,95 +560,22 @@ void live_replay_file_end(struct live_replay *lr)
     chunk_run(lr, lr->ch);
 }
 
-/* ---- the VMs ---- */
-
-int live_replay_run_vms(struct live_replay *lr, char *err, size_t n)
-{
-    int bad = ferror(lr->job);
-    char job[600];
-    snprintf(job, sizeof job, "%s/job.txt", lr->vm_dir);
-    if (fclose(lr->job) != 0 || bad) {
-        lr->job = NULL;
-        snprintf(err, n, "%s: cannot write the job", job);
-        return 2;
-    }
-    lr->job = NULL;
-    int rc = 0;
-    for (int i = 0; i < lr->nk && !rc; i++) {
-        struct live_kernel *k = &lr->k[i];
-        if (!k->vm)
-            continue;
-        k->nobs = lr->seq;
-        k->obs = calloc((size_t)k->nobs + 1, sizeof *k->obs);
-        if (!k->obs) {
-            snprintf(err, n, "out of memory");
-            rc = 2;
-            break;
-        }
-        if (!lr->seq || stopped(lr)) {
-            rc = stopped(lr) ? 128 + (int)*lr->stop : 0;
-            break;
-        }
-        /* the whole VM: boot, then up to two seconds a frame and fifteen a
-         * namespace under TCG (measured: 2.4 s a frame at worst, with a load
-         * of 12 on 2 CPUs; 0.1-0.3 s on a quiet machine) */
-        unsigned limit = 300 + 2 * (unsigned)lr->seq + 15 * (unsigned)lr->setups;
-        struct obs_sink sink = { lr, k };
-        struct live_vm_job j = { env_or("CSC_VM_RUNNER", CSC_LIVE_VM_RUNNER), env_or("CSC_LIVE_AGENT", CSC_LIVE_AGENT),
-                                 lr->tools.bpf_obj, k->vm->suite, lr->vm_dir, limit, LIVE_CHUNK_S, vm_obs_keep,
-                                 &sink };
-        if (!lr->quiet)
-            note(lr, "--kernel %s: %d frames in %llu namespaces, in one VM (qemu; a few minutes under TCG)",
-                 k->vm->series, (int)lr->seq, (unsigned long long)lr->setups);
-        char log[600], why[400], release[65] = "";
-        snprintf(log, sizeof log, "%s/vm.log", lr->vm_dir);
-        FILE *lf = fopen(log, "w");
-        struct live_vm_cmd c = vm_cmd(lr, lf);
-        int status;
-        int64_t t = now_us();
-        enum live_vm_status st = live_vm_run_job(&c, &j, release, sizeof release, &status, why, sizeof why);
-        k->vm_seconds = (double)(now_us() - t) / 1e6;
-        if (lf)
-            fclose(lf);
-        switch (st) {
-        case LIVE_VM_OK:
-            if (release[0])
-                kernel_release(lr, k, release);
-            break;
-        case LIVE_VM_STOPPED: rc = 128 + (int)*lr->stop; break;
-        case LIVE_VM_SKIP:
-            snprintf(err, n, "--live skipped: the VM kernel %s cannot run here: %s", k->vm->series,
-                     why[0] ? why : "the agent cannot make namespaces in the guest");
-            rc = LIVE_EXIT_SKIP;
-            break;
-        case LIVE_VM_FAILED:
-            snprintf(err, n, "--live failed: the VM run of %s ended with status %d%s (its console: %s, kept)",
-                     k->vm->series, status, status == LIVE_VM_TIMEOUT ? " (timeout)" : "", log);
-            rc = 2;
-            break;
-        case LIVE_VM_NO_RESULT:
-            snprintf(err, n, "--live failed: no readable result from the agent in the VM (its console: %s, kept)",
-                     log);
-            rc = 2;
-            break;
-        }
-    }
-    if (rc == 2 || lr->keep_vm_files) {
-        note(lr, "the job, the result and the VM's console are in %s", lr->vm_dir);
-    } else {
-        live_vm_clean(lr->vm_dir);
-    }
-    lr->vm_dir[0] = 0;
-    lr->cfg = lr->k[0].cfg;
-    return rc;
-}
-
 void live_replay_end(struct live_replay *lr)
 {
+    if (lr->vm_dir[0]) {             /* stopped before the VMs ran: the job goes */
+        if (lr->job)
+            fclose(lr->job), lr->job = NULL;
+        live_vm_clean(lr->vm_dir);
+        lr->vm_dir[0] = 0;
+    }
+    live_vm_janitor_end(lr->janitor_fd, lr->janitor_pid, 0);
+    lr->janitor_fd = -1;
     for (int i = 0; i < lr->nk; i++)
-        vm_obs_drop(&lr->k[i]);
+        live_vm_obs_drop(&lr->k[i]);
     if (lr->job)
         fclose(lr->job), lr->job = NULL;
     free(lr->ch);
     lr->ch = NULL;
+    free(lr->fates);
+    lr->fates = NULL;
 }

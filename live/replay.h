@@ -56,6 +56,8 @@ enum live_res {
     LIVE_RES_SKIPPED,                /* the kernel could not make its receiver */
     LIVE_RES_NOT_REPLAYABLE,         /* named, never written */
     LIVE_RES_ERROR,                  /* the harness could not observe it */
+    LIVE_RES_MODEL,                  /* a model-only "kernel" (--era A,B): the model's outcome alone */
+    LIVE_RES_NOT_RUN,                /* read, not yet replayed when a signal stopped the run */
     LIVE_RES__COUNT
 };
 
@@ -85,8 +87,9 @@ struct live_fr {
 
 /* One kernel the frames go through */
 struct live_kernel {
-    char name[16];                   /* as the user said it: "host", "5.10", ... */
+    char name[64];                   /* as the user said it: "host", "5.10", ... */
     const struct live_vm_kernel *vm; /* NULL: this machine's */
+    bool model_only;                 /* --era A,B: the model at an era, no kernel */
     char release[65];                /* uname -r */
     const char *era;                 /* the model's era preset for it */
     struct csc_config cfg;           /* the model's configuration at that era */
@@ -105,10 +108,12 @@ struct live_replay_face {
     /* a chunk's frames were all given to frame: what the face kept of them
      * (face_off, face_len) can go */
     void (*chunk_end)(void *ctx);
-    /* a note for the user (progress of the VMs), and each line of the VM
-     * runner's output (NULL: none) */
+    /* a note for the user (progress of the VMs), each line of a VM
+     * runner's output (kernel: its name) and a kernel's download
+     * (got of total bytes; 0 of 0: done) - NULL: none */
     void (*note)(void *ctx, const char *msg);
-    void (*vm_line)(void *ctx, const char *line);
+    void (*vm_line)(void *ctx, const char *kernel, const char *line);
+    void (*progress)(void *ctx, const char *kernel, uint64_t got, uint64_t total);
     void *ctx;
 };
 
@@ -129,19 +134,27 @@ struct live_replay {
     const char *file;                /* the input being read */
     FILE *job;                       /* LIVE_PASS_JOB */
     char vm_dir[512];
+    int janitor_fd, janitor_pid;     /* removes vm_dir if this process dies (vm.h) */
     int32_t seq;                     /* the next replayed frame's case id */
     uint64_t frames, setups;
+    int interrupted;                 /* the signal that stopped the run (0: none) */
     double seconds;                  /* in namespaces (making them, their frames) */
     double frame_seconds;            /* writing and observing replayed frames */
     struct live_chunk *ch;
+    struct live_fates *fates;        /* several kernels: the fates that change from one to the next */
 };
 
 /* Check the configuration against what a TAP can make and take the era of
- * each kernel. kernels: NULL (this machine's) or one of Debian's VM kernels
- * (live_vm_kernel_of). 0, or the exit status with the reason in err
- * (2: a usage error). */
-int live_replay_init(struct live_replay *lr, const struct csc_config *cfg, const char *kernel, char *err,
+ * each kernel. kernels: NULL (this machine's) or a comma list of "host"
+ * and Debian's VM kernels (live_vm_kernel_of), in the order the
+ * comparisons across them read. 0, or the exit status with the reason in
+ * err (2: a usage error). */
+int live_replay_init(struct live_replay *lr, const struct csc_config *cfg, const char *kernels, char *err,
                      size_t n);
+/* The model alone at each era of a comma list (--era A,B): the same plan
+ * and the same fates, with no kernel. */
+int live_replay_init_eras(struct live_replay *lr, const struct csc_config *cfg, const char *eras, char *err,
+                          size_t n);
 /* Can it run here: root, /dev/net/tun, namespaces (this machine); the
  * runner, the agent, the cached or fetchable kernel (a VM, whose release
  * it learns). 0, or the exit status (LIVE_EXIT_SKIP, 2) with the reason. */
@@ -164,5 +177,35 @@ void live_replay_file_end(struct live_replay *lr);
 int live_replay_run_vms(struct live_replay *lr, char *err, size_t n);
 /* Free what the run holds */
 void live_replay_end(struct live_replay *lr);
+
+/* ---- fates across kernels (fate.c) ----
+ * A frame's fate in a kernel: what the kernel did with it, as a class and
+ * the counters that moved (the model's, for a model-only "kernel"), when
+ * the frame was replayed there. */
+bool live_fate_known(const struct live_outcome *o);
+bool live_fate_same(const struct live_outcome *a, const struct live_outcome *b);
+void live_fate_text(const struct live_outcome *o, char *buf, size_t n);   /* "tunnel {dev:rx_errors}" */
+
+/* The frames whose fate changes from kernel i to kernel i + 1 (the order
+ * of --kernel), grouped by file and by change: "seed002-rco.pcap 1-6:
+ * tunnel {-} -> tunnel {dev:rx_errors,dev:rx_frame_errors}" */
+#define LIVE_FATE_GROUPS 32
+struct live_fate_group {
+    char file[200];
+    char from[120], to[120];
+    char frames[200];                /* "1-6, 17" */
+    uint64_t first, last;            /* the open range */
+    uint64_t n;
+};
+struct live_fates {
+    uint64_t compared[LIVE_MAX_KERNELS];   /* replayed in both */
+    uint64_t changed[LIVE_MAX_KERNELS];
+    uint64_t unlisted[LIVE_MAX_KERNELS];   /* changes beyond the groups kept */
+    int ngroups[LIVE_MAX_KERNELS];
+    struct live_fate_group g[LIVE_MAX_KERNELS][LIVE_FATE_GROUPS];
+};
+void live_fates_add(struct live_fates *fs, const struct live_replay *lr, const struct live_fr *f);
+/* The frame numbers of group g as text ("1-6, 17, 19") */
+void live_fate_frames(const struct live_fate_group *g, char *buf, size_t n);
 
 #endif

@@ -73,6 +73,16 @@ int live_receiver_sent6(const struct live_recv *rv);
 /* The module a refusal of rv's lines means this kernel lacks, NULL: another refusal */
 const char *live_receiver_missing(const struct live_recv *rv, const char *refusal);
 
+/* replay.c */
+void live_kernel_release(struct live_replay *lr, struct live_kernel *k, const char *release);
+bool live_replay_has_host(const struct live_replay *lr);
+int live_host_preflight(struct live_replay *lr, char *why, size_t n);
+void live_bpf_object(struct live_replay *lr);
+
+/* replay_vm.c: a VM kernel's observation of case id (NULL: none came) */
+const struct live_obs *live_vm_obs_get(const struct live_kernel *kn, int32_t id);
+void live_vm_obs_drop(struct live_kernel *k);
+
 /* judge of one frame (replay.c) */
 void live_judge_model(const struct csc_result *r, struct live_outcome *o);
 void live_judge_kernel(const struct live_chunk *ch, const struct live_fr *f, struct live_outcome *out,

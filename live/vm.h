@@ -33,8 +33,9 @@ const char *live_vm_kernel_names(void);
 
 /* How a runner command is run */
 struct live_vm_cmd {
-    /* each line of its output and error (no newline), NULL: none */
-    void (*line)(void *ctx, const char *line);
+    /* each line of its output and error (no newline) and the index of the
+     * command it came from (live_vm_run_jobs), NULL: none */
+    void (*line)(void *ctx, int idx, const char *line);
     void *ctx;
     FILE *log;                       /* a copy of every line, or NULL */
     volatile sig_atomic_t *stop;     /* set by a signal: the command is ended (SIGTERM;
@@ -55,6 +56,11 @@ int live_vm_prepare(const struct live_vm_cmd *c, const char *runner, const char 
 int live_vm_mkdir(const char *prefix, char *dir, size_t n);
 /* The files of a job's folder and the folder itself removed */
 void live_vm_clean(const char *dir);
+/* A process that removes dir when this one ends whatever way (SIGKILL
+ * included): it waits on a pipe whose write end is returned (-1: none),
+ * its pid to pid. live_vm_janitor_end: done - keep: leave the folder. */
+int live_vm_janitor(const char *dir, int *pid);
+void live_vm_janitor_end(int fd, int pid, int keep);
 
 /* One job (DIR/job.txt) through the agent in a VM */
 struct live_vm_job {
@@ -64,6 +70,7 @@ struct live_vm_job {
     const char *dir;                 /* holds job.txt; result.txt, vm.log and the BPF object go there */
     unsigned limit_s;                /* the whole VM (csc-vm -T) */
     unsigned agent_timeout_s;        /* the agent's --timeout (one setup) */
+    const char *result, *log;        /* file names in dir (NULL: result.txt, vm.log) */
     /* each observation of the result */
     void (*obs)(void *ctx, const struct live_obs *o);
     void *obs_ctx;
@@ -80,5 +87,16 @@ enum live_vm_status {
  * exit status to status. why says what went wrong. */
 enum live_vm_status live_vm_run_job(const struct live_vm_cmd *c, const struct live_vm_job *j, char *release,
                                     size_t rn, int *status, char *why, size_t wn);
+
+/* Several jobs at once, each in its own VM (one job file, a result and a
+ * console each): out[i] says how job i went */
+#define LIVE_VM_MAX_JOBS 8
+struct live_vm_outcome {
+    enum live_vm_status result;
+    int status;                      /* the runner's exit status */
+    char release[65];
+    char why[400];
+};
+int live_vm_run_jobs(const struct live_vm_cmd *c, const struct live_vm_job *j, int n, struct live_vm_outcome *out);
 
 #endif

@@ -64,6 +64,7 @@ struct parse_state {
     char *write_path;
     int write_format;          /* enum wout_format */
     char *live_kernel;           /* --kernel VERSION (with --live) */
+    char *era_list;              /* --era A,B */
     char *filter;                /* -f EXPR */
     int color;                   /* -1 never, 0 auto, 1 always */
     bool line_buffered, o_summary_only, o_merge;
@@ -347,12 +348,21 @@ static char *opt_era(struct parse_state *ps, const char *name, const char *value
         ps->list_eras = true;
         return NULL;
     }
-    if (csc_era_by_name(value, &ps->run->cfg.era))
+    char first[64];
+    if (strchr(value, ',')) {        /* --era A,B: the fates across eras (live.c) */
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(value, ","), value);
+        if (ps->era_list)
+            return g_strdup_printf("%s: give one list of eras", name);
+        ps->era_list = g_strdup(value);
+    } else {
+        snprintf(first, sizeof first, "%s", value);
+    }
+    if (csc_era_by_name(first, &ps->run->cfg.era))
         return NULL;
     GString *g = g_string_new(NULL);
     for (size_t i = 0; i < csc_era_count(); i++)
         g_string_append_printf(g, "%s%s", i ? ", " : "", csc_era_at(i)->name);
-    char *m = g_strdup_printf("%s: unknown era '%s' (%s; '--era list' describes them)", name, value,
+    char *m = g_strdup_printf("%s: unknown era '%s' (%s; '--era list' describes them)", name, first,
                               g->str);
     g_string_free(g, TRUE);
     return m;
@@ -606,7 +616,7 @@ static char *opt_write_format(struct parse_state *ps, const char *name, const ch
 static char *opt_live_kernel(struct parse_state *ps, const char *name, const char *value)
 {
     if (ps->live_kernel)
-        return g_strdup_printf("%s: give one kernel", name);
+        return g_strdup_printf("%s: give one kernel list (VERSION[,VERSION...])", name);
     ps->live_kernel = g_strdup(value);
     return NULL;
 }
@@ -633,7 +643,8 @@ static const struct opt_def opts_head[] = {
       "(default), unnecessary:L, complete, partial:outer, partial:inner, partial:START:OFFSET, "
       "outer-l4, tunnel-l4, virtual (no NIC: veth, lo, tun)", "The receiver (what the kernel replays)" },
     { "era", 0, required_argument, "NAME", FN(opt_era),
-      "Kernel era to replay (default modern; 'list' shows them)", NULL },
+      "Kernel era to replay (default modern; 'list' shows them); A,B,...: the fate of every frame "
+      "--live would replay at each era, and what changes from one to the next (docs/live.md)", NULL },
     { "gro", 0, required_argument, "on|off|nic|tunnel", FN(opt_gro),
       "GRO on the NIC and tunnel devices: on (default), off, nic, tunnel", NULL },
     { "remcsum-rx", 0, no_argument, NULL, FLAG(remcsum_rx),
@@ -657,7 +668,8 @@ static const struct opt_def opts_head[] = {
       "kernel (a private network namespace, a TAP, the tunnel devices the frames need; root) "
       "and show its outcome beside the model's (docs/live.md)", NULL },
     { "kernel", 0, required_argument, "VERSION", FN(opt_live_kernel), "With --live: write the "
-      "frames into one of Debian's kernels in a VM instead (5.10, 6.1, 6.12, sid; live/vm/csc-vm)",
+      "frames into Debian's kernels in VMs instead, a comma list: 5.10, 6.1, 6.12, 7.x (sid), host "
+      "(this machine's); several: each kernel beside the model and the fates that change (live/vm/csc-vm)",
       NULL },
     { "local", 0, required_argument, "ADDR,...", FN(opt_local), "This host's addresses (IPv4, "
       "IPv6, MAC; repeatable): a frame from one was sent, a frame to one received, where the "
@@ -1053,8 +1065,13 @@ static int apply_run_options(struct parse_state *ps, struct cli_opts *o)
     o->live = ps->live;
     o->live_kernel = ps->live_kernel;
     ps->live_kernel = NULL;
+    o->era_list = ps->era_list;
+    ps->era_list = NULL;
     if (o->live_kernel && !o->live)
         return usage_error("--kernel VERSION says which kernel --live writes into: give --live too");
+    if (o->era_list && o->live)
+        return usage_error("--live judges each kernel at its own era: --era A,B compares eras without it "
+                           "(the model alone)");
     if (ps->quiet && o->progress == PROG_AUTO)
         o->progress = PROG_NEVER;
     o->jobs = ps->jobs ? (int)ps->jobs : (int)g_get_num_processors();
@@ -1137,6 +1154,7 @@ int options_parse(int *argc, char ***argv, struct cli_opts *o, struct cli_run *r
         rc = after_parse(ps, o, runs, defs, *argc, *argv);
     g_free(ps->write_path);
     g_free(ps->live_kernel);
+    g_free(ps->era_list);
     g_free(ps->filter);
     g_array_free(ps->ports, TRUE);
     g_ptr_array_free(ps->compare, TRUE);

@@ -33,7 +33,8 @@ struct cli_opts {
     int verbose;
     bool quiet;
     bool live;                 /* --live: replay through this machine's kernel (live.c) */
-    char *live_kernel;         /* --kernel VERSION: --live in that VM kernel instead (NULL: here) */
+    char *live_kernel;         /* --kernel LIST: --live in those kernels (VMs, host) instead (NULL: here) */
+    char *era_list;            /* --era A,B,...: the model's fates across eras (live.c), NULL: none */
     enum cli_progress progress;
     uint32_t fail_on;          /* finding mask */
     uint32_t select;           /* finding mask for -w */

@@ -178,9 +178,9 @@ static int run_host(const struct opts *o, size_t ncases, char *release, size_t r
 }
 
 /* Each line of the runner's output goes on as it comes */
-static void vm_line(void *ctx, const char *line)
+static void vm_line(void *ctx, int idx, const char *line)
 {
-    (void)ctx;
+    (void)ctx, (void)idx;
     printf("%s\n", line);
 }
 
@@ -209,7 +209,8 @@ static int run_vm(const struct opts *o, size_t ncases, char *release, size_t rn,
     printf("kernel differential on %s: %zu setups in one VM (%s)\n", o->kernel, *groups, o->vm);
     fflush(stdout);
     struct live_vm_cmd c = { vm_line, NULL, NULL, NULL };
-    struct live_vm_job j = { o->vm, o->agent, o->bpf, o->kernel, dir, 1500, 1200, store, NULL };
+    struct live_vm_job j = { .runner = o->vm, .agent = o->agent, .bpf_obj = o->bpf, .kernel = o->kernel,
+                             .dir = dir, .limit_s = 1500, .agent_timeout_s = 1200, .obs = store };
     char why[400];
     int status, out = 0;
     switch (live_vm_run_job(&c, &j, release, rn, &status, why, sizeof why)) {

@@ -9,6 +9,14 @@ the agreement figures are printed and written to --summary
 
   captures.py CSUMCHECK CAPTURES_DIR CORPUS_DIR PENDING [--summary FILE]
   captures.py CSUMCHECK CAPTURES_DIR PENDING --kernel VERSION [--summary FILE]
+  captures.py CSUMCHECK CAPTURES_DIR --kernels 5.10,6.1,6.12,7.x
+  captures.py CSUMCHECK CAPTURES_DIR --era-fates
+
+--kernels: demo.pcapng and seed002-rco.pcap through those kernels in one run
+(one VM each): the across-kernel record of each frame, the fate changes by
+value (6.12 -> 7.x: seed002-rco.pcap 1-6, demo.pcapng 17 and 19), and the
+same changes from --era at the eras of those kernels (the model alone).
+--era-fates: that --era comparison alone (no VM, no root).
 
 With --kernel, the captures/ files once (--rx none) through csumcheck --live
 --kernel VERSION: Debian's kernel in a VM (live/vm/csc-vm, qemu); every
@@ -223,8 +231,111 @@ def kernel_main(csc, capdir, kernel, pending, out):
     sys.exit(1 if fail or rep < 100 else 0)
 
 
+# --era for each VM kernel: the era its release maps to (live_era_for_release)
+ERA_OF = {"5.10": "5.10", "6.1": "6.1", "6.12": "6.12", "7.x": "modern"}
+FATE_FILES = ("demo.pcapng", "seed002-rco.pcap")
+# Debian's 6.12 drops a VXLAN RCO frame on a device without remcsumrx
+# silently, 7.x counts it (VXLAN_RESERVED_EARLY): the frames whose fate the
+# upgrade changes, by file and frames (captures/CASES.md)
+FATE_WANT = {("6.12", "7.x"): {("demo.pcapng", "17, 19"), ("seed002-rco.pcap", "1-6")}}
+
+
+def json_run(argv):
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode == 77:
+        print("SKIP: " + p.stderr.strip())
+        sys.exit(77)
+    if p.returncode not in (0, 1):
+        sys.stderr.write(p.stderr)
+        print("FAIL: %s exited %d" % (" ".join(argv[1:]), p.returncode))
+        sys.exit(1)
+    recs = [json.loads(line) for line in p.stdout.splitlines()]
+    return [r for r in recs if r["type"] == "packet"], [r["live_summary"] for r in recs
+                                                        if r["type"] == "live_summary"][0]
+
+
+def fate_groups(summary, names):
+    """{(from, to): {(file, frames)}} with the kernels renamed by position"""
+    out = {}
+    for i, ch in enumerate(summary["fate_changes"]):
+        out[(names[i], names[i + 1])] = {(g["file"], g["frames"]) for g in ch["groups"]}
+    return out
+
+
+def check_fates(frames, summary, names, kernels):
+    """the across-kernel record of every frame and the fate changes, by value"""
+    got = fate_groups(summary, names)
+    for pair in zip(names, names[1:]):
+        want = FATE_WANT.get(pair, set())
+        assert got[pair] == want, (pair, got[pair], want)
+    assert [k["name"] for k in summary["kernels"]] == kernels, summary["kernels"]
+    for f in frames:
+        lv = f["live"]
+        if lv.get("result") == "not-replayable":
+            continue
+        assert [k["name"] for k in lv["kernels"]] == kernels, lv
+        key = (os.path.basename(f["file"]), f["frame"])
+        if key in (("demo.pcapng", 17), ("seed002-rco.pcap", 1)):
+            assert lv["fate_changes"], lv
+    return got
+
+
+def kernels_main(csc, capdir, kernels):
+    """--live --kernel A,B,... beside --era at the same eras: the same fate changes"""
+    files = [os.path.join(capdir, f) for f in FATE_FILES]
+    names = kernels.split(",")
+    frames, s = json_run([csc, "--live", "--kernel", kernels, "-F", "json", "-q"] + files)
+    try:
+        for k in s["kernels"]:
+            release, era, suite = VM_KERNELS["7" if k["name"] == "7.x" else k["name"]]
+            assert k["vm"] == suite and k["kernel"].startswith(release) and k["era"] == era, k
+        got = check_fates(frames, s, names, names)
+        eras = [ERA_OF[n] for n in names]
+        mframes, ms = json_run([csc, "--era", ",".join(eras), "-F", "json"] + files)
+        mgot = check_fates(mframes, ms, names, eras)
+        assert got == mgot, ("kernels", got, "model", mgot)
+        for f, m in zip(frames, mframes):
+            if f["live"].get("kernels"):
+                for k, e in zip(f["live"]["kernels"], m["live"]["kernels"]):
+                    if k["result"] in ("agree", "disagree"):
+                        assert k["model"] == e["model"], (f["frame"], k, e)
+    except AssertionError as e:
+        print("FAIL: --kernel %s: %s" % (kernels, e))
+        sys.exit(1)
+    dis = sum(1 for f in frames for k in f["live"].get("kernels", []) if k["result"] in ("disagree", "error"))
+    print("csumcheck --live --kernel %s on %s: the fates that change %s, the same as --era %s; %d "
+          "disagreements or errors (pending: LIVE2, L2TP)" % (kernels, " ".join(FATE_FILES),
+                                                              sorted(got.items()), ",".join(ERA_OF[n] for n in names),
+                                                              dis))
+    sys.exit(0)
+
+
+def era_main(csc, capdir):
+    """--era A,B on its own (no VM, no root): the fate changes by value"""
+    files = [os.path.join(capdir, f) for f in FATE_FILES]
+    names = ["5.10", "6.1", "6.12", "7.x"]
+    frames, s = json_run([csc, "--era", "5.10,6.1,6.12,modern", "-F", "json"] + files)
+    try:
+        check_fates(frames, s, names, ["5.10", "6.1", "6.12", "modern"])
+        p = subprocess.run([csc, "--era", "6.12,modern"] + files, stdout=subprocess.PIPE, text=True)
+        assert "upgrading 6.12 -> modern changes the fate of 8 of " in p.stdout, p.stdout[-600:]
+        p = subprocess.run([csc, "--live", "--era", "6.12,modern"] + files, stderr=subprocess.PIPE, text=True)
+        assert p.returncode == 2 and "--era A,B compares eras without it" in p.stderr, p.stderr
+    except AssertionError as e:
+        print("FAIL: --era: %s" % (e,))
+        sys.exit(1)
+    print("csumcheck --era 5.10,6.1,6.12,modern on %s: 8 frames change fate from 6.12 to modern "
+          "(seed002-rco.pcap 1-6, demo.pcapng 17, 19), none before" % " ".join(FATE_FILES))
+    sys.exit(0)
+
+
 def main():
     args = sys.argv[1:]
+    if "--kernels" in args:
+        i = args.index("--kernels")
+        kernels_main(args[0], args[1], args[i + 1])
+    if "--era-fates" in args:
+        era_main(args[0], args[1])
     out = None
     if "--summary" in args:
         i = args.index("--summary")

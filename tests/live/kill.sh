@@ -1,24 +1,44 @@
 #!/bin/sh
 # kill.sh - csumcheck --live killed at random moments leaves nothing behind
-# (issue 19): RUNS runs (default 10) over the given captures, each killed
-# after a random delay with SIGKILL, SIGTERM or SIGINT in turn; after each,
-# no process of the run is left, no link or network namespace is there that
-# was not there before, and no more BPF programs --live loads (csc_host, on
-# its tunnel devices) than before are left anywhere. (Others' namespaces and
-# links that go away meanwhile - a concurrent test run on this machine - are
-# not the run's: the check is "nothing new", not "the same set".)
-#   kill.sh CSUMCHECK BPF_PROGS CAPTURE...
-# Exit 77 (skipped) where --live cannot run (not root, no TAP).
+# (issues 19, 27): RUNS runs (default 10) over the given captures, each
+# killed after a random delay with SIGKILL, SIGTERM or SIGINT in turn; after
+# each, no process of the run is left (its session: the namespaces'
+# processes, the VM runners, qemu), no link is there that was not there
+# before, no network namespace held by a process of the run, no job folder
+# ($TMPDIR/csc-live-vm.*, a TMPDIR of the test's own) and no VM run folder
+# (${CSC_CACHE}/vm/run.TAG.*) of the run; the BPF programs --live loads
+# (csc_host) are reported (machine-wide). (Others' namespaces,
+# links and folders that come and go meanwhile - a concurrent test run on
+# this machine - are not the run's: the check is "nothing new of ours".)
+# A SIGINT or SIGTERM must also end the run with 128 + the signal and a
+# summary that says it was interrupted, with no harness error.
+#   kill.sh CSUMCHECK BPF_PROGS [--kernel LIST] CAPTURE...
+# With --kernel the runs go to those VM kernels (no root needed there).
+# Exit 77 (skipped) where --live cannot run (not root, no TAP; no qemu).
 set -u
 CSC=$1 PROGS=$2
 shift 2
+KERNEL=
+if [ "${1:-}" = --kernel ]; then
+    KERNEL="--kernel $2"
+    shift 2
+fi
 RUNS=${RUNS:-10}
+CACHE=${CSC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/csumcheck}/vm
+# the run's own job folders (a TMPDIR of its own) and VM run folders
+# (csc-vm's run.TAG.*): others' runs on this machine are not the run's
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/csc-kill.XXXXXX")
+CSC_VM_RUN_TAG=kill$$
+export TMPDIR CSC_VM_RUN_TAG
+TMP=$TMPDIR
+trap 'rm -rf "$TMP"' EXIT
 
 # one whole run first: can --live run here, and how long does a run last
 # (the kills are spread over it: a faster --live must still be killed
 # inside its namespaces)
 t0=$(date +%s.%N)
-"$CSC" --live -q "$@" >/dev/null 2>/tmp/csc-kill-pre.$$
+# shellcheck disable=SC2086
+"$CSC" --live $KERNEL -q "$@" >/dev/null 2>/tmp/csc-kill-pre.$$
 rc=$?
 dur=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
 if [ $rc = 77 ]; then
@@ -30,8 +50,11 @@ for tool in lsns setsid; do
 done
 
 links() { ip -o link show | awk -F': ' '{print $2}' | sort; }
-netns() { lsns -n -t net -o NS 2>/dev/null | sort -u; }
+# the network namespaces one of whose processes is in session $1
+netns_of() { lsns -n -t net -o NS,PID 2>/dev/null | while read -r ns p; do
+                 [ "$(ps -o sid= -p "$p" 2>/dev/null | tr -d ' ')" = "$1" ] && echo "$ns"; done; }
 progs() { "$PROGS" csc_host; }
+dirs() { ls -d "$TMP"/csc-live-vm.* "$CACHE"/run."$CSC_VM_RUN_TAG".* 2>/dev/null | sort; }
 # newer NOW BEFORE: a line of NOW that BEFORE does not have (printed)
 newer() { echo "$1" | while read -r x; do [ -n "$x" ] && ! echo "$2" | grep -qxF "$x" && echo "$x"; done; }
 
@@ -42,7 +65,7 @@ progs >/dev/null || { echo "SKIP: cannot list BPF programs"; exit 77; }
 # holds what is about to go and every later comparison fails.
 t=0
 while [ "$(progs)" != 0 ] && [ $t -lt 100 ]; do sleep 0.1; t=$((t + 1)); done
-L0=$(links) N0=$(netns) P0=$(progs)
+L0=$(links) P0=$(progs) D0=$(dirs)
 fail=0 mid=0
 i=0
 while [ $i -lt "$RUNS" ]; do
@@ -52,34 +75,52 @@ while [ $i -lt "$RUNS" ]; do
     # between namespaces
     delay=$(awk -v s="$$$i" -v d="$dur" 'BEGIN { srand(s); m = d * 0.9; if (m < 0.3) m = 0.3;
                                                printf "%.3f", 0.05 + rand() * (m - 0.05) }')
-    setsid "$CSC" --live -q "$@" >/dev/null 2>&1 &
+    # shellcheck disable=SC2086
+    setsid "$CSC" --live $KERNEL "$@" >/tmp/csc-kill-out.$$ 2>&1 &
     pid=$!
     sleep "$delay"
     sid=$(ps -o sid= -p "$pid" 2>/dev/null | tr -d ' ')
     [ -n "$sid" ] || sid=$pid
     alive=$(ps -o pid= -s "$sid" 2>/dev/null | wc -l)
-    [ "$alive" -ge 2 ] && mid=$((mid + 1))     # its namespace's process was there
+    [ "$alive" -ge 2 ] && mid=$((mid + 1))     # its namespace's process (or VM) was there
     kill -s $sig "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
-    # the namespace's process dies with its parent (PR_SET_PDEATHSIG) and the
-    # kernel tears the namespace down after it: allow it 5 s
+    st=$?
+    # the namespace's process dies with its parent (PR_SET_PDEATHSIG), a VM
+    # runner gets SIGTERM and takes qemu down, the kernel tears the
+    # namespace down after it: allow it 10 s
     ok=0 t=0
-    while [ $t -lt 50 ]; do
+    while [ $t -lt 100 ]; do
         left=$(ps -o pid= -s "$sid" 2>/dev/null | wc -l)
-        if [ "$left" = 0 ] && [ -z "$(newer "$(links)" "$L0")" ] && [ -z "$(newer "$(netns)" "$N0")" ] &&
-           [ "$(progs)" -le "$P0" ]; then
+        # (BPF programs are counted machine-wide: another engineer's run
+        # loads them too; the run's go with its namespaces, checked above)
+        if [ "$left" = 0 ] && [ -z "$(newer "$(links)" "$L0")" ] && [ -z "$(netns_of "$sid")" ] &&
+           [ -z "$(newer "$(dirs)" "$D0")" ]; then
             ok=1; break
         fi
         sleep 0.1; t=$((t + 1))
     done
+    how=""
+    # a SIGINT/SIGTERM the run caught: 128 + the signal, "INTERRUPTED" in the
+    # summary when it got to its frames, never a harness error
+    # (0, 1, 2: it ended before the signal came, with its usual statuses)
+    if [ $sig != KILL ] && [ "$st" -gt 2 ]; then
+        case $sig in INT) want=130 ;; *) want=143 ;; esac
+        if [ "$st" != "$want" ]; then how=" exit $st (want $want)"; ok=0; fi
+        if grep -q "HARNESS ERROR" /tmp/csc-kill-out.$$; then how="$how, a HARNESS ERROR line"; ok=0; fi
+        if grep -q "^live:" /tmp/csc-kill-out.$$ && ! grep -q "INTERRUPTED by signal" /tmp/csc-kill-out.$$; then
+            how="$how, a summary that does not say INTERRUPTED"; ok=0
+        fi
+    fi
     if [ $ok = 1 ]; then
-        echo "run $i: SIG$sig after ${delay}s (namespace process alive: $([ "$alive" -ge 2 ] && echo yes || echo no)): nothing left"
+        echo "run $i: SIG$sig after ${delay}s (exit $st; namespace or VM alive: $([ "$alive" -ge 2 ] && echo yes || echo no)): nothing left"
     else
-        echo "run $i: SIG$sig after ${delay}s: LEFT BEHIND: processes $left, new links [$(newer "$(links)" "$L0" | tr '\n' ' ')], new namespaces [$(newer "$(netns)" "$N0" | tr '\n' ' ')], csc_ BPF programs $(progs) (before $P0)"
+        echo "run $i: SIG$sig after ${delay}s:$how LEFT BEHIND: processes $left, new links [$(newer "$(links)" "$L0" | tr '\n' ' ')], namespaces of the run [$(netns_of "$sid" | tr '\n' ' ')], csc_ BPF programs $(progs) (before $P0), new folders [$(newer "$(dirs)" "$D0" | tr '\n' ' ')]"
         fail=1
     fi
 done
-echo "$RUNS runs, $mid killed while a namespace was up (a whole run: ${dur} s)"
+rm -f /tmp/csc-kill-out.$$
+echo "$RUNS runs, $mid killed while a namespace or VM was up (a whole run: ${dur} s)"
 # a kill that never met a namespace tests nothing: most must
 [ $mid -ge $((RUNS / 2)) ] || { echo "FAIL: only $mid of $RUNS runs were killed inside a namespace"; fail=1; }
 exit $fail

@@ -21,7 +21,7 @@ void csc_config_default(struct csc_config *cfg)
     cfg->geneve_external = true;     /* the OVS/OVN device: the usual GENEVE receiver */
     cfg->trace_steps = true;
     cfg->l2tp_cookie_len = 0;
-    cfg->l2tp_l2spec_len = 4;
+    cfg->l2tp_l2spec_len = CSC_L2TP_L2SPEC_AUTO;
     cfg->guess_direction = true;
     for (unsigned p = 0; p < CSC_P__COUNT; p++)   /* every row's default ports */
         for (unsigned i = 0; i < CSC_PROTO_PORTS && csc_protos[p].pub.ports[i]; i++)

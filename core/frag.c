@@ -484,6 +484,12 @@ static void merge_datagram(struct csc_result *r, const struct csc_result *d, uin
     for (unsigned j = 1; j < d->nlayers; j++) {
         if (base + n >= CSC_MAX_LAYERS) {
             r->stop = CSC_STOP_DEPTH;
+            r->stop_proto = d->layers[j].proto;
+            r->stop_off = d->layers[j].off;
+            r->stop_has_value = 0;
+            r->stop_opt = CSC_SO_NONE;
+            r->stop_layer = (uint8_t)(base + n - 1u);
+            r->stop_reasm = 1;
             break;
         }
         struct csc_layer *l = &r->layers[base + n++];
@@ -507,10 +513,16 @@ static void merge_datagram(struct csc_result *r, const struct csc_result *d, uin
             r->worst = r->layers[i].verdict;
     if (r->kernel.ran)
         r->kernel.reasm_dev = r->kernel.ndevs;   /* the datagram's devices start here */
-    if (r->stop != CSC_STOP_DEPTH) {
+    if (r->stop != CSC_STOP_DEPTH || !r->stop_reasm) {
         r->stop = d->stop;
         r->stop_proto = d->stop_proto;
         r->stop_off = d->stop_off;
+        r->stop_value = d->stop_value;
+        r->stop_has_value = d->stop_has_value;
+        r->stop_opt = d->stop_opt;
+        r->stop_opt_proto = d->stop_opt_proto;
+        r->stop_layer = map_layer(d->stop_layer, ipi, base);
+        r->stop_reasm = d->stop != CSC_STOP_END;
     }
     if (replayed)
         merge_kernel(&r->kernel, &d->kernel, ipi, base, n);

@@ -52,7 +52,9 @@ const char *csc_stop_name(unsigned s)
         [CSC_STOP_END] = "end", [CSC_STOP_TRUNCATED] = "truncated",
         [CSC_STOP_MALFORMED] = "malformed", [CSC_STOP_DEPTH] = "depth",
         [CSC_STOP_UNSUPPORTED] = "unsupported", [CSC_STOP_FRAGMENT] = "fragment",
-        [CSC_STOP_LINK] = "unknown-link",
+        [CSC_STOP_LINK] = "unknown-link", [CSC_STOP_ETHERTYPE] = "unknown-ethertype",
+        [CSC_STOP_IPPROTO] = "unknown-ipproto", [CSC_STOP_NEXT] = "unknown-next",
+        [CSC_STOP_ENCRYPTED] = "encrypted", [CSC_STOP_NEEDS_OPTION] = "needs-option",
     };
     return NAME(t, s);
 }
@@ -109,6 +111,8 @@ const char *csc_counter_name(unsigned c)
         [CSC_C_DEV_RX_ERRORS] = "dev:rx_errors", [CSC_C_DEV_RX_CRC_ERRORS] = "dev:rx_crc_errors",
         [CSC_C_DEV_RX_FRAME_ERRORS] = "dev:rx_frame_errors",
         [CSC_C_DEV_RX_DROPPED] = "dev:rx_dropped",
+        [CSC_C_IP_IN_UNKNOWN_PROTOS] = "IpInUnknownProtos",
+        [CSC_C_IP6_IN_UNKNOWN_PROTOS] = "Ip6InUnknownProtos",
     };
     return NAME(t, c);
 }
@@ -164,6 +168,7 @@ const char *csc_fn_name(unsigned fn)
         [KF_IPIP6_RCV] = "ipip6_rcv", [KF_IP6_TNL_RCV] = "ip6_tnl_rcv", [KF_NETIF_RX] = "netif_rx",
         [KF_IPV6_RTHDR_RCV] = "ipv6_rthdr_rcv", [KF_IPV6_DESTOPT_RCV] = "ipv6_destopt_rcv",
         [KF_NETIF_RECEIVE_SKB_CORE] = "__netif_receive_skb_core", [KF_IP_ROUTE_INPUT] = "ip_route_input_slow",
+        [KF_IP_PROTOCOL_DELIVER_RCU] = "ip_protocol_deliver_rcu", [KF_XFRM_INPUT] = "xfrm_input",
         [KF_TCP_V4_RCV] = "tcp_v4_rcv", [KF_TCP_V6_RCV] = "tcp_v6_rcv",
         [KF_TCP_CHECKSUM_COMPLETE] = "tcp_checksum_complete", [KF_ICMP_RCV] = "icmp_rcv",
         [KF_ICMPV6_RCV] = "icmpv6_rcv", [KF_IGMP_RCV] = "igmp_rcv", [KF_IP_DEFRAG] = "ip_defrag",
@@ -215,6 +220,7 @@ const char *csc_drop_name(unsigned d)
         [KD_UNHANDLED_PROTO] = "UNHANDLED_PROTO",
         [KD_MARTIAN] = "NOT_SPECIFIED (martian address)",
         [KD_ICMP_QUOTE] = "NOT_SPECIFIED (icmp quote)",
+        [KD_IP_NOPROTO] = "IP_NOPROTO", [KD_GPE_NEXT] = "NOT_SPECIFIED (vxlan-gpe next protocol)",
     };
     return NAME(t, d);
 }
@@ -239,7 +245,7 @@ const char *csc_note_name(unsigned bit)
         "ip-options", "fragment", "len-exceeds-frame", "padding", "home-address",
         "routing-final-dst", "jumbo", "quoted", "gso", "rco", "rco-off-target",
         "rco-out-of-packet", "reserved-bits", "len-short", "link-len-short", "outgoing",
-        "gre-seq", "gre-key", "geneve-options", "oam", "reassembled",
+        "gre-seq", "gre-key", "geneve-options", "oam", "reassembled", "l2spec-guessed",
     };
     return NAME(t, bit);
 }

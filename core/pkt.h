@@ -48,6 +48,15 @@ static inline bool pkt_be32(const struct pkt *p, uint64_t off, uint32_t *v)
     return true;
 }
 
+/* little-endian fields: IEEE 802.11 frame control, BSD loopback families */
+static inline bool pkt_le16(const struct pkt *p, uint64_t off, uint16_t *v)
+{
+    if (!pkt_has(p, off, 2))
+        return false;
+    *v = (uint16_t)((p->data[off + 1] << 8) | p->data[off]);
+    return true;
+}
+
 static inline bool pkt_le32(const struct pkt *p, uint64_t off, uint32_t *v)
 {
     if (!pkt_has(p, off, 4))

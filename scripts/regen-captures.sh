@@ -3,7 +3,8 @@
 # derived from it, then show what changed:
 #   1. captures/*.pcap, *.pcapng    csc-gen corpus (the case table, captures/gen/cases.c)
 #   2. captures/expected/*.jsonl    csumcheck --format json for every run in
-#                                   captures/expected/runs.tsv (tests/golden/golden.sh --write)
+#                                   captures/expected/runs.tsv (tests/golden/golden.sh --write);
+#      captures/expected/stops.tsv  the decoder stops seen (tests/golden/stops.py --write)
 #   3. captures/CASES.md            csc-gen cases --markdown
 #   4. captures/README.md           the generated tables (files, verdict/protocol coverage)
 #   5. tests/data/real/gen__*       csc-gen real corpus: the stand-ins for public captures
@@ -40,6 +41,9 @@ for f in captures/expected/*.jsonl; do
     grep -v '^#' captures/expected/runs.tsv | awk -F'\t' -v b="$b" '$1 "." $2 == b { found = 1 } END { exit !found }' ||
         { echo "removing $f (not in runs.tsv)"; rm -f "$f"; }
 done
+
+# 2b. the decoder stops seen over the captures and the generated frames of tests/golden/stops.py
+python3 tests/golden/stops.py --write "$CSC" "$GEN" "$PWD/captures" >/dev/null
 
 # 3. the case list
 "$GEN" cases --markdown >captures/CASES.md

@@ -124,7 +124,7 @@ static const uint32_t verdict_finding[CSC_V__COUNT] = {
 
 bool stop_is_finding(const struct csc_result *r)
 {
-    return r->stop != CSC_STOP_END && r->stop != CSC_STOP_FRAGMENT;
+    return csc_stop_is_finding(r->stop);   /* the core's rule, the plugin's too */
 }
 
 /* The frame's by-design findings: see FD_BY_DESIGN (a sent frame's partial

@@ -703,7 +703,8 @@ static const struct opt_def opts_tail[] = {
     { "l2tp-cookie-len", 0, required_argument, "N", FN(opt_l2tp),
       "L2TPv3 cookie length: 0 (default), 4, 8", NULL },
     { "l2tp-l2spec-len", 0, required_argument, "N", FN(opt_l2tp),
-      "L2TPv3 L2-specific sublayer length: 0, 4 (default)", NULL },
+      "L2TPv3 L2-specific sublayer length: 0, 4 (default: chosen per frame from the bytes, "
+      "the layer noted l2spec-guessed)", NULL },
     { "read", 'r', required_argument, "FILE", FN(opt_read), "Read FILE (repeatable); the words "
       "after the options are then a capture filter, as in tcpdump -r", "Choosing what to read" },
     { "filter", 'f', required_argument, "EXPR", FN(opt_filter), "Analyse only the frames the "

@@ -14,7 +14,7 @@ static void csv_begin(struct wbuf *w, const struct cli_opts *o)
     if (o->nruns == 1)
         WB_LIT(w, "file,frame,caplen,len,layer,proto,offset,verdict,reason,field,expected,"
                   "resolved,method,path,device,ok,passes,pass_bytes,kernel_verdict,drop_layer,"
-                  "drop_reason,direction,direction_from\n");
+                  "drop_reason,direction,direction_from,stop,stop_proto,stop_offset,stop_value,stop_option\n");
 }
 
 /* the frame's part of a row: file,frame,caplen,len, */
@@ -49,8 +49,33 @@ static void csv_replay_cells(struct wbuf *w, const struct csc_kernel *k, const s
     wb_putc(w, ',');
 }
 
+/* why decoding ended early: ,stop,stop_proto,stop_offset,stop_value,stop_option (empty
+ * at the end of the payload) */
+static void csv_stop_cells(struct wbuf *w, const struct csc_result *r)
+{
+    if (r->stop == CSC_STOP_END) {
+        WB_LIT(w, ",,,,,");
+        return;
+    }
+    wb_putc(w, ',');
+    wb_puts(w, csc_stop_name(r->stop));
+    wb_putc(w, ',');
+    wb_puts(w, csc_proto_name(r->stop_proto));
+    wb_putc(w, ',');
+    wb_u64(w, r->stop_off);
+    wb_putc(w, ',');
+    if (r->stop_has_value)
+        wb_u64(w, r->stop_value);
+    wb_putc(w, ',');
+    struct csc_stop_info si;
+    csc_stop_get(r, &si);
+    const char *opt = csc_stop_option(&si);
+    if (opt)
+        wb_puts(w, opt);
+}
+
 /* the frame's outcome: kernel_verdict,drop_layer,drop_reason, then its direction
- * (direction,direction_from: empty when unknown) */
+ * (direction,direction_from: empty when unknown) and its stop */
 static void csv_outcome_cells(struct wbuf *w, const struct csc_result *r)
 {
     const struct csc_kernel *k = &r->kernel;
@@ -72,7 +97,30 @@ static void csv_outcome_cells(struct wbuf *w, const struct csc_result *r)
     } else {
         wb_putc(w, ',');
     }
+    csv_stop_cells(w, r);
     wb_putc(w, '\n');
+}
+
+/* A frame with a stop but no checksummed layer still gets a row: the layer
+ * that carries the stop (or none), no verdict. */
+static void csv_stop_row(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
+{
+    const struct csc_result *r = v->r;
+    csv_frame_cells(w, f, v);
+    if (r->stop_layer < out_nlayers(r)) {
+        const struct csc_layer *l = &r->layers[r->stop_layer];
+        wb_u64(w, r->stop_layer);
+        wb_putc(w, ',');
+        wb_puts(w, csc_proto_name(l->proto));
+        wb_putc(w, ',');
+        wb_u64(w, l->off);
+    } else {
+        WB_LIT(w, ",,");
+    }
+    wb_putc(w, ',');
+    wb_puts(w, csc_verdict_name(CSC_V_NA));
+    WB_LIT(w, ",,,,,,,,,,,");   /* reason .. pass_bytes */
+    csv_outcome_cells(w, r);
 }
 
 static bool csv_frame(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
@@ -80,10 +128,12 @@ static bool csv_frame(struct wbuf *w, const struct out_file *f, const struct fra
     const struct csc_result *r = v->r;
     if (!f->frames)
         return false;
+    bool rows = false;
     for (unsigned i = 0; i < out_nlayers(r); i++) {
         const struct csc_layer *l = &r->layers[i];
         if (!out_has_csum(l))
             continue;
+        rows = true;
         csv_frame_cells(w, f, v);
         wb_u64(w, i);
         wb_putc(w, ',');
@@ -105,6 +155,8 @@ static bool csv_frame(struct wbuf *w, const struct out_file *f, const struct fra
         csv_replay_cells(w, &r->kernel, l);
         csv_outcome_cells(w, r);
     }
+    if (!rows && r->stop != CSC_STOP_END)
+        csv_stop_row(w, f, v);
     return true;
 }
 

@@ -88,6 +88,23 @@ static void json_layer_kernel(struct wbuf *w, const struct csc_result *r, const 
     jw_end_obj(&j);
 }
 
+/* why decoding ended before the payload: {"reason","proto","offset"[,"value"][,"option"]} */
+static void json_stop(struct jw *j, const struct csc_result *r)
+{
+    JW_OBJ(j, "stop");
+    JW_WORD(j, "reason", csc_stop_name(r->stop));
+    JW_WORD(j, "proto", csc_proto_name(r->stop_proto));
+    JW_U64(j, "offset", r->stop_off);
+    if (r->stop_has_value)
+        JW_U64(j, "value", r->stop_value);
+    struct csc_stop_info si;
+    csc_stop_get(r, &si);
+    const char *opt = csc_stop_option(&si);
+    if (opt)
+        JW_WORD(j, "option", opt);
+    jw_end_obj(j);
+}
+
 static void json_layer(struct wbuf *w, const struct csc_result *r, unsigned i)
 {
     const struct csc_layer *l = &r->layers[i];
@@ -111,6 +128,8 @@ static void json_layer(struct wbuf *w, const struct csc_result *r, unsigned i)
         JW_KEY(&j, "notes");
         jw_bits(w, l->notes, csc_note_name);
     }
+    if (r->stop != CSC_STOP_END && r->stop_layer == i)
+        json_stop(&j, r);
     jw_end_obj(&j);
 }
 
@@ -304,13 +323,8 @@ static bool json_frame(struct wbuf *w, const struct out_file *f, const struct fr
     JW_WORD(&j, "worst", csc_verdict_name(r->worst));
     JW_KEY(&j, "findings");
     jw_bits(j.w, v->findings, cli_finding_name);
-    if (r->stop != CSC_STOP_END) {
-        JW_OBJ(&j, "stop");
-        JW_WORD(&j, "reason", csc_stop_name(r->stop));
-        JW_WORD(&j, "proto", csc_proto_name(r->stop_proto));
-        JW_U64(&j, "offset", r->stop_off);
-        jw_end_obj(&j);
-    }
+    if (r->stop != CSC_STOP_END)
+        json_stop(&j, r);
     if (r->gso_segs_known)
         JW_U64(&j, "gso_segs", r->gso_segs);
     JW_ARR(&j, "layers");

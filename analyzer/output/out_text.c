@@ -155,16 +155,13 @@ static bool text_findings(struct wbuf *w, const struct out_file *f, const struct
             wb_hex16(w, l->expected);
         }
     }
-    if (r->stop == CSC_STOP_TRUNCATED || r->stop == CSC_STOP_MALFORMED) {
+    if (csc_stop_is_finding(r->stop)) {
+        char why[96];
+        struct csc_stop_info si;
+        csc_stop_get(r, &si);
         wb_puts(w, any ? "; " : " ");
         any = true;
-        wb_puts(w, csc_stop_name(r->stop));
-        wb_putc(w, ' ');
-        wb_puts(w, csc_proto_name(r->stop_proto));
-        wb_putc(w, '@');
-        if (out_nlayers(r) && (r->layers[out_nlayers(r) - 1].notes & CSC_N_REASSEMBLED))
-            WB_LIT(w, "reasm+");      /* decoding stopped inside the datagram */
-        wb_u64(w, r->stop_off);
+        wb_puts(w, csc_stop_describe(&si, why, sizeof why));
     }
     return any;
 }

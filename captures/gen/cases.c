@@ -332,6 +332,64 @@ static const struct gen_case link_null[] = {
     C("null-v6", "raw:hex=1e000000 ipv6 tcp:bad pay:len=60", "BSD loopback, AF_INET6 (30), TCP bad"),
 };
 
+static const struct gen_case l2tp_nosub[] = {
+    C("l2tpv3-ip-nosub", "eth ipv4 l2tp:nol2spec eth ipv4 tcp pay:len=100",
+      "L2TPv3 over IP without the L2-specific sublayer (Cisco's default): chosen from the bytes"),
+    C("l2tpv3-udp-nosub-bad", "eth ipv4 udp l2tp:nol2spec eth ipv4 udp:bad pay:len=80",
+      "L2TPv3 over UDP without the sublayer, inner UDP bad"),
+    C("l2tpv3-ip6-nosub-vlan", "eth ipv6 l2tp:nol2spec eth vlan:vlan=10 ipv6 udp pay:len=60",
+      "L2TPv3 over IPv6 without the sublayer, a tagged inner frame"),
+    C("l2tpv3-cookie", "eth ipv4 l2tp:cookie=4,nol2spec eth ipv4 tcp pay:len=60",
+      "L2TPv3 with a 4-byte cookie the receiver was not told: needs --l2tp-cookie-len 4"),
+};
+
+/* IPsec: AH hides nothing (transport and tunnel mode, IPv4 and IPv6); ESP ends the stack */
+static const struct gen_case ipsec[] = {
+    C("ah-tcp", "eth ipv4 ah tcp pay:len=80", "AH transport mode over IPv4, TCP good"),
+    C("ah-udp-bad", "eth ipv4 ah udp:bad pay:len=60", "AH transport mode, UDP bad: judged through AH"),
+    C("ah-tunnel-icmp", "eth ipv4 ah ipv4 icmp pay:len=56", "AH tunnel mode: inner IPv4 and ICMP"),
+    C("ah-tunnel-tcp-bad", "eth ipv4 ah ipv4 tcp:bad pay:len=60", "AH tunnel mode, inner TCP bad"),
+    C("ah6-udp", "eth ipv6 ah udp pay:len=60", "AH over IPv6, transport mode"),
+    C("ah6-tunnel", "eth ipv6:ext=hbh ah ipv6 tcp pay:len=60", "AH after a hop-by-hop header, tunnel mode IPv6"),
+    C("esp", "eth ipv4 esp:len=64", "ESP: encrypted, the stack ends there"),
+    C("esp6", "eth ipv6 esp:len=64,spi=0x2000", "ESP over IPv6"),
+};
+
+/* Ethernet in IPv6 (next header 143, RFC 8986 SRv6 End.DX2) */
+static const struct gen_case srv6[] = {
+    C("eth6-tcp", "eth ipv6 eth ipv4 tcp pay:len=80", "IPv6 next header 143: Ethernet, inner IPv4 TCP"),
+    C("eth6-udp6-bad", "eth ipv6 eth ipv6 udp:bad pay:len=60", "Ethernet in IPv6, inner IPv6 UDP bad"),
+    C("srh-eth6", "eth ipv6:ext=srh eth ipv4 tcp pay:len=80",
+      "a segment routing header (type 4) then Ethernet: the SRv6 L2 VPN case"),
+    C("eth6-vlan", "eth ipv6 eth vlan:vlan=20 ipv4 icmp pay:len=32", "Ethernet in IPv6 with an 802.1Q tag"),
+};
+
+/* Aruba's 802.11 over GRE (0x8200 .. 0x8370) */
+static const struct gen_case aruba[] = {
+    C("aruba-tcp", "eth ipv4 gre wlan ipv4 tcp pay:len=80", "GRE 0x8200: an 802.11 QoS data frame, SNAP, IPv4 TCP"),
+    C("aruba-udp-bad", "eth ipv4 gre wlan ipv4 udp:bad pay:len=60", "Aruba WLAN, inner UDP bad"),
+    C("aruba-8300-icmp6", "eth ipv4 gre:proto=0x8300 wlan ipv6 icmpv6 pay:len=32", "GRE 0x8300, inner ICMPv6"),
+    C("aruba-key", "eth ipv4 gre:K=7 wlan ipv4 tcp:bad pay:len=60", "Aruba WLAN with a GRE key, inner TCP bad"),
+    C("aruba-ccmp", "eth ipv4 gre wlan:prot pay:len=80", "a protected (CCMP) frame: encrypted, the stack ends"),
+};
+
+/* A frame for every other reason decoding stops early */
+static const struct gen_case stops[] = {
+    C("unknown-ethertype", "eth:proto=0x88b5 pay:len=46", "a local experimental EtherType (0x88b5)"),
+    C("unknown-gre-proto", "eth ipv4 gre:proto=0x88b6 pay:len=40", "GRE carrying an EtherType nothing decodes"),
+    C("unknown-ipproto", "eth ipv4:proto=253 pay:len=40", "IP protocol 253 (experimental)"),
+    C("unknown-ipproto6", "eth ipv6:proto=254 pay:len=40", "IPv6 next header 254 (experimental)"),
+    C("unknown-gpe-next", "eth ipv4 udp gpe:proto=9 pay:len=40", "VXLAN-GPE next protocol 9"),
+    C("unknown-mpls-payload", "eth mpls:label=16 raw:hex=50000000 pay:len=40",
+      "MPLS with a payload whose first nibble is 5"),
+    C("vxlan-8472", "eth ipv4 udp:dport=8472 vxlan eth ipv4 tcp pay:len=60",
+      "VXLAN on 8472 (Linux's default port) unconfigured: needs --vxlan-port 8472"),
+    C("gre-version-2", "eth ipv4 gre:gflags=0x0002 pay:len=40", "GRE version 2 (neither RFC 2784 nor PPTP): unsupported"),
+    C("ip-no-transport", "eth ipv4:proto=6", "IPv4 naming TCP, with no byte after its header: malformed"),
+    C("arp", "eth:proto=0x0806 pay:len=28", "ARP: a payload that carries no packet, no stop"),
+    C("ospf", "eth ipv4:proto=89 pay:len=44", "OSPF: a leaf protocol, no stop"),
+};
+
 static const struct gen_case other[] = {
     C("erspan1", "eth ipv4 gre:proto=0x88be eth ipv4 icmp pay:len=8", "ERSPAN type I (GRE 0x88be, no S)"),
     C("erspan2", "eth ipv4 gre:S=1,proto=0x88be raw:hex=1064000700000001 eth ipv4 icmp pay:len=8",
@@ -492,6 +550,15 @@ const struct gen_file gen_files[] = {
                CAPW_PCAP, 0, gre_udp),
     FILE_CASES("ip-in-ip.pcap", "IPIP, 6in4, 4in6, 6in6", CAPW_PCAP, 0, ipip),
     FILE_CASES("l2tpv3.pcap", "L2TPv3 over IP and UDP, L2TPv2/PPP", CAPW_PCAP, 0, l2tp),
+    FILE_CASES("l2tpv3-nosub.pcap", "L2TPv3 without the L2-specific sublayer (chosen from the bytes), an unknown cookie",
+               CAPW_PCAP, 0, l2tp_nosub),
+    FILE_CASES("ipsec.pcap", "IPsec AH (transport, tunnel; IPv4, IPv6) and ESP", CAPW_PCAP, 0, ipsec),
+    FILE_CASES("srv6.pcap", "Ethernet in IPv6 (next header 143), with and without a segment routing header",
+               CAPW_PCAP, 0, srv6),
+    FILE_CASES("aruba.pcap", "Aruba WLAN over GRE (0x8200, 0x8300): 802.11 data frames, one protected", CAPW_PCAP,
+               0, aruba),
+    FILE_CASES("stops.pcap", "every other reason decoding stops before the payload, and two that are no stop",
+               CAPW_PCAP, 0, stops),
     FILE_CASES("nested.pcap", "tunnels inside tunnels", CAPW_PCAP, 0, nested),
     FILE_CASES("truncated.pcap", "snaplen cuts at every depth", CAPW_PCAP, 0, truncated),
     FILE_CASES("fragments.pcap", "IPv4 and IPv6 fragment trains, in order, reversed, incomplete", CAPW_PCAP, 0,

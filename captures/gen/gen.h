@@ -27,6 +27,7 @@
 /* FOU ports of the corpus: csumcheck needs --fou-port 5555:4 --fou-port 5556:41 */
 #define GEN_FOU_PORT_IPIP 5555
 #define GEN_FOU_PORT_IPV6 5556
+#define GEN_VXLAN_LINUX_PORT 8472   /* not VXLAN unless configured: a needs-option stop */
 
 enum gen_frag { GEN_FRAG_NONE = 0, GEN_FRAG_INORDER, GEN_FRAG_REVERSE, GEN_FRAG_FIRST_ONLY,
                 GEN_FRAG_DUP_MIDDLE,   /* in order, the second fragment sent twice */

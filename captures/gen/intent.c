@@ -74,13 +74,24 @@ static int icmp_error(const struct pb_layer *l)
     return 0;
 }
 
+/* Where csumcheck's default decode ends before the layers the case pushed
+ * after: an L2TPv3 cookie nobody configured (needs --l2tp-cookie-len), VXLAN
+ * on 8472 (needs --vxlan-port). Neither does tshark decode past them. */
+static int stops_decode(const struct pb_frame *f, int i)
+{
+    const struct pb_layer *l = &f->l[i];
+    if (l->kind == PB_L2TPV3 && l->l2tp_cookie)
+        return 1;
+    return l->kind == PB_UDP && l->dport == GEN_VXLAN_LINUX_PORT;
+}
+
 /* Layers tshark 4.0 cannot decode past: GUE (no dissector on 6080), FOU
  * (plain UDP on a port only csumcheck is told about), IPv6 with payload
- * length 0 (BIG TCP). */
+ * length 0 (BIG TCP), and where csumcheck stops too (stops_decode). */
 static int opaque_to_tshark(const struct pb_frame *f, int i)
 {
     const struct pb_layer *l = &f->l[i];
-    if (l->kind == PB_GUE)
+    if (l->kind == PB_GUE || stops_decode(f, i))
         return 1;
     /* IPv6 payload length 0 without a jumbo option: tshark stops there */
     if (l->kind == PB_IPV6 && l->tot_len_zero)
@@ -134,11 +145,16 @@ int gen_intent_frame(const struct pb_frame *f, size_t caplen, struct gen_intent 
     int ts[PB_MAX_LAYERS];
     /* The decoder stops at the first header the capture cuts. */
     int depth = f->n;
-    for (int i = 0; i < f->n; i++)
+    for (int i = 0; i < f->n; i++) {
         if (f->off[i] + f->hlen[i] > caplen && f->l[i].kind != PB_PAYLOAD) {
             depth = i;
             break;
         }
+        if (stops_decode(f, i)) {
+            depth = i + 1;
+            break;
+        }
+    }
 
     /* Innermost first: an outer LCO depends on the inner verdicts. */
     for (int i = f->n - 1; i >= 0; i--) {

@@ -10,10 +10,10 @@
  *
  *   states   ok bad zero seed seednolen lco garb   (pb.h PB_OK ... PB_GARBAGE)
  *   kinds    eth vlan qinq mpls sll2 ipv4 ipv6 udp tcp icmp icmpv6 gre vxlan
- *            gpe geneve gue l2tp pay raw igmp
+ *            gpe geneve gue l2tp pay raw igmp nhrp ah esp wlan
  *   fields   opts=N (IPv4 option bytes)  id=N  frag=N (IPv4 flags+offset,
  *            IPv6 fragment field)  tl0 (total/payload length 0: BIG TCP)
- *            ext=hbh+dst+rh0+frag+hao (IPv6 extension headers)
+ *            ext=hbh+dst+rh0+srh+frag+hao (IPv6 extension headers)
  *            mss=N seq=N ack=N flags=N (TCP)  sport=N dport=N
  *            C K=N S=N gflags=N (GRE: checksum, key, sequence, raw flags)
  *            proto=N (next-protocol override)  vni=N  rco  shift=N (RCO
@@ -22,6 +22,8 @@
  *            len=N fill=N (payload)  hex=0011.. (raw bytes)
  *            type=N code=N (ICMP)  reply (ICMP echo reply)  lenfix=N (length
  *            field override)  rev (IP: source and destination swapped)
+ *            cookie=N nol2spec (L2TPv3 cookie bytes, no L2-specific sublayer)
+ *            spi=N (AH, ESP)  prot (802.11 protected: CCMP, payload opaque)
  * Numbers are decimal or 0x-hex.
  */
 #include "gen.h"
@@ -38,6 +40,7 @@ static const struct {
     { "tcp", PB_TCP }, { "icmp", PB_ICMP }, { "icmpv6", PB_ICMPV6 }, { "gre", PB_GRE }, { "nhrp", PB_NHRP },
     { "vxlan", PB_VXLAN }, { "gpe", PB_VXLAN_GPE }, { "geneve", PB_GENEVE }, { "gue", PB_GUE },
     { "l2tp", PB_L2TPV3 }, { "pay", PB_PAYLOAD }, { "raw", PB_RAW }, { "igmp", PB_IGMP },
+    { "ah", PB_AH }, { "esp", PB_ESP }, { "wlan", PB_WLAN },
 };
 
 static const struct {
@@ -108,6 +111,10 @@ static int item(struct pb_layer *l, const char *it, char *err, size_t errlen)
             memcpy(l->src, l->dst, 16);
             memcpy(l->dst, t, 16);
         }
+        else if (!strcmp(key, "nol2spec"))
+            l->l2tp_no_l2spec = 1;
+        else if (!strcmp(key, "prot"))
+            l->wlan_prot = 1;
         else
             goto bad;
         return 0;
@@ -120,6 +127,7 @@ static int item(struct pb_layer *l, const char *it, char *err, size_t errlen)
             if (!strcmp(t, "hbh")) l->v6_ext |= PB_X_HBH;
             else if (!strcmp(t, "dst")) l->v6_ext |= PB_X_DST;
             else if (!strcmp(t, "rh0")) l->v6_ext |= PB_X_RH0;
+            else if (!strcmp(t, "srh")) l->v6_ext |= PB_X_SRH;
             else if (!strcmp(t, "frag")) l->v6_ext |= PB_X_FRAG;
             else if (!strcmp(t, "hao")) {
                 static const uint8_t hoa[16] = { 0x20, 0x01, 0x0d, 0xb8, [14] = 0xaa, [15] = 0xaa };
@@ -163,6 +171,8 @@ static int item(struct pb_layer *l, const char *it, char *err, size_t errlen)
     else if (!strcmp(key, "type")) l->icmp_type = (uint8_t)v;
     else if (!strcmp(key, "code")) l->icmp_code = (uint8_t)v;
     else if (!strcmp(key, "lenfix")) l->len_override = (uint16_t)v;
+    else if (!strcmp(key, "cookie")) l->l2tp_cookie = (uint8_t)v;
+    else if (!strcmp(key, "spi")) l->spi = (uint32_t)v;
     else goto bad;
     return 0;
 bad:

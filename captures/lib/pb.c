@@ -53,6 +53,13 @@ struct pb_layer *pb_push(struct pb_frame *f, enum pb_kind kind)
     case PB_PAYLOAD:
         l->len = 64;
         break;
+    case PB_ESP:
+        l->len = 48;
+        l->spi = 0x1000;
+        break;
+    case PB_AH:
+        l->spi = 0x1000;
+        break;
     default:
         break;
     }
@@ -64,6 +71,7 @@ static uint16_t ethertype_of(const struct pb_frame *f, int i)
     if (i >= f->n)
         return 0x88b5;               /* local experimental */
     switch (f->l[i].kind) {
+    case PB_WLAN: return 0x8200;     /* Aruba WLAN over GRE */
     case PB_IPV4: return 0x0800;
     case PB_IPV6: return 0x86dd;
     case PB_VLAN: return 0x8100;
@@ -89,6 +97,9 @@ static uint8_t ipproto_of(const struct pb_frame *f, int i)
     case PB_GRE: return 47;
     case PB_L2TPV3: return 115;
     case PB_IGMP: return 2;
+    case PB_AH: return 51;
+    case PB_ESP: return 50;
+    case PB_ETH: return 143;         /* Ethernet in IPv6 (RFC 8986) */
     default: return 253;             /* experimental */
     }
 }
@@ -123,8 +134,21 @@ static size_t ext_len(const struct pb_layer *l)
         n += 24;
     if (l->v6_ext & PB_X_FRAG)
         n += 8;
+    if (l->v6_ext & PB_X_SRH)
+        n += 24;
     return n;
 }
+
+/* L2TPv3 header: [T/ver + reserved over UDP] session, cookie, L2-specific sublayer */
+static size_t l2tpv3_len(const struct pb_frame *f, int i)
+{
+    const struct pb_layer *l = &f->l[i];
+    size_t n = 4u + l->l2tp_cookie + (l->l2tp_no_l2spec ? 0 : 4);
+    return (i > 0 && f->l[i - 1].kind == PB_UDP) ? n + 4 : n;
+}
+
+/* 802.11 QoS data from the DS (24 + 2), then LLC/SNAP (8) or a CCMP header (8) */
+#define WLAN_HLEN 26u
 
 static size_t header_len(const struct pb_frame *f, int i)
 {
@@ -144,7 +168,10 @@ static size_t header_len(const struct pb_frame *f, int i)
     case PB_VXLAN: case PB_VXLAN_GPE: return 8;
     case PB_GENEVE: return 8u + 4u * l->opt_words;
     case PB_GUE: return l->gue_variant == 1 ? 0 : (l->rco ? 12 : 4);
-    case PB_L2TPV3: return (i > 0 && f->l[i - 1].kind == PB_UDP) ? 12 : 8;
+    case PB_L2TPV3: return l2tpv3_len(f, i);
+    case PB_AH: return 24;
+    case PB_ESP: return 8u + l->len;
+    case PB_WLAN: return WLAN_HLEN + 8;
     case PB_PAYLOAD: return l->len;
     case PB_RAW: return l->len <= sizeof l->raw ? l->len : sizeof l->raw;
     case PB_NHRP: return 40;         /* fixed header + the indication's mandatory part */
@@ -178,8 +205,8 @@ static int next_l4(const struct pb_frame *f, int i)
 static void write_ipv6(struct pb_frame *f, int i, uint8_t *p, size_t tot)
 {
     const struct pb_layer *l = &f->l[i];
-    uint8_t order[4] = { PB_X_HBH, PB_X_DST | PB_X_HAO, PB_X_RH0, PB_X_FRAG };
-    uint8_t code[4] = { 0, 60, 43, 44 };
+    uint8_t order[5] = { PB_X_HBH, PB_X_DST | PB_X_HAO, PB_X_RH0, PB_X_SRH, PB_X_FRAG };
+    uint8_t code[5] = { 0, 60, 43, 43, 44 };
     uint8_t last = l->proto ? (uint8_t)l->proto : ipproto_of(f, i + 1);
     be32(p, 0x60000000u);
     be16(p + 4, l->tot_len_zero ? 0 : l->len_override ? l->len_override : (uint16_t)(tot - 40));
@@ -188,7 +215,7 @@ static void write_ipv6(struct pb_frame *f, int i, uint8_t *p, size_t tot)
     memcpy(p + 24, (l->v6_ext & PB_X_RH0) ? v6_mid : l->dst, 16);
     uint8_t *nh = p + 6;
     uint8_t *q = p + 40;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
         if (!(l->v6_ext & order[k]))
             continue;
         *nh = code[k];
@@ -213,7 +240,8 @@ static void write_ipv6(struct pb_frame *f, int i, uint8_t *p, size_t tot)
             }
             break;
         case 2: q[1] = 2; q[2] = 0; q[3] = 1; memcpy(q + 8, l->dst, 16); q += 24; break;
-        case 3: be16(q + 2, l->frag); be32(q + 4, 0x12345678u); q += 8; break;
+        case 3: q[1] = 2; q[2] = 4; q[3] = 0; q[4] = 0; memcpy(q + 8, l->dst, 16); q += 24; break;
+        case 4: be16(q + 2, l->frag); be32(q + 4, 0x12345678u); q += 8; break;
         }
     }
     *nh = last;
@@ -363,11 +391,38 @@ static void write_headers(struct pb_frame *f, uint8_t *b, size_t *tot)
             }
             break;
         case PB_L2TPV3:
-            if (f->hlen[i] == 12) {            /* over UDP: T=0, ver 3, reserved */
+            if (i > 0 && f->l[i - 1].kind == PB_UDP) {   /* over UDP: T=0, ver 3, reserved */
                 be32(p, 0x00030000u);
                 p += 4;
             }
-            be32(p, 1);                        /* session ID; L2-specific sublayer 0 */
+            be32(p, 1);                        /* session ID */
+            for (size_t k = 0; k < l->l2tp_cookie; k++)
+                p[4 + k] = (uint8_t)(0xc0 + k);   /* cookie; the L2-specific sublayer stays 0 */
+            break;
+        case PB_AH:
+            p[0] = ipproto_of(f, i + 1);
+            p[1] = 4;                          /* (24 bytes / 4) - 2 */
+            be32(p + 4, l->spi);
+            be32(p + 8, 1);                    /* sequence number */
+            for (size_t k = 12; k < 24; k++)
+                p[k] = (uint8_t)(0xa0 + k);    /* ICV (HMAC-SHA1-96 sized) */
+            break;
+        case PB_ESP:
+            be32(p, l->spi);
+            be32(p + 4, 1);
+            for (size_t k = 8; k < f->hlen[i]; k++)
+                p[k] = (uint8_t)(k * 37 + 11); /* stands for the ciphertext */
+            break;
+        case PB_WLAN:
+            p[0] = 0x88;                       /* frame control: data, QoS data (LE) */
+            p[1] = (uint8_t)(0x02 | (l->wlan_prot ? 0x40 : 0));   /* from DS [, protected] */
+            memcpy(p + 4, "\x02\x00\x00\x00\x0a\x01\x02\x00\x00\x00\x0a\x02\x02\x00\x00\x00\x0a\x03", 18);
+            if (l->wlan_prot) {                /* CCMP header: PN0 PN1 rsvd keyid|ExtIV PN2..5 */
+                memcpy(p + WLAN_HLEN, "\x01\x00\x00\x20\x00\x00\x00\x00", 8);
+            } else {                           /* LLC/SNAP, OUI 0, the EtherType */
+                memcpy(p + WLAN_HLEN, "\xaa\xaa\x03\x00\x00\x00", 6);
+                be16(p + WLAN_HLEN + 6, l->proto ? l->proto : ethertype_of(f, i + 1));
+            }
             break;
         case PB_IGMP:
             p[0] = 0x16;                       /* v2 membership report */

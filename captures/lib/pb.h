@@ -21,7 +21,11 @@
  * PB_L2TPV3 after PB_UDP is L2TPv3 over UDP (port 1701, RFC 3931 §4.1.2.1:
  * a 4-byte T/ver header before the session ID); after IP it is over IP.
  * PB_ICMP/PB_ICMPV6 with an error type (3, 11 / 1, 2, 3) quote the layers
- * pushed after them.
+ * pushed after them. PB_ETH right after an IP layer is Ethernet in IP
+ * (protocol 143, RFC 8986); PB_WLAN after PB_GRE is Aruba's 802.11 over GRE
+ * (protocol 0x8200). PB_AH and PB_ESP are IPsec headers (RFC 4302, 4303):
+ * AH's next header follows from the next layer (transport or tunnel mode);
+ * ESP's payload is `len` opaque bytes.
  * Checksums are computed innermost first, so an outer checksum covers the
  * inner fields as they end up in the frame; PB_LCO gives the value lco_csum()
  * computes: right once the inner partial fields are filled in.
@@ -41,6 +45,10 @@ enum pb_kind {
     PB_IGMP,          /* IGMPv2 membership report for 239.1.1.1 */
     PB_NHRP,          /* NHRP traffic indication (RFC 2332 header, checksum over the
                          NHRP packet): the layers after it are the quoted packet */
+    PB_AH,            /* IPsec AH, 12-byte ICV (24 bytes) */
+    PB_ESP,           /* IPsec ESP: SPI, sequence, `len` bytes standing for the ciphertext */
+    PB_WLAN,          /* IEEE 802.11 QoS data frame from the DS, no FCS, then LLC/SNAP
+                         (with prot: a CCMP header, the rest opaque) */
 };
 
 enum pb_state {
@@ -53,8 +61,9 @@ enum pb_state {
     PB_GARBAGE,       /* a fixed unrelated value (0x1234) */
 };
 
-/* IPv6 extension headers (bit set) */
-enum { PB_X_HBH = 1, PB_X_DST = 2, PB_X_RH0 = 4, PB_X_FRAG = 8, PB_X_HAO = 16 };
+/* IPv6 extension headers (bit set); SRH: a segment routing header (type 4, RFC
+ * 8754) with one segment, segments left 0 */
+enum { PB_X_HBH = 1, PB_X_DST = 2, PB_X_RH0 = 4, PB_X_FRAG = 8, PB_X_HAO = 16, PB_X_SRH = 32 };
 
 struct pb_layer {
     uint8_t kind;
@@ -94,6 +103,10 @@ struct pb_layer {
     uint16_t len_override;   /* IPv4 tot_len / IPv6 payload length / UDP length written
                                 instead of the real one (an ICMP error quoting a cut datagram) */
     uint8_t echo_reply;      /* ICMP: echo reply (type 0) instead of the default request */
+    uint8_t l2tp_cookie;     /* L2TPv3 cookie bytes: 0, 4, 8 */
+    uint8_t l2tp_no_l2spec;  /* L2TPv3 without the 4-byte L2-specific sublayer */
+    uint8_t wlan_prot;       /* 802.11 protected frame (CCMP header, payload opaque) */
+    uint32_t spi;            /* AH / ESP SPI (default 0x1000) */
 };
 
 /* Bytes written over a layer's header after the builder wrote it and before

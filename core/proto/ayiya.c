@@ -30,4 +30,6 @@ void dec_ayiya(struct dec *d, uint32_t off)
         dec_ipv6(d, off + hdr);
     else if (nh == IPPROTO_IPIP_)
         dec_ipv4(d, off + hdr);
+    else
+        dec_stop_unknown(d, CSC_STOP_IPPROTO, off + hdr, nh);
 }

@@ -23,11 +23,46 @@ void dec_break_side(struct dec *d, uint32_t v)
 void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off)
 {
     /* The first reason wins: later decoders never run after a stop. */
+    struct csc_result *r = d->r;
+    if (r->stop != CSC_STOP_END || r->stop_proto != CSC_P_NONE)
+        return;
+    r->stop = (uint8_t)why;
+    r->stop_proto = (uint8_t)proto;
+    r->stop_off = off;
+    r->stop_layer = r->nlayers ? (uint8_t)(r->nlayers - 1) : CSC_NO_LAYER;
+}
+
+void dec_stop_value(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off,
+                    uint32_t value)
+{
     if (d->r->stop != CSC_STOP_END || d->r->stop_proto != CSC_P_NONE)
         return;
-    d->r->stop = (uint8_t)why;
-    d->r->stop_proto = (uint8_t)proto;
-    d->r->stop_off = off;
+    dec_stop(d, why, proto, off);
+    d->r->stop_value = value;
+    d->r->stop_has_value = 1;
+}
+
+void dec_stop_option(struct dec *d, enum csc_stop_opt opt, enum csc_proto opt_proto,
+                     enum csc_proto proto, uint32_t off, uint32_t value, bool has_value)
+{
+    if (d->r->stop != CSC_STOP_END || d->r->stop_proto != CSC_P_NONE)
+        return;
+    dec_stop_value(d, CSC_STOP_NEEDS_OPTION, proto, off, value);
+    d->r->stop_has_value = has_value;
+    d->r->stop_opt = (uint8_t)opt;
+    d->r->stop_opt_proto = (uint8_t)opt_proto;
+}
+
+/* The payload at off names something this decoder does not know: a stop
+ * unless nothing is there (the stack just ends). The layer just decoded
+ * named it: the stop is its. */
+void dec_stop_unknown(struct dec *d, enum csc_stop why, uint32_t off, uint32_t value)
+{
+    const struct csc_result *r = d->r;
+    if (off >= d->end || d->quoted || !r->nlayers)
+        return;
+    const struct csc_layer *l = &r->layers[r->nlayers - 1];
+    dec_stop_value(d, why, (enum csc_proto)l->proto, l->off, value);
 }
 
 void dec_csum(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t cov_off,
@@ -102,6 +137,33 @@ uint32_t dec_l4_pseudo(const struct dec *d, uint8_t proto, uint32_t len, int wit
 
 /* ---- dispatch tables ---------------------------------------------- */
 
+/* Payloads that carry no packet: control protocols. The stack ends at
+ * them without a stop; any other payload nothing decodes is a stop with
+ * its value (unknown-ethertype, unknown-ipproto, unknown-next). */
+static bool ethertype_is_leaf(uint16_t type)
+{
+    switch (type) {
+    case ETH_P_ARP: case ETH_P_RARP: case ETH_P_PPP_DISC: case ETH_P_SLOW: case ETH_P_PAE:
+    case ETH_P_PREAUTH: case ETH_P_LLDP: case ETH_P_MRP: case ETH_P_1588: case ETH_P_CFM:
+    case ETH_P_FIP: case ETH_P_LOOPBACK: case ETH_P_CDP:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool ipproto_is_leaf(uint8_t proto)
+{
+    switch (proto) {
+    case IPPROTO_NONE_: case IPPROTO_EGP_: case IPPROTO_IGRP_: case IPPROTO_DCCP_:
+    case IPPROTO_RSVP_: case IPPROTO_EIGRP_: case IPPROTO_OSPF_: case IPPROTO_PIM_:
+    case IPPROTO_VRRP_: case IPPROTO_SCTP_: case IPPROTO_UDPLITE_:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* The ethertype table as a switch: the compiler makes it a jump table or
  * a few compares, where a table walk compared every row before TEB. */
 void dec_ethertype(struct dec *d, uint16_t type, uint32_t off)
@@ -118,16 +180,28 @@ void dec_ethertype(struct dec *d, uint16_t type, uint32_t off)
     case ETH_P_ERSPAN3: dec_erspan3(d, off); break;
     case ETH_P_NSH: dec_nsh(d, off); break;
     case ETH_P_NHRP: dec_nhrp(d, off); break;
-    default: break;   /* ARP, LLDP, ...: a normal end of the stack. */
+    case ETH_P_MACSEC: dec_stop_unknown(d, CSC_STOP_ENCRYPTED, off, type); break;
+    default:
+        if (!ethertype_is_leaf(type))
+            dec_stop_unknown(d, CSC_STOP_ETHERTYPE, off, type);
+        break;
     }
 }
 
-/* inet_protos[]: the IP protocol number's row, and its decoder */
+/* inet_protos[]: the IP protocol number's row, and its decoder. An IP
+ * packet that names a protocol but ends with its own header lacks that
+ * protocol's header: malformed (the receiver's handler finds nothing to
+ * pull), unless it is a quote (short by nature). */
 void dec_ipproto(struct dec *d, uint8_t proto, uint32_t off)
 {
     const struct proto_row *row = csc_inet_protos[proto];
-    if (row && row->decode_ip)
-        row->decode_ip(d, off);
+    if (row && row->decode_ip) {
+        if (off >= d->end && !d->quoted && d->r->nlayers)
+            dec_stop(d, CSC_STOP_MALFORMED, (enum csc_proto)(row - csc_protos), off);
+        else
+            row->decode_ip(d, off);
+    } else if (!ipproto_is_leaf(proto))
+        dec_stop_unknown(d, CSC_STOP_IPPROTO, off, proto);
 }
 
 void dec_ppp_proto(struct dec *d, uint16_t proto, uint32_t off)
@@ -137,7 +211,10 @@ void dec_ppp_proto(struct dec *d, uint16_t proto, uint32_t off)
     case PPP_IPV6: dec_ipv6(d, off); break;
     case PPP_MPLS_UC:
     case PPP_MPLS_MC: dec_mpls(d, off); break;
-    default: break;
+    default:
+        if (proto < PPP_CONTROL_MIN)  /* a data protocol (bridged Ethernet, multilink, ...) */
+            dec_stop_unknown(d, CSC_STOP_NEXT, off, proto);
+        break;
     }
 }
 
@@ -153,6 +230,10 @@ void dec_ip_by_nibble(struct dec *d, uint32_t off)
         dec_ipv4(d, off);
     else if ((b >> 4) == IP_VERSION_6)
         dec_ipv6(d, off);
+    else if (d->r->nlayers)
+        dec_stop_unknown(d, CSC_STOP_NEXT, off, b >> 4);
+    else                              /* a raw link: the first byte must say IP */
+        dec_stop_value(d, CSC_STOP_MALFORMED, CSC_P_NONE, off, b >> 4);
 }
 
 static const struct csc_port *port_lookup(const struct csc_config *cfg, uint16_t port)
@@ -163,13 +244,33 @@ static const struct csc_port *port_lookup(const struct csc_config *cfg, uint16_t
     return NULL;
 }
 
+/* A port hint (protos.c): the payload reads as a protocol whose port was
+ * not configured */
+static void port_hint(struct dec *d, const struct csc_layer *udp, uint32_t off)
+{
+    for (unsigned i = 0; i < csc_nport_hints; i++) {
+        const struct port_hint *h = &csc_port_hints[i];
+        if (udp->u.ports.dport != h->port && udp->u.ports.sport != h->port)
+            continue;
+        const struct proto_row *row = proto_row(h->proto);
+        if (row->looks_like && row->looks_like(d, off))
+            dec_stop_option(d, CSC_SO_PORT, (enum csc_proto)h->proto, CSC_P_UDP, udp->off, h->port,
+                            true);
+        return;
+    }
+}
+
 void dec_udp_payload(struct dec *d, struct csc_layer *udp, uint32_t off)
 {
     const struct csc_port *pt = port_lookup(d->cfg, udp->u.ports.dport);
     if (!pt)
         pt = port_lookup(d->cfg, udp->u.ports.sport);
-    if (!pt || d->quoted)
+    if (d->quoted)
         return;
+    if (!pt) {
+        port_hint(d, udp, off);
+        return;
+    }
     dec_fn fn = proto_row(pt->proto)->decode_udp;   /* the port's protocol row */
     if (fn) {
         d->port_ipproto = pt->fou_ipproto;
@@ -195,6 +296,12 @@ void csc_decode(const struct csc_config *cfg, const struct csc_frame *f, struct 
     out->stop = CSC_STOP_END;
     out->stop_proto = CSC_P_NONE;
     out->stop_off = 0;
+    out->stop_value = 0;
+    out->stop_has_value = 0;
+    out->stop_layer = CSC_NO_LAYER;
+    out->stop_opt = CSC_SO_NONE;
+    out->stop_opt_proto = CSC_P_NONE;
+    out->stop_reasm = 0;
     out->worst = CSC_V_NA;
     out->direction = f->direction;   /* csc_direction() decides the rest */
     out->dir_from = CSC_DF_NONE;
@@ -248,8 +355,10 @@ bool dec_need_stop(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t l
         return true;
     if (off >= d->end)
         return false;                       /* no payload: the stack just ends */
-    if (want > d->end)
-        dec_stop(d, CSC_STOP_MALFORMED, proto, off);
+    if (want > d->end) {
+        if (!d->quoted)                     /* an ICMP error's quote is short by nature */
+            dec_stop(d, CSC_STOP_MALFORMED, proto, off);
+    }
     else
         dec_stop(d, CSC_STOP_TRUNCATED, proto, off);
     return false;

@@ -43,8 +43,19 @@ struct csc_layer *dec_push_full(struct dec *d, enum csc_proto proto, uint32_t of
  * when the stack ends here. */
 static inline struct csc_layer *dec_header(struct dec *d, enum csc_proto proto, uint32_t off,
                                            uint32_t len);
-/* End the stack with a reason. */
+/* End the stack with a reason (the first one wins), at the protocol being
+ * decoded; the last layer decoded carries it. */
 void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off);
+/* ... with a value (unsupported version, SPI, ...) */
+void dec_stop_value(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off,
+                    uint32_t value);
+/* needs-option: decoding on needs the receiver option opt (of opt_proto for a
+ * port), given value (when the bytes tell it) */
+void dec_stop_option(struct dec *d, enum csc_stop_opt opt, enum csc_proto opt_proto,
+                     enum csc_proto proto, uint32_t off, uint32_t value, bool has_value);
+/* unknown-ethertype / -ipproto / -next: the last layer's field names a payload
+ * at off that nothing decodes (nothing there, or inside an ICMP quote: no stop) */
+void dec_stop_unknown(struct dec *d, enum csc_stop why, uint32_t off, uint32_t value);
 /* A breakpoint into the side list (sums_side), out of line: rare */
 void dec_break_side(struct dec *d, uint32_t v);
 /* Record a summing breakpoint (see verify.c). Header edges arrive in
@@ -121,6 +132,7 @@ void dec_icmpv6(struct dec *d, uint32_t off);
 void dec_igmp(struct dec *d, uint32_t off);
 void dec_gre(struct dec *d, uint32_t off);
 void dec_vxlan(struct dec *d, uint32_t off);
+bool vxlan_looks_like(struct dec *d, uint32_t off);
 void dec_vxlan_gpe(struct dec *d, uint32_t off);
 void dec_nsh(struct dec *d, uint32_t off);
 void dec_geneve(struct dec *d, uint32_t off);
@@ -139,6 +151,9 @@ void dec_ayiya(struct dec *d, uint32_t off);
 void dec_mpls_udp(struct dec *d, uint32_t off);
 void dec_fou(struct dec *d, uint32_t off);
 void dec_gre_udp(struct dec *d, uint32_t off);
+void dec_esp(struct dec *d, uint32_t off);
+void dec_ah(struct dec *d, uint32_t off);
+void dec_wlan(struct dec *d, uint32_t off);
 
 /* True when [off, off+len) is captured and inside the enclosing payload.
  * Otherwise records why the stack ends: nothing left (normal end), the

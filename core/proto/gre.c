@@ -15,6 +15,9 @@
  * The checksum (C set) covers the GRE header and payload, no pseudo-header.
  * ERSPAN over GRE: protocol 0x88be without S is type I (no ERSPAN header),
  * with S type II (8 bytes); 0x22eb is type III (12 bytes, +8 with O set).
+ * Aruba access points tunnel 802.11 frames to their controller as protocols
+ * 0x8200, 0x8210, ... 0x8370 (no header of Aruba's own: wlan.c), as
+ * Wireshark's and Zeek's dissectors read them.
  */
 #include "decode.h"
 
@@ -76,6 +79,10 @@ void dec_gre(struct dec *d, uint32_t off)
     }
     if (proto == ETH_P_CMD) {
         dec_cmd_gre(d, pay);
+        return;
+    }
+    if (proto >= ARUBA_GRE_FIRST && proto <= ARUBA_GRE_LAST && !(proto & ARUBA_GRE_STEP_MASK)) {
+        dec_wlan(d, pay);
         return;
     }
     dec_ethertype(d, proto, pay);

@@ -1,8 +1,9 @@
 /*
  * ipv6.c - IPv6 (RFC 8200) with its extension headers: hop-by-hop (jumbo
  * payload, RFC 2675), routing (type 0 RFC 2460, type 2 RFC 6275, type 4
- * SRH RFC 8754), fragment, destination options (Home Address, RFC 6275 §6.3)
- * and AH (RFC 4302, skipped by length).
+ * SRH RFC 8754), fragment and destination options (Home Address, RFC 6275
+ * §6.3). AH (RFC 4302) ends the chain: it is a layer of its own (ipsec.c),
+ * as is the upper-layer protocol, Ethernet (143, RFC 8986) included.
  *
  *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  *   |Version| Traffic Class |           Flow Label                  |
@@ -78,7 +79,7 @@ static void routing_dst(struct dec *d, uint32_t cur, uint8_t hl, uint8_t dst[IPV
 static bool is_ext_header(uint8_t nh)
 {
     return nh == IPPROTO_HOPOPTS_ || nh == IPPROTO_DSTOPTS_ || nh == IPPROTO_ROUTING_ ||
-           nh == IPPROTO_AH_ || nh == IPPROTO_FRAG_;
+           nh == IPPROTO_FRAG_;
 }
 
 /* What the extension headers say (the layer is pushed only once the whole
@@ -104,7 +105,7 @@ static void note_first_routing(struct dec *d, struct ext_chain *c, uint32_t cur)
     c->rh_flags = CSC_RH_SEEN | ((c->notes & CSC_N_HOME_ADDRESS) ? CSC_RH_AFTER_HAO : 0);
 }
 
-/* One hop-by-hop, destination options, routing or AH header at c->cur */
+/* One hop-by-hop, destination options or routing header at c->cur */
 static bool ext_option_header(struct dec *d, struct ext_chain *c, uint8_t *src, uint8_t *dst)
 {
     uint8_t next = 0, hl = 0;
@@ -113,8 +114,7 @@ static bool ext_option_header(struct dec *d, struct ext_chain *c, uint8_t *src, 
         return false;
     pkt_u8(&d->p, cur + WIRE_OFF(ipv6_opt_hdr, nexthdr), &next);
     pkt_u8(&d->p, cur + WIRE_OFF(ipv6_opt_hdr, hdrlen), &hl);
-    uint32_t len = c->nh == IPPROTO_AH_ ? ((uint32_t)hl + 2) * IPV6_AH_UNIT
-                                        : ((uint32_t)hl + 1) * IPV6_EXT_UNIT;
+    uint32_t len = ((uint32_t)hl + 1) * IPV6_EXT_UNIT;
     if (!dec_need(d, CSC_P_IPV6, cur, len))
         return false;
     if (c->nh == IPPROTO_HOPOPTS_) {
@@ -141,7 +141,6 @@ static bool ext_headers(struct dec *d, struct ext_chain *c, uint8_t *src, uint8_
         case IPPROTO_HOPOPTS_:
         case IPPROTO_DSTOPTS_:
         case IPPROTO_ROUTING_:
-        case IPPROTO_AH_:
             if (!ext_option_header(d, c, src, dst))
                 return false;
             break;

@@ -45,7 +45,7 @@ void dec_mpls(struct dec *d, uint32_t off)
             dec_eth(d, pay + PW_CW_LEN);
         break;
     }
-    default: break;
+    default: dec_stop_unknown(d, CSC_STOP_NEXT, pay, first >> IP_VERSION_SHIFT); break;
     }
 }
 

@@ -9,7 +9,9 @@
  * Default ports: IANA's assignments (VXLAN 4789 RFC 7348, VXLAN-GPE 4790,
  * GENEVE 6081 RFC 8926, L2TP 1701, GTP-U 2152, Teredo 3544, AYIYA 5072,
  * MPLS-in-UDP 6635 RFC 7510, GRE-in-UDP 4754 RFC 8086) and GUE's 6080 (the
- * Linux fou examples).
+ * Linux fou examples). Port hints: 8472, the port a Linux VXLAN device
+ * uses when none is given (drivers/net/vxlan, "dstport 0": the pre-IANA
+ * value; flannel's and OTV's too).
  */
 #include "protos.h"
 
@@ -20,7 +22,12 @@
 
 const struct proto_row csc_protos[CSC_P__COUNT] = {
     ROW(NONE) = { .pub = { .name = "none", .dev = "nic" } },
-    ROW(ETH) = { .pub = { .name = "eth", .flags = CSC_PF_LINK }, .gro_key = GRO_KEY_HEADER },
+    /* also Ethernet in IPv6 (next header 143, RFC 8986): the kernel has no
+     * inet6_protos[] handler for it (eth_in_ip_rcv) */
+    ROW(ETH) = {
+        .pub = { .name = "eth", .flags = CSC_PF_LINK }, .gro_key = GRO_KEY_HEADER,
+        .decode_ip = dec_eth, .rcv = eth_in_ip_rcv,
+    },
     ROW(VLAN) = { .pub = { .name = "vlan", .flags = CSC_PF_LINK | CSC_PF_ID }, .gro_key = GRO_KEY_HEADER },
     ROW(MPLS) = {
         .pub = { .name = "mpls", .title = "MPLS-in-UDP", .flags = CSC_PF_ID, .ports = { 6635 }, .option = "mpls-port",
@@ -70,7 +77,7 @@ const struct proto_row csc_protos[CSC_P__COUNT] = {
         .pub = { .name = "vxlan", .title = "VXLAN",
                  .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_CONVERT_CSUM | CSC_PF_VNI | CSC_PF_ID,
                  .ports = { 4789 }, .option = "vxlan-port", .pref = "vxlan_ports" },
-        .decode_udp = dec_vxlan, .gro_key = GRO_KEY_HEADER,
+        .decode_udp = dec_vxlan, .looks_like = vxlan_looks_like, .gro_key = GRO_KEY_HEADER,
         .gro_receive = vxlan_gro_receive, .rcv = vxlan_rcv,
     },
     ROW(VXLAN_GPE) = {
@@ -136,6 +143,10 @@ const struct proto_row csc_protos[CSC_P__COUNT] = {
         .decode_udp = dec_gre_udp,
     },
     ROW(NHRP) = { .pub = { .name = "nhrp" } },
+    ROW(ESP) = { .pub = { .name = "esp", .flags = CSC_PF_ID }, .decode_ip = dec_esp, .rcv = xfrm_rcv },
+    ROW(AH) = { .pub = { .name = "ah", .flags = CSC_PF_ID }, .decode_ip = dec_ah, .rcv = xfrm_rcv },
+    /* Aruba's 802.11 over GRE: decoded from GRE's protocol field (gre.c) */
+    ROW(WLAN) = { .pub = { .name = "wlan", .title = "IEEE 802.11" } },
 };
 
 #define INET(n, p) [IPPROTO_##n##_] = &csc_protos[CSC_P_##p]
@@ -144,7 +155,13 @@ const struct proto_row csc_protos[CSC_P__COUNT] = {
 const struct proto_row *const csc_inet_protos[256] = {
     INET(ICMP, ICMP), INET(IGMP, IGMP), INET(IPIP, IPV4),     INET(TCP, TCP),   INET(UDP, UDP),
     INET(IPV6, IPV6), INET(GRE, GRE),   INET(ICMPV6, ICMPV6), INET(L2TP, L2TP), INET(MPLS, MPLS),
+    INET(ESP, ESP),   INET(AH, AH),       INET(ETHERNET, ETH),
 };
+
+const struct port_hint csc_port_hints[] = {
+    { 8472, CSC_P_VXLAN },
+};
+const unsigned csc_nport_hints = sizeof csc_port_hints / sizeof csc_port_hints[0];
 
 const struct csc_proto_desc *csc_proto_desc(unsigned p)
 {

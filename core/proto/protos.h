@@ -35,6 +35,8 @@ struct proto_row {
     /* decode: reached as an IP protocol's payload, or on a UDP port */
     void (*decode_ip)(struct dec *d, uint32_t off);
     void (*decode_udp)(struct dec *d, uint32_t off);
+    /* the payload at off reads as this protocol's header (a port hint) */
+    bool (*looks_like)(struct dec *d, uint32_t off);
     uint8_t gro_key;     /* enum gro_key */
     /* replay: the gro_receive callback (inet_offloads[], or the UDP tunnel
      * socket's), and the receive handler (inet_protos[], or encap_rcv) */
@@ -64,5 +66,13 @@ static inline bool proto_has(unsigned p, uint32_t flags)
 /* inet_protos[]: the row of the protocol an IP protocol number carries
  * (NULL: not decoded) */
 extern const struct proto_row *const csc_inet_protos[256];
+
+/* Ports a protocol is often found on without being its own (Linux's VXLAN
+ * default 8472): not decoded unless configured, but a payload there that
+ * reads as the protocol ends the stack needs-option, naming the port option
+ * (dec_udp_payload). */
+struct port_hint { uint16_t port; uint8_t proto; };
+extern const struct port_hint csc_port_hints[];
+extern const unsigned csc_nport_hints;
 
 #endif

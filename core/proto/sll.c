@@ -66,7 +66,7 @@ static void family_payload(struct dec *d, uint32_t fam, uint32_t off)
     case BSD_AF_INET: dec_ipv4(d, off); break;
     case BSD_AF_INET6_LINUX: case BSD_AF_INET6_BSD: case BSD_AF_INET6_FREEBSD:
     case BSD_AF_INET6_DARWIN: dec_ipv6(d, off); break;
-    default: break;
+    default: dec_stop_unknown(d, CSC_STOP_NEXT, off, fam); break;
     }
 }
 

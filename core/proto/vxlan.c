@@ -49,6 +49,16 @@ void dec_vxlan(struct dec *d, uint32_t off)
     dec_eth(d, off + VXLAN_HLEN);
 }
 
+/* A VXLAN header on a port not configured as VXLAN: the I flag alone among
+ * the flags, the reserved bytes zero */
+bool vxlan_looks_like(struct dec *d, uint32_t off)
+{
+    uint32_t flags = 0, vni = 0;
+    return off + VXLAN_HLEN <= d->end && pkt_be32(&d->p, off + WIRE_OFF(vxlan_hdr, flags), &flags) &&
+           pkt_be32(&d->p, off + WIRE_OFF(vxlan_hdr, vni), &vni) && flags == VXLAN_HF_VNI &&
+           !(vni & VNI_LOW_BYTE);
+}
+
 static void gpe_next(struct dec *d, uint8_t np, uint32_t off)
 {
     switch (np) {
@@ -57,7 +67,7 @@ static void gpe_next(struct dec *d, uint8_t np, uint32_t off)
     case VXLAN_GPE_NP_ETHERNET: dec_eth(d, off); break;
     case VXLAN_GPE_NP_NSH: dec_nsh(d, off); break;
     case VXLAN_GPE_NP_MPLS: dec_mpls(d, off); break;
-    default: break;
+    default: dec_stop_unknown(d, CSC_STOP_NEXT, off, np); break;
     }
 }
 

@@ -40,6 +40,21 @@
 #define ETH_P_CMD       0x8909
 #define ETH_P_NHRP      0x2001   /* GRE protocol type of NHRP (RFC 2332 over GRE, DMVPN) */
 #define ETH_P_802_3_MIN 0x0600   /* below: an 802.3 length, LLC follows */
+/* EtherTypes whose payload carries no packet (control protocols): the stack
+ * ends there without a stop (decode.c, ethertype_is_leaf) */
+#define ETH_P_RARP      0x8035
+#define ETH_P_PPP_DISC  0x8863   /* PPPoE discovery */
+#define ETH_P_SLOW      0x8809   /* LACP, marker, OAM */
+#define ETH_P_PAE       0x888e   /* 802.1X EAPOL */
+#define ETH_P_PREAUTH   0x88c7   /* 802.11i pre-authentication */
+#define ETH_P_LLDP      0x88cc
+#define ETH_P_MRP       0x88e3
+#define ETH_P_1588      0x88f7   /* PTP */
+#define ETH_P_CFM       0x8902   /* 802.1ag connectivity fault management */
+#define ETH_P_FIP       0x8914   /* FCoE initialization */
+#define ETH_P_LOOPBACK  0x9000   /* Ethernet configuration testing protocol */
+#define ETH_P_MACSEC    0x88e5   /* 802.1AE: the payload is encrypted */
+#define ETH_P_CDP       0x2000   /* Cisco Discovery Protocol (over GRE as its protocol type) */
 struct eth_hdr { uint8_t dst[6], src[6], type[2]; };
 struct vlan_hdr { uint8_t tci[2], type[2]; };
 #define ETH_HLEN        WIRE_LEN(eth_hdr)
@@ -64,6 +79,59 @@ struct vlan_hdr { uint8_t tci[2], type[2]; };
 #define IPPROTO_DSTOPTS_ 60
 #define IPPROTO_L2TP_    115
 #define IPPROTO_MPLS_    137
+#define IPPROTO_ESP_     50
+#define IPPROTO_ETHERNET_ 143    /* Ethernet in IPv6 (RFC 8986, SRv6 End.DX2) */
+/* IP protocols whose payload carries no packet: the stack ends there
+ * without a stop (decode.c, ipproto_is_leaf) */
+#define IPPROTO_EGP_     8
+#define IPPROTO_IGRP_    9
+#define IPPROTO_DCCP_    33
+#define IPPROTO_RSVP_    46
+#define IPPROTO_EIGRP_   88
+#define IPPROTO_OSPF_    89
+#define IPPROTO_PIM_     103
+#define IPPROTO_VRRP_    112
+#define IPPROTO_SCTP_    132
+#define IPPROTO_UDPLITE_ 136
+
+/* ---- IEEE 802.11 (IEEE Std 802.11-2020 §9.2, §9.3.2.1), LLC/SNAP (IEEE 802.2) ---- */
+struct wlan_hdr { uint8_t fc[2], duration[2], addr1[6], addr2[6], addr3[6], seq_ctrl[2]; };
+#define WLAN_FC_VERSION     0x0003   /* frame control, little-endian */
+#define WLAN_FC_TYPE_SHIFT  2
+#define WLAN_FC_TYPE_MASK   0x3u
+#define WLAN_FC_SUBTYPE_SHIFT 4
+#define WLAN_FC_SUBTYPE_MASK 0xfu
+#define WLAN_TYPE_MGMT      0
+#define WLAN_TYPE_CTRL      1
+#define WLAN_TYPE_DATA      2
+#define WLAN_SUBTYPE_NODATA 0x4      /* null, CF-ack/poll without data */
+#define WLAN_SUBTYPE_QOS    0x8
+#define WLAN_FC_TO_DS       0x0100
+#define WLAN_FC_FROM_DS     0x0200
+#define WLAN_FC_MORE_FRAG   0x0400
+#define WLAN_FC_PROTECTED   0x4000
+#define WLAN_FC_ORDER       0x8000   /* with QoS: an HT control field follows */
+#define WLAN_ADDR_LEN       6        /* addr4, with To DS and From DS */
+#define WLAN_QOS_LEN        2
+#define WLAN_HTC_LEN        4
+#define WLAN_QOS_AMSDU      0x0080   /* QoS control (LE): the payload is an A-MSDU */
+#define WLAN_SEQ_FRAG_MASK  0x000f   /* sequence control (LE): fragment number */
+#define WLAN_CTRL_MIN_LEN   10       /* a control frame: frame control, duration, RA */
+struct snap_hdr { uint8_t dsap, ssap, ctrl, oui[3], type[2]; };
+#define LLC_SAP_SNAP        0xaa
+#define LLC_UI              0x03
+#define LLC_MIN_LEN         3        /* DSAP, SSAP, control */
+#define SNAP_OUI_RFC1042    0x000000 /* encapsulated EtherType (RFC 1042) */
+#define SNAP_OUI_8021H      0x0000f8 /* bridge tunnel (802.1H) */
+#define ARUBA_GRE_FIRST     0x8200   /* Aruba WLAN over GRE: 0x8200, 0x8210, ... 0x8370 */
+#define ARUBA_GRE_LAST      0x8370
+#define ARUBA_GRE_STEP_MASK 0x000f
+
+/* ---- IPsec (RFC 4302 AH, RFC 4303 ESP) ---- */
+struct esp_hdr { uint8_t spi[4], seq[4]; };
+struct ah_hdr { uint8_t nexthdr, hdrlen, reserved[2], spi[4], seq[4]; };   /* + ICV */
+#define AH_HLEN_MIN     WIRE_LEN(ah_hdr)   /* Payload Len 1: no ICV (NULL integrity) */
+#define AH_LEN_BIAS     2u       /* Payload Len counts 32-bit words minus 2 */
 
 /* ---- IPv4 (ip.h) ---- */
 struct ipv4_hdr {
@@ -224,6 +292,8 @@ struct pppoe_hdr { uint8_t ver_type, code, session[2], length[2], ppp_proto[2]; 
 #define PPPOE_VER_TYPE  0x11
 #define PPPOE_SES_HLEN  WIRE_OFF(pppoe_hdr, ppp_proto)  /* length counts from here */
 #define PPP_PROTO_COMPRESSED 0x01  /* an odd first byte: a 1-byte protocol field */
+#define PPP_CONTROL_MIN 0x8000   /* RFC 1661 §2: 8xxx-bxxx network control (IPCP...),
+                                    cxxx-fxxx link control (LCP, PAP, CHAP): no packet */
 
 /* ---- Linux cooked captures (if_packet.h, tcpdump.org/linktypes) ---- */
 struct sll_hdr { uint8_t pkttype[2], hatype[2], halen[2], addr[8], protocol[2]; };
@@ -271,6 +341,8 @@ struct gtp_opt { uint8_t seq[2], npdu, next_ext; };      /* present with E, S or
 #define L2TP_VERSION_MASK 0x000f
 #define L2TP_VERSION_2  2
 #define L2TP_VERSION_3  3
+#define L2TPV3_L2SPEC_LEN 4      /* the default L2-specific sublayer (RFC 3931 §4.6) */
+#define L2TPV3_L2SPEC_RSVD 0xbf  /* its first byte: |x|S|x|x|x|x|x|x|, x must be 0 */
 
 /* ---- ERSPAN (draft-foschiano-erspan), Cisco MetaData, WCCP, AYIYA, Teredo ---- */
 struct erspan2_hdr { uint8_t ver_vlan[2], cos_session[2], index[4]; };

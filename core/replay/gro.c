@@ -31,6 +31,17 @@ static void gro_flush(struct rp *rp, uint8_t layer, enum kfn fn, enum csc_gro_re
     rp_step(rp, layer, fn, W_FLUSH, CSC_TRI_UNDECIDED, 0, NULL);
 }
 
+/* The layer GRO would go on to is not in the result: the capture ends first
+ * (truncated, or a header that cannot be), or it is a payload the decoder
+ * does not know (an unknown or encrypted protocol), for which the kernel has
+ * no gro_receive either. */
+static void gro_missing(struct rp *rp, uint8_t from, enum kfn fn)
+{
+    uint8_t s = rp->r->stop;
+    gro_flush(rp, from, fn, s == CSC_STOP_TRUNCATED || s == CSC_STOP_MALFORMED || s == CSC_STOP_END
+                                ? CSC_G_TRUNCATED : CSC_G_NO_HANDLER);
+}
+
 static void skb_gro_postpull_rcsum(struct rp *rp, uint32_t start, uint32_t len)
 {
     uint32_t sum;
@@ -391,7 +402,7 @@ static void vlan_gro_receive(struct rp *rp, uint8_t i);
 static void gro_receive_by_type(struct rp *rp, uint8_t i, uint16_t type, uint8_t from, enum kfn fn)
 {
     if (!has_layer(rp, i)) {
-        gro_flush(rp, from, fn, CSC_G_TRUNCATED);
+        gro_missing(rp, from, fn);
         return;
     }
     uint8_t p = L(rp, i)->proto;
@@ -499,7 +510,7 @@ void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t)
     rp_enter(rp, t, KF_VXLAN_GPE_GRO_RECEIVE);
     skb_gro_pull(rp, VXLAN_HLEN);
     if (!has_layer(rp, t + 1u))
-        gro_flush(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, CSC_G_TRUNCATED);
+        gro_missing(rp, t, KF_VXLAN_GPE_GRO_RECEIVE);
     else if (L(rp, t + 1)->proto == CSC_P_ETH)
         eth_gro_receive(rp, t + 1);
     else if (L(rp, t + 1)->proto == CSC_P_IPV4 || L(rp, t + 1)->proto == CSC_P_IPV6)
@@ -564,7 +575,7 @@ void gue_gro_receive(struct rp *rp, uint8_t t)
         if (era(rp, CSC_E_GUE_IS_FOU))
             rp->cb.is_fou = 1;
         if (!has_layer(rp, t + 1u))
-            gro_flush(rp, t, fn, CSC_G_TRUNCATED);
+            gro_missing(rp, t, fn);
         else
             gro_ipproto(rp, t + 1, L(rp, L(rp, t)->ip)->proto == CSC_P_IPV6);
     }

@@ -93,7 +93,8 @@ enum kfn {
     KF_TCP_CHECKSUM_COMPLETE, KF_ICMP_RCV, KF_ICMPV6_RCV, KF_IGMP_RCV, KF_IP_DEFRAG,
     KF_ETH_TYPE_TRANS, KF_VLAN_UNTAG, KF_L2TP_UDP_ENCAP_RECV, KF_IPIP6_RCV, KF_IP6_TNL_RCV,
     KF_NETIF_RX, KF_IPV6_FRAG_RCV, KF_ERSPAN_RCV, KF_IP6ERSPAN_RCV, KF_IPV6_RTHDR_RCV,
-    KF_IPV6_DESTOPT_RCV, KF_NETIF_RECEIVE_SKB_CORE, KF_IP_ROUTE_INPUT,
+    KF_IPV6_DESTOPT_RCV, KF_NETIF_RECEIVE_SKB_CORE, KF_IP_ROUTE_INPUT, KF_IP_PROTOCOL_DELIVER_RCU,
+    KF_XFRM_INPUT,
     KF__COUNT
 };
 
@@ -112,7 +113,7 @@ enum kdrop {
     KD_ICMP_CSUM, KD_GRE_CSUM, KD_GRE_FLAGS, KD_VXLAN_INVALID_HDR, KD_NO_SOCKET,
     KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR, KD_GUE_HDR, KD_GUE_CONTROL, KD_OTHERHOST,
     KD_RTHDR_UNKNOWN, KD_RTHDR_DISABLED, KD_HAO_NO_STATE, KD_UNHANDLED_PROTO, KD_MARTIAN,
-    KD_ICMP_QUOTE,
+    KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT,
     KD__COUNT
 };
 
@@ -220,6 +221,9 @@ void icmp_rcv(struct rp *rp, uint8_t i);
 void icmpv6_rcv(struct rp *rp, uint8_t i);
 void igmp_rcv(struct rp *rp, uint8_t i);
 void gre_rcv(struct rp *rp, uint8_t i);
+void ip_no_protocol(struct rp *rp, uint8_t ip);
+void xfrm_rcv(struct rp *rp, uint8_t i);
+void eth_in_ip_rcv(struct rp *rp, uint8_t i);
 void vxlan_rcv(struct rp *rp, uint8_t t);
 void vxlan_gpe_rcv(struct rp *rp, uint8_t t);
 void geneve_rcv(struct rp *rp, uint8_t t);

@@ -29,18 +29,52 @@ static void deliver(struct rp *rp, uint8_t i, enum kfn fn)
     rp->done = 1;
 }
 
-/* The kernel layer the stack would reach next is missing from the capture. */
+/* The decoder stopped at layer i (it carries the stop) with this reason */
+static bool stopped_at(const struct rp *rp, uint8_t i, enum csc_stop why)
+{
+    return rp->r->stop == why && rp->r->stop_layer == i;
+}
+
+/* ip_protocol_deliver_rcu / ip6_protocol_deliver_rcu (net/ipv4/ip_input.c,
+ * net/ipv6/ip6_input.c, v6.12) for a protocol inet_protos[] has no handler
+ * for, with no raw socket (the stock receiver): IpInUnknownProtos /
+ * Ip6InUnknownProtos, an ICMP protocol unreachable / ICMPv6 parameter problem
+ * to the sender, kfree_skb_reason(IP_NOPROTO). ip is the IP layer. */
+void ip_no_protocol(struct rp *rp, uint8_t ip)
+{
+    bool v6 = L(rp, ip)->proto == CSC_P_IPV6;
+    rp_drop(rp, ip, v6 ? KF_IP6_PROTOCOL_DELIVER_RCU : KF_IP_PROTOCOL_DELIVER_RCU, KD_IP_NOPROTO,
+            v6 ? CNT(CSC_C_IP6_IN_UNKNOWN_PROTOS) : CNT(CSC_C_IP_IN_UNKNOWN_PROTOS));
+}
+
+/* The kernel layer the stack would reach next is missing from the capture.
+ * Where the decoder reached the payload (stop end: data, or a protocol that
+ * carries no packet) the packet is delivered there; an IP protocol nothing
+ * decodes is one the stock kernel has no handler for; after any other stop
+ * (cut, impossible, encrypted, unknown, needs an option) what the kernel
+ * would do is not known: unknown, never accept. */
 static bool need_layer(struct rp *rp, unsigned i, uint8_t from, enum kfn fn)
 {
     if (has_layer(rp, i))
         return true;
-    if (rp->r->stop == CSC_STOP_TRUNCATED || rp->r->stop == CSC_STOP_MALFORMED) {
-        rp->k->verdict = CSC_K_UNKNOWN;
-        rp_step(rp, from, fn, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
-        rp->done = 1;
+    const struct csc_result *r = rp->r;
+    if (r->stop == CSC_STOP_END) {
+        deliver(rp, from, fn);
         return false;
     }
-    deliver(rp, from, fn);
+    uint8_t p = L(rp, from)->proto;
+    if (stopped_at(rp, from, CSC_STOP_IPPROTO) && (p == CSC_P_IPV4 || p == CSC_P_IPV6)) {
+        ip_no_protocol(rp, from);
+        return false;
+    }
+    if (stopped_at(rp, from, CSC_STOP_IPPROTO) && (p == CSC_P_GUE || p == CSC_P_FOU) &&
+        L(rp, from)->ip != CSC_NO_LAYER) {
+        ip_no_protocol(rp, L(rp, from)->ip);   /* gue_udp_recv / fou_udp_recv resubmit it */
+        return false;
+    }
+    rp->k->verdict = CSC_K_UNKNOWN;
+    rp_step(rp, from, fn, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
+    rp->done = 1;
     return false;
 }
 
@@ -378,6 +412,24 @@ void udp_rcv(struct rp *rp, uint8_t i)
         udp_csum_error(rp, i, lib, v6);
         return;
     }
+    if (!tunnel && !has_layer(rp, i + 1u) && rp->r->stop_layer == i &&
+        csc_stop_is_finding(rp->r->stop) && rp->r->stop != CSC_STOP_NEEDS_OPTION) {
+        /* what follows UDP on a tunnel port could not be decoded (cut,
+         * impossible): the tunnel's socket would take it, and what it does
+         * is not known. Any socket completes the checksum first (a tunnel's
+         * before encap_rcv, a plain one at recvmsg, none before UdpNoPorts),
+         * so a bad one drops. (A port a tunnel commonly uses but that is not
+         * configured, needs-option, is a plain port: the receiver as given
+         * has no tunnel there.) */
+        if (skb_checksum_complete(rp, i, lib)) {
+            udp_csum_error(rp, i, lib, v6);
+            return;
+        }
+        rp->k->verdict = CSC_K_UNKNOWN;
+        rp_step(rp, i, lib, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
+        rp->done = 1;
+        return;
+    }
     if (!socket) {
         if (skb_checksum_complete(rp, i, lib)) {
             udp_csum_error(rp, i, lib, v6);
@@ -513,6 +565,12 @@ void geneve_rcv(struct rp *rp, uint8_t t)
 void vxlan_gpe_rcv(struct rp *rp, uint8_t t)
 {
     rp_enter(rp, t, KF_VXLAN_RCV);
+    if (!has_layer(rp, t + 1u) && stopped_at(rp, t, CSC_STOP_NEXT)) {
+        /* vxlan_parse_gpe_proto: tun_p_to_eth_p knows no such next protocol,
+         * vxlan_rcv drops it before the pull (no counter) */
+        rp_drop(rp, t, KF_VXLAN_RCV, KD_GPE_NEXT, 0);
+        return;
+    }
     skb_pull_rcsum(rp, UDP_HLEN + VXLAN_HLEN);
     if (has_layer(rp, t + 1u) && L(rp, t + 1)->proto == CSC_P_ETH) {
         rp_drop(rp, t, KF_NETIF_RECEIVE_SKB_CORE, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
@@ -615,6 +673,36 @@ void gue_rcv(struct rp *rp, uint8_t t)
         deliver_l4(rp, t + 1);   /* the resubmit: under the same (outer) IP header */
 }
 
+/* xfrm4_rcv / xfrm6_rcv -> xfrm_input (net/xfrm/xfrm_input.c, v6.12) for AH
+ * and ESP: the receiver's IPsec state decides. With a state for the SPI, AH's
+ * ICV is checked, ah_input (net/ipv4/ah4.c, ah6.c) sets CHECKSUM_NONE, and the
+ * payload goes on (transport mode: back to the IP protocol handlers; tunnel
+ * mode: the inner packet is received again); without one, XfrmInNoStates and
+ * a drop; without any state ever added, ah4/esp4 are not loaded and
+ * inet_protos[] has no handler (IP_NOPROTO). The model has no IPsec
+ * configuration: not modelled, never accepted. */
+void xfrm_rcv(struct rp *rp, uint8_t i)
+{
+    rp_enter(rp, i, KF_XFRM_INPUT);
+    not_modelled(rp, i, KF_XFRM_INPUT);
+}
+
+/* Ethernet in IPv6 (next header 143): inet6_protos[IPPROTO_ETHERNET] is empty
+ * (v6.12). Only a seg6local End.DX2 route for the destination
+ * (net/ipv6/seg6_local.c, input_action_end_dx2, taken in the route lookup
+ * before local delivery) decapsulates it, and forwards the inner frame out of
+ * a device without looking at its checksums (not modelled); delivered
+ * locally, ip6_protocol_deliver_rcu finds no handler. */
+void eth_in_ip_rcv(struct rp *rp, uint8_t i)
+{
+    uint8_t ip = L(rp, i)->ip;
+    if (ip == CSC_NO_LAYER) {
+        not_modelled(rp, i, KF_IP_LOCAL_DELIVER);
+        return;
+    }
+    ip_no_protocol(rp, ip);
+}
+
 /* l2tp_udp_encap_recv / l2tp_ip_recv: the L2TP core is not modelled */
 void l2tp_rcv(struct rp *rp, uint8_t t)
 {
@@ -664,6 +752,15 @@ void gre_rcv(struct rp *rp, uint8_t i)
          * checks its checksum itself: the kernel checks nothing in it */
         rp_layer_result(rp, (uint8_t)n, CSC_M_UNCHECKED, 1, 0);
         deliver(rp, i, KF_IP_TUNNEL_RCV);
+        return;
+    }
+    if ((!has_layer(rp, n) && stopped_at(rp, i, CSC_STOP_ETHERTYPE)) ||
+        (has_layer(rp, n) && L(rp, (uint8_t)n)->proto == CSC_P_WLAN)) {
+        /* ip_tunnel_rcv hands any protocol to the ipgre device (skb->protocol
+         * = the GRE protocol: an unknown EtherType, Aruba's 0x8200 802.11);
+         * __netif_receive_skb_core (net/core/dev.c, v6.12) finds no packet
+         * handler for it: rx_dropped, UNHANDLED_PROTO */
+        rp_drop(rp, i, KF_NETIF_RECEIVE_SKB_CORE, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
         return;
     }
     int l3 = next_l3(rp, n);

@@ -24,7 +24,7 @@ static unsigned count_devs(const struct csc_result *r)
 }
 
 struct layout {
-    size_t ck_at, dev_at, fate_at, total;
+    size_t ck_at, dev_at, fate_at, stop_at, total;
 };
 
 static struct layout layout(const struct csc_result *r)
@@ -33,7 +33,10 @@ static struct layout layout(const struct csc_result *r)
     l.ck_at = ALIGN4(sizeof(struct pl_frame) + r->nlayers);
     l.dev_at = l.ck_at + count_ck(r) * sizeof(struct pl_layer);
     l.fate_at = l.dev_at + count_devs(r) * sizeof(struct pl_dev);
-    l.total = l.fate_at + count_devs(r) * sizeof(struct pl_fate);
+    l.stop_at = ALIGN4(l.fate_at + count_devs(r) * sizeof(struct pl_fate));
+    l.total = r->stop != CSC_STOP_END ? l.stop_at + sizeof(struct csc_stop_info) : l.stop_at;
+    if (r->stop == CSC_STOP_END)
+        l.stop_at = 0;
     return l;
 }
 
@@ -51,9 +54,13 @@ void pl_summarize(const struct csc_result *r, struct pl_frame *s)
 
     s->nlayers = r->nlayers;
     s->worst = r->worst;
+    for (unsigned i = 0; i < r->nlayers; i++)
+        if (r->layers[i].notes & CSC_N_L2SPEC_GUESSED)
+            s->l2spec_guessed = (uint8_t)(1 + r->layers[i].u.l2tp.l2spec);
     s->stop = r->stop;
-    s->stop_proto = r->stop_proto;
-    s->stop_off = r->stop_off;
+    s->stop_at = (uint32_t)lo.stop_at;
+    if (lo.stop_at)
+        csc_stop_get(r, (struct csc_stop_info *)(void *)((uint8_t *)s + lo.stop_at));
     s->gso_segs = r->gso_segs;
     s->gso_segs_known = r->gso_segs_known;
     s->ran = k->ran;
@@ -128,6 +135,13 @@ void pl_set_fates(struct pl_frame *s, const struct csc_gro_decision *d, uint32_t
                                    .alone_reason = f->alone_reason, .flushed = f->flushed_other };
     }
     s->nfate = (uint8_t)n;
+}
+
+const struct csc_stop_info *pl_stop(const struct pl_frame *s)
+{
+    static const struct csc_stop_info end = { .reason = CSC_STOP_END, .layer = CSC_NO_LAYER };
+    return s->stop_at ? (const struct csc_stop_info *)(const void *)((const uint8_t *)s + s->stop_at)
+                      : &end;
 }
 
 uint8_t pl_frame_gro(const struct pl_frame *s, uint8_t *dev)

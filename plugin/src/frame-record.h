@@ -67,19 +67,21 @@ struct pl_fate {
 };
 
 struct pl_frame {
-    uint32_t stop_off;
     uint32_t counters;       /* 1 << enum csc_counter */
     uint32_t warnings;       /* enum csc_warning bits */
     uint32_t sw_bytes, hdr_bytes;
     uint16_t gso_segs;
     uint8_t nlayers, nck, ndevs;
-    uint8_t worst, stop, stop_proto;
+    uint8_t worst, stop;     /* enum csc_stop; its details at stop_at */
     uint8_t ran, kverdict, drop_layer, drop_reason, sw_passes, gso_segs_known;
     uint8_t frag_reassembled;   /* csc_frag_feed appended a layer here */
+    uint8_t l2spec_guessed;     /* an L2TPv3 sublayer length was chosen from the bytes: 1 + that length */
     uint8_t nfate;           /* GRO engine fates, one per device it reached (<= ndevs) */
     /* trailing storage: uint8_t protos[nlayers], then aligned
-     * struct pl_layer ck[nck], struct pl_dev devs[ndevs], struct pl_fate fates[ndevs] */
+     * struct pl_layer ck[nck], struct pl_dev devs[ndevs], struct pl_fate fates[ndevs], and
+     * when decoding stopped early a struct csc_stop_info (most frames have none) */
     uint32_t ck_at, dev_at, fate_at;  /* byte offsets of ck[], devs[], fates[] from the start */
+    uint32_t stop_at;        /* byte offset of the csc_stop_info, 0 without a stop */
     uint8_t tail[];
 };
 
@@ -100,6 +102,8 @@ static inline struct pl_fate *pl_fates_mut(struct pl_frame *s)
 {
     return (struct pl_fate *)(void *)((uint8_t *)s + s->fate_at);
 }
+/* Why decoding ended: the stored details, or a stop "end" */
+const struct csc_stop_info *pl_stop(const struct pl_frame *s);
 
 /* Bytes pl_summarize() needs for this result. */
 size_t pl_summary_size(const struct csc_result *r);

@@ -17,6 +17,7 @@
 #include "label.h"
 #include "linkmap.h"
 #include "frame-record.h"
+#include "stop-info.h"
 #include "ws-compat.h"
 
 #include "csumcheck/csumcheck.h"
@@ -41,8 +42,6 @@ static int proto_csumcheck = -1;
 static int hf_verdict = -1;
 static int hf_summary = -1;
 static int hf_stack = -1;
-static int hf_stop = -1;
-static int hf_stop_offset = -1;
 static int hf_gso_segs = -1;
 static int hf_reassembled = -1;
 static int hf_gro = -1;
@@ -84,7 +83,6 @@ static expert_field ei_drop = EI_INIT;
 static expert_field ei_rco_nothing = EI_INIT;
 static expert_field ei_kernel_warn = EI_INIT;
 static expert_field ei_kernel_note = EI_INIT;
-static expert_field ei_stop = EI_INIT;
 static expert_field ei_pref = EI_INIT;
 
 /*
@@ -122,7 +120,13 @@ static const enum_val_t gre_csum_enum[] = {
 static csc_pref_bool pref_no_socket = false;
 static csc_pref_bool pref_assume_bad = false;
 static guint pref_l2tp_cookie_len = 0;
-static guint pref_l2tp_l2spec_len = 4;
+static gint pref_l2tp_l2spec_len = CSC_L2TP_L2SPEC_AUTO;
+static const enum_val_t l2spec_enum[] = {
+    { "auto", "auto: chosen per frame from the bytes", CSC_L2TP_L2SPEC_AUTO },
+    { "0", "0: none", 0 },
+    { "4", "4: the default sublayer", 4 },
+    { NULL, NULL, -1 },
+};
 static const char *pref_fou_ports = "";
 
 /* UDP port tables: a range preference for every row of the core's protocol
@@ -226,11 +230,7 @@ static void apply_prefs(void)
     else
         add_error("csumcheck.l2tp_cookie_len %u is not 0, 4 or 8; using %u", pref_l2tp_cookie_len,
                   c.l2tp_cookie_len);
-    if (pref_l2tp_l2spec_len == 0 || pref_l2tp_l2spec_len == 4)
-        c.l2tp_l2spec_len = (uint8_t)pref_l2tp_l2spec_len;
-    else
-        add_error("csumcheck.l2tp_l2spec_len %u is not 0 or 4; using %u", pref_l2tp_l2spec_len,
-                  c.l2tp_l2spec_len);
+    c.l2tp_l2spec_len = (uint8_t)pref_l2tp_l2spec_len;   /* an enum: auto, 0, 4 */
     c.trace_steps = false;   /* the plugin shows per-layer summaries, not the step trace */
 
     for (unsigned p = 0; p < CSC_P__COUNT; p++)
@@ -525,13 +525,6 @@ static void warning_expert(packet_info *pinfo, proto_item *wi, unsigned b)
         expert_add_info_format(pinfo, wi, &ei_kernel_note, "Kernel replay: %s", csc_warning_name(b));
 }
 
-static void stop_expert(packet_info *pinfo, proto_item *pi, const struct pl_frame *s)
-{
-    if (s->stop != CSC_STOP_END && s->stop != CSC_STOP_FRAGMENT)
-        expert_add_info_format(pinfo, pi, &ei_stop, "Layer stack ends early: %s %s at offset %u",
-                               csc_stop_name(s->stop), csc_proto_name(s->stop_proto), s->stop_off);
-}
-
 static void pref_expert(packet_info *pinfo, proto_item *ti)
 {
     for (guint i = 0; pref_errors && i < pref_errors->len; i++)
@@ -563,7 +556,7 @@ static void expert_only(packet_info *pinfo, const struct pl_frame *s)
 {
     layers_expert_only(pinfo, NULL, s);
     kernel_expert_only(pinfo, NULL, s);
-    stop_expert(pinfo, NULL, s);
+    pl_stop_expert(pinfo, NULL, s);
     pref_expert(pinfo, NULL);
 }
 
@@ -773,11 +766,7 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
         stack[n] = 0;
         gen(proto_tree_add_string(t, hf_stack, tvb, 0, 0, stack));
     }
-    if (s->stop != CSC_STOP_END) {
-        proto_item *pi = gen(proto_tree_add_string(t, hf_stop, tvb, 0, 0, csc_stop_name(s->stop)));
-        gen(proto_tree_add_uint(t, hf_stop_offset, tvb, 0, 0, s->stop_off));
-        stop_expert(pinfo, pi, s);
-    }
+    pl_stop_render(tvb, pinfo, t, s);
     if (s->gso_segs_known)
         gen(proto_tree_add_uint(t, hf_gso_segs, tvb, 0, 0, s->gso_segs));
     if (s->frag_reassembled)
@@ -820,11 +809,6 @@ void proto_register_csumcheck(void)
                          "The worst verdict and the layers that have it (the csum column)", HFILL } },
         { &hf_stack, { "Layer Stack", "csumcheck.stack", FT_STRING, BASE_NONE, NULL, 0,
                        "Every layer csumcheck decoded, outermost first (eth:ipv4:udp:vxlan:...)", HFILL } },
-        { &hf_stop, { "Layer Stack End", "csumcheck.stop", FT_STRING, BASE_NONE, NULL, 0,
-                      "Why decoding stopped before the payload: truncated, malformed, unsupported, ...",
-                      HFILL } },
-        { &hf_stop_offset, { "Layer Stack End Offset", "csumcheck.stop.offset", FT_UINT32, BASE_DEC, NULL, 0,
-                             "Frame offset where decoding stopped", HFILL } },
         { &hf_gso_segs, { "GSO Segments", "csumcheck.gso_segs", FT_UINT16, BASE_DEC, NULL, 0,
                           "Segments a NIC would cut from this GSO/TSO super-packet", HFILL } },
         { &hf_reassembled, { "Completes a Fragmented Datagram", "csumcheck.reassembled", FT_BOOLEAN,
@@ -914,9 +898,6 @@ void proto_register_csumcheck(void)
                                          "report vouched for a bad checksum (Warning/Checksum)") } },
         { &ei_kernel_note, { "csumcheck.kernel.note", PI_CHECKSUM, PI_NOTE, "Kernel Replay Note",
                              CSC_EXPFILL("Expert info: not-modelled or assumed (Note/Checksum)") } },
-        { &ei_stop, { "csumcheck.stack_ends", PI_MALFORMED, PI_NOTE, "Layer Stack Ends Early",
-                      CSC_EXPFILL("Expert info: decoding stopped at a truncated or malformed header or an "
-                                  "unsupported variant (Note/Malformed)") } },
         { &ei_pref, { "csumcheck.bad_preference", PI_ASSUMPTION, PI_WARN, "Invalid csumcheck Preference",
                       CSC_EXPFILL("Expert info: a csumcheck preference is invalid and its default is in "
                                   "use (Warning/Assumption)") } },
@@ -997,10 +978,12 @@ void proto_register_csumcheck(void)
                                      &pref_fou_ports);
     prefs_register_uint_preference(m, "l2tp_cookie_len", "L2TPv3 cookie length", "0, 4 or 8 (--l2tp-cookie-len)",
                                    10, &pref_l2tp_cookie_len);
-    prefs_register_uint_preference(m, "l2tp_l2spec_len", "L2TPv3 L2-specific sublayer length",
-                                   "0 or 4 (--l2tp-l2spec-len)", 10, &pref_l2tp_l2spec_len);
+    prefs_register_enum_preference(m, "l2tp_l2spec_len", "L2TPv3 L2-specific sublayer length",
+                                   "auto (from the bytes, the default), 0 or 4 (--l2tp-l2spec-len)",
+                                   &pref_l2tp_l2spec_len, l2spec_enum, FALSE);
 
     pl_gro_register(proto_csumcheck, m);
+    pl_stop_register(proto_csumcheck);
     register_init_routine(init_csumcheck);
     apply_prefs();
 }

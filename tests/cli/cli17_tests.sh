@@ -179,7 +179,7 @@ t_fail_on_list() {
     cmp -s "$W/e3" "$W/err" || fail "-j 3 lists other frames than -j 1"
     has "$W/err" ", the first ones:"
     eq "bounded" "$(grep -c '^  ' "$W/err")" 20
-    eq "input order" "$(grep '^  ' "$W/err" | head -n 1)" "  $CAPS/demo.pcapng:6: none"
+    eq "input order" "$(grep '^  ' "$W/err" | head -n 1)" "  $CAPS/aruba.pcap:1: drop none"
     run 0 "$C" -q --fail-on bad "$CAPS/seed004-82599-zero-csum.pcap"
     eq "nothing when it passes" "$(lines "$W/err")" 0
 }

@@ -196,17 +196,17 @@ t_csv() {
     need_corpus
     run 0 "$C" --format csv "$R/$VXB"
     eq "header" "$(head -n 1 "$W/out")" \
-        "file,frame,caplen,len,layer,proto,offset,verdict,reason,field,expected,resolved,method,path,device,ok,passes,pass_bytes,kernel_verdict,drop_layer,drop_reason,direction,direction_from"
+        "file,frame,caplen,len,layer,proto,offset,verdict,reason,field,expected,resolved,method,path,device,ok,passes,pass_bytes,kernel_verdict,drop_layer,drop_reason,direction,direction_from,stop,stop_proto,stop_offset,stop_value,stop_option"
     eq "rows" "$(lines "$W/out")" 5
     eq "tcp row" "$(sed -n 5p "$W/out")" \
-        "$R/$VXB,1,104,104,6,tcp,84,bad,mismatch,0xdead,0x4b57,,sw-pass,normal,vxlan,0,3,60,drop,6,TCP_CSUM,,"
+        "$R/$VXB,1,104,104,6,tcp,84,bad,mismatch,0xdead,0x4b57,,sw-pass,normal,vxlan,0,3,60,drop,6,TCP_CSUM,,,,,,,"
     eq "udp row" "$(sed -n 3p "$W/out")" \
-        "$R/$VXB,1,104,104,2,udp,34,good,,0x8947,0x8947,,sw-pass,gro,nic,1,1,70,drop,6,TCP_CSUM,,"
+        "$R/$VXB,1,104,104,2,udp,34,good,,0x8947,0x8947,,sw-pass,gro,nic,1,1,70,drop,6,TCP_CSUM,,,,,,,"
     run 0 "$C" --format csv "$R/$NDPI"
     eq "nDPI rows (checksummed layers + header)" "$(lines "$W/out")" 509
     eq "partial rows" "$(grep -c ',udp,38,partial,seed,' "$W/out")" 73
-    # every row has 23 fields (no quoting needed here)
-    eq "field counts" "$(awk -F, '{print NF}' "$W/out" | sort -u)" 23
+    # every row has 28 fields (no quoting needed here)
+    eq "field counts" "$(awk -F, '{print NF}' "$W/out" | sort -u)" 28
     # no summary in CSV
     hasnt "$W/out" "csumcheck:"
 }
@@ -432,8 +432,8 @@ t_malformed_frames() {
     eq "kday1" "$(jq_ -f "file=$R/tcpdump__kday1.pcap" -p findings -p stop)" \
         '["malformed","stop"]	{"reason":"malformed","proto":"ipv4","offset":14}'
     eq "ip6-trunc" "$(jq_ -f "file=$R/zeek__ip6-trunc.pcap" -p findings -p stop.reason)" '["truncated","stop"]	truncated'
-    eq "summary" "$(jq_ -f type=summary -p frames -p findings.malformed -p findings.truncated -p findings.bad -p stops)" \
-        '33	5	3	20	{"truncated":3,"malformed":5,"unsupported":1}'
+    eq "summary" "$(jq_ -f type=summary -p frames -p findings.malformed -p findings.truncated -p findings.bad -p findings.stop -p stops)" \
+        '33	9	3	20	14	{"truncated":3,"malformed":9,"unsupported":1,"unknown-ethertype":1}'
     run 0 "$C" -v "$R/tcpdump__kday1.pcap"
     has "$W/out" "tcpdump__kday1.pcap:1: malformed ipv4@14; kernel:"
 }
@@ -544,8 +544,13 @@ t_l2tp_lengths() {
     L="$R/gen__l2tp-ip-ping.pcap"
     run 0 "$C" --format json "$L"
     eq "defaults reach the inner ICMP" "$(jq_ -f type=summary -p layers.icmp.good)" 2
+    # a 4-byte cookie alone: the sublayer's length is chosen from the bytes,
+    # and the 4 bytes read as a cookie were the sublayer: none is left
     run 0 "$C" --format json --l2tp-cookie-len 4 "$L"
-    eq "cookie 4" "$(jq_ -f type=summary -p layers.icmp)" "<missing>"
+    eq "cookie 4, sublayer chosen" "$(jq_ -f type=summary -p layers.icmp.good)" 2
+    eq "cookie 4: guessed" "$(jq_ -f type=packet -p layers.2.proto -p layers.2.notes | grep l2tp | sort -u)" 'l2tp	["l2spec-guessed"]'
+    run 0 "$C" --format json --l2tp-cookie-len 4 --l2tp-l2spec-len 4 "$L"
+    eq "cookie 4 and a sublayer: misread" "$(jq_ -f type=summary -p layers.icmp)" "<missing>"
     run 0 "$C" --format json --l2tp-l2spec-len 0 "$L"
     eq "no sublayer" "$(jq_ -f type=summary -p layers.icmp)" "<missing>"
     run 0 "$C" --format json --l2tp-cookie-len 0 --l2tp-l2spec-len 4 "$L"

@@ -37,7 +37,7 @@ t_direction() {
     has "$W/out" "direction: 0 sent, 19 received (local 19), 0 unknown"
     run 0 "$C" --local 02:00:00:00:00:01 -F csv "$CAPS/vxlan.pcap"
     eq "csv header" "$(head -n 1 "$W/out" | cut -d, -f19-)" \
-        "kernel_verdict,drop_layer,drop_reason,direction,direction_from"
+        "kernel_verdict,drop_layer,drop_reason,direction,direction_from,stop,stop_proto,stop_offset,stop_value,stop_option"
     eq "csv direction" "$(sed 1d "$W/out" | cut -d, -f22,23 | sort -u)" "out,local"
     run 0 "$C" -F csv "$CAPS/vxlan.pcap"
     eq "csv unknown" "$(sed 1d "$W/out" | cut -d, -f22,23 | sort -u)" ","

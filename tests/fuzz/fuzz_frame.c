@@ -41,6 +41,9 @@ static void invariants(const struct csc_frame *f, const struct csc_result *r)
     uint32_t cap = f->caplen < f->wirelen ? f->caplen : f->wirelen;
     CHECK(r->nlayers <= CSC_MAX_LAYERS);
     CHECK(r->stop < CSC_STOP__COUNT);
+    /* a stop is carried by a decoded layer (or none: nothing was decoded) */
+    CHECK(r->stop == CSC_STOP_END || r->stop_layer == CSC_NO_LAYER || r->stop_layer < r->nlayers);
+    CHECK(r->stop != CSC_STOP_NEEDS_OPTION || r->stop_opt != CSC_SO_NONE);
     for (unsigned i = 0; i < r->nlayers; i++) {
         const struct csc_layer *l = &r->layers[i];
         CHECK(l->proto < CSC_P__COUNT);

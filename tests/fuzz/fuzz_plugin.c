@@ -39,7 +39,11 @@ static void check_summary(const struct csc_frame *f, const struct csc_result *r,
 {
     uint32_t cap = f->caplen < f->wirelen ? f->caplen : f->wirelen;
     CHECK(s->nlayers == r->nlayers && s->nck <= s->nlayers);
-    CHECK(s->worst < CSC_V__COUNT && s->stop < CSC_STOP__COUNT);
+    const struct csc_stop_info *st = pl_stop(s);
+    CHECK(s->worst < CSC_V__COUNT && s->stop < CSC_STOP__COUNT && st->reason == s->stop);
+    CHECK(st->reason == CSC_STOP_END || st->layer == CSC_NO_LAYER || st->layer < s->nlayers);
+    char why[96];
+    CHECK((st->reason == CSC_STOP_END) == !*csc_stop_describe(st, why, sizeof why));
     const uint8_t *protos = pl_protos(s);
     const struct pl_layer *ck = pl_ck(s);
     int last = -1;

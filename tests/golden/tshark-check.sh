@@ -43,12 +43,15 @@ while read -r f; do
     [ -f "$CAPS/$f" ] || { echo "FAIL: $CAPS/$f missing (run scripts/regen-captures.sh)"; status=1; continue; }
     # Decode hints tshark cannot guess: L2TPv3 sessions without their
     # control channel carry Ethernet after the default 4-byte L2-specific
-    # sublayer and no cookie (csumcheck's defaults); MPLS label 100 is an
-    # Ethernet pseudowire with a control word.
+    # sublayer and no cookie (l2tpv3-nosub.pcap: no sublayer; csumcheck
+    # chooses from the bytes); MPLS label 100 is an Ethernet pseudowire with
+    # a control word.
+    l2spec="Default L2-Specific"
+    case "$f" in *nosub*) l2spec=None ;; esac
     # shellcheck disable=SC2086
     tshark -n -r "$CAPS/$f" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
         -o tcp.check_checksum:TRUE -o l2tp.cookie_size:None \
-        -o "l2tp.l2_specific:Default L2-Specific" -d l2tp.pw_type==0,eth \
+        -o "l2tp.l2_specific:$l2spec" -d l2tp.pw_type==0,eth \
         -d mpls.label==100,pwethcw -T fields $fields -E occurrence=a -E aggregator=, \
         -E separator=/t >"$TMP/ts.tsv" 2>"$TMP/ts.err" || {
         echo "FAIL: tshark could not read $f:"; cat "$TMP/ts.err"; status=1; continue; }

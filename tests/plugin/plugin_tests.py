@@ -390,6 +390,46 @@ def captured(name):
     return p
 
 
+def t_stops():
+    # Why decoding ended, one frame per reason (captures/stops.pcap): the
+    # fields, the one-line text as csumcheck -v prints it, the two expert
+    # groups; and with the preference the stop names, decoding goes on.
+    f = captured("stops.pcap")
+    names = ["frame.number", "csumcheck.stop", "csumcheck.stop.offset", "csumcheck.stop.value",
+             "csumcheck.stop.option", "csumcheck.stop.text"]
+    rows = {r["frame.number"]: r for r in fields(f, names)}
+    eq("unknown EtherType", (rows["1"]["csumcheck.stop"], rows["1"]["csumcheck.stop.text"]),
+       ("unknown-ethertype", "unknown-ethertype 0x88b5 eth@0"))
+    eq("unknown GRE protocol: value", rows["2"]["csumcheck.stop.value"], "0x000088b6")
+    eq("unknown IP protocol", rows["3"]["csumcheck.stop.text"], "unknown-ipproto 253 ipv4@14")
+    eq("VXLAN on 8472", (rows["7"]["csumcheck.stop"], rows["7"]["csumcheck.stop.option"],
+                         rows["7"]["csumcheck.stop.text"]),
+       ("needs-option", "vxlan-port", "needs-option --vxlan-port 8472 udp@34"))
+    eq("ARP is no stop", rows["11"]["csumcheck.stop"], "")
+    eq("-Y csumcheck.stack_ends (malformed group)", frames_matching(f, "csumcheck.stack_ends"), [9])
+    eq("-Y csumcheck.stack_ends.undecoded", frames_matching(f, "csumcheck.stack_ends.undecoded"),
+       [1, 2, 3, 4, 5, 6, 7, 8])
+    out, _, _ = run_tshark(["-n", "-r", f, "-Y", "frame.number == 7", "-T", "fields", "-E", "occurrence=a",
+                            "-E", "aggregator=|", "-e", "_ws.expert.message"])
+    eq("needs-option expert names the preference",
+       [m for m in out[0].split("|") if m.startswith("Layer stack ends early")],
+       ["Layer stack ends early: needs-option --vxlan-port 8472 udp@34; the layers after it are not judged. "
+        "Preference csumcheck.vxlan_ports"])
+    rows = fields(f, ["frame.number", "csumcheck.stop", "csumcheck.stack"], ["-o", "csumcheck.vxlan_ports:8472"])
+    eq("with the port preference: decoded", (rows[6]["csumcheck.stop"], rows[6]["csumcheck.stack"]),
+       ("", "eth:ipv4:udp:vxlan:eth:ipv4:tcp"))
+    # L2TPv3 without the sublayer: chosen from the bytes (auto), or as told
+    f = captured("l2tpv3-nosub.pcap")
+    rows = fields(f, ["csumcheck.stack", "csumcheck.l2spec_guessed"], ["-c", "1"])
+    eq("l2spec auto: stack, chosen length", (rows[0]["csumcheck.stack"], rows[0]["csumcheck.l2spec_guessed"]),
+       ("eth:ipv4:l2tp:eth:ipv4:tcp", "0"))
+    eq("-Y csumcheck.l2spec_guessed.note", frames_matching(f, "csumcheck.l2spec_guessed.note"), [1, 2, 3])
+    rows = fields(f, ["csumcheck.stack", "csumcheck.l2spec_guessed"],
+                  ["-c", "1", "-o", "csumcheck.l2tp_l2spec_len:0"])
+    eq("l2spec 0: stack, nothing guessed", (rows[0]["csumcheck.stack"], rows[0]["csumcheck.l2spec_guessed"]),
+       ("eth:ipv4:l2tp:eth:ipv4:tcp", ""))
+
+
 def t_gro_engine():
     # One TCP flow over VXLAN, segment 4 with a bad inner checksum (csc-gen
     # flow --bad-seg 4): the NIC holds 1, merges 2-3, passes 4 up at once

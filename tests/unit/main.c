@@ -16,6 +16,7 @@ Suite *protos_suite(void);
 Suite *direction_suite(void);
 Suite *addr_suite(void);
 Suite *icmp_rcv_suite(void);
+Suite *stops_suite(void);
 
 int main(void)
 {
@@ -33,6 +34,7 @@ int main(void)
     srunner_add_suite(sr, direction_suite());
     srunner_add_suite(sr, addr_suite());
     srunner_add_suite(sr, icmp_rcv_suite());
+    srunner_add_suite(sr, stops_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -29,6 +29,7 @@ extern "C" {
 #define CSC_NO_OFF   0xffffffffu /* an offset that is not there (no checksum field) */
 #define CSC_NO_LAYER 0xffu       /* a layer index that names no layer (the frame, none) */
 #define CSC_NO_DEV   0xffu       /* a csc_kernel.devs index that names no device */
+#define CSC_L2TP_L2SPEC_AUTO 0xffu /* csc_config.l2tp_l2spec_len: guess it from the bytes */
 
 /* A result that may be undecided: a check the replay did not (or could not)
  * make, a trace step that is an action rather than a check. */
@@ -104,6 +105,11 @@ enum csc_proto {
     CSC_P_GRE_UDP,       /* GRE-in-UDP (RFC 8086): a marker layer, GRE follows */
     CSC_P_NHRP,          /* NHRP over GRE (RFC 2332), its checksum; a traffic
                             indication quotes the packet that caused it */
+    CSC_P_ESP,           /* IPsec ESP (RFC 4303): SPI and sequence; the rest is encrypted */
+    CSC_P_AH,            /* IPsec AH (RFC 4302): authenticates, hides nothing; the payload
+                            (transport or, in tunnel mode, an IP packet) is decoded */
+    CSC_P_WLAN,          /* IEEE 802.11 frame without FCS (Aruba's GRE 0x8200..0x8370),
+                            its LLC/SNAP header included */
     CSC_P__COUNT
 };
 
@@ -198,18 +204,47 @@ enum csc_note {
     CSC_N_REASSEMBLED     = 1u << 20,  /* a layer of the datagram IP reassembly completed
                                           on this frame: its offsets are in that datagram
                                           (its IP header at 0), not in the frame */
+    CSC_N_L2SPEC_GUESSED  = 1u << 21,  /* L2TPv3: no L2-specific sublayer length was
+                                          configured; the one the layer has was chosen
+                                          from the bytes (l2tp.c) */
 };
 
-/* Why the layer stack ended */
+/* Why the layer stack ended before the innermost payload (docs/json.md, STOP).
+ * END: it did not - transport data, or a payload that carries no packet (ARP,
+ * LLDP, OSPF, an ICMP echo, ...). Every other reason says a layer may follow
+ * that was not decoded, so nothing in it was judged. The decoder records the
+ * reason, the protocol being decoded (or whose field named the payload), its
+ * offset, the layer that carries the stop (the last one decoded) and, for
+ * some reasons, a value (csc_result.stop_value) and an option. */
 enum csc_stop {
-    CSC_STOP_END = 0,        /* payload is data or a protocol we do not parse */
+    CSC_STOP_END = 0,        /* the innermost payload was reached */
     CSC_STOP_TRUNCATED,      /* header cut by caplen */
     CSC_STOP_MALFORMED,      /* a header field is impossible */
-    CSC_STOP_DEPTH,          /* CSC_MAX_LAYERS reached */
-    CSC_STOP_UNSUPPORTED,    /* known protocol, variant we do not decode */
-    CSC_STOP_FRAGMENT,       /* non-first fragment: no L4 header here */
+    CSC_STOP_DEPTH,          /* CSC_MAX_LAYERS reached, or a longer IPv6 extension chain */
+    CSC_STOP_UNSUPPORTED,    /* known protocol, variant or option we do not decode
+                                (value: the field, e.g. the GRE version) */
+    CSC_STOP_FRAGMENT,       /* non-first fragment: no L4 header here (by design) */
     CSC_STOP_LINK,           /* unknown link type */
+    CSC_STOP_ETHERTYPE,      /* unknown-ethertype: the layer's EtherType field names a
+                                payload we do not decode (value: the EtherType) */
+    CSC_STOP_IPPROTO,        /* unknown-ipproto: the IP protocol / next header (value) */
+    CSC_STOP_NEXT,           /* unknown-next: a header's own next-protocol code (value:
+                                PPP protocol, VXLAN-GPE/NSH next protocol, the first
+                                nibble after MPLS or GTP-U, a BSD address family) */
+    CSC_STOP_ENCRYPTED,      /* encrypted: ESP, a protected 802.11 frame (value: SPI or
+                                key index) */
+    CSC_STOP_NEEDS_OPTION,   /* needs-option: decoding on needs a receiver option
+                                (csc_stop_option(); value: what to give it) */
     CSC_STOP__COUNT
+};
+
+/* The option a needs-option stop names (csc_stop_option) */
+enum csc_stop_opt {
+    CSC_SO_NONE = 0,
+    CSC_SO_PORT,             /* the UDP port option of protocol stop_opt_proto (--vxlan-port) */
+    CSC_SO_L2TP_COOKIE,      /* --l2tp-cookie-len */
+    CSC_SO_L2TP_L2SPEC,      /* --l2tp-l2spec-len */
+    CSC_SO__COUNT
 };
 
 struct csc_layer_kernel;
@@ -281,11 +316,13 @@ union csc_layer_view {
     struct { uint32_t vni; uint8_t flags, ver; } geneve; /* flags: O (OAM), C */
     struct { uint32_t key; uint16_t flags; } gre;       /* key with K; flags C R K S .. version */
     struct { uint16_t flags; uint8_t variant; } gue;    /* variant 1: IP directly */
-    struct { uint32_t session; uint8_t version; } l2tp;
+    struct { uint32_t session; uint8_t version, l2spec; } l2tp;  /* l2spec: the L2-specific
+                                                                 sublayer's length (L2TPv3) */
     struct { uint32_t session; uint8_t version; } erspan;
     struct { uint32_t teid; } gtp;
     struct { uint32_t spi_si; } nsh;
     struct { uint32_t sgt; } cmd;                       /* Cisco MetaData security group tag */
+    struct { uint32_t spi, seq; } ipsec;                /* ah, esp */
     struct { uint32_t vid; } vlan;
     struct { uint32_t label; uint8_t depth; } mpls;     /* the bottom label, labels in the stack */
     struct { uint32_t session; } pppoe;
@@ -448,7 +485,9 @@ struct csc_config {
     bool assume_bad;         /* uncaptured checksums: assume bad (default good) */
     bool trace_steps;        /* record csc_kernel.steps (default true) */
     uint8_t l2tp_cookie_len; /* L2TPv3 cookie: 0, 4 or 8 bytes (default 0) */
-    uint8_t l2tp_l2spec_len; /* L2TPv3 L2-specific sublayer: 0 or 4 (default 4) */
+    uint8_t l2tp_l2spec_len; /* L2TPv3 L2-specific sublayer: 0, 4, or CSC_L2TP_L2SPEC_AUTO
+                                (the default): chosen per frame from the bytes, the layer
+                                noted CSC_N_L2SPEC_GUESSED */
     bool guess_direction;    /* a frame nothing else places is "probably sent" when its
                                 outermost checksum is a partial (default true) */
     const struct csc_local_set *local;   /* this host's addresses; NULL: none */
@@ -478,6 +517,7 @@ enum csc_counter {
     CSC_C_IP6_IN_HDR_ERRORS, CSC_C_IP6_IN_TRUNCATED,
     CSC_C_DEV_RX_ERRORS, CSC_C_DEV_RX_CRC_ERRORS, CSC_C_DEV_RX_FRAME_ERRORS,
     CSC_C_DEV_RX_DROPPED,
+    CSC_C_IP_IN_UNKNOWN_PROTOS, CSC_C_IP6_IN_UNKNOWN_PROTOS,
     CSC_C__COUNT
 };
 
@@ -600,9 +640,18 @@ struct csc_frame {
 struct csc_result {
     uint8_t nlayers;
     uint8_t stop;            /* enum csc_stop */
-    uint8_t stop_proto;      /* protocol being decoded when it stopped */
+    uint8_t stop_proto;      /* protocol being decoded when it stopped (for an unknown
+                                payload: the layer whose field named it) */
     uint8_t worst;           /* worst raw verdict (csc_verdict_rank) */
-    uint32_t stop_off;
+    uint32_t stop_off;       /* that protocol's offset */
+    uint32_t stop_value;     /* with stop_has_value: the EtherType, IP protocol, ... */
+    uint8_t stop_has_value;
+    uint8_t stop_layer;      /* the layer that carries the stop: the last one decoded
+                                when decoding ended (CSC_NO_LAYER: none) */
+    uint8_t stop_opt;        /* enum csc_stop_opt (needs-option) */
+    uint8_t stop_opt_proto;  /* CSC_SO_PORT: the protocol whose port option it is */
+    uint8_t stop_reasm;      /* decoding stopped inside a reassembled datagram (csc_frag_feed):
+                                stop_off is an offset in that datagram */
     uint8_t direction;       /* enum csc_direction, as csc_direction() decided */
     uint8_t dir_from;        /* enum csc_dir_from: what decided it */
     uint8_t pkttype;         /* the cooked header's packet type, CSC_NO_PKTTYPE: none */
@@ -687,6 +736,26 @@ const char *csc_proto_name(unsigned p);
 const char *csc_verdict_name(unsigned v);
 const char *csc_reason_name(unsigned r);
 const char *csc_stop_name(unsigned s);
+/* A stop that needs action: any but end and fragment (a non-first fragment
+ * has no L4 header by design). */
+bool csc_stop_is_finding(unsigned s);
+/* The stop of a result on its own (what a front end keeps of it). */
+struct csc_stop_info {
+    uint32_t off, value;
+    uint8_t reason;          /* enum csc_stop */
+    uint8_t proto, layer, has_value, opt, opt_proto, reasm;   /* as in csc_result */
+};
+void csc_stop_get(const struct csc_result *r, struct csc_stop_info *out);
+/* The receiver option a needs-option stop names, as the CLI spells it without
+ * the dashes ("vxlan-port", "l2tp-cookie-len"), and the plugin preference
+ * ("vxlan_ports", "l2tp_cookie_len"); NULL for any other stop. */
+const char *csc_stop_option(const struct csc_stop_info *s);
+const char *csc_stop_pref(const struct csc_stop_info *s);
+/* The stop in one short line, the same for every face: "truncated tcp@54",
+ * "unknown-ethertype 0x8200 gre@34", "needs-option --vxlan-port 8472 udp@34";
+ * "" for end. An offset in a reassembled datagram reads "reasm+N".
+ * Returns buf (always terminated when len > 0). */
+const char *csc_stop_describe(const struct csc_stop_info *s, char *buf, size_t len);
 const char *csc_method_name(unsigned m);
 const char *csc_path_name(unsigned p);
 const char *csc_ip_summed_name(unsigned s);

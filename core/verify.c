@@ -226,6 +226,29 @@ static uint16_t payload_mss(const struct csc_result *r, const struct csc_layer *
     return (uint16_t)mtu_payload;
 }
 
+/* A transport under an IP header whose length says more than the frame
+ * holds (the IP layer's len-exceeds-frame; the kernel drops the packet in
+ * ip_rcv_core whatever follows): what the bytes present can prove. A UDP
+ * datagram whose own length fits is whole: its verdict stands, good or bad.
+ * A checksum whose extent comes from the IP length (TCP, ICMP, GRE) summed
+ * over the bytes present and found right proves the segment whole (the IP
+ * length is the one that lies); found wrong it proves nothing (the missing
+ * bytes may make it right): unverifiable/len-mismatch. tshark 4.0 says good
+ * or bad over the bytes present in both cases (docs/verdict-differences.md,
+ * ip-length-exceeds). A layer whose own length lies is not judged. */
+static void verify_short_ip(struct csc_layer *l, bool right)
+{
+    if (l->notes & (CSC_N_LEN_EXCEEDS | CSC_N_LEN_SHORT))
+        return;
+    if (right) {
+        l->verdict = CSC_V_GOOD;
+        l->reason = CSC_R_NONE;
+    } else if (l->proto == CSC_P_UDP) {
+        l->verdict = CSC_V_BAD;
+        l->reason = CSC_R_MISMATCH;
+    }
+}
+
 static void verify_layer(struct csc_result *r, const struct pkt *p, unsigned i)
 {
     struct csc_layer *l = &r->layers[i];
@@ -260,6 +283,8 @@ static void verify_layer(struct csc_result *r, const struct pkt *p, unsigned i)
     if (l->proto == CSC_P_UDP && expected == 0)
         expected = CSUM_MANGLED_0;
     l->expected = expected;
+    if (preset && !zero_udp && l->reason == CSC_R_LEN_MISMATCH)
+        verify_short_ip(l, csum_valid_total(csum_add(pseudo, s)));
     if (preset || zero_udp)
         return;
 

@@ -373,6 +373,25 @@ static const struct gen_case aruba[] = {
     C("aruba-ccmp", "eth ipv4 gre wlan:prot pay:len=80", "a protected (CCMP) frame: encrypted, the stack ends"),
 };
 
+/* IP and UDP lengths that disagree with the frame (docs/verdict-differences.md,
+ * ip-length-exceeds) */
+static const struct gen_case iplen[] = {
+    C("ip-long-udp", "eth ipv4:lenfix=200 udp pay:len=40",
+      "IPv4 total length beyond the frame, the UDP datagram whole by its own length: good"),
+    C("ip-long-udp-bad", "eth ipv4:lenfix=200 udp:bad pay:len=40", "the same with a bad UDP checksum: bad"),
+    C("ip-long-tcp", "eth ipv4:lenfix=200 tcp pay:len=40",
+      "IPv4 total length beyond the frame, TCP right over the bytes present: good"),
+    C("ip-long-tcp-bad", "eth ipv4:lenfix=200 tcp:bad pay:len=40",
+      "the same, wrong over the bytes present: unverifiable (tshark: bad)"),
+    C("ip-long-icmp", "eth ipv4:lenfix=200 icmp pay:len=40", "IPv4 total length beyond the frame, ICMP: good"),
+    C("udp-long", "eth ipv4 udp:lenfix=200 pay:len=40", "UDP length beyond the IP payload: unverifiable"),
+    C("ip6-long-tcp", "eth ipv6:lenfix=200 tcp pay:len=40", "IPv6 payload length beyond the frame, TCP: good"),
+    C("ip6-long-udp-bad", "eth ipv6:lenfix=200 udp:bad pay:len=40", "IPv6 payload length beyond the frame, UDP bad"),
+    C("ip-padded", "eth ipv4 udp pay:len=4", "a short datagram in a 60-byte Ethernet frame: padding"),
+    C("inner-ip-long", "eth ipv4 udp vxlan eth ipv4:lenfix=300 tcp pay:len=40",
+      "an inner IPv4 header behind VXLAN claims more than the frame holds: inner TCP good"),
+};
+
 /* A frame for every other reason decoding stops early */
 static const struct gen_case stops[] = {
     C("unknown-ethertype", "eth:proto=0x88b5 pay:len=46", "a local experimental EtherType (0x88b5)"),
@@ -557,6 +576,7 @@ const struct gen_file gen_files[] = {
                CAPW_PCAP, 0, srv6),
     FILE_CASES("aruba.pcap", "Aruba WLAN over GRE (0x8200, 0x8300): 802.11 data frames, one protected", CAPW_PCAP,
                0, aruba),
+    FILE_CASES("ip-length.pcap", "IP and UDP lengths beyond the frame, and padding", CAPW_PCAP, 0, iplen),
     FILE_CASES("stops.pcap", "every other reason decoding stops before the payload, and two that are no stop",
                CAPW_PCAP, 0, stops),
     FILE_CASES("nested.pcap", "tunnels inside tunnels", CAPW_PCAP, 0, nested),

@@ -204,6 +204,33 @@ int gen_intent_frame(const struct pb_frame *f, size_t caplen, struct gen_intent 
         else
             v[in] = "rco";
     }
+    /* An IP or UDP length that says more than the frame holds (lenfix, not in
+     * an ICMP error: below). Under a long IP header a UDP datagram whose own
+     * length fits is whole: its verdict stands. A TCP or ICMP checksum, whose
+     * extent comes from the IP length, right over the bytes present is good;
+     * wrong, it proves nothing: unverifiable, where tshark sums what it has
+     * (0). A UDP length beyond the IP payload: unverifiable, tshark
+     * "unverified". */
+    int quoting = 0;
+    for (int i = 0; i < f->n; i++) {
+        const struct pb_layer *l = &f->l[i];
+        if (icmp_error(l) || l->kind == PB_NHRP)
+            quoting = 1;
+        if (quoting || !l->len_override || (int)l->len_override <= (int)(f->len - f->off[i]))
+            continue;
+        if (l->kind == PB_UDP && v[i]) {
+            v[i] = "unverifiable";
+            ts[i] = 2;
+            continue;
+        }
+        if (!is_ip(l))
+            continue;
+        for (int j = i + 1; j < f->n && !is_ip(&f->l[j]); j++)
+            if (v[j] && f->l[j].kind != PB_UDP && strcmp(v[j], "good")) {
+                ts[j] = tshark_status(v[j]);
+                v[j] = "unverifiable";
+            }
+    }
     /* ICMP errors: a quoted datagram whose length field says more than the
      * quote holds (lenfix) leaves its transport checksum unverifiable.
      * tshark calls a quoted UDP "unverified" and sums a quoted TCP or ICMP

@@ -110,7 +110,7 @@ struct counts { unsigned long compared, agreed, explained, policy, unexplained; 
 static bool policy_category(const char *cat)
 {
     static const char *const pol[] = { "tx-partial", "frag-overlap", "icmp-quote-truncated",
-                                       "pppoe-length", "home-address" };
+                                       "pppoe-length", "home-address", "ip-length-exceeds" };
     for (size_t i = 0; i < sizeof pol / sizeof pol[0]; i++)
         if (!strcmp(cat, pol[i]))
             return true;

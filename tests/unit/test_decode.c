@@ -323,9 +323,15 @@ START_TEST(lying_lengths)
     run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
     ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
     run(&f);
-    /* inner IPv4 claims more than the outer carries */
+    /* inner IPv4 claims more than the outer carries: the TCP segment, right
+     * over the bytes present, is whole (verify_short_ip); wrong, it proves
+     * nothing */
     patch16(iip + 2, 1400);
     ck_assert(R.layers[5].notes & CSC_N_LEN_EXCEEDS);
+    ck_assert_int_eq(R.layers[6].verdict, CSC_V_GOOD);
+    FRAME[tcp + 16] ^= 0xff;
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.layers[6].verdict, CSC_V_UNVERIFIABLE);
     ck_assert_int_eq(R.layers[6].reason, CSC_R_LEN_MISMATCH);
 
     /* GENEVE options beyond the packet */
@@ -336,10 +342,13 @@ START_TEST(lying_lengths)
     run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
     ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
     ck_assert_int_eq(R.stop_proto, CSC_P_GENEVE);
-    /* IPv6 payload length beyond the frame */
+    /* IPv6 payload length beyond the frame: the UDP datagram, whole by its
+     * own length, is judged; with its length beyond the frame too it is not */
     run(&f);
     patch16(f.off[1] + 4, 9000);
     ck_assert(R.layers[1].notes & CSC_N_LEN_EXCEEDS);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_GOOD);
+    patch16(f.off[2] + 4, 9000);
     ck_assert_int_eq(R.layers[2].reason, CSC_R_LEN_MISMATCH);
 
     /* GUE header length beyond the packet */

@@ -285,13 +285,21 @@ START_TEST(unverifiable_reasons)
     run(&f);
     ck_assert_int_eq(R.nlayers, 2);
     ck_assert_int_eq(R.stop, CSC_STOP_FRAGMENT);
-    /* lying IP total length: the header is judged, the L4 is not */
+    /* lying IP total length: the header is judged; a UDP datagram whose own
+     * length fits is whole and judged too (verify_short_ip), a UDP length
+     * beyond what is there is not */
     f.l[1].frag = 0x4000;
     run(&f);
     FRAME[17] += 40;                                                  /* tot_len += 40 */
     FRAME[24] = FRAME[25] = 0;
     run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
     ck_assert(R.layers[1].notes & CSC_N_LEN_EXCEEDS);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_GOOD);
+    FRAME[14 + 20 + 7] ^= 1;                                          /* the UDP checksum */
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_BAD);
+    FRAME[14 + 20 + 5] += 40;                                         /* UDP length += 40 */
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
     ck_assert_int_eq(R.layers[2].verdict, CSC_V_UNVERIFIABLE);
     ck_assert_int_eq(R.layers[2].reason, CSC_R_LEN_MISMATCH);
     /* ICMP error quoting a cut datagram */

@@ -144,13 +144,20 @@ int kf_classify(const struct kf_opts *o, const char *log)
             *nm = 0;
         sigs++;
         frames += n;
-        if (kf_known_match(opts.kernel, sig) < 0) {
+        int k = kf_known_match(opts.kernel, sig);
+        if (k >= 0)
+            KNOWN[k].seen += n;
+        if (k < 0) {
             unexplained++;
             unexplained_frames += n;
             printf("UNEXPLAINED %5u x %s\n", n, sig);
         }
     }
     fclose(f);
+    if (o->verbose)                    /* frames per line of the list */
+        for (size_t i = 0; i < NKNOWN; i++)
+            if (KNOWN[i].seen)
+                printf("%7u  %s | %s\n", KNOWN[i].seen, KNOWN[i].pattern, KNOWN[i].why);
     printf("%s: %u distinct disagreements (%u frames) on %s, %u (%u frames) not explained by %s\n", log, sigs,
            frames, opts.kernel, unexplained, unexplained_frames, o->known ? o->known : "no list");
     kf_known_free();

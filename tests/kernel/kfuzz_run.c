@@ -106,8 +106,12 @@ static int nseg_of(const struct kf_case *c)
 static int run_frame(struct ns *n, const struct kf_case *c, const struct kf_frame *fr, struct live_obs *o)
 {
     int d = dev_index(n, c);
-    if (d < 0 || !n->up)
+    if (d < 0 || !n->up) {
+        memset(o, 0, sizeof *o);
+        o->status = LIVE_ERROR;
+        snprintf(o->msg, sizeof o->msg, "%s", d < 0 ? "its device is not in the namespace" : "the namespace is gone");
         return -1;
+    }
     struct live_batch b;
     memset(&b, 0, sizeof b);
     b.id = (int32_t)(c->index & 0x7fffffff);
@@ -590,6 +594,25 @@ static void sort_by_device(const struct kf_opts *o, uint32_t *idx, size_t n)
     free(dk);
 }
 
+/* How many of these frames (sorted by device) use at most maxdev devices */
+static size_t devices_prefix(const struct kf_opts *o, const uint32_t *idx, size_t n, int maxdev)
+{
+    uint32_t last = 0;
+    int devs = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct kf_case c;
+        kf_generate(o->seed, idx[i], o->host_tunnels, &c);
+        uint32_t k = (uint32_t)c.g.tun << 24 | (uint32_t)c.g.payload << 16 | c.g.opts;
+        if (!i || k != last) {
+            if (devs == maxdev)
+                return i;
+            devs++;
+            last = k;
+        }
+    }
+    return n;
+}
+
 /* Frame i of the run: from the list, or first + i */
 static uint32_t frame_at(const struct kf_opts *o, uint32_t i)
 {
@@ -701,7 +724,14 @@ int kf_run_here(const struct kf_opts *o)
          * change of device costs a snapshot) */
         if (n) {
             sort_by_device(o, idx, n);
-            run_ns(idx, n);
+            /* a namespace holds LIVE_MAX_DEVS devices: more, and the frames
+             * of the next devices (they come together) go to another */
+            size_t at = 0;
+            while (at < n) {
+                size_t end = devices_prefix(o, idx + at, n - at, LIVE_MAX_DEVS);
+                run_ns(idx + at, end);
+                at += end;
+            }
         }
     }
     double total = now_s() - t0;

@@ -17,6 +17,7 @@
 #include "merge.h"
 #include "opts.h"
 #include "out.h"
+#include "pipeline.h"
 #include "run.h"
 #include "sink.h"
 #include "stop.h"

@@ -5,7 +5,6 @@
  */
 #include "gro_totals.h"
 
-#include "run.h"
 #include "wbuf.h"
 
 #include <arpa/inet.h>
@@ -95,11 +94,11 @@ void gro_totals_merge(struct cli_gro_totals *into, const struct cli_gro_totals *
     g_free(all);
 }
 
-/* One file's engine under one run, its `top` best flows kept */
-void file_gro_totals(const struct run_file *rf, unsigned file, unsigned top,
-                     struct cli_gro_totals *t)
+/* One file's engine under one run (fid[]: what names each flow slot's
+ * flow), its `top` best flows kept */
+void gro_totals_of_engine(const struct csc_gro *g, const struct cli_flow_id *fid, uint64_t tcp_flows,
+                          uint64_t other_frames, unsigned file, unsigned top, struct cli_gro_totals *t)
 {
-    const struct csc_gro *g = rf->gro;
     for (unsigned i = 0; i < CSC_GRO_DEVS; i++) {
         const struct csc_gro_dev_stats *s = &g->dev[i];
         if (!s->used)
@@ -119,19 +118,19 @@ void file_gro_totals(const struct run_file *rf, unsigned file, unsigned top,
     t->bytes_single = g->bytes_single;
     t->passes_merged = g->passes_merged;
     t->bytes_merged = g->bytes_merged;
-    t->tcp_flows = rf->tcp_flows;
-    t->other_frames = rf->other_frames;
+    t->tcp_flows = tcp_flows;
+    t->other_frames = other_frames;
     t->flows_evicted = g->flows_evicted;
     t->ntop = 0;
     for (unsigned i = 0; i < CSC_GRO_FLOWS && top; i++) {
         const struct csc_gro_flow_stats *fs = &g->flow[i];
-        if (!fs->used || !rf->fid[i].tcp || fs->dev >= CSC_GRO_DEVS)
+        if (!fs->used || !fid[i].tcp || fs->dev >= CSC_GRO_DEVS)
             continue;
         struct cli_gro_flow *fl = &t->top[t->ntop++];
         fl->file = file;
         fl->kind = g->dev[fs->dev].kind;
         fl->depth = g->dev[fs->dev].depth;
-        fl->id = rf->fid[i];
+        fl->id = fid[i];
         fl->frames_in = fs->frames_in;
         fl->packets_out = fs->packets_out;
         fl->merged_frames = fs->merged_frames;

@@ -68,6 +68,10 @@ struct cli_gro_totals {
 void gro_totals_init(struct cli_gro_totals *t);
 void gro_totals_free(struct cli_gro_totals *t);
 void gro_totals_merge(struct cli_gro_totals *into, const struct cli_gro_totals *t, unsigned top);
+/* One file's engine into t (gro_totals_init'ed), its `top` best flows kept;
+ * fid[] names the flow of each of the engine's flow slots */
+void gro_totals_of_engine(const struct csc_gro *g, const struct cli_flow_id *fid, uint64_t tcp_flows,
+                          uint64_t other_frames, unsigned file, unsigned top, struct cli_gro_totals *t);
 
 /* Devices in output order (by depth, then kind) */
 unsigned sorted_devs(const struct cli_gro_totals *t, const struct cli_gro_dev **out);

@@ -16,7 +16,7 @@
  */
 #include "job.h"
 #include "opts.h"
-#include "run.h"
+#include "wtr.h"
 
 #include <glib.h>
 #include <stdio.h>

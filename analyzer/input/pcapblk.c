@@ -29,7 +29,9 @@
  *   +-------------------------------+   +-------------------------------+
  */
 #define _GNU_SOURCE   /* fopencookie */
-#include "run.h"
+#include "blk.h"
+
+#include <glib.h>
 
 #include <errno.h>
 #include <string.h>

@@ -28,7 +28,9 @@
  * (feed_thread), and libwiretap opens /dev/fd/N, which it reads as a FIFO.
  */
 #define _GNU_SOURCE   /* pipe2 */
-#include "run.h"
+#include "wtr.h"
+
+#include "csumcheck/csumcheck.h"
 
 #include "pcapngblk.h"
 

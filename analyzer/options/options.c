@@ -27,7 +27,6 @@
 
 #include "filter.h"
 #include "out.h"
-#include "run.h"
 #include "wout.h"
 
 #include "csumcheck/rewrite.h"

@@ -15,7 +15,13 @@
  * 2 x workers + 2 batches per file are in flight, so memory stays bounded
  * whatever the file size.
  */
-#include "run.h"
+#include "pipeline.h"
+
+#include "blk.h"
+#include "frame.h"
+#include "source.h"
+#include "stop.h"
+#include "wtr.h"
 
 #include <stddef.h>
 #include <string.h>

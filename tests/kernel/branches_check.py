@@ -3,16 +3,18 @@
 
 Every row of its tables names one kernel branch, the model rule that covers
 it and the live cases of the kernel differential (csc-kdiff --list) that
-exercise it. This test fails when
+exercise it, or the fixed fuzz cases of tests/kernel/kfuzz-cases.txt that do
+(`kf: RECIPE`, the recipe as written there). This test fails when
   - a model reference `path:function` names a file that is not in the tree
     or a function that is not defined in it,
-  - a case label is not in csc-kdiff's case list,
+  - a case label is not in csc-kdiff's case list, or a `kf:` recipe not in
+    kfuzz-cases.txt,
   - a row id is repeated or a row has no status,
   - the modelled share falls below the doc's floor ("Floor: N%").
 It prints the counts: modelled, not modelled, outside the model's inputs
 (n/a), modelled with a case. No kernel source is needed.
 
-usage: branches_check.py --doc DOC --root REPO --kdiff CSC_KDIFF
+usage: branches_check.py --doc DOC --root REPO --kdiff CSC_KDIFF [--kfcases FILE]
 """
 import argparse
 import os
@@ -59,22 +61,37 @@ def case_labels(kdiff):
     return labels
 
 
+def kf_recipes(path):
+    """The recipes of kfuzz-cases.txt, as kfuzz_cases.c reads them: a
+    comment from '#', blanks around the words"""
+    out = set()
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            text = " ".join(line.split("#", 1)[0].split())
+            if text:
+                out.add(text)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--doc", required=True)
     ap.add_argument("--root", required=True)
     ap.add_argument("--kdiff", required=True)
+    ap.add_argument("--kfcases", default=None)
     a = ap.parse_args()
 
     with open(a.doc, encoding="utf-8") as f:
         doc = f.read()
     labels = case_labels(a.kdiff)
+    kfpath = a.kfcases or os.path.join(a.root, "tests", "kernel", "kfuzz-cases.txt")
+    recipes = kf_recipes(kfpath) if os.path.exists(kfpath) else set()
     if len(labels) < 100:
         print("FAIL: csc-kdiff --list gave %d cases" % len(labels))
         return 1
 
     errors, ids, cache = [], set(), {}
-    n = {"modelled": 0, "not": 0, "na": 0, "cased": 0}
+    n = {"modelled": 0, "not": 0, "na": 0, "cased": 0, "kf": 0}
     for lineno, line in enumerate(doc.splitlines(), 1):
         if not line.startswith("|"):
             continue
@@ -106,11 +123,19 @@ def main():
                     errors.append("%s: %s" % (where, e))
             n["modelled"] += 1
         cases = TICKS.findall(case)
+        kf = 0
         for c in cases:
-            if c not in labels:
+            if c.startswith("kf:"):
+                r = " ".join(c[3:].split())
+                kf += 1
+                if r not in recipes:
+                    errors.append("%s: no recipe '%s' in %s" % (where, r, os.path.basename(kfpath)))
+            elif c not in labels:
                 errors.append("%s: no case labelled '%s' in csc-kdiff --list" % (where, c))
         if cases and not low.startswith(("not modelled", "n/a")):
             n["cased"] += 1
+            if kf == len(cases):
+                n["kf"] += 1
 
     judged = n["modelled"] + n["not"]
     if judged == 0:
@@ -121,7 +146,7 @@ def main():
     print("kernel-branches: %d rows: %d modelled, %d not modelled, %d n/a (not decided by the frame)"
           % (n["modelled"] + n["not"] + n["na"], n["modelled"], n["not"], n["na"]))
     print("kernel-branches: modelled %.1f%% of %d branches; %d of the modelled (%.1f%%) have a live case"
-          % (pct, judged, n["cased"], cased))
+          " (%d of them only fixed fuzz cases)" % (pct, judged, n["cased"], cased, n["kf"]))
     m = FLOOR.search(doc)
     if not m:
         errors.append("the doc states no 'Floor: N%'")

@@ -102,6 +102,19 @@ enum kf_report {
     KFR_UNNECESSARY,  /* the namespace's BPF program: level */
 };
 
+/* An edit of a listed case (kfuzz_cases.c), beyond the mutation catalogue:
+ * the generator never makes one */
+enum kf_eop {
+    KE_SHORT = 1,     /* the role's header and all after it: its first len bytes, raw */
+    KE_SET,           /* len bytes val written at off of the role's header (before the checksums) */
+};
+#define KF_MAX_EDIT 4
+struct kf_edit {
+    uint8_t op, role, len;
+    uint16_t off;
+    uint8_t val[16];
+};
+
 /* The recipe of one fuzz frame: receiver, report, stack, mutations */
 struct kf_case {
     uint64_t seed;
@@ -124,6 +137,8 @@ struct kf_case {
                                 (namespace with IFF_NAPI and gro_flush_timeout) */
     int nmut;
     struct kf_mut mut[KF_MAX_MUT];
+    int nedit;               /* listed cases only */
+    struct kf_edit edit[KF_MAX_EDIT];
 };
 
 /* kf_case.flags */
@@ -231,11 +246,27 @@ struct kf_opts {
     int no_minimise;
     int trace;               /* trace drops for the reports (the VM: always) */
     int model_only;          /* no kernel: generate, build, model (the fuzzer's own cost) */
+    const struct kf_case *cases;   /* --cases: these count recipes instead of generated frames;
+                                      each must agree (kfuzz_cases.c) */
+    const char *cases_path;  /* the file they came from (for the VM relay) */
     int verbose;
 };
 /* Exit status: 0 no disagreement outside the known list and no harness
  * error, 1 otherwise, 77 nothing could run here (with the reason) */
 int kf_run_here(const struct kf_opts *o);
+
+/* Frame i of a run: the listed recipe (o->cases) or frame i of the seed */
+void kf_case_of(const struct kf_opts *o, uint32_t i, struct kf_case *c);
+
+/* kfuzz_cases.c: fixed recipes, one a line (the file's grammar is at its top).
+ * kf_case_parse: 0 a case, 1 a blank or comment line, -1 an error (err says) */
+int kf_case_parse(const char *line, uint32_t index, struct kf_case *c, char *err, size_t en);
+int kf_cases_load(const char *path, struct kf_case **out, uint32_t *n);
+void kf_cases_free(void);      /* what kf_cases_load allocated */
+/* The edits of a listed case, over its stack after the mutations (kf_build) */
+void kf_edits_apply(const struct kf_case *c, struct pb_frame *f, int *role);
+/* The recipe text of loaded case i, as written in the file */
+const char *kf_case_text(uint32_t i);
 
 /* kfuzz_trace.c: the skb:kfree_skb tracepoint around one more write of a
  * disagreeing frame (its report says where the kernel dropped it) */

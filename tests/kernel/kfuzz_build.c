@@ -181,6 +181,8 @@ void kf_build(const struct kf_case *c, int seg, struct kf_frame *fr)
     for (int i = 0; i < c->nmut; i++)
         if (on_seg(&c->mut[i], seg))
             kf_mut_apply(c, &c->mut[i], &f, role);
+    if (c->nedit)
+        kf_edits_apply(c, &f, role);
     uint8_t buf[LIVE_MAX_FRAME];
     size_t n = pb_build(&f, buf, sizeof buf - 256);
     if (!n)

@@ -32,6 +32,7 @@ struct args {
     struct kf_opts o;
     const char *vm, *tunnels;
     int here;
+    int with_cases;          /* --with-cases: the fixed cases, then the seed's frames */
 };
 
 static int usage(void)
@@ -39,6 +40,8 @@ static int usage(void)
     fprintf(stderr, "usage: csc-kfuzz --kernel host|bullseye|bookworm|trixie|sid [--seed S] [--count N] "
                     "[--first I | --frame I | --frames I,J,..] [--bpf OBJ] [--vm RUNNER] [--known FILE] [--out DIR] "
                     "[--summary FILE] [--max-saved N] [--no-minimise] [--trace] [-v]\n"
+                    "       csc-kfuzz --kernel K --cases FILE [...]   (fixed recipes: each must agree)\n"
+                    "       csc-kfuzz --kernel K --with-cases FILE --seed S --count N [...]   (both in one run)\n"
                     "       csc-kfuzz --classify LOG --known FILE   (a run's disagreements against the list now)\n");
     return 2;
 }
@@ -93,6 +96,13 @@ static int run_vm(const struct args *a)
     snprintf(sum, sizeof sum, "%s/summary.txt", dir);
     int have_bpf = o->bpf && !copy_file(o->bpf, bpf);
     int have_known = o->known && !copy_file(o->known, known);
+    char cases[PATH_MAX + 32];
+    snprintf(cases, sizeof cases, "%s/cases.txt", dir);
+    int have_cases = o->cases_path && !copy_file(o->cases_path, cases);
+    if (o->cases_path && !have_cases) {
+        perror(o->cases_path);
+        return 1;
+    }
     unlink(sum);
     char env[1024] = "";
     size_t eo = 0;
@@ -102,12 +112,16 @@ static int run_vm(const struct args *a)
         if (v && !strchr(v, '\'') && eo < sizeof env)
             eo += (size_t)snprintf(env + eo, sizeof env - eo, " '%s=%s'", pass[i], v);
     }
-    char range[64], range2[4200];
-    if (o->list) {
+    char range[128], range2[4200];
+    if (have_cases && !a->with_cases) {
+        snprintf(range, sizeof range, "--cases");
+        snprintf(range2, sizeof range2, "/mnt/host/cases.txt");
+    } else if (o->list) {
         snprintf(range, sizeof range, "--frames");
         snprintf(range2, sizeof range2, "%.4100s", o->list_text);
     } else {
-        snprintf(range, sizeof range, "--first %u", o->first);
+        snprintf(range, sizeof range, "%s--first %u", have_cases ? "--with-cases /mnt/host/cases.txt " : "",
+                 o->first);
         snprintf(range2, sizeof range2, "--count %u", o->count);
     }
     /* a frame costs a few ms of guest time under TCG; minimisation more */
@@ -139,6 +153,8 @@ static int run_vm(const struct args *a)
     int rc = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : 125;
     if (o->summary && access(sum, R_OK) == 0)
         copy_file(sum, o->summary);
+    if (have_cases)
+        unlink(cases);
     if (tmp) {
         unlink(bpf);
         unlink(known);
@@ -209,6 +225,11 @@ int main(int argc, char **argv)
         else if (!strcmp(s, "--trace")) a.o.trace = 1;
         else if (!strcmp(s, "--model-only")) a.o.model_only = 1;
         else if (!strcmp(s, "--classify") && v) classify = argv[++i];
+        else if (!strcmp(s, "--cases") && v) a.o.cases_path = argv[++i];
+        else if (!strcmp(s, "--with-cases") && v) {
+            a.o.cases_path = argv[++i];
+            a.with_cases = 1;
+        }
         else if (!strcmp(s, "--frames") && v) {
             a.o.list_text = argv[++i];
             if (parse_list(a.o.list_text, &a.o))
@@ -225,6 +246,26 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     if (classify)
         return kf_classify(&a.o, classify);
+    struct kf_opts co = a.o;           /* the fixed cases: no seed, every one must agree */
+    static struct kf_case *cases;      /* freed at exit (kf_cases_free) */
+    if (a.o.cases_path) {
+        uint32_t n;
+        if (kf_cases_load(a.o.cases_path, &cases, &n))
+            return 1;
+        atexit(kf_cases_free);
+        co = a.o;
+        co.cases = cases;
+        co.first = 0;
+        co.count = n;
+        co.list = NULL;
+        co.list_text = NULL;
+        co.no_minimise = 1;
+        co.known = NULL;
+        if (a.with_cases)
+            co.summary = NULL;         /* the seed's run writes it */
+        else
+            a.o = co;
+    }
     a.here = !strcmp(a.o.kernel, "here") || !strcmp(a.o.kernel, "host") || a.o.model_only;
     if (!a.here)
         return run_vm(&a);
@@ -233,5 +274,12 @@ int main(int argc, char **argv)
     else if (!strcmp(a.o.kernel, "here"))
         a.o.kernel = "host";
     a.o.host_tunnels = a.tunnels ? !strcmp(a.tunnels, "host") : !strcmp(a.o.kernel, "host");
-    return kf_run_here(&a.o);
+    if (!a.with_cases)
+        return kf_run_here(&a.o);
+    co.kernel = a.o.kernel;
+    int rc1 = kf_run_here(&co);
+    int rc2 = kf_run_here(&a.o);
+    printf("csc-kfuzz: fixed cases %s, seed %llu %s\n", rc1 == 0 ? "passed" : rc1 == 77 ? "skipped" : "FAILED",
+           (unsigned long long)a.o.seed, rc2 == 0 ? "passed" : rc2 == 77 ? "skipped" : "FAILED");
+    return rc1 == 1 || rc2 == 1 ? 1 : rc1 == 77 && rc2 == 77 ? 77 : 0;
 }

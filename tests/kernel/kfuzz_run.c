@@ -475,7 +475,7 @@ static int ns_start(struct ns *n, const struct kf_case *first, const uint32_t *i
     snprintf(n->s.cmds[n->s.ncmds++], LIVE_CMD_LEN, "ip addr add 2001:db8:9::9/128 dev lo nodad");
     for (size_t i = 0; i < cnt; i++) {
         struct kf_case c;
-        kf_generate(R.o->seed, idx[i], R.o->host_tunnels, &c);
+        kf_case_of(R.o, idx[i], &c);
         if (dev_index(n, &c) >= 0 || n->ndev >= LIVE_MAX_DEVS)
             continue;
         if (kd_setup_add_dev(&n->s, &c.g) < 0)
@@ -506,11 +506,11 @@ static void run_ns(const uint32_t *idx, size_t cnt)
     static struct ns n;
     static struct kf_frame fr[KD_MAX_SEGS];
     struct kf_case c;
-    kf_generate(R.o->seed, idx[0], R.o->host_tunnels, &c);
+    kf_case_of(R.o, idx[0], &c);
     int rc = ns_start(&n, &c, idx, cnt);
     double t0 = now_s();
     for (size_t i = 0; i < cnt; i++) {
-        kf_generate(R.o->seed, idx[i], R.o->host_tunnels, &c);
+        kf_case_of(R.o, idx[i], &c);
         struct row *row = row_of(&c);
         row->frames++;
         if (rc) {
@@ -526,7 +526,10 @@ static void run_ns(const uint32_t *idx, size_t cnt)
         int j = judge(&n, &c, fr, &o, &m, &k, why, sizeof why);
         if (j == -1 && n.up)           /* once more: a loaded machine can miss one */
             j = judge(&n, &c, fr, &o, &m, &k, why, sizeof why);
-        if (R.o->verbose > 1 || (R.o->verbose && R.o->count <= 4)) {
+        if (R.o->cases)                /* a listed case: every line says how it went */
+            printf("[%3u] %s | %s\n", c.index, kf_case_text(c.index),
+                   j == 1 ? "agree" : j == 2 ? "MODEL UNKNOWN" : j == 0 ? why : j == -2 ? "skipped" : "error");
+        else if (R.o->verbose > 1 || (R.o->verbose && R.o->count <= 4)) {
             char label[1024];
             kf_case_label(&c, label, sizeof label);
             printf("[%u] %s | %s\n", c.index, label, j == 1 ? "agree" : j == 2 ? "model unknown" : why);
@@ -579,7 +582,7 @@ static void sort_by_device(const struct kf_opts *o, uint32_t *idx, size_t n)
         return;
     for (size_t i = 0; i < n; i++) {
         struct kf_case c;
-        kf_generate(o->seed, idx[i], o->host_tunnels, &c);
+        kf_case_of(o, idx[i], &c);
         dk[i] = (uint32_t)c.g.tun << 24 | (uint32_t)c.g.payload << 16 | c.g.opts;
     }
     for (size_t i = 1; i < n; i++)      /* stable: an insertion sort by runs of equal keys is cheap */
@@ -601,7 +604,7 @@ static size_t devices_prefix(const struct kf_opts *o, const uint32_t *idx, size_
     int devs = 0;
     for (size_t i = 0; i < n; i++) {
         struct kf_case c;
-        kf_generate(o->seed, idx[i], o->host_tunnels, &c);
+        kf_case_of(o, idx[i], &c);
         uint32_t k = (uint32_t)c.g.tun << 24 | (uint32_t)c.g.payload << 16 | c.g.opts;
         if (!i || k != last) {
             if (devs == maxdev)
@@ -611,6 +614,14 @@ static size_t devices_prefix(const struct kf_opts *o, const uint32_t *idx, size_
         }
     }
     return n;
+}
+
+void kf_case_of(const struct kf_opts *o, uint32_t i, struct kf_case *c)
+{
+    if (o->cases)
+        *c = o->cases[i];
+    else
+        kf_generate(o->seed, i, o->host_tunnels, c);
 }
 
 /* Frame i of the run: from the list, or first + i */
@@ -631,7 +642,7 @@ static int model_only(const struct kf_opts *o)
     for (uint32_t i = 0; i < o->count; i++) {
         struct kf_case c;
         struct kf_outcome m;
-        kf_generate(o->seed, frame_at(o, i), o->host_tunnels, &c);
+        kf_case_of(o, frame_at(o, i), &c);
         int nseg = c.nseg > 1 ? c.nseg : 1, ok = 1;
         for (int s = 0; s < nseg; s++) {
             kf_build(&c, s, &fr[s]);
@@ -659,13 +670,19 @@ static int model_only(const struct kf_opts *o)
             }
         }
         unknown += m.unknown != 0;
+        if (o->verbose && o->cases) {  /* what the model does with each listed case */
+            printf("[%3u] %s\n", i, kf_case_text(i));
+            kf_dump_model(&c, &fr[0], "6.12", stdout);
+        }
     }
     double t = now_s() - t0;
     printf("model only: %u frames of seed %llu, %u built (%u runs), %u unknown to the model, %.2f s: %.0f frames/s\n",
            o->count, (unsigned long long)o->seed, built, runs, unknown, t, t > 0 ? built / t : 0.0);
     for (int j = 0; j < nwhy && o->verbose; j++)
         printf("  unknown at %-28s %u single frames\n", why[j].why, why[j].n);
-    return built == o->count ? 0 : 1;
+    if (o->cases && unknown)           /* a listed case stands for a branch the model decides */
+        printf("kfuzz cases: %u of them unknown to the model: FAILED\n", unknown);
+    return built == o->count && !(o->cases && unknown) ? 0 : 1;
 }
 
 int kf_run_here(const struct kf_opts *o)
@@ -695,7 +712,10 @@ int kf_run_here(const struct kf_opts *o)
     uname(&u);
     snprintf(R.release, sizeof R.release, "%s", u.release);
     R.era = live_era_for_release(R.release);
-    if (o->list)
+    if (o->cases)
+        printf("csc-kfuzz on %s (kernel %s, model era %s): %u listed cases\n", o->kernel, R.release, R.era,
+               o->count);
+    else if (o->list)
         printf("csc-kfuzz on %s (kernel %s, model era %s): seed %llu, %u frames from a list\n", o->kernel, R.release,
                R.era, (unsigned long long)o->seed, o->count);
     else
@@ -709,7 +729,7 @@ int kf_run_here(const struct kf_opts *o)
         return 1;
     for (uint32_t i = 0; i < o->count; i++) {
         struct kf_case c;
-        kf_generate(o->seed, frame_at(o, i), o->host_tunnels, &c);
+        kf_case_of(o, frame_at(o, i), &c);
         key[i] = (uint8_t)ns_key(&c);
     }
     double t0 = now_s();
@@ -765,10 +785,11 @@ int kf_run_here(const struct kf_opts *o)
         }
     for (int k = 0; k < R.nskipmsg; k++)
         printf("*** SKIPPED (not in this kernel): %s ***\n", R.skipmsg[k]);
-    unsigned ran = 0, errors = 0;
+    unsigned ran = 0, errors = 0, unknown = 0;
     for (int r = 0; r < R.nrows; r++) {
         ran += R.rows[r].frames - R.rows[r].skipped - R.rows[r].errors;
         errors += R.rows[r].errors;
+        unknown += R.rows[r].unknown;
     }
     kf_known_report_unseen(o->kernel);
     printf("\n%u frames written (%u runs with the repeats and %u minimisation runs) in %.1f s: %.0f frames/s "
@@ -778,5 +799,9 @@ int kf_run_here(const struct kf_opts *o)
     kf_known_free();
     if (!ran)
         return 77;
-    return newsigs || errors ? 1 : 0;
+    if (o->cases)                      /* listed cases: each must agree, unknown included */
+        printf("kfuzz cases on %s: %u run, %u unknown to the model, %zu disagreements, %u errors: %s\n",
+               o->kernel, ran, unknown, R.nsigs, errors,
+               unknown || R.nsigs || errors ? "NOT ALL AGREE" : "all agree");
+    return newsigs || errors || (o->cases && (unknown || R.nsigs)) ? 1 : 0;
 }

@@ -115,16 +115,8 @@ if [ -n "${BASE:-}" ]; then
 fi
 
 # ---- 3. captures --------------------------------------------------------
-# name | bytes | csc-gen bench options
-BAD="--bad 0.001 --bad-layers ip,udp,inner-ip,tcp --random-payload"
-MIX="--tunnel vxlan,geneve,gre,ipip,plain,vxlan6"
-SHAPES="full-16-turn|1G|--flows 16 --interleave turn --size full $BAD
-full-4k-random|1G|--flows 4096 --interleave random --size full $BAD
-small-4k-random|256M|--flows 4096 --interleave random --size small $BAD
-imix-4k-burst8-mix|512M|--flows 4096 --interleave burst:8 --size imix $MIX $BAD
-small-64k-random-mix|256M|--flows 65536 --interleave random --size small $MIX $BAD
-full-1m-random|1G|--flows 1000000 --interleave random --size full $BAD
-imix-1m-random-mix|512M|--flows 1000000 --interleave random --size imix $MIX $BAD"
+. bench/shapes.sh   # BENCH_SHAPES: name | bytes | csc-gen bench options
+SHAPES=$BENCH_SHAPES
 
 gen() {   # gen FILE BYTES OPTIONS...: (re)made when missing or older than csc-gen
     f=$1 b=$2
@@ -242,7 +234,7 @@ if [ "$SWEEP" = 1 ]; then
         [ $size = small ] && b=128M
         for fl in 16 256 4096 65536 1000000; do
             f="$OUT/sweep-$size-$fl.pcap"
-            gen "$f" "$b" --flows $fl --interleave random --size $size $BAD
+            gen "$f" "$b" --flows $fl --interleave random --size $size $BENCH_BAD
             cat "$f" >/dev/null
             echo "sweep-$size-$fl $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/load.txt"
             say "sweep: $size frames, $fl flows"
@@ -263,7 +255,7 @@ say "peak RSS on every shape and a $STREAM_BYTES stream of 1,000,000 flows from 
         echo "$name $(rss "$CSC" -q "$OUT/$name.pcap")"
     done
     t0=$(date +%s.%N)
-    "$GEN" bench --bytes "$STREAM_BYTES" --flows 1000000 --interleave random --size full $BAD -o - |
+    "$GEN" bench --bytes "$STREAM_BYTES" --flows 1000000 --interleave random --size full $BENCH_BAD -o - |
         /usr/bin/time -f %M -o "$OUT/rss.tmp" "$CSC" -q - >"$OUT/stream.txt" 2>&1
     t1=$(date +%s.%N)
     echo "stream-$STREAM_BYTES $(cat "$OUT/rss.tmp") $(echo "$t1 - $t0" | bc 2>/dev/null || echo ?)"

@@ -28,6 +28,8 @@
 
 #include "pkt.h"
 #include "proto/wire.h"
+#include "replay/addr.h"
+#include "stages.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -49,11 +51,6 @@ static const struct csc_layer *outer_ip(const struct csc_result *r)
     return NULL;
 }
 
-static bool loopback_addr(const uint8_t *a, unsigned len)
-{
-    static const uint8_t v6_lo[16] = { [15] = 1 };
-    return len == 4 ? a[0] == 127 : len == 16 && !memcmp(a, v6_lo, 16);
-}
 
 /* Rule 3: what the frame itself says of loopback */
 static bool frame_is_loopback(const struct csc_frame *f, const struct csc_result *r,
@@ -72,10 +69,9 @@ static bool frame_is_loopback(const struct csc_frame *f, const struct csc_result
         if (b && !memcmp(b, zero, sizeof zero))
             return true;
     }
+    /* 127.0.0.0/8 or ::1 (ip_addr_classes: the same bits the martian rules read) */
     const struct csc_layer *ip = outer_ip(r);
-    uint8_t src[16], dst[16];
-    unsigned n = ip ? csc_ip_addresses(f, ip->proto, ip->u.ip.addr_off, src, dst) : 0;
-    return n && (loopback_addr(src, n) || loopback_addr(dst, n));
+    return ip && (ip_addr_classes(p, ip) & (A_SRC_LOOPBACK | A_DST_LOOPBACK));
 }
 
 static bool is_local(const struct csc_local_set *set, uint8_t kind, const uint8_t *a)
@@ -89,8 +85,8 @@ static bool is_local(const struct csc_local_set *set, uint8_t kind, const uint8_
 
 /* Rule 4: the frame's link source and destination (NULL where it has none)
  * and its outermost IP addresses against this host's */
-static uint8_t direction_by_local(const struct csc_local_set *set, const struct csc_frame *f,
-                                  const struct csc_result *r, const struct pkt *p)
+static uint8_t direction_by_local(const struct csc_local_set *set, const struct csc_result *r,
+                                  const struct pkt *p)
 {
     const uint8_t *lsrc = NULL, *ldst = NULL;
     const struct csc_layer *l0 = &r->layers[0];
@@ -108,7 +104,9 @@ static uint8_t direction_by_local(const struct csc_local_set *set, const struct 
     }
     const struct csc_layer *ip = outer_ip(r);
     uint8_t src[16], dst[16];
-    unsigned n = ip ? csc_ip_addresses(f, ip->proto, ip->u.ip.addr_off, src, dst) : 0;
+    unsigned n = ip && ip->proto == CSC_P_IPV6 ? 16 : ip ? 4 : 0;
+    if (n && (!pkt_copy(p, ip->u.ip.addr_off, n, src) || !pkt_copy(p, ip->u.ip.addr_off + n, n, dst)))
+        n = 0;
     uint8_t kind = n == 4 ? CSC_LOCAL_IPV4 : CSC_LOCAL_IPV6;
     if ((n && is_local(set, kind, src)) || (lsrc && is_local(set, CSC_LOCAL_MAC, lsrc)))
         return CSC_DIR_OUT;
@@ -134,7 +132,13 @@ static bool outermost_left_to_nic(const struct csc_result *r)
 
 void csc_direction(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r)
 {
-    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
+    csc_direction_rec(cfg, f, r, NULL);
+}
+
+void csc_direction_rec(const struct csc_config *cfg, const struct csc_frame *f,
+                       struct csc_result *r, struct csc_rec *rec)
+{
+    struct pkt p = pkt_of(f, rec);
     const struct csc_layer *l0 = r->nlayers ? &r->layers[0] : NULL;
     r->via = cfg->via < CSC_VIA__COUNT ? cfg->via : CSC_VIA_NIC;
     r->pkttype = CSC_NO_PKTTYPE;
@@ -162,7 +166,7 @@ void csc_direction(const struct csc_config *cfg, const struct csc_frame *f, stru
         return;
     }
     if (!r->direction && l0 && cfg->local && cfg->local->n) {
-        r->direction = direction_by_local(cfg->local, f, r, &p);
+        r->direction = direction_by_local(cfg->local, r, &p);
         r->dir_from = r->direction ? CSC_DF_LOCAL : CSC_DF_NONE;
     }
     if (!r->direction && cfg->guess_direction && outermost_left_to_nic(r)) {

@@ -571,7 +571,7 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
     if (ipi < 0)
         return false;
     const struct csc_layer *ip = &r->layers[ipi];
-    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
+    struct pkt p = pkt_of(f, NULL);
     struct csc_frag_entry k;
     memset(&k, 0, sizeof k);
     uint32_t foff = 0, more = 0, pay = ip->off + ip->hdr_len;

@@ -249,7 +249,7 @@ static void gso_lost_at(const struct csc_result *r, unsigned n, unsigned low, ui
 static void segments_all(const struct csc_frame *f, const struct csc_result *r,
                          const uint8_t *l0s, unsigned nd, struct csc_gro_seg *out)
 {
-    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
+    struct pkt p = pkt_of(f, NULL);
     unsigned n = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS, low = n;
     uint32_t starts = 0;
     for (unsigned d = 0; d < nd; d++) {

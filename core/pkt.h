@@ -5,6 +5,12 @@
  * the end of captured data (caplen) and return false instead of reading past
  * it; callers turn false into a truncation finding. Offsets are frame
  * offsets; arithmetic is done in 64 bits so a lying length cannot wrap.
+ *
+ * When the fast path compiles a plan, the frame carries a recorder (rec.h):
+ * each read is then noted, as a guard (pkt_u8 .. pkt_span, a header span's
+ * fields), a value (pkt_val*: read again by the plan, never branched on) or
+ * not at all (pkt_sum_span: the summing pass, done again by the plan). With
+ * no recorder (every other frame) a read costs one test more.
  */
 #ifndef CSC_PKT_H
 #define CSC_PKT_H
@@ -12,11 +18,35 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "csumcheck/csumcheck.h"
+#include "rec.h"
+
 struct pkt {
     const uint8_t *data;
     uint32_t caplen;
     uint32_t wirelen;
+    struct csc_rec *rec;      /* NULL unless the reads are being recorded */
 };
+
+/* The frame's bytes as far as they were captured (and the wire has them),
+ * its reads noted in rec (NULL: not noted) */
+static inline struct pkt pkt_of(const struct csc_frame *f, struct csc_rec *rec)
+{
+    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen, rec };
+    return p;
+}
+
+#if defined(__GNUC__)
+#define PKT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define PKT_UNLIKELY(x) (x)
+#endif
+
+static inline void pkt_note(const struct pkt *p, uint64_t off, uint64_t len)
+{
+    if (PKT_UNLIKELY(p->rec != 0))
+        rec_guard(p->rec, p->data, off, len);
+}
 
 static inline bool pkt_has(const struct pkt *p, uint64_t off, uint64_t len)
 {
@@ -27,6 +57,7 @@ static inline bool pkt_u8(const struct pkt *p, uint64_t off, uint8_t *v)
 {
     if (!pkt_has(p, off, 1))
         return false;
+    pkt_note(p, off, 1);
     *v = p->data[off];
     return true;
 }
@@ -35,6 +66,7 @@ static inline bool pkt_be16(const struct pkt *p, uint64_t off, uint16_t *v)
 {
     if (!pkt_has(p, off, 2))
         return false;
+    pkt_note(p, off, 2);
     *v = (uint16_t)((p->data[off] << 8) | p->data[off + 1]);
     return true;
 }
@@ -43,6 +75,7 @@ static inline bool pkt_be32(const struct pkt *p, uint64_t off, uint32_t *v)
 {
     if (!pkt_has(p, off, 4))
         return false;
+    pkt_note(p, off, 4);
     const uint8_t *b = p->data + off;
     *v = ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) | ((uint32_t)b[2] << 8) | b[3];
     return true;
@@ -61,6 +94,7 @@ static inline bool pkt_le32(const struct pkt *p, uint64_t off, uint32_t *v)
 {
     if (!pkt_has(p, off, 4))
         return false;
+    pkt_note(p, off, 4);
     const uint8_t *b = p->data + off;
     *v = ((uint32_t)b[3] << 24) | ((uint32_t)b[2] << 16) | ((uint32_t)b[1] << 8) | b[0];
     return true;
@@ -71,30 +105,98 @@ static inline bool pkt_copy(const struct pkt *p, uint64_t off, uint32_t len, uin
 {
     if (!pkt_has(p, off, len))
         return false;
+    pkt_note(p, off, len);
     for (uint32_t i = 0; i < len; i++)
         dst[i] = p->data[off + i];
     return true;
 }
 
-/* A checked view of [off, off+len) for the summing pass, or a header read
- * field by field (span_be16/span_be32) once it is known to be there. */
+/* A checked view of [off, off+len), every byte of it guarded when recorded
+ * (the whole span is what the caller may look at). */
 static inline const uint8_t *pkt_span(const struct pkt *p, uint64_t off, uint64_t len)
+{
+    if (!pkt_has(p, off, len))
+        return 0;
+    pkt_note(p, off, len);
+    return p->data + off;
+}
+
+/* The summing pass's view: not noted (a plan sums the bytes again) */
+static inline const uint8_t *pkt_sum_span(const struct pkt *p, uint64_t off, uint64_t len)
 {
     if (!pkt_has(p, off, len))
         return 0;
     return p->data + off;
 }
 
-/* Big-endian fields inside a span pkt_span returned (at < its length) */
-static inline uint16_t span_be16(const uint8_t *b, unsigned at)
+/* A value: read, never branched on (a plan reads it again at off) */
+static inline bool pkt_val_be16(const struct pkt *p, uint64_t off, uint16_t *v)
 {
-    return (uint16_t)((b[at] << 8) | b[at + 1]);
+    if (!pkt_has(p, off, 2))
+        return false;
+    *v = (uint16_t)((p->data[off] << 8) | p->data[off + 1]);
+    return true;
 }
 
-static inline uint32_t span_be32(const uint8_t *b, unsigned at)
+/* A header read field by field: pkt_hdr checks [off, off+len) once, then
+ * span_u8 / span_be16 / span_be32 read a field that may decide something
+ * (a guard when recorded) and the decoders' dec_val* read a value. */
+struct span {
+    const uint8_t *b;
+    uint32_t off;             /* the frame offset of b[0] */
+    struct csc_rec *rec;
+};
+
+static inline bool pkt_hdr(const struct pkt *p, uint64_t off, uint64_t len, struct span *s)
 {
-    return ((uint32_t)b[at] << 24) | ((uint32_t)b[at + 1] << 16) | ((uint32_t)b[at + 2] << 8) |
-           b[at + 3];
+    if (!pkt_has(p, off, len))
+        return false;
+    s->b = p->data + off;
+    s->off = (uint32_t)off;
+    s->rec = p->rec;
+    return true;
+}
+
+static inline uint8_t span_u8(const struct span *s, unsigned at)
+{
+    if (PKT_UNLIKELY(s->rec != 0))
+        rec_guard(s->rec, s->b - s->off, (uint64_t)s->off + at, 1);
+    return s->b[at];
+}
+
+/* Some bits of a byte (the rest is a value, or unused) */
+static inline uint8_t span_bits(const struct span *s, unsigned at, uint8_t bits)
+{
+    if (PKT_UNLIKELY(s->rec != 0))
+        rec_guard_bits(s->rec, s->b - s->off, (uint64_t)s->off + at, bits);
+    return s->b[at] & bits;
+}
+
+static inline uint16_t span_be16(const struct span *s, unsigned at)
+{
+    if (PKT_UNLIKELY(s->rec != 0))
+        rec_guard(s->rec, s->b - s->off, (uint64_t)s->off + at, 2);
+    return (uint16_t)((s->b[at] << 8) | s->b[at + 1]);
+}
+
+static inline uint32_t span_be32(const struct span *s, unsigned at)
+{
+    if (PKT_UNLIKELY(s->rec != 0))
+        rec_guard(s->rec, s->b - s->off, (uint64_t)s->off + at, 4);
+    return ((uint32_t)s->b[at] << 24) | ((uint32_t)s->b[at + 1] << 16) |
+           ((uint32_t)s->b[at + 2] << 8) | s->b[at + 3];
+}
+
+/* Unnoted reads of a span's bytes, for dec_val* only */
+static inline uint16_t span_raw16(const struct span *s, unsigned at)
+{
+    return (uint16_t)((s->b[at] << 8) | s->b[at + 1]);
+}
+
+static inline uint32_t span_raw32(const struct span *s, unsigned at)
+{
+    return ((uint32_t)s->b[at] << 24) | ((uint32_t)s->b[at + 1] << 16) |
+           ((uint32_t)s->b[at + 2] << 8) | s->b[at + 3];
 }
 
 #endif

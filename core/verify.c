@@ -19,6 +19,8 @@
 #include "pkt.h"
 #include "proto/wire.h"
 #include "sums.h"
+#include "values.h"
+#include "verify.h"
 
 #include "csumcheck/csumcheck.h"
 #include "proto/protos.h"
@@ -174,6 +176,11 @@ static void sum_pieces(const struct pkt *p, struct csc_sums *s)
 {
     sums_side(s, p->caplen);   /* pieces stop where the capture does */
     merge_breaks(s);
+    verify_sum_pass(p, s);
+}
+
+void verify_sum_pass(const struct pkt *p, struct csc_sums *s)
+{
     s->npieces = 0;
     s->bytes_summed = 0;
     if (!s->n)
@@ -184,7 +191,7 @@ static void sum_pieces(const struct pkt *p, struct csc_sums *s)
     unsigned i = 0;
     for (; i + 1 < s->n; i++) {
         uint32_t a = s->bp[i], b = s->bp[i + 1];
-        const uint8_t *span = pkt_span(p, a, b - a);
+        const uint8_t *span = pkt_sum_span(p, a, b - a);
         if (!span)
             break;
         uint64_t piece = b - a < 64 ? sum_short(span, b - a) : csum_native(span, b - a);
@@ -249,14 +256,14 @@ static void verify_short_ip(struct csc_layer *l, bool right)
     }
 }
 
-static void verify_layer(struct csc_result *r, const struct pkt *p, unsigned i)
+void verify_layer(struct csc_result *r, const struct pkt *p, unsigned i)
 {
     struct csc_layer *l = &r->layers[i];
     uint32_t s, s0;
     if (l->csum_off == CSC_NO_OFF)
         return;
     bool preset = l->verdict != CSC_V_NA;
-    if (!pkt_be16(p, l->csum_off, &l->field)) {
+    if (!pkt_val_be16(p, l->csum_off, &l->field)) {
         if (!preset) {
             l->verdict = CSC_V_UNVERIFIABLE;
             l->reason = CSC_R_SNAPLEN;
@@ -265,6 +272,7 @@ static void verify_layer(struct csc_result *r, const struct pkt *p, unsigned i)
     }
     /* A zero UDP checksum was never computed (RFC 768): nothing to verify,
      * whatever else is missing. */
+    VALUE_MARK(r, l, field);
     bool zero_udp = l->proto == CSC_P_UDP && l->field == 0;
     if (zero_udp && (!preset || l->verdict == CSC_V_UNVERIFIABLE)) {
         l->verdict = under_ipv6(r, l) ? CSC_V_ZERO6 : CSC_V_NONE;
@@ -283,6 +291,7 @@ static void verify_layer(struct csc_result *r, const struct pkt *p, unsigned i)
     if (l->proto == CSC_P_UDP && expected == 0)
         expected = CSUM_MANGLED_0;
     l->expected = expected;
+    VALUE_MARK(r, l, expected);
     if (preset && !zero_udp && l->reason == CSC_R_LEN_MISMATCH)
         verify_short_ip(l, csum_valid_total(csum_add(pseudo, s)));
     if (preset || zero_udp)
@@ -383,6 +392,8 @@ static void verify_rco(struct csc_result *r, unsigned t)
     uint16_t resolved = csum_fold(csum_sub(inner, prefix));
     in->resolved = resolved;
     in->rco_delta = (uint16_t)fold16(csum_sub(resolved, in->field));
+    VALUE_MARK(r, in, resolved);
+    VALUE_MARK(r, in, rco_delta);
     bool seed_ok = in->field == fold16(in->pseudo);
     if (!udp || udp->field == 0) {
         in->verdict = CSC_V_BAD;
@@ -425,6 +436,7 @@ static void verify_lco(struct csc_result *r, unsigned o)
         ol->verdict = CSC_V_LCO;
         ol->reason = CSC_R_LCO;
         ol->resolved = first;
+        VALUE_MARK(r, ol, resolved);
     }
 }
 
@@ -456,7 +468,7 @@ static unsigned ranks_of(const struct csc_result *r)
 void csc_verify(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r)
 {
     (void)cfg;
-    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
+    struct pkt p = pkt_of(f, NULL);   /* the field is a value, the pieces are summed */
     sum_pieces(&p, &r->sums);
 
     /* Innermost first: GSO facts found on the inner TCP qualify the outer. */

@@ -274,6 +274,7 @@ static int apply_run_options(struct parse_state *ps, struct cli_opts *o)
     if (o->count)
         o->jobs = 1;               /* -c counts frames in input order */
     o->threads = ps->threads ? (unsigned)ps->threads : g_get_num_processors();
+    o->fast_path = !ps->no_fast_path;
     o->write_path = ps->write_path;
     ps->write_path = NULL;
     if (o->select_given && !o->write_path)

@@ -54,6 +54,7 @@ struct cli_opts {
     int write_format;          /* --write-format: enum wout_format (0: by the name) */
     int jobs;
     unsigned threads;          /* --threads: analysis workers (1: no pipeline) */
+    bool fast_path;            /* not --no-fast-path: the per-shape fast path and the memo */
     unsigned top_flows;        /* --gro-flows N (default 10) */
     uint64_t count;            /* -c N: analyse N frames, then stop (0: all) */
     char *filter;              /* -f EXPR or the words after the inputs (NULL: none) */

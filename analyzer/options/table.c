@@ -461,6 +461,8 @@ static const struct opt_def opts_tail[] = {
     { "threads", 0, required_argument, "N", FN(opt_threads), "Threads that analyse the frames "
       "of a file: the one reading it and N-1 workers, in a pipeline (0: one per CPU, the "
       "default; 1: no pipeline)", NULL },
+    { "no-fast-path", 0, no_argument, NULL, FLAG(no_fast_path), "Analyse every frame layer by "
+      "layer: no per-shape fast path, no memoised replay (the output is the same; slower)", NULL },
     { "merge", 0, no_argument, NULL, FLAG(o_merge), "The inputs are JSON summaries of separate "
       "runs (csumcheck -F json ... > SUMMARY.json): print the summary of their union", NULL },
     { "version", 'V', no_argument, NULL, FLAG(version), "Print the version and exit", NULL },

@@ -20,7 +20,7 @@
 #include "csumcheck/csumcheck.h"
 #include "csumcheck/frag.h"
 #include "csumcheck/gro.h"
-#include "csumcheck/rcache.h"
+#include "csumcheck/fast.h"
 
 #include <glib.h>
 #include <pcap/pcap.h>
@@ -80,7 +80,8 @@ struct run_file {
     const struct cli_run *run;
     struct csc_frag_table frag;
     uint8_t *frag_store;          /* the fragments' bytes (CSC_FRAG_STORE_BYTES) */
-    struct csc_rcache rcache;     /* memoised replay of all-good frames */
+    struct csc_fast fast;         /* the fast path's tables (shapes, the replay memo) */
+    struct csc_fast *fp;          /* &fast, or NULL (--no-fast-path) */
     struct csc_result r;
     struct cli_stats st;
     struct csc_gro *gro;
@@ -121,6 +122,7 @@ struct rdr {
 struct file_view {
     const struct cli_run *runs;
     unsigned nruns;
+    bool fast_path;            /* not --no-fast-path */
     struct out_file out;       /* how the output format writes this file */
 };
 

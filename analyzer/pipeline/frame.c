@@ -1,7 +1,7 @@
 /*
  * frame.c - the steps of one frame, shared by both ways through a file (run.c
  * in capture order, pipeline.c over the worker threads): [csc_rewrite()]
- * csc_analyze_cached() -> csc_frag_feed() -> counters -> the GRO engine ->
+ * csc_analyze_fast()) -> csc_frag_feed() -> counters -> the GRO engine ->
  * renderers, -w selection, --fail-on, --baseline; and what names the flow a
  * frame opened at one device. This is the hot path: nothing is allocated per
  * frame, nothing goes through stdio per frame.
@@ -191,14 +191,14 @@ static void flow_id_of(struct cli_flow_id *id, const struct csc_frame *f, const 
 
 /* The frame under one configuration: rewritten first when the run says so
  * (into *rw, over rwbuf), analysed into r. Returns the frame analysed. */
-const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_rcache *rc,
+const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_fast *fp,
                                        struct csc_result *r, struct csc_result *base,
                                        uint8_t *rwbuf, const struct csc_frame *f0,
                                        struct csc_frame *rw)
 {
     const struct csc_frame *fa = f0;
     if (run->rewrite) {   /* what-if: rewrite the frame, then replay the result */
-        csc_analyze_cached(&run->cfg, f0, base, rc);
+        csc_analyze_fast(&run->cfg, f0, base, fp);
         rw->data = rwbuf;
         rw->caplen = (uint32_t)csc_rewrite(f0, base, run->rewrite, rwbuf, RW_BUF);
         rw->wirelen = f0->wirelen;
@@ -206,7 +206,7 @@ const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_rca
         rw->direction = f0->direction;
         fa = rw;
     }
-    csc_analyze_cached(&run->cfg, fa, r, rc);
+    csc_analyze_fast(&run->cfg, fa, r, fp);
     return fa;
 }
 
@@ -253,7 +253,7 @@ static uint32_t frame_full(struct run_file *rf, const struct csc_frame *f0, uint
 {
     struct csc_frame rw;
     const struct csc_frame *fa =
-        analyse_result(rf->run, &rf->rcache, &rf->r, rf->base, rf->rwbuf, f0, &rw);
+        analyse_result(rf->run, rf->fp, &rf->r, rf->base, rf->rwbuf, f0, &rw);
     csc_frag_feed(&rf->frag, fa, &rf->r, n);
     uint32_t m = stats_account_frame(&rf->st, &rf->r, f0);
     csc_gro_prepare(fa, &rf->r, &rf->gin);

@@ -9,7 +9,7 @@
 #include "file.h"
 
 void flow_refs_of(struct flow_ref *refs, const struct csc_result *r, const struct csc_gro_input *in);
-const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_rcache *rc,
+const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_fast *fp,
                                        struct csc_result *r, struct csc_result *base,
                                        uint8_t *rwbuf, const struct csc_frame *f0,
                                        struct csc_frame *rw);

@@ -64,7 +64,7 @@ struct batch {
 
 /* Worker state: one per pool thread (and one for the file threads that help) */
 struct worker {
-    struct csc_rcache rc[CLI_MAX_RUNS];
+    struct csc_fast fast[CLI_MAX_RUNS];   /* the fast path's tables, per run */
     struct csc_result r[CLI_MAX_RUNS];
     struct csc_result base;
     uint8_t *rwbuf[CLI_MAX_RUNS];
@@ -84,7 +84,7 @@ static struct worker *worker_new(void)
 {
     struct worker *w = g_malloc0(sizeof *w);
     for (unsigned i = 0; i < CLI_MAX_RUNS; i++)
-        csc_rcache_init(&w->rc[i]);
+        csc_fast_init(&w->fast[i]);
     return w;
 }
 
@@ -164,8 +164,8 @@ static void analyse_batch(struct batch *b, struct worker *wk)
         for (unsigned r = 0; r < fv.nruns; r++) {
             if (fv.runs[r].rewrite && !wk->rwbuf[r])
                 wk->rwbuf[r] = g_malloc(RW_BUF);
-            fa[r] = analyse_result(&fv.runs[r], &wk->rc[r], &wk->r[r], &wk->base, wk->rwbuf[r],
-                                   &f, &rw[r]);
+            fa[r] = analyse_result(&fv.runs[r], fv.fast_path ? &wk->fast[r] : NULL, &wk->r[r],
+                                   &wk->base, wk->rwbuf[r], &f, &rw[r]);
             if (needs_order(&wk->r[r]))
                 pm->order = 1;
         }

@@ -154,16 +154,17 @@ static bool analyse_file(struct file_ctx *c, struct rdr *rd, struct blk *k)
     return ok;
 }
 
-static void run_file_init(struct run_file *rf, const struct cli_run *run)
+static void run_file_init(struct run_file *rf, const struct cli_run *run, bool fast_path)
 {
     rf->run = run;
+    rf->fp = fast_path ? &rf->fast : NULL;
     rf->st.files = 1;
     csc_frag_init(&rf->frag);
     /* the fragments' bytes: one area per slot, untouched (so never paged in)
      * until a fragment comes */
     rf->frag_store = g_malloc(CSC_FRAG_STORE_BYTES);
     csc_frag_attach(&rf->frag, &run->cfg, rf->frag_store);
-    csc_rcache_init(&rf->rcache);
+    csc_fast_init(&rf->fast);
     rf->gro = g_malloc(sizeof *rf->gro);
     csc_gro_init(rf->gro, &run->gro_cfg);
     rf->fid = g_new0(struct cli_flow_id, CSC_GRO_FLOWS);
@@ -231,12 +232,13 @@ static struct file_ctx *file_ctx_new(struct run_shared *rs, struct job *j)
     g_mutex_init(&c->rd);
     g_cond_init(&c->cond);
     for (unsigned i = 0; i < c->nruns; i++)
-        run_file_init(&c->rf[i], &rs->run[i]);
+        run_file_init(&c->rf[i], &rs->run[i], o->fast_path);
     c->out = (struct wbuf){ g_malloc(CLI_OUT_BUF), 0, CLI_OUT_BUF, flush_out, c };
     c->rec = (struct wbuf){ o->write_path ? g_malloc(CLI_REC_BUF) : NULL, 0,
                             o->write_path ? CLI_REC_BUF : 0, flush_rec, c };
     c->fv.runs = rs->run;
     c->fv.nruns = c->nruns;
+    c->fv.fast_path = o->fast_path;
     out_file_open(&c->fv.out, o, rs->run, j->path);
     out_file_open_comment(&c->cout, o, rs->run, j->path);
     if (o->flows)

@@ -6,7 +6,9 @@
 
 #include "../csum.h"
 #include "protos.h"
+#include "../stages.h"
 
+#include <stddef.h>
 #include <string.h>
 
 struct csc_layer *dec_push_full(struct dec *d, enum csc_proto proto, uint32_t off)
@@ -85,6 +87,87 @@ void dec_csum(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t co
         dec_unverifiable(l, CSC_R_FRAGMENT);
 }
 
+void dec_csum_l4(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t cov_off,
+                 uint32_t cov_end, uint8_t proto, uint32_t len, int with_len)
+{
+    dec_csum(d, l, csum_off, cov_off, cov_end, csc_l4_pseudo(d->r, d->ip, proto, len, with_len));
+    if (d->ip == CSC_NO_LAYER)
+        return;                        /* 0: a constant */
+    VALUE_MARK(d->r, l, pseudo);
+    if (PKT_UNLIKELY(d->p.rec != 0)) {
+        struct rec_op op = { ROP_L4_PSEUDO, 4, 0, d->ip,
+                             (uint16_t)((const uint8_t *)&l->pseudo - (const uint8_t *)d->r), proto,
+                             len | (with_len ? 1u << 31 : 0) };
+        rec_op(d->p.rec, &op);
+    }
+}
+
+uint32_t dec_val_note(struct dec *d, struct csc_layer *l, size_t member_at, unsigned member_size,
+                      const struct span *sp, unsigned at, unsigned width, uint32_t mask,
+                      unsigned shift, uint32_t v)
+{
+    value_mark(d->r, l, member_at, member_size);
+    uint32_t dst = (uint32_t)((const uint8_t *)l - (const uint8_t *)d->r + member_at);
+    uint32_t src = sp->off + at;
+    if (dst > UINT16_MAX || src > UINT16_MAX) {
+        d->p.rec->overflow = 1;
+        return v;
+    }
+    struct rec_op op = { (uint8_t)(width == 1 ? ROP_BE8 : width == 2 ? ROP_BE16 : ROP_BE32),
+                         (uint8_t)member_size, (uint8_t)shift, 0, (uint16_t)dst, (uint16_t)src,
+                         mask };
+    rec_op(d->p.rec, &op);
+    return v;
+}
+
+static void note_pseudo(struct dec *d, struct csc_layer *l, uint8_t kind, uint32_t src,
+                        uint32_t arg)
+{
+    VALUE_MARK(d->r, l, pseudo);
+    if (PKT_UNLIKELY(d->p.rec != 0)) {
+        uint32_t dst = (uint32_t)((const uint8_t *)&l->pseudo - (const uint8_t *)d->r);
+        if (src > UINT16_MAX) {
+            d->p.rec->overflow = 1;
+            return;
+        }
+        struct rec_op op = { kind, 4, 0, 0, (uint16_t)dst, (uint16_t)src, arg };
+        rec_op(d->p.rec, &op);
+    }
+}
+
+uint32_t csc_pseudo4(const uint8_t *a)
+{
+    uint32_t saddr = ((uint32_t)a[0] << 24) | ((uint32_t)a[1] << 16) | ((uint32_t)a[2] << 8) | a[3];
+    uint32_t daddr = ((uint32_t)a[4] << 24) | ((uint32_t)a[5] << 16) | ((uint32_t)a[6] << 8) | a[7];
+    return csum_tcpudp_nofold(saddr, daddr, 0, 0, 0);
+}
+
+static uint32_t addr6_sum(const uint8_t *a)
+{
+    uint32_t s = 0;
+    for (int i = 0; i < IPV6_ADDR_LEN; i += 2)
+        s = csum_add(s, ((uint32_t)a[i] << 8) | a[i + 1]);
+    return s;
+}
+
+uint32_t csc_pseudo6(const uint8_t *src, const uint8_t *dst)
+{
+    return csum_add(addr6_sum(src), addr6_sum(dst));
+}
+
+void dec_val_pseudo4(struct dec *d, struct csc_layer *l, uint32_t addr_off)
+{
+    /* the header is there (dec_need): its addresses too */
+    l->pseudo = csc_pseudo4(d->p.data + addr_off);
+    note_pseudo(d, l, ROP_PSEUDO4, addr_off, 0);
+}
+
+void dec_val_pseudo6(struct dec *d, struct csc_layer *l, uint32_t src, uint32_t dst)
+{
+    l->pseudo = csc_pseudo6(d->p.data + src, d->p.data + dst);
+    note_pseudo(d, l, ROP_PSEUDO6, src, dst);
+}
+
 void dec_unverifiable(struct csc_layer *l, enum csc_reason why)
 {
     l->verdict = CSC_V_UNVERIFIABLE;
@@ -120,11 +203,12 @@ bool dec_ip_extent(struct dec *d, struct csc_layer *l, uint64_t declared, uint32
     return true;
 }
 
-uint32_t dec_l4_pseudo(const struct dec *d, uint8_t proto, uint32_t len, int with_len)
+uint32_t csc_l4_pseudo(const struct csc_result *r, uint8_t ipl, uint8_t proto, uint32_t len,
+                       int with_len)
 {
-    if (d->ip == CSC_NO_LAYER)
+    if (ipl == CSC_NO_LAYER)
         return 0;
-    const struct csc_layer *ip = &d->r->layers[d->ip];
+    const struct csc_layer *ip = &r->layers[ipl];
     uint32_t sum = csum_add(ip->pseudo, proto);
     if (with_len) {
         sum = csum_add(sum, len >> 16);
@@ -244,31 +328,46 @@ static const struct csc_port *port_lookup(const struct csc_config *cfg, uint16_t
     return NULL;
 }
 
+/* The port table's row a datagram's ports name (the destination port's,
+ * else the source port's), as its index + 1 in the low byte (0: none), and
+ * without one, the port hint (protos.c) they name, as its index + 1 in the
+ * second byte. The ports are values: what the decoder takes from them is
+ * this class (rec.h). */
+unsigned csc_udp_port_class(const struct csc_config *cfg, uint16_t sport, uint16_t dport)
+{
+    const struct csc_port *pt = port_lookup(cfg, dport);
+    if (!pt)
+        pt = port_lookup(cfg, sport);
+    if (pt)
+        return (unsigned)(pt - cfg->ports) + 1;
+    for (unsigned i = 0; i < csc_nport_hints; i++)
+        if (dport == csc_port_hints[i].port || sport == csc_port_hints[i].port)
+            return (i + 1) << 8;
+    return 0;
+}
+
 /* A port hint (protos.c): the payload reads as a protocol whose port was
  * not configured */
-static void port_hint(struct dec *d, const struct csc_layer *udp, uint32_t off)
+static void port_hint(struct dec *d, const struct csc_layer *udp, uint32_t off, unsigned hint)
 {
-    for (unsigned i = 0; i < csc_nport_hints; i++) {
-        const struct port_hint *h = &csc_port_hints[i];
-        if (udp->u.ports.dport != h->port && udp->u.ports.sport != h->port)
-            continue;
-        const struct proto_row *row = proto_row(h->proto);
-        if (row->looks_like && row->looks_like(d, off))
-            dec_stop_option(d, CSC_SO_PORT, (enum csc_proto)h->proto, CSC_P_UDP, udp->off, h->port,
-                            true);
-        return;
-    }
+    const struct port_hint *h = &csc_port_hints[hint];
+    const struct proto_row *row = proto_row(h->proto);
+    if (row->looks_like && row->looks_like(d, off))
+        dec_stop_option(d, CSC_SO_PORT, (enum csc_proto)h->proto, CSC_P_UDP, udp->off, h->port,
+                        true);
 }
 
 void dec_udp_payload(struct dec *d, struct csc_layer *udp, uint32_t off)
 {
-    const struct csc_port *pt = port_lookup(d->cfg, udp->u.ports.dport);
-    if (!pt)
-        pt = port_lookup(d->cfg, udp->u.ports.sport);
+    unsigned c = csc_udp_port_class(d->cfg, udp->u.ports.sport, udp->u.ports.dport);
+    if (PKT_UNLIKELY(d->p.rec != 0))
+        rec_class(d->p.rec, RCL_PORT, 0, udp->off, c);
+    const struct csc_port *pt = c & 0xff ? &d->cfg->ports[(c & 0xff) - 1] : NULL;
     if (d->quoted)
         return;
     if (!pt) {
-        port_hint(d, udp, off);
+        if (c >> 8)
+            port_hint(d, udp, off, (c >> 8) - 1);
         return;
     }
     dec_fn fn = proto_row(pt->proto)->decode_udp;   /* the port's protocol row */
@@ -282,16 +381,21 @@ void dec_udp_payload(struct dec *d, struct csc_layer *udp, uint32_t off)
 
 void csc_decode(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *out)
 {
+    csc_decode_rec(cfg, f, out, NULL);
+}
+
+void csc_decode_rec(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *out,
+                    struct csc_rec *rec)
+{
     struct dec d;
     memset(&d, 0, sizeof d);
     d.cfg = cfg;
-    d.p.data = f->data;
-    d.p.caplen = f->caplen < f->wirelen ? f->caplen : f->wirelen;
-    d.p.wirelen = f->wirelen;
+    d.p = pkt_of(f, rec);
     d.r = out;
     d.end = f->wirelen;
     d.ip = CSC_NO_LAYER;
 
+    memset(out, 0, offsetof(struct csc_result, layers));   /* the head, padding too (rp_input) */
     out->nlayers = 0;
     out->stop = CSC_STOP_END;
     out->stop_proto = CSC_P_NONE;
@@ -368,7 +472,7 @@ unsigned csc_ip_addresses(const struct csc_frame *f, unsigned ip_proto, uint32_t
                           uint8_t src[16], uint8_t dst[16])
 {
     unsigned len = ip_proto == CSC_P_IPV4 ? IPV4_ADDR_LEN : ip_proto == CSC_P_IPV6 ? IPV6_ADDR_LEN : 0;
-    struct pkt p = { f->data, f->caplen < f->wirelen ? f->caplen : f->wirelen, f->wirelen };
+    struct pkt p = pkt_of(f, NULL);   /* names a flow, decides nothing: not recorded */
     const uint8_t *b = len ? pkt_span(&p, addr_off, 2 * len) : NULL;   /* source, destination */
     if (!b)
         return 0;

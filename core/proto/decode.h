@@ -13,8 +13,10 @@
 #include "csumcheck/csumcheck.h"
 #include "../pkt.h"
 #include "../sums.h"
+#include "../values.h"
 #include "wire.h"
 
+#include <stddef.h>
 #include <string.h>
 
 struct dec {
@@ -87,6 +89,10 @@ static inline void dec_break_end(struct dec *d, uint64_t off)
 /* Mark a layer as carrying a checksum over [cov_off, cov_end). */
 void dec_csum(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t cov_off,
               uint32_t cov_end, uint32_t pseudo);
+/* dec_csum for an L4 checksum over the innermost IP layer's pseudo-header
+ * (dec_l4_pseudo: proto, len, with_len), a value */
+void dec_csum_l4(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t cov_off,
+                 uint32_t cov_end, uint8_t proto, uint32_t len, int with_len);
 /* Preset an unverifiable verdict (the verifier still computes "expected"). */
 void dec_unverifiable(struct csc_layer *l, enum csc_reason why);
 /* Index of a layer in the result. */
@@ -95,12 +101,47 @@ static inline uint8_t dec_index(const struct dec *d, const struct csc_layer *l)
     return (uint8_t)(l - d->r->layers);
 }
 
+/* ---- values (values.h) ----
+ * A field of the layer that only the outputs and the checksum arithmetic
+ * read (a port, a sequence number, an identifier), never a branch of the
+ * model or of a decoder, is read with DEC_VAL from a header span: stored,
+ * marked in csc_result.values and, when the reads are recorded (rec.h), noted
+ * as a copy a plan makes again from the same bytes. Any other read of a span
+ * (span_u8, span_be16, span_be32) or of the frame (pkt_*) guards its bytes.
+ * member = (the big-endian width-byte field at sp's byte at & mask) >> shift */
+uint32_t dec_val_note(struct dec *d, struct csc_layer *l, size_t member_at, unsigned member_size,
+                      const struct span *sp, unsigned at, unsigned width, uint32_t mask,
+                      unsigned shift, uint32_t v);
+static inline uint32_t dec_val(struct dec *d, struct csc_layer *l, size_t member_at,
+                               unsigned member_size, const struct span *sp, unsigned at,
+                               unsigned width, uint32_t mask, unsigned shift)
+{
+    uint32_t v = width == 1 ? sp->b[at] : width == 2 ? span_raw16(sp, at) : span_raw32(sp, at);
+    v = (v & mask) >> shift;
+    if (PKT_UNLIKELY(d->p.rec != 0))
+        return dec_val_note(d, l, member_at, member_size, sp, at, width, mask, shift, v);
+    value_mark(d->r, l, member_at, member_size);
+    return v;
+}
+#define DEC_VAL(d, l, member, sp, at, width, mask, shift)                                       \
+    ((l)->member = dec_val((d), (l), offsetof(struct csc_layer, member), sizeof (l)->member,    \
+                           (sp), (at), (width), (mask), (shift)))
+/* The address sums a pseudo-header starts from: IPv4 (saddr, daddr at
+ * addr_off), IPv6 (the 16 bytes at src and at dst: the header's, or the
+ * home address and a routing header's final destination). Stored in
+ * l->pseudo, a value. */
+void dec_val_pseudo4(struct dec *d, struct csc_layer *l, uint32_t addr_off);
+uint32_t csc_pseudo4(const uint8_t *addrs);                       /* both, 8 bytes */
+uint32_t csc_pseudo6(const uint8_t *src, const uint8_t *dst);     /* 16 bytes each */
+void dec_val_pseudo6(struct dec *d, struct csc_layer *l, uint32_t src, uint32_t dst);
+
 /* Dispatch tables */
 void dec_ethertype(struct dec *d, uint16_t type, uint32_t off);
 void dec_ipproto(struct dec *d, uint8_t proto, uint32_t off);
 void dec_ppp_proto(struct dec *d, uint16_t proto, uint32_t off);
 void dec_udp_payload(struct dec *d, struct csc_layer *udp, uint32_t off);
 void dec_ip_by_nibble(struct dec *d, uint32_t off);   /* 4 -> IPv4, 6 -> IPv6 */
+unsigned csc_udp_port_class(const struct csc_config *cfg, uint16_t sport, uint16_t dport);
 
 /* The IP packet's declared end against the enclosing data: a super-packet
  * (gso) runs to the end; a length below hdr_end is malformed (returns false,
@@ -110,8 +151,9 @@ void dec_ip_by_nibble(struct dec *d, uint32_t off);   /* 4 -> IPv4, 6 -> IPv6 */
 bool dec_ip_extent(struct dec *d, struct csc_layer *l, uint64_t declared, uint32_t hdr_end,
                    bool gso, bool quoted_before);
 
-/* Pseudo-header of an L4 layer under the innermost IP layer. */
-uint32_t dec_l4_pseudo(const struct dec *d, uint8_t proto, uint32_t len, int with_len);
+/* Pseudo-header of an L4 layer under IP layer ip (CSC_NO_LAYER: 0) of r. */
+uint32_t csc_l4_pseudo(const struct csc_result *r, uint8_t ip, uint8_t proto, uint32_t len,
+                       int with_len);
 
 /* Protocol decoders (core/proto/<name>.c) */
 void dec_eth(struct dec *d, uint32_t off);
@@ -185,6 +227,7 @@ static inline struct csc_layer *dec_push(struct dec *d, enum csc_proto proto, ui
     l->ip = d->ip;
     l->csum_off = CSC_NO_OFF;
     l->cov_off = l->cov_end = CSC_NO_OFF;
+    r->values[i][0] = r->values[i][1] = 0;
     if (d->quoted)
         l->notes |= CSC_N_QUOTED;
     struct csc_sums *s = &r->sums;

@@ -28,13 +28,14 @@ void dec_eth(struct dec *d, uint32_t off)
 
 void dec_vlan(struct dec *d, uint32_t off)
 {
-    uint16_t tci = 0, type = 0;
+    uint16_t type = 0;
     struct csc_layer *l = dec_header(d, CSC_P_VLAN, off, VLAN_HLEN);
     if (!l)
         return;
-    pkt_be16(&d->p, off + WIRE_OFF(vlan_hdr, tci), &tci);
-    pkt_be16(&d->p, off + WIRE_OFF(vlan_hdr, type), &type);
-    l->u.vlan.vid = tci & VLAN_VID_MASK;
+    struct span b;
+    pkt_hdr(&d->p, off, VLAN_HLEN, &b);                  /* there: dec_header */
+    type = span_be16(&b, WIRE_OFF(vlan_hdr, type));
+    DEC_VAL(d, l, u.vlan.vid, &b, WIRE_OFF(vlan_hdr, tci), 2, VLAN_VID_MASK, 0);
     l->next = type;
     if (type >= ETH_P_802_3_MIN)
         dec_ethertype(d, type, off + VLAN_HLEN);

@@ -53,7 +53,9 @@ void dec_gre(struct dec *d, uint32_t off)
     l->next = proto;
     if (flags & GRE_K) {
         uint32_t k = off + GRE_HLEN + ((flags & (GRE_C | GRE_R)) ? GRE_OPT_LEN : 0);
-        pkt_be32(&d->p, k, &l->u.gre.key);
+        struct span b;                 /* (version 1: the C bit may put it past the header) */
+        if (pkt_hdr(&d->p, k, GRE_OPT_LEN, &b))
+            DEC_VAL(d, l, u.gre.key, &b, 0, 4, 0xffffffffu, 0);
         l->notes |= CSC_N_GRE_KEY;
     }
     if (flags & GRE_S)

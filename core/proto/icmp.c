@@ -40,8 +40,11 @@ static void icmp_header(struct dec *d, uint32_t off, enum csc_proto proto)
         return;
     pkt_u8(&d->p, off + WIRE_OFF(icmp_hdr, type), &type);
     l->u.icmp.type = type;
-    uint32_t pseudo = v6 ? dec_l4_pseudo(d, IPPROTO_ICMPV6_, d->end - off, 1) : 0;
-    dec_csum(d, l, off + WIRE_OFF(icmp_hdr, checksum), off, d->end, pseudo);
+    if (v6)
+        dec_csum_l4(d, l, off + WIRE_OFF(icmp_hdr, checksum), off, d->end, IPPROTO_ICMPV6_,
+                    d->end - off, 1);
+    else
+        dec_csum(d, l, off + WIRE_OFF(icmp_hdr, checksum), off, d->end, 0);
     if (v6 ? type >= ICMPV6_DEST_UNREACH && type <= ICMPV6_PARAMPROB : icmp_is_error(type))
         quote(d, off + ICMP_HLEN, v6);
 }

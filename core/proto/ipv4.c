@@ -19,14 +19,14 @@
  */
 #include "decode.h"
 
-#include "../csum.h"
 
 void dec_ipv4(struct dec *d, uint32_t off)
 {
     if (!dec_need(d, CSC_P_IPV4, off, IPV4_HLEN))
         return;
-    const uint8_t *b = pkt_span(&d->p, off, IPV4_HLEN);   /* there: dec_need */
-    uint8_t vihl = b[WIRE_OFF(ipv4_hdr, vihl)];
+    struct span b;
+    pkt_hdr(&d->p, off, IPV4_HLEN, &b);                  /* there: dec_need */
+    uint8_t vihl = span_u8(&b, WIRE_OFF(ipv4_hdr, vihl));
     if ((vihl >> IP_VERSION_SHIFT) != IP_VERSION_4 || (vihl & IPV4_IHL_MASK) < IPV4_IHL_MIN) {
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_IPV4, off);
         return;
@@ -34,12 +34,9 @@ void dec_ipv4(struct dec *d, uint32_t off)
     uint32_t hdr = (uint32_t)(vihl & IPV4_IHL_MASK) * WIRE_WORD;
     if (!dec_need(d, CSC_P_IPV4, off, hdr))
         return;
-    uint16_t tot_len = span_be16(b, WIRE_OFF(ipv4_hdr, tot_len));
-    uint16_t id = span_be16(b, WIRE_OFF(ipv4_hdr, id));
-    uint16_t frag = span_be16(b, WIRE_OFF(ipv4_hdr, frag_off));
-    uint8_t proto = b[WIRE_OFF(ipv4_hdr, protocol)];
-    uint32_t saddr = span_be32(b, WIRE_OFF(ipv4_hdr, saddr));
-    uint32_t daddr = span_be32(b, WIRE_OFF(ipv4_hdr, daddr));
+    uint16_t tot_len = span_be16(&b, WIRE_OFF(ipv4_hdr, tot_len));
+    uint16_t frag = span_be16(&b, WIRE_OFF(ipv4_hdr, frag_off));
+    uint8_t proto = span_u8(&b, WIRE_OFF(ipv4_hdr, protocol));
 
     uint8_t quoted_before = d->quoted;
     d->summing = 1;
@@ -47,12 +44,12 @@ void dec_ipv4(struct dec *d, uint32_t off)
     if (!l)
         return;
     l->next = proto;
-    l->u.ip.id = id;
+    DEC_VAL(d, l, u.ip.id, &b, WIRE_OFF(ipv4_hdr, id), 2, 0xffff, 0);
     l->u.ip.frag_off = frag;          /* flags + fragment offset */
     l->u.ip.addr_off = off + WIRE_OFF(ipv4_hdr, saddr);
     if (hdr > IPV4_HLEN)
         l->notes |= CSC_N_IP_OPTIONS;
-    l->pseudo = csum_tcpudp_nofold(saddr, daddr, 0, 0, 0);
+    dec_val_pseudo4(d, l, l->u.ip.addr_off);
     /* The header checksum: no pseudo-header, always judged if captured. */
     l->csum_off = off + WIRE_OFF(ipv4_hdr, check);
     l->cov_off = off;

@@ -24,17 +24,9 @@
 
 #define MAX_EXT_HEADERS 16
 
-static uint32_t addr_sum(const uint8_t a[IPV6_ADDR_LEN])
-{
-    uint32_t s = 0;
-    for (int i = 0; i < IPV6_ADDR_LEN; i += 2)
-        s = csum_add(s, ((uint32_t)a[i] << 8) | a[i + 1]);
-    return s;
-}
-
 /* Walk TLV options of a hop-by-hop or destination header. */
 static void scan_options(struct dec *d, uint32_t opt, uint32_t end, uint32_t *jumbo,
-                         uint8_t *hoa, int *has_hoa)
+                         uint32_t *hoa, int *has_hoa)
 {
     while (opt < end) {
         uint8_t type = 0, len = 0;
@@ -50,16 +42,17 @@ static void scan_options(struct dec *d, uint32_t opt, uint32_t end, uint32_t *ju
         if (type == IPV6_TLV_JUMBO && len == sizeof(uint32_t) && jumbo)
             pkt_be32(&d->p, val, jumbo);
         if (type == IPV6_TLV_HAO && len == IPV6_ADDR_LEN && hoa &&
-            pkt_copy(&d->p, val, IPV6_ADDR_LEN, hoa))
+            pkt_has(&d->p, val, IPV6_ADDR_LEN)) {
+            *hoa = val;                 /* the pseudo-header's source (a value) */
             *has_hoa = 1;
+        }
         opt = val + len;
     }
 }
 
 /* The final destination a routing header with segments left names: type
  * 0/2 the last address; type 4 (SRH) Segment List[0], the first entry. */
-static void routing_dst(struct dec *d, uint32_t cur, uint8_t hl, uint8_t dst[IPV6_ADDR_LEN],
-                        uint32_t *notes)
+static void routing_dst(struct dec *d, uint32_t cur, uint8_t hl, uint32_t *dst, uint32_t *notes)
 {
     uint8_t type = 0, left = 0;
     pkt_u8(&d->p, cur + WIRE_OFF(ipv6_rt_hdr, type), &type);
@@ -72,8 +65,10 @@ static void routing_dst(struct dec *d, uint32_t cur, uint8_t hl, uint8_t dst[IPV
         at = first + IPV6_ADDR_LEN * (naddr - 1);
     else if (type == IPV6_SRCRT_TYPE_4)
         at = first;
-    if (at && pkt_copy(&d->p, at, IPV6_ADDR_LEN, dst))
+    if (at && pkt_has(&d->p, at, IPV6_ADDR_LEN)) {
+        *dst = at;                      /* the pseudo-header's destination (a value) */
         *notes |= CSC_N_ROUTING_DST;
+    }
 }
 
 static bool is_ext_header(uint8_t nh)
@@ -106,7 +101,7 @@ static void note_first_routing(struct dec *d, struct ext_chain *c, uint32_t cur)
 }
 
 /* One hop-by-hop, destination options or routing header at c->cur */
-static bool ext_option_header(struct dec *d, struct ext_chain *c, uint8_t *src, uint8_t *dst)
+static bool ext_option_header(struct dec *d, struct ext_chain *c, uint32_t *src, uint32_t *dst)
 {
     uint8_t next = 0, hl = 0;
     uint32_t cur = c->cur;
@@ -134,7 +129,7 @@ static bool ext_option_header(struct dec *d, struct ext_chain *c, uint8_t *src, 
 }
 
 /* Walk the chain from c->cur; false when the stack ended in it */
-static bool ext_headers(struct dec *d, struct ext_chain *c, uint8_t *src, uint8_t *dst)
+static bool ext_headers(struct dec *d, struct ext_chain *c, uint32_t *src, uint32_t *dst)
 {
     for (int i = 0; i < MAX_EXT_HEADERS; i++) {
         switch (c->nh) {
@@ -162,20 +157,21 @@ static bool ext_headers(struct dec *d, struct ext_chain *c, uint8_t *src, uint8_
 
 void dec_ipv6(struct dec *d, uint32_t off)
 {
-    uint8_t src[IPV6_ADDR_LEN], dst[IPV6_ADDR_LEN];
+    /* the addresses the pseudo-header sums: the header's, or a home
+     * address and a routing header's final destination */
+    uint32_t src = off + WIRE_OFF(ipv6_hdr, saddr), dst = off + WIRE_OFF(ipv6_hdr, daddr);
     struct ext_chain c = { .cur = off + IPV6_HLEN };
     if (!dec_need(d, CSC_P_IPV6, off, IPV6_HLEN))
         return;
-    const uint8_t *b = pkt_span(&d->p, off, IPV6_HLEN);   /* there: dec_need */
-    if ((b[0] >> IP_VERSION_SHIFT) != IP_VERSION_6) {
+    struct span b;
+    pkt_hdr(&d->p, off, IPV6_HLEN, &b);                  /* there: dec_need */
+    if (span_bits(&b, 0, 0xf0) >> IP_VERSION_SHIFT != IP_VERSION_6) {
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_IPV6, off);
         return;
     }
-    uint16_t plen = span_be16(b, WIRE_OFF(ipv6_hdr, payload_len));
-    c.nh = b[WIRE_OFF(ipv6_hdr, nexthdr)];
-    memcpy(src, b + WIRE_OFF(ipv6_hdr, saddr), IPV6_ADDR_LEN);
-    memcpy(dst, b + WIRE_OFF(ipv6_hdr, daddr), IPV6_ADDR_LEN);
-    if (!ext_headers(d, &c, src, dst))
+    uint16_t plen = span_be16(&b, WIRE_OFF(ipv6_hdr, payload_len));
+    c.nh = span_u8(&b, WIRE_OFF(ipv6_hdr, nexthdr));
+    if (!ext_headers(d, &c, &src, &dst))
         return;
 
     uint8_t quoted_before = d->quoted;
@@ -186,7 +182,7 @@ void dec_ipv6(struct dec *d, uint32_t off)
     l->notes |= c.notes;
     l->u.ip.id = c.frag_id;
     l->u.ip.addr_off = off + WIRE_OFF(ipv6_hdr, saddr);
-    l->u.ip.flow_label = span_be32(b, WIRE_OFF(ipv6_hdr, vtc_flow)) & IPV6_FLOWLABEL_MASK;
+    DEC_VAL(d, l, u.ip.flow_label, &b, WIRE_OFF(ipv6_hdr, vtc_flow), 4, IPV6_FLOWLABEL_MASK, 0);
     l->next = c.nh;
     dec_break(d, off + IPV6_HLEN);
 
@@ -198,7 +194,7 @@ void dec_ipv6(struct dec *d, uint32_t off)
     /* payload length 0 without a jumbo option: a BIG TCP packet */
     if (!dec_ip_extent(d, l, declared, c.cur, plen == 0 && !c.jumbo, quoted_before))
         return;
-    l->pseudo = csum_add(addr_sum(src), addr_sum(dst));
+    dec_val_pseudo6(d, l, src, dst);
     d->ip = dec_index(d, l);
 
     l->u.ip.frag_off = c.frag;        /* fragment offset << 3 | M */

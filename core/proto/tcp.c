@@ -42,11 +42,10 @@ void dec_tcp(struct dec *d, uint32_t off)
 {
     if (!dec_need(d, CSC_P_TCP, off, TCP_HLEN))
         return;
-    const uint8_t *b = pkt_span(&d->p, off, TCP_HLEN);   /* there: dec_need */
-    uint16_t sport = span_be16(b, WIRE_OFF(tcp_hdr, source));
-    uint16_t dport = span_be16(b, WIRE_OFF(tcp_hdr, dest));
-    uint8_t doff = b[WIRE_OFF(tcp_hdr, doff)];
-    uint8_t flags = b[WIRE_OFF(tcp_hdr, flags)];
+    struct span b;
+    pkt_hdr(&d->p, off, TCP_HLEN, &b);                   /* there: dec_need */
+    uint8_t doff = span_bits(&b, WIRE_OFF(tcp_hdr, doff), 0xf0);   /* the low bits: reserved */
+    uint8_t flags = span_u8(&b, WIRE_OFF(tcp_hdr, flags));
     uint32_t hdr = (uint32_t)(doff >> TCP_DOFF_SHIFT) * WIRE_WORD;
     bool lying = hdr < TCP_HLEN || (uint64_t)off + hdr > d->end;
     if (!lying && !pkt_has(&d->p, off, hdr)) {
@@ -56,15 +55,15 @@ void dec_tcp(struct dec *d, uint32_t off)
     struct csc_layer *l = dec_push(d, CSC_P_TCP, off, lying ? TCP_HLEN : hdr);
     if (!l)
         return;
-    l->u.tcp.sport = sport;
-    l->u.tcp.dport = dport;
+    DEC_VAL(d, l, u.tcp.sport, &b, WIRE_OFF(tcp_hdr, source), 2, 0xffff, 0);
+    DEC_VAL(d, l, u.tcp.dport, &b, WIRE_OFF(tcp_hdr, dest), 2, 0xffff, 0);
     l->u.tcp.flags = flags;
-    l->u.tcp.seq = span_be32(b, WIRE_OFF(tcp_hdr, seq));
-    l->u.tcp.ack = span_be32(b, WIRE_OFF(tcp_hdr, ack_seq));
+    DEC_VAL(d, l, u.tcp.seq, &b, WIRE_OFF(tcp_hdr, seq), 4, 0xffffffffu, 0);
+    DEC_VAL(d, l, u.tcp.ack, &b, WIRE_OFF(tcp_hdr, ack_seq), 4, 0xffffffffu, 0);
     if (d->gso)
         l->notes |= CSC_N_GSO;
     uint32_t len = d->end - off;
-    dec_csum(d, l, off + TCP_CSUM_OFF, off, d->end, dec_l4_pseudo(d, IPPROTO_TCP_, len, 1));
+    dec_csum_l4(d, l, off + TCP_CSUM_OFF, off, d->end, IPPROTO_TCP_, len, 1);
     if (lying) {
         l->notes |= CSC_N_LEN_SHORT;
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_TCP, off);

@@ -22,10 +22,11 @@ void dec_udp(struct dec *d, uint32_t off)
     struct csc_layer *l = dec_header(d, CSC_P_UDP, off, UDP_HLEN);
     if (!l)
         return;
-    const uint8_t *b = pkt_span(&d->p, off, UDP_HLEN);   /* there: dec_header */
-    l->u.ports.sport = span_be16(b, WIRE_OFF(udp_hdr, source));
-    l->u.ports.dport = span_be16(b, WIRE_OFF(udp_hdr, dest));
-    ulen = span_be16(b, WIRE_OFF(udp_hdr, len));
+    struct span b;
+    pkt_hdr(&d->p, off, UDP_HLEN, &b);                   /* there: dec_header */
+    DEC_VAL(d, l, u.ports.sport, &b, WIRE_OFF(udp_hdr, source), 2, 0xffff, 0);
+    DEC_VAL(d, l, u.ports.dport, &b, WIRE_OFF(udp_hdr, dest), 2, 0xffff, 0);
+    ulen = span_be16(&b, WIRE_OFF(udp_hdr, len));
 
     uint32_t avail = d->end - off, len = ulen;
     int bad_len = 0;
@@ -49,7 +50,7 @@ void dec_udp(struct dec *d, uint32_t off)
     if (bad_len)
         dec_unverifiable(l, CSC_R_LEN_MISMATCH);
     l->end = off + len;
-    dec_csum(d, l, off + UDP_CSUM_OFF, off, off + len, dec_l4_pseudo(d, IPPROTO_UDP_, len, 1));
+    dec_csum_l4(d, l, off + UDP_CSUM_OFF, off, off + len, IPPROTO_UDP_, len, 1);
     if (l->notes & CSC_N_LEN_SHORT) {
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_UDP, off);
         return;

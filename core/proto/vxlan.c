@@ -30,10 +30,12 @@ void dec_vxlan(struct dec *d, uint32_t off)
     struct csc_layer *l = dec_header(d, CSC_P_VXLAN, off, VXLAN_HLEN);
     if (!l)
         return;
-    pkt_be32(&d->p, off + WIRE_OFF(vxlan_hdr, flags), &flags);
-    pkt_be32(&d->p, off + WIRE_OFF(vxlan_hdr, vni), &vni);
+    struct span b;
+    pkt_hdr(&d->p, off, VXLAN_HLEN, &b);                 /* there: dec_header */
+    flags = span_be32(&b, WIRE_OFF(vxlan_hdr, flags));
     l->u.vxlan.flags = flags;
-    l->u.vxlan.vni = vni >> VNI_SHIFT;
+    DEC_VAL(d, l, u.vxlan.vni, &b, WIRE_OFF(vxlan_hdr, vni), 4, ~VNI_LOW_BYTE, VNI_SHIFT);
+    vni = span_u8(&b, WIRE_OFF(vxlan_hdr, vni) + 3);     /* RCO start, or reserved */
     if (flags & ~VXLAN_KNOWN & VXLAN_FLAGS_MASK)
         l->notes |= CSC_N_RESERVED_BITS;
     if (flags & VXLAN_HF_RCO) {

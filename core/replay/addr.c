@@ -54,14 +54,24 @@ static unsigned v6_classes(const uint8_t *s, const uint8_t *d)
     return c;
 }
 
-unsigned ip_addr_classes(const struct pkt *p, const struct csc_layer *l)
+unsigned ip_addr_classes_at(const struct pkt *p, unsigned proto, uint32_t addr_off)
 {
-    bool v6 = l->proto == CSC_P_IPV6;
+    bool v6 = proto == CSC_P_IPV6;
     unsigned n = v6 ? 16 : 4;
-    const uint8_t *a = pkt_span(p, l->u.ip.addr_off, 2 * n);
-    if (!a || (l->proto != CSC_P_IPV4 && !v6))
+    const uint8_t *a = pkt_sum_span(p, addr_off, 2 * n);   /* the class is what is noted */
+    if (!a || (proto != CSC_P_IPV4 && !v6))
         return 0;
     return v6 ? v6_classes(a, a + n) : v4_classes(a, a + n);
+}
+
+/* The addresses are values (a flow's): what the model takes from them is
+ * their class, noted as such when the reads are recorded (rec.h) */
+unsigned ip_addr_classes(const struct pkt *p, const struct csc_layer *l)
+{
+    unsigned c = ip_addr_classes_at(p, l->proto, l->u.ip.addr_off);
+    if (PKT_UNLIKELY(p->rec != 0))
+        rec_class(p->rec, RCL_ADDR, l->proto, l->u.ip.addr_off, c);
+    return c;
 }
 
 /* A capture of loopback traffic: the outermost IP layer goes from a

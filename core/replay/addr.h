@@ -1,7 +1,7 @@
 /*
  * addr.h - the address classes the receive path branches on (addr.c). The
- * replay's address rules read only these bits, so the memoised replay
- * (analyze_cached.c) keys on them too.
+ * replay's address rules and the direction's loopback rule read only these
+ * bits, so a memo entry or a plan checks them (rec.h: a class).
  */
 #ifndef CSC_REPLAY_ADDR_H
 #define CSC_REPLAY_ADDR_H
@@ -16,7 +16,9 @@ enum ip_addr_class {
 };
 
 /* The classes of an IPv4 or IPv6 layer's addresses; 0 for plain unicast
- * (or addresses not captured). */
+ * (or addresses not captured). A class, not a guard, when recorded. */
 unsigned ip_addr_classes(const struct pkt *p, const struct csc_layer *l);
+/* The same from the addresses at addr_off of an IP header of protocol proto */
+unsigned ip_addr_classes_at(const struct pkt *p, unsigned proto, uint32_t addr_off);
 
 #endif

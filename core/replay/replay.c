@@ -6,7 +6,9 @@
 #include "replay.h"
 
 #include "../proto/protos.h"
+#include "../values.h"
 
+#include <stddef.h>
 #include <string.h>
 
 
@@ -23,7 +25,7 @@ static void finish(struct rp *rp)
         /* RCO with a zero outer checksum: the inner checksum was taken on
          * trust and nothing protected it (docs/rco-lco.md). */
         if ((l->notes & CSC_N_RCO) && i > 0 && r->layers[i - 1].proto == CSC_P_UDP &&
-            r->layers[i - 1].field == 0) {
+            rp_field(rp, &r->layers[i - 1]) == 0) {
             for (unsigned j = i + 1; j < r->nlayers; j++)
                 if (r->layers[j].k.method == CSC_M_PARTIAL || r->layers[j].k.method == CSC_M_REMCSUM)
                     k->warnings |= CSC_W_RCO_NOTHING_VERIFIED;
@@ -35,6 +37,7 @@ static void finish(struct rp *rp)
 static void kernel_reset(struct csc_result *r)
 {
     struct csc_kernel *k = &r->kernel;
+    /* (rp_input gave the input's layers a blank kernel part) */
     k->ran = 0;
     k->verdict = CSC_K_UNKNOWN;
     k->drop_layer = CSC_NO_LAYER;
@@ -53,19 +56,35 @@ static void kernel_reset(struct csc_result *r)
         memset(&r->layers[i].k, 0, sizeof r->layers[i].k);
 }
 
-/* The replay of frame f from its layer l0 (an IP header) on. */
+size_t rp_input(const struct csc_result *r, struct csc_result *in)
+{
+    unsigned n = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS;
+    memcpy(in, r, offsetof(struct csc_result, layers));   /* the head (csc_decode zeroed its padding) */
+    for (unsigned i = 0; i < n; i++)
+        value_blank(&in->layers[i], &r->layers[i], r->values[i]);
+    return offsetof(struct csc_result, layers) + n * sizeof in->layers[0];
+}
+
+/* The layers' kernel parts, from the input the replay wrote them in */
+static void copy_out(struct csc_result *r, const struct csc_result *in)
+{
+    for (unsigned i = 0; i < r->nlayers && i < CSC_MAX_LAYERS; i++)
+        r->layers[i].k = in->layers[i].k;
+}
+
+/* The replay of frame f from its layer l0 (an IP header) on: its input in,
+ * its result r */
 static void rp_init(struct rp *rp, const struct csc_config *cfg, const struct csc_frame *f,
-                    struct csc_result *r, unsigned l0)
+                    struct csc_result *r, struct csc_result *in, unsigned l0, struct csc_rec *rec)
 {
     memset(rp, 0, sizeof *rp);
     rp->cfg = cfg;
-    rp->r = r;
+    rp->r = in;
+    rp->vals = r;
     rp->k = &r->kernel;
     rp->sw = cfg->era.sw;
-    rp->p.data = f->data;
-    rp->p.caplen = f->caplen < f->wirelen ? f->caplen : f->wirelen;
-    rp->p.wirelen = f->wirelen;
-    rp->skb.data = r->layers[l0].off;
+    rp->p = pkt_of(f, rec);
+    rp->skb.data = in->layers[l0].off;
     rp->skb.tail = f->wirelen;
     rp->skb.csum_known = 1;           /* a fresh skb: csum 0 */
     rp->path = CSC_PATH_NORMAL;
@@ -75,21 +94,29 @@ static void rp_init(struct rp *rp, const struct csc_config *cfg, const struct cs
 
 void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r)
 {
+    struct csc_result in;
+    rp_input(r, &in);
+    rp_replay(cfg, f, r, &in, NULL);
+}
+
+void rp_replay(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r,
+               struct csc_result *in, struct csc_rec *rec)
+{
     struct csc_kernel *k = &r->kernel;
     kernel_reset(r);
     unsigned l0 = 0;
-    while (l0 < r->nlayers && proto_has(r->layers[l0].proto, CSC_PF_LINK))   /* the NIC strips it */
+    while (l0 < in->nlayers && proto_has(in->layers[l0].proto, CSC_PF_LINK))   /* the NIC strips it */
         l0++;
-    if (l0 >= r->nlayers)
+    if (l0 >= in->nlayers)
         return;
-    uint8_t p0 = r->layers[l0].proto;
+    uint8_t p0 = in->layers[l0].proto;
     if (p0 != CSC_P_IPV4 && p0 != CSC_P_IPV6) {
         k->warnings |= CSC_W_NOT_MODELLED;
         return;
     }
 
     struct rp rp;
-    rp_init(&rp, cfg, f, r, l0);
+    rp_init(&rp, cfg, f, r, in, l0, rec);
     rp_from_report(&rp, (uint8_t)l0);
     k->ndevs = 1;
     k->devs[0] = (struct csc_dev){ CSC_P_NONE, (uint8_t)l0, 0, CSC_G_OFF, (uint8_t)l0, rp_snap(&rp),
@@ -98,6 +125,7 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
     dev_gro_receive(&rp, (uint8_t)l0);
     netif_receive_skb(&rp, (uint8_t)l0);
     finish(&rp);
+    copy_out(r, in);
 }
 
 /* inet_frag_reasm_finish (net/ipv4/inet_fragment.c, v6.12): the reassembled
@@ -139,8 +167,10 @@ void csc_replay_reassembled(const struct csc_config *cfg, const struct csc_frame
     kernel_reset(r);
     if (r->nlayers == 0 || (r->layers[0].proto != CSC_P_IPV4 && r->layers[0].proto != CSC_P_IPV6))
         return;
+    struct csc_result in;
+    rp_input(r, &in);
     struct rp rp;
-    rp_init(&rp, cfg, f, r, 0);
+    rp_init(&rp, cfg, f, r, &in, 0, NULL);
     k->ndevs = 1;
     k->devs[0] = (struct csc_dev){ CSC_P_NONE, 0, 0, CSC_G_IP_FRAGMENT, 0, rp_snap(&rp),
                                    0, 0, 0, 0 };
@@ -150,4 +180,5 @@ void csc_replay_reassembled(const struct csc_config *cfg, const struct csc_frame
     else
         ip6_protocol_deliver_rcu(&rp, 0);
     finish(&rp);
+    copy_out(r, &in);
 }

@@ -53,8 +53,16 @@ struct field_patch { uint32_t off; uint16_t old, cur; };
 
 struct rp {
     const struct csc_config *cfg;
+    /* The replay's input (rp_input): the frame's head and its layers with
+     * every value blank (values.h). The outcome is a function of it, of the
+     * configuration and of what is read of the frame's bytes, and of nothing
+     * else: the memo's key is this input (analyze_cached.c). The layers'
+     * kernel parts are written here and copied out at the end. */
     struct csc_result *r;
-    struct csc_kernel *k;
+    /* The frame's own result, for the checksum arithmetic only (rp_region,
+     * rp_field, l4_pseudo): sums, checksum fields, pseudo-header sums */
+    const struct csc_result *vals;
+    struct csc_kernel *k;        /* the outcome: vals' kernel */
     struct pkt p;                /* the frame, read through pkt.h only */
     uint64_t sw;                 /* era switches, CSC_ERA_BIT(enum csc_era_switch) */
     uint32_t caplen, wirelen;
@@ -250,6 +258,15 @@ static inline bool under_ipv6(const struct rp *rp, uint8_t i)
     uint8_t ip = L(rp, i)->ip;
     return ip != CSC_NO_LAYER && L(rp, ip)->proto == CSC_P_IPV6;
 }
+
+/* ---- the replay's input (replay.c), for the memo (analyze_cached.c) ---- */
+/* The input of r's replay into in (its head and layers; values.h): its
+ * first rp_input() bytes are all the replay reads of the result */
+size_t rp_input(const struct csc_result *r, struct csc_result *in);
+/* csc_replay of r from its input in, the frame's reads recorded in rec
+ * (NULL: not recorded) */
+void rp_replay(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r,
+               struct csc_result *in, struct csc_rec *rec);
 
 /* ---- the reassembled datagram (replay.c), for core/frag.c ---- */
 /* Replay a datagram core/frag.c rebuilt (f: its IP header at 0, r: its

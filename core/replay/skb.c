@@ -279,6 +279,5 @@ void skb_remcsum_process(struct rp *rp, uint8_t layer, enum kfn fn, uint32_t ptr
 
 uint32_t l4_pseudo(const struct rp *rp, const struct csc_layer *l)
 {
-    (void)rp;
-    return l->pseudo;
+    return rp->vals->layers[l - rp->r->layers].pseudo;   /* a value: from the result */
 }

@@ -9,7 +9,7 @@
 
 bool rp_region(const struct rp *rp, uint32_t a, uint32_t b, uint32_t *sum)
 {
-    if (b < a || !csc_region_sum(rp->r, a, b, sum))
+    if (b < a || !csc_region_sum(rp->vals, a, b, sum))
         return false;
     for (unsigned i = 0; i < rp->npatch; i++) {
         const struct field_patch *fp = &rp->patch[i];
@@ -56,5 +56,5 @@ uint16_t rp_field(const struct rp *rp, const struct csc_layer *l)
     for (unsigned i = 0; i < rp->npatch; i++)
         if (rp->patch[i].off == l->csum_off)
             return rp->patch[i].cur;
-    return l->field;
+    return rp->vals->layers[l - rp->r->layers].field;   /* a value: from the result */
 }

@@ -141,25 +141,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 8)
         return 0;
     struct csc_config cfg;
-    fuzz_config(data, &cfg);
-    cfg.rx.start = data[7];
-    cfg.rx.offset = (uint16_t)(data[2] >> 4);
-    cfg.inner_socket = data[4] & 32;
-    cfg.assume_bad = data[4] & 64;
-    cfg.trace_steps = data[4] & 128;
-    if (data[3] & 0x20)
-        csc_config_set_port(&cfg, 8472, CSC_P_VXLAN, 0);
-    if (data[3] & 0x10)
-        csc_config_set_port(&cfg, 5555, CSC_P_FOU, data[7] & 1 ? 4 : 47);
-
-    size_t len = size - 8;
-    size_t cut = ((size_t)data[5] << 8) | data[6];
-    size_t caplen = cut && cut < len ? cut : len;
+    struct csc_frame f;
+    fuzz_frame_input(data, size, &cfg, &f);
     /* The frame lives at the end of a heap buffer: ASan sees any overread. */
+    size_t caplen = f.caplen;
     uint8_t *buf = malloc(caplen ? caplen : 1);
     memcpy(buf, data + 8, caplen);
-    struct csc_frame f = { buf, (uint32_t)caplen, (uint32_t)len, fuzz_link(data[0]),
-                           (uint8_t)(data[0] >> 6) % 3 };
+    f.data = buf;
     csc_analyze(&cfg, &f, &res);
     invariants(&f, &res);
 

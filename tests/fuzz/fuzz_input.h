@@ -32,4 +32,30 @@ static inline void fuzz_config(const uint8_t hdr[8], struct csc_config *cfg)
     cfg->gre_csum = (uint8_t)(hdr[3] >> 6);
 }
 
+/* fuzz-frame's whole input (size >= 8): the configuration of the default
+ * one with the header's report, era, switches and ports, and the frame that
+ * follows, cut to the header's caplen (f->data points into data) */
+static inline void fuzz_frame_input(const uint8_t *data, size_t size, struct csc_config *cfg,
+                                    struct csc_frame *f)
+{
+    fuzz_config(data, cfg);
+    cfg->rx.start = data[7];
+    cfg->rx.offset = (uint16_t)(data[2] >> 4);
+    cfg->inner_socket = data[4] & 32;
+    cfg->assume_bad = data[4] & 64;
+    cfg->trace_steps = data[4] & 128;
+    if (data[3] & 0x20)
+        csc_config_set_port(cfg, 8472, CSC_P_VXLAN, 0);
+    if (data[3] & 0x10)
+        csc_config_set_port(cfg, 5555, CSC_P_FOU, data[7] & 1 ? 4 : 47);
+    size_t len = size - 8;
+    size_t cut = ((size_t)data[5] << 8) | data[6];
+    size_t caplen = cut && cut < len ? cut : len;
+    f->data = data + 8;
+    f->caplen = (uint32_t)caplen;
+    f->wirelen = (uint32_t)len;
+    f->link = fuzz_link(data[0]);
+    f->direction = (uint8_t)((data[0] >> 6) % 3);
+}
+
 #endif

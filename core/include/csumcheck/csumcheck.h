@@ -661,6 +661,13 @@ struct csc_result {
     uint8_t ip_fragment;     /* the decoder marked an IP layer CSC_N_FRAGMENT: without it,
                                 csc_frag_feed has nothing to do (no walk over the layers) */
     struct csc_layer layers[CSC_MAX_LAYERS];
+    /* Per layer, the bytes of its struct csc_layer that hold values (bit i:
+     * byte i): fields the decoder and the verifier filled that only the
+     * outputs and the checksum arithmetic read, never a branch of the model
+     * (ports, sequence numbers, identifiers, address sums, checksum values).
+     * The replay sees them as zero, and the memo and the fast path leave them
+     * out of their keys (core/values.h). */
+    uint64_t values[CSC_MAX_LAYERS][2];
     struct csc_sums sums;
     struct csc_kernel kernel;
 };

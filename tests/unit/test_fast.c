@@ -1,0 +1,234 @@
+/*
+ * test_fast.c - the fast path (core/fast.c) and what it is derived from:
+ * frames of a known shape are served from a plan with the general path's
+ * result; a bad checksum, another header byte, another address class go
+ * the general way; the replay sees every value blank (core/values.h).
+ */
+#include "helpers.h"
+
+#include "csumcheck/fast.h"
+#include "replay/replay.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+static struct csc_fast *T;
+static struct csc_result A, B;
+
+static void fast_setup(void)
+{
+    T = malloc(sizeof *T);
+    ck_assert_ptr_nonnull(T);
+    csc_fast_init(T);
+    cfg_set("none", "modern");
+    CFG.trace_steps = false;
+}
+
+static void fast_teardown(void)
+{
+    free(T);
+}
+
+/* The whole result, the parts both paths write */
+static void same(const struct csc_result *x, const struct csc_result *y)
+{
+    ck_assert_int_eq(x->nlayers, y->nlayers);
+    ck_assert_int_eq(x->worst, y->worst);
+    ck_assert_int_eq(x->direction, y->direction);
+    for (unsigned i = 0; i < x->nlayers; i++)
+        ck_assert_msg(!memcmp(&x->layers[i], &y->layers[i], sizeof x->layers[i]),
+                      "layer %u (%s) differs", i, csc_proto_name(x->layers[i].proto));
+    ck_assert_int_eq(x->sums.n, y->sums.n);
+    ck_assert(!memcmp(x->sums.prefix, y->sums.prefix, (x->sums.npieces + 1u) * 4));
+    ck_assert(x->kernel.verdict == y->kernel.verdict && x->kernel.counters == y->kernel.counters &&
+              x->kernel.sw_passes == y->kernel.sw_passes && x->kernel.ndevs == y->kernel.ndevs &&
+              x->kernel.drop_reason == y->kernel.drop_reason);
+}
+
+/* Index of the n-th layer of protocol p in r (the test fails without one) */
+static unsigned at(const struct csc_result *r, enum csc_proto p, int n)
+{
+    for (unsigned i = 0; i < r->nlayers; i++)
+        if (r->layers[i].proto == p && n-- == 0)
+            return i;
+    ck_abort_msg("no layer %s", csc_proto_name(p));
+    return 0;
+}
+
+/* Both paths on FRAME; returns how many frames plans served so far */
+static uint64_t both(void)
+{
+    struct csc_frame fr = { FRAME, (uint32_t)FRAME_LEN, (uint32_t)FRAME_LEN, CSC_LINK_ETHERNET, 0 };
+    csc_analyze(&CFG, &fr, &A);
+    csc_analyze_fast(&CFG, &fr, &B, T);
+    same(&A, &B);
+    struct csc_fast_stats st;
+    csc_fast_stats(T, &st);
+    return st.known;
+}
+
+/* A VXLAN frame of one TCP flow of many: ports, addresses, VNI, sequence */
+static void vxlan_tcp(unsigned flow, uint32_t seq, uint8_t tcp_csum)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    struct pb_layer *ip = pb_push(&f, PB_IPV4);
+    ip->src[3] = (uint8_t)flow;
+    ip->ip_id = (uint16_t)(seq * 7);
+    pb_push(&f, PB_UDP)->sport = (uint16_t)(40000 + flow);
+    pb_push(&f, PB_VXLAN)->vni = 100 + flow;
+    pb_push(&f, PB_ETH);
+    struct pb_layer *in = pb_push(&f, PB_IPV4);
+    in->dst[3] = (uint8_t)(flow * 3);
+    struct pb_layer *t = pb_push(&f, PB_TCP);
+    t->sport = (uint16_t)(1000 + flow);
+    t->seq = seq;
+    t->ack = seq ^ 0x5555;
+    t->csum = tcp_csum;
+    pb_push(&f, PB_PAYLOAD)->len = 200;
+    FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+}
+
+/* One shape, many flows: the first frame makes the plan, the rest are served */
+START_TEST(plan_serves_other_flows)
+{
+    uint64_t known = 0;
+    for (unsigned i = 0; i < 40; i++) {
+        vxlan_tcp(i % 13, 1000u * i, PB_OK);
+        known = both();
+    }
+    ck_assert_uint_eq(known, 39);
+    ck_assert_int_eq(B.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+/* A bad checksum in a known shape: the general path, and its verdict */
+START_TEST(bad_checksum_goes_the_general_way)
+{
+    vxlan_tcp(1, 5, PB_OK);
+    both();
+    vxlan_tcp(2, 6, PB_OK);
+    ck_assert_uint_eq(both(), 1);
+    vxlan_tcp(3, 7, PB_BAD);
+    ck_assert_uint_eq(both(), 1);
+    ck_assert_int_eq(B.layers[at(&B, CSC_P_TCP, 0)].verdict, CSC_V_BAD);
+    struct csc_fast_stats st;
+    csc_fast_stats(T, &st);
+    ck_assert_uint_eq(st.fallbacks, 1);
+}
+END_TEST
+
+/* The ICMP type decides icmp_rcv's fate (B7): a byte the replay reads
+ * through the layer's view, so another type is another shape */
+START_TEST(icmp_type_is_guarded)
+{
+    static const uint8_t types[] = { 8, 13, 50, 8, 50, 13 };
+    uint64_t before = 0;
+    for (unsigned i = 0; i < sizeof types; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        struct pb_layer *ic = pb_push(&f, PB_ICMP);
+        ic->icmp_type = types[i];
+        pb_push(&f, PB_PAYLOAD)->len = 24;
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        uint64_t known = both();
+        /* served only where the same type came before */
+        ck_assert_uint_eq(known - before, i >= 3);
+        before = known;
+        ck_assert_int_eq(B.kernel.verdict, types[i] == 50 ? CSC_K_DROP : CSC_K_ACCEPT);
+    }
+}
+END_TEST
+
+/* An address class (a martian source) is a class of value bytes: the plan
+ * of a unicast source does not serve a loopback one */
+START_TEST(address_class_is_guarded)
+{
+    for (unsigned i = 0; i < 4; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        struct pb_layer *ip = pb_push(&f, PB_IPV4);
+        ip->src[0] = i == 2 ? 127 : 10;
+        ip->src[3] = (uint8_t)(i + 1);
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_PAYLOAD)->len = 30;
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        uint64_t known = both();
+        ck_assert_uint_eq(known, i == 0 ? 0 : i == 1 ? 1 : i == 2 ? 1 : 2);
+        ck_assert_int_eq(B.kernel.verdict, i == 2 ? CSC_K_DROP : CSC_K_ACCEPT);
+    }
+}
+END_TEST
+
+/* The replay's input: every value blank, nothing else touched */
+START_TEST(replay_input_blanks_values)
+{
+    vxlan_tcp(5, 0x12345678, PB_OK);
+    struct csc_frame fr = { FRAME, (uint32_t)FRAME_LEN, (uint32_t)FRAME_LEN, CSC_LINK_ETHERNET, 0 };
+    csc_decode(&CFG, &fr, &A);
+    csc_verify(&CFG, &fr, &A);
+    static struct csc_result in;
+    size_t n = rp_input(&A, &in);
+    ck_assert_uint_eq(n, offsetof(struct csc_result, layers) + A.nlayers * sizeof A.layers[0]);
+    unsigned ti = at(&A, CSC_P_TCP, 0);
+    const struct csc_layer *t = &in.layers[ti], *ta = &A.layers[ti];
+    ck_assert_uint_eq(ta->u.tcp.seq, 0x12345678);
+    ck_assert_uint_eq(t->u.tcp.seq, 0);
+    ck_assert_uint_eq(t->u.tcp.ack, 0);
+    ck_assert_uint_eq(t->u.tcp.sport, 0);
+    ck_assert_uint_eq(t->field, 0);
+    ck_assert_uint_eq(t->expected, 0);
+    ck_assert_uint_eq(t->pseudo, 0);
+    ck_assert_uint_eq(t->u.tcp.flags, ta->u.tcp.flags);   /* a branch, not a value */
+    ck_assert_uint_eq(t->cov_end, ta->cov_end);
+    ck_assert_uint_eq(in.layers[at(&A, CSC_P_VXLAN, 0)].u.vxlan.vni, 0);
+    ck_assert_uint_eq(in.layers[at(&A, CSC_P_VXLAN, 0)].u.vxlan.flags,
+                      A.layers[at(&A, CSC_P_VXLAN, 0)].u.vxlan.flags);
+    ck_assert_uint_eq(in.layers[at(&A, CSC_P_IPV4, 0)].u.ip.id, 0);
+    ck_assert_uint_eq(in.layers[at(&A, CSC_P_IPV4, 0)].u.ip.addr_off,
+                      A.layers[at(&A, CSC_P_IPV4, 0)].u.ip.addr_off);
+    ck_assert_uint_eq(in.layers[at(&A, CSC_P_UDP, 0)].u.ports.sport, 0);
+}
+END_TEST
+
+/* Bounded: far more shapes than plans; every frame the general path's */
+START_TEST(plans_bounded)
+{
+    for (int round = 0; round < 2; round++)
+        for (unsigned len = 1; len <= CSC_FAST_SETS * CSC_FAST_WAYS / 4; len++) {
+            struct pb_frame f;
+            pb_init(&f);
+            pb_push(&f, PB_ETH);
+            pb_push(&f, PB_IPV4);
+            pb_push(&f, PB_TCP);
+            pb_push(&f, PB_PAYLOAD)->len = (uint16_t)len;
+            FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+            both();
+        }
+    struct csc_fast_stats st;
+    csc_fast_stats(T, &st);
+    ck_assert_uint_gt(st.compiles, 0);
+    ck_assert_uint_gt(st.known, 0);
+    ck_assert_uint_eq(st.known + st.general, 2 * (CSC_FAST_SETS * CSC_FAST_WAYS / 4));
+}
+END_TEST
+
+Suite *fast_suite(void);
+Suite *fast_suite(void)
+{
+    Suite *s = suite_create("fast");
+    TCase *t = tcase_create("fast");
+    tcase_add_checked_fixture(t, fast_setup, fast_teardown);
+    tcase_add_test(t, plan_serves_other_flows);
+    tcase_add_test(t, bad_checksum_goes_the_general_way);
+    tcase_add_test(t, icmp_type_is_guarded);
+    tcase_add_test(t, address_class_is_guarded);
+    tcase_add_test(t, replay_input_blanks_values);
+    tcase_add_test(t, plans_bounded);
+    suite_add_tcase(s, t);
+    return s;
+}

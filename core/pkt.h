@@ -53,49 +53,58 @@ static inline bool pkt_has(const struct pkt *p, uint64_t off, uint64_t len)
     return off + len <= p->caplen;
 }
 
+/* The one way to bytes that may decide something: checked against caplen,
+ * and noted as a guard when the reads are recorded. Every accessor below
+ * but the three marked "not noted" reads through it. */
+static inline const uint8_t *pkt_at(const struct pkt *p, uint64_t off, uint64_t len)
+{
+    if (!pkt_has(p, off, len))
+        return 0;
+    pkt_note(p, off, len);
+    return p->data + off;
+}
+
 static inline bool pkt_u8(const struct pkt *p, uint64_t off, uint8_t *v)
 {
-    if (!pkt_has(p, off, 1))
+    const uint8_t *b = pkt_at(p, off, 1);
+    if (!b)
         return false;
-    pkt_note(p, off, 1);
-    *v = p->data[off];
+    *v = b[0];
     return true;
 }
 
 static inline bool pkt_be16(const struct pkt *p, uint64_t off, uint16_t *v)
 {
-    if (!pkt_has(p, off, 2))
+    const uint8_t *b = pkt_at(p, off, 2);
+    if (!b)
         return false;
-    pkt_note(p, off, 2);
-    *v = (uint16_t)((p->data[off] << 8) | p->data[off + 1]);
+    *v = (uint16_t)((b[0] << 8) | b[1]);
+    return true;
+}
+
+static inline bool pkt_le16(const struct pkt *p, uint64_t off, uint16_t *v)
+{
+    const uint8_t *b = pkt_at(p, off, 2);
+    if (!b)
+        return false;
+    *v = (uint16_t)((b[1] << 8) | b[0]);
     return true;
 }
 
 static inline bool pkt_be32(const struct pkt *p, uint64_t off, uint32_t *v)
 {
-    if (!pkt_has(p, off, 4))
+    const uint8_t *b = pkt_at(p, off, 4);
+    if (!b)
         return false;
-    pkt_note(p, off, 4);
-    const uint8_t *b = p->data + off;
     *v = ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) | ((uint32_t)b[2] << 8) | b[3];
-    return true;
-}
-
-/* little-endian fields: IEEE 802.11 frame control, BSD loopback families */
-static inline bool pkt_le16(const struct pkt *p, uint64_t off, uint16_t *v)
-{
-    if (!pkt_has(p, off, 2))
-        return false;
-    *v = (uint16_t)((p->data[off + 1] << 8) | p->data[off]);
     return true;
 }
 
 static inline bool pkt_le32(const struct pkt *p, uint64_t off, uint32_t *v)
 {
-    if (!pkt_has(p, off, 4))
+    const uint8_t *b = pkt_at(p, off, 4);
+    if (!b)
         return false;
-    pkt_note(p, off, 4);
-    const uint8_t *b = p->data + off;
     *v = ((uint32_t)b[3] << 24) | ((uint32_t)b[2] << 16) | ((uint32_t)b[1] << 8) | b[0];
     return true;
 }
@@ -103,11 +112,11 @@ static inline bool pkt_le32(const struct pkt *p, uint64_t off, uint32_t *v)
 /* Copy len bytes (small, fixed-size fields such as addresses). */
 static inline bool pkt_copy(const struct pkt *p, uint64_t off, uint32_t len, uint8_t *dst)
 {
-    if (!pkt_has(p, off, len))
+    const uint8_t *b = pkt_at(p, off, len);
+    if (!b)
         return false;
-    pkt_note(p, off, len);
     for (uint32_t i = 0; i < len; i++)
-        dst[i] = p->data[off + i];
+        dst[i] = b[i];
     return true;
 }
 
@@ -115,10 +124,7 @@ static inline bool pkt_copy(const struct pkt *p, uint64_t off, uint32_t len, uin
  * (the whole span is what the caller may look at). */
 static inline const uint8_t *pkt_span(const struct pkt *p, uint64_t off, uint64_t len)
 {
-    if (!pkt_has(p, off, len))
-        return 0;
-    pkt_note(p, off, len);
-    return p->data + off;
+    return pkt_at(p, off, len);
 }
 
 /* The summing pass's view: not noted (a plan sums the bytes again) */
@@ -129,7 +135,7 @@ static inline const uint8_t *pkt_sum_span(const struct pkt *p, uint64_t off, uin
     return p->data + off;
 }
 
-/* A value: read, never branched on (a plan reads it again at off) */
+/* A value: read, never branched on (a plan reads it again at off): not noted */
 static inline bool pkt_val_be16(const struct pkt *p, uint64_t off, uint16_t *v)
 {
     if (!pkt_has(p, off, 2))
@@ -147,6 +153,7 @@ struct span {
     struct csc_rec *rec;
 };
 
+/* (not noted itself: its span_* reads are, DEC_VAL's are values) */
 static inline bool pkt_hdr(const struct pkt *p, uint64_t off, uint64_t len, struct span *s)
 {
     if (!pkt_has(p, off, len))

@@ -13,6 +13,11 @@ matrix() {
         echo "test.sh: live-kernel matrix of $1:"
         cat "$1/tests/kernel/kernel-matrix.txt"
     fi
+    for f in "$1"/tests/kernel/kfuzz-*.summary; do
+        [ -f "$f" ] || continue
+        echo "test.sh: differential fuzzer smoke, $1, $(head -1 "$f" | cut -d' ' -f2) ($(sed -n 2p "$f" | cut -d' ' -f2)):"
+        grep -E '^(receiver|all|seconds) ' "$f"
+    done
 }
 live() {
     if [ -f "$1/tests/live/live-captures.summary" ]; then

@@ -295,7 +295,8 @@ void csc_analyze_fast(const struct csc_config *cfg, const struct csc_frame *f,
         return;
     }
     if (!t->have_cfg || memcmp(&t->cfg, cfg, sizeof *cfg)) {
-        memset(t->used, 0, sizeof t->used);   /* another receiver: forget */
+        memset(t->used, 0, sizeof t->used);   /* another receiver: forget the plans */
+        csc_rcache_init(&t->memo);            /* and the outcomes (the memo's key has no cfg) */
         memcpy(&t->cfg, cfg, sizeof *cfg);
         t->have_cfg = 1;
     }

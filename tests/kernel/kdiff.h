@@ -226,6 +226,11 @@ void kd_kernel(const struct kd_case *c, const struct live_obs *o, struct kd_outc
  * a run of nseg frames through a receiver of group g, GRO engine included */
 void kd_model_frames(const struct csc_config *cfg, const struct kd_group *g, int nseg,
                      const struct live_frame *const *frames, struct kd_outcome *m);
+/* How kd_model_frames analyses a frame: csc_analyze (NULL, the default) or
+ * the caller's (csc-kfuzz: the fast path, kfuzz_fast.c) */
+struct csc_frame;
+struct csc_result;
+extern void (*kd_analyze)(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r);
 /* and the kernel's, from what the run looks like: the device, the
  * transport, the innermost family, each segment's inner IP packet length
  * and transport payload (equal for every segment of a run) */

@@ -65,6 +65,7 @@ static void model_config(const struct kd_case *c, const char *era, struct csc_co
 /* IP reassembly as the CLI does it: the frame completing a datagram carries
  * the datagram's outcome (core/frag.c), the other fragments are queued. */
 static struct csc_frag_table FRAG;
+void (*kd_analyze)(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r);
 static uint8_t FRAG_STORE[CSC_FRAG_STORE_BYTES];
 
 void kd_model_frames(const struct csc_config *cfg, const struct kd_group *g, int nseg,
@@ -90,7 +91,10 @@ void kd_model_frames(const struct csc_config *cfg, const struct kd_group *g, int
     uint32_t counters[KD_MAX_SEGS] = { 0 };
     for (int s = 0; s < nseg && s < KD_MAX_SEGS; s++) {
         struct csc_frame f = { frames[s]->data, frames[s]->len, frames[s]->len, CSC_LINK_ETHERNET, CSC_DIR_IN };
-        csc_analyze(cfg, &f, &r);
+        if (kd_analyze)
+            kd_analyze(cfg, &f, &r);
+        else
+            csc_analyze(cfg, &f, &r);
         csc_frag_feed(&FRAG, &f, &r, (uint64_t)s + 1);
         int cls = live_model_class(&r);
         delivered[s] = cls == LIVE_C_DELIVERED;

@@ -214,6 +214,12 @@ struct kf_outcome {
 void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *era, struct kf_outcome *m);
 /* Why kf_model's last verdict was unknown (its last step's function, or the decoder's stop) */
 const char *kf_model_why_unknown(void);
+/* kfuzz_fast.c: the model's analysis of a frame, csc_analyze_fast() through
+ * tables by configuration (issue 25) unless --no-fast-path (kf_fast_path 0);
+ * the step trace is off (kf_model_why_unknown runs the general path again) */
+extern int kf_fast_path;
+void kf_analyze(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r);
+void kf_fast_report(FILE *out);    /* frames from plans, by the general path, the memo */
 void kf_kernel(const struct kf_case *c, const struct kf_outcome *m, const struct live_obs *o, struct kf_outcome *k);
 /* A run: the model over its segments with the GRO engine, the kernel from
  * the run's counters (kd_model_frames, kd_kernel_of) */
@@ -250,6 +256,7 @@ struct kf_opts {
                                       each must agree (kfuzz_cases.c) */
     const char *cases_path;  /* the file they came from (for the VM relay) */
     int verbose;
+    int no_fast_path;        /* --no-fast-path: the model's frames by csc_analyze() */
 };
 /* Exit status: 0 no disagreement outside the known list and no harness
  * error, 1 otherwise, 77 nothing could run here (with the reason) */

@@ -52,12 +52,17 @@ static void config_of(const struct kf_case *c, const struct kf_frame *fr, const 
 }
 
 static struct csc_result LAST;          /* kf_model's last result (kf_model_why_unknown) */
+static struct csc_config LAST_CFG;      /* and what it was made of */
+static struct csc_frame LAST_F;
 
 /* Why the model's last verdict was unknown: the function of its last step
  * ("ip_defrag" for a queued fragment, "vxlan_rcv" for a path it does not
- * know), or the decoder's stop */
+ * know), or the decoder's stop. The model ran without a step trace (the
+ * fast path's way): the frame is analysed again with one. */
 const char *kf_model_why_unknown(void)
 {
+    LAST_CFG.trace_steps = true;
+    csc_analyze(&LAST_CFG, &LAST_F, &LAST);
     const struct csc_kernel *k = &LAST.kernel;
     if (k->nsteps)
         return csc_fn_name(k->steps[k->nsteps - 1].fn);
@@ -80,7 +85,9 @@ void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *er
     else
         m->nosock = m->l4proto != CSC_P_ICMP && m->l4proto != CSC_P_ICMPV6;
     cfg.inner_socket = !m->nosock;
-    csc_analyze(&cfg, &f, &r);
+    kf_analyze(&cfg, &f, &r);
+    LAST_CFG = cfg;
+    LAST_F = f;
     if (m->l4proto == CSC_P_UDP && l4 < r.nlayers && r.layers[l4].end > r.layers[l4].off + 8)
         m->bytes = (int64_t)r.layers[l4].end - r.layers[l4].off - 8;
     m->o.frames = 1;

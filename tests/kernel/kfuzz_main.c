@@ -39,7 +39,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: csc-kfuzz --kernel host|bullseye|bookworm|trixie|sid [--seed S] [--count N] "
                     "[--first I | --frame I | --frames I,J,..] [--bpf OBJ] [--vm RUNNER] [--known FILE] [--out DIR] "
-                    "[--summary FILE] [--max-saved N] [--no-minimise] [--trace] [-v]\n"
+                    "[--summary FILE] [--max-saved N] [--no-minimise] [--trace] [--no-fast-path] [-v]\n"
                     "       csc-kfuzz --kernel K --cases FILE [...]   (fixed recipes: each must agree)\n"
                     "       csc-kfuzz --kernel K --with-cases FILE --seed S --count N [...]   (both in one run)\n"
                     "       csc-kfuzz --classify LOG --known FILE   (a run's disagreements against the list now)\n");
@@ -128,11 +128,12 @@ static int run_vm(const struct args *a)
     unsigned limit = 300 + o->count / 10;
     snprintf(cmd, sizeof cmd,
              "'%s' -s '%s' -f '%s' -T %u %s -- env%s '%s' --kernel here --name %s --tunnels all --seed %llu "
-             "%s %s --summary /mnt/host/summary.txt --max-saved %u --trace%s%s%s%s%s%s 2>&1",
+             "%s %s --summary /mnt/host/summary.txt --max-saved %u --trace%s%s%s%s%s%s%s 2>&1",
              a->vm, dir, self, limit, o->kernel, env, self, o->kernel, (unsigned long long)o->seed, range, range2,
              o->max_saved, have_bpf ? " --bpf /mnt/host/csum_level.bpf.o" : "",
              have_known ? " --known /mnt/host/known.txt" : "", tmp ? "" : " --out /mnt/host",
-             o->no_minimise ? " --no-minimise" : "", o->verbose ? " -v" : "", o->verbose > 1 ? " -v" : "");
+             o->no_minimise ? " --no-minimise" : "", o->no_fast_path ? " --no-fast-path" : "",
+             o->verbose ? " -v" : "", o->verbose > 1 ? " -v" : "");
     printf("csc-kfuzz: %u frames of seed %llu in Debian's %s kernel (%s)\n", o->count, (unsigned long long)o->seed,
            o->kernel, a->vm);
     fflush(stdout);
@@ -224,6 +225,7 @@ int main(int argc, char **argv)
         else if (!strcmp(s, "--no-minimise")) a.o.no_minimise = 1;
         else if (!strcmp(s, "--trace")) a.o.trace = 1;
         else if (!strcmp(s, "--model-only")) a.o.model_only = 1;
+        else if (!strcmp(s, "--no-fast-path")) a.o.no_fast_path = 1;
         else if (!strcmp(s, "--classify") && v) classify = argv[++i];
         else if (!strcmp(s, "--cases") && v) a.o.cases_path = argv[++i];
         else if (!strcmp(s, "--with-cases") && v) {
@@ -238,6 +240,8 @@ int main(int argc, char **argv)
         else if (!strcmp(s, "-v")) a.o.verbose++;
         else return usage();
     }
+    kf_fast_path = !a.o.no_fast_path;  /* the model's frames on csumcheck's fast path */
+    kd_analyze = kf_analyze;
     if (a.o.bpf && access(a.o.bpf, R_OK) != 0)
         a.o.bpf = NULL;
     if (a.o.summary)

@@ -630,12 +630,32 @@ static uint32_t frame_at(const struct kf_opts *o, uint32_t i)
     return o->list ? o->list[i] : o->first + i;
 }
 
+/* A digest of the model's outcomes, frame after frame (the fast and the
+ * general path must give the same: kfuzz-fast-same) */
+static uint64_t digest_add(uint64_t h, int64_t v)
+{
+    return (h ^ (uint64_t)v) * 0x100000001b3ull;
+}
+
+static uint64_t outcome_digest(uint64_t h, const struct kf_outcome *m)
+{
+    const struct kd_outcome *o = &m->o;
+    const int64_t f[] = { o->frames, o->delivered, o->at_dev, o->cls, o->merges, o->merges_all,
+                          m->unknown, m->in6, m->nosock, m->l4proto, m->bytes };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        h = digest_add(h, f[i]);
+    for (int i = 0; i < LIVE_N_CNT; i++)
+        h = digest_add(h, o->cnt[i]);
+    return h;
+}
+
 /* --model-only: generate, build and model every frame, no kernel (the
  * cost of the fuzzer's own side, and a check that every recipe builds) */
 static int model_only(const struct kf_opts *o)
 {
     static struct kf_frame fr[KD_MAX_SEGS];
     unsigned built = 0, unknown = 0, runs = 0;
+    uint64_t digest = 0xcbf29ce484222325ull;
     struct { const char *why; unsigned n; } why[32];
     int nwhy = 0;
     double t0 = now_s();
@@ -670,6 +690,7 @@ static int model_only(const struct kf_opts *o)
             }
         }
         unknown += m.unknown != 0;
+        digest = outcome_digest(digest_add(digest, i), &m);
         if (o->verbose && o->cases) {  /* what the model does with each listed case */
             printf("[%3u] %s\n", i, kf_case_text(i));
             kf_dump_model(&c, &fr[0], "6.12", stdout);
@@ -678,6 +699,8 @@ static int model_only(const struct kf_opts *o)
     double t = now_s() - t0;
     printf("model only: %u frames of seed %llu, %u built (%u runs), %u unknown to the model, %.2f s: %.0f frames/s\n",
            o->count, (unsigned long long)o->seed, built, runs, unknown, t, t > 0 ? built / t : 0.0);
+    printf("model outcomes: digest %016llx\n", (unsigned long long)digest);
+    kf_fast_report(stdout);
     for (int j = 0; j < nwhy && o->verbose; j++)
         printf("  unknown at %-28s %u single frames\n", why[j].why, why[j].n);
     if (o->cases && unknown)           /* a listed case stands for a branch the model decides */
@@ -795,6 +818,7 @@ int kf_run_here(const struct kf_opts *o)
     printf("\n%u frames written (%u runs with the repeats and %u minimisation runs) in %.1f s: %.0f frames/s "
            "(kernel side %.1f s); %u reports saved%s%s\n", ran, R.runs_total, R.runs_minimise, total,
            total > 0 ? ran / total : 0.0, R.t_kernel, R.saved, o->out ? " in " : "", o->out ? o->out : "");
+    kf_fast_report(stdout);            /* the model's frames: from plans, by the general path */
     free(R.sigs);
     kf_known_free();
     if (!ran)

@@ -103,6 +103,28 @@ START_TEST(plan_serves_other_flows)
 }
 END_TEST
 
+/* Another receiver on the same tables: plans and memoised outcomes are
+ * forgotten (the memo's key is the replay's input, not the configuration) */
+START_TEST(another_config_forgets)
+{
+    for (unsigned i = 0; i < 4; i++) {
+        vxlan_tcp(i, 1000u * i, PB_OK);
+        both();
+    }
+    static const char *const rx[] = { "none", "complete", "unnecessary:1", "none" };
+    static const char *const era[] = { "modern", "4.6", "modern", "5.10" };
+    for (unsigned c = 0; c < 8; c++) {
+        cfg_set(rx[c % 4], era[c / 2 % 4]);
+        CFG.trace_steps = false;
+        CFG.inner_socket = c & 1;
+        for (unsigned i = 0; i < 3; i++) {
+            vxlan_tcp(i + c, 99 + i, PB_OK);
+            both();                           /* the general path's result, each time */
+        }
+    }
+}
+END_TEST
+
 /* A bad checksum in a known shape: the general path, and its verdict */
 START_TEST(bad_checksum_goes_the_general_way)
 {
@@ -224,6 +246,7 @@ Suite *fast_suite(void)
     TCase *t = tcase_create("fast");
     tcase_add_checked_fixture(t, fast_setup, fast_teardown);
     tcase_add_test(t, plan_serves_other_flows);
+    tcase_add_test(t, another_config_forgets);
     tcase_add_test(t, bad_checksum_goes_the_general_way);
     tcase_add_test(t, icmp_type_is_guarded);
     tcase_add_test(t, address_class_is_guarded);

@@ -173,6 +173,11 @@ static bool plan_apply(const struct csc_plan *pl, const struct csc_frame *f, con
         struct csc_layer *l = &r->layers[i];
         l->verdict = pl->pre_verdict[k];
         l->reason = pl->pre_reason[k];
+        if (pl->good >> k & 1) {            /* the usual case: a good checksum */
+            if (!verify_layer_good(r, &p, i))
+                return false;
+            continue;
+        }
         verify_layer(r, &p, i);
         if (l->verdict != pl->layers[i].verdict || l->reason != pl->layers[i].reason)
             return false;
@@ -218,11 +223,16 @@ static void plan_make(struct csc_plan *pl, const struct csc_frame *f, const stru
     pl->nops = rec->nops;
     memcpy(pl->ops, rec->ops, rec->nops * sizeof rec->ops[0]);
     unsigned nc = 0;
+    pl->good = 0;
+    _Static_assert(CSC_PLAN_LAYERS <= 16, "a check's bit fits plan.good");
     for (unsigned i = n; i-- > 0;)       /* innermost first, as csc_verify */
         if (r->layers[i].csum_off != CSC_NO_OFF) {
             pl->check[nc] = (uint8_t)i;
             pl->pre_verdict[nc] = pre_v[i];
             pl->pre_reason[nc] = pre_r[i];
+            if (pre_v[i] == CSC_V_NA && r->layers[i].verdict == CSC_V_GOOD &&
+                r->layers[i].reason == pre_r[i])
+                pl->good |= (uint16_t)(1u << nc);
             nc++;
         }
     pl->ncheck = (uint8_t)nc;
@@ -263,6 +273,7 @@ static void compile(struct csc_fast *t, const struct csc_config *cfg, const stru
         t->evicted++;
     plan_make(&t->plan[set][way], f, out, &rec, pre_v, pre_r);
     t->compiles++;
+    t->plan[set][way].serial = t->compiles;   /* never reused: compiles only grows */
     t->budget--;
     /* the new plan goes first */
     uint8_t *o = t->order[set];
@@ -294,6 +305,7 @@ void csc_analyze_fast(const struct csc_config *cfg, const struct csc_frame *f,
         csc_analyze(cfg, f, out);
         return;
     }
+    t->served = 0;
     if (!t->have_cfg || memcmp(&t->cfg, cfg, sizeof *cfg)) {
         memset(t->used, 0, sizeof t->used);   /* another receiver: forget the plans */
         csc_rcache_init(&t->memo);            /* and the outcomes (the memo's key has no cfg) */
@@ -319,6 +331,7 @@ void csc_analyze_fast(const struct csc_config *cfg, const struct csc_frame *f,
             return;
         }
         t->hits++;
+        t->served = pl->serial;
         if ((++t->plan[set][o[i]].hits & 15) == 0 && t->budget < BUDGET_MAX)
             t->budget++;
         if (i) {                            /* most recent first */

@@ -13,5 +13,10 @@
 void verify_sum_pass(const struct pkt *p, struct csc_sums *s);
 /* The raw verdict of layer i (its checksum field read, expected computed) */
 void verify_layer(struct csc_result *r, const struct pkt *p, unsigned i);
+/* verify_layer() for a layer without a verdict yet (n/a) that a plan
+ * expects good: true when it is (field, expected and the verdict set as
+ * verify_layer sets them), false when verify_layer would judge it
+ * otherwise (the frame then goes the general way) */
+bool verify_layer_good(struct csc_result *r, const struct pkt *p, unsigned i);
 
 #endif

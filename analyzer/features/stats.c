@@ -139,8 +139,25 @@ static uint32_t by_design_of(const struct csc_result *r, uint32_t m)
     return d;
 }
 
+/* One counter of a frame: added, and noted in rec when a plan's deltas are
+ * being made (stats_account_shaped) */
+static inline void bump(struct cli_stats *st, struct stat_shape *rec, uint64_t *counter, uint64_t v)
+{
+    *counter += v;
+    if (__builtin_expect(rec != NULL, 0) && v) {
+        if (rec->n < STAT_DELTAS && v <= UINT32_MAX)
+            rec->d[rec->n] = (struct stat_delta){
+                (uint32_t)(((const char *)counter - (const char *)st) / sizeof *counter), (uint32_t)v };
+        rec->n += rec->n <= STAT_DELTAS;   /* past STAT_DELTAS (or too big): not kept */
+        if (v > UINT32_MAX)
+            rec->n = STAT_DELTAS + 1;
+    }
+}
+#define BUMP(counter, v) bump(st, rec, &(counter), (v))
+
 /* Counters of one frame; returns its findings (enum cli_finding bits). */
-static uint32_t account(struct cli_stats *st, const struct csc_result *r)
+static inline uint32_t account(struct cli_stats *st, const struct csc_result *r,
+                               struct stat_shape *rec)
 {
     uint32_t m = 0;
     unsigned n = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS;
@@ -150,18 +167,18 @@ static uint32_t account(struct cli_stats *st, const struct csc_result *r)
             continue;
         if (l->verdict < CSC_V__COUNT) {
             if (l->proto < CSC_P__COUNT)
-                st->layer[l->proto][l->verdict]++;
+                BUMP(st->layer[l->proto][l->verdict], 1);
             m |= verdict_finding[l->verdict];
         }
         if (l->reason < CSC_R__COUNT)
-            st->reason[l->reason]++;
+            BUMP(st->reason[l->reason], 1);
         if (l->verdict == CSC_V_UNVERIFIABLE && l->reason == CSC_R_SNAPLEN)
             m |= 1u << FD_SNAPLEN;
     }
     if (r->stop < CSC_STOP__COUNT)
-        st->stop[r->stop]++;
+        BUMP(st->stop[r->stop], 1);
     if (r->direction <= CSC_DIR_OUT && r->dir_from < CSC_DF__COUNT)
-        st->direction[r->direction][r->dir_from]++;
+        BUMP(st->direction[r->direction][r->dir_from], 1);
     if (r->stop == CSC_STOP_TRUNCATED)
         m |= 1u << FD_TRUNCATED;
     else if (r->stop == CSC_STOP_MALFORMED)
@@ -171,51 +188,74 @@ static uint32_t account(struct cli_stats *st, const struct csc_result *r)
 
     const struct csc_kernel *k = &r->kernel;
     if (k->ran) {
-        st->kverdict[k->verdict < CSC_K__COUNT ? k->verdict : CSC_K_UNKNOWN]++;
+        BUMP(st->kverdict[k->verdict < CSC_K__COUNT ? k->verdict : CSC_K_UNKNOWN], 1);
         if (k->verdict == CSC_K_DROP) {
             m |= 1u << FD_DROP;
-            st->drop_reason[k->drop_reason < CLI_DROP_NAMES ? k->drop_reason : 0]++;
+            BUMP(st->drop_reason[k->drop_reason < CLI_DROP_NAMES ? k->drop_reason : 0], 1);
         }
         for (uint32_t c = k->counters; c; c &= c - 1)
-            st->counter[__builtin_ctz(c) < CSC_C__COUNT ? __builtin_ctz(c) : 0]++;
-        st->sw_passes += k->sw_passes;
-        st->sw_bytes += k->sw_bytes;
-        st->hdr_bytes += k->hdr_bytes;
+            BUMP(st->counter[__builtin_ctz(c) < CSC_C__COUNT ? __builtin_ctz(c) : 0], 1);
+        BUMP(st->sw_passes, k->sw_passes);
+        BUMP(st->sw_bytes, k->sw_bytes);
+        BUMP(st->hdr_bytes, k->hdr_bytes);
         unsigned nd = k->ndevs < CSC_MAX_DEVS ? k->ndevs : CSC_MAX_DEVS;
         for (unsigned d = 0; d < nd; d++) {
             const struct csc_dev *dv = &k->devs[d];
             if (dv->kind < CSC_P__COUNT && dv->gro_reason < CSC_G__COUNT)
-                st->gro[dv->kind][dv->gro_reason]++;
+                BUMP(st->gro[dv->kind][dv->gro_reason], 1);
         }
     } else {
-        st->kernel_not_run++;
+        BUMP(st->kernel_not_run, 1);
     }
     if (k->warnings) {              /* not-modelled comes without a replay */
         m |= 1u << FD_WARNING;
         for (uint32_t w = k->warnings; w; w &= w - 1)
-            st->warning[__builtin_ctz(w)]++;
+            BUMP(st->warning[__builtin_ctz(w)], 1);
     }
     for (uint32_t b = m; b; b &= b - 1)
-        st->finding[__builtin_ctz(b)]++;
+        BUMP(st->finding[__builtin_ctz(b)], 1);
     if (m)
-        st->findings_any++;
+        BUMP(st->findings_any, 1);
     if (m & FD_ACTION)
-        st->action_any++;
+        BUMP(st->action_any, 1);
     uint32_t d = by_design_of(r, m);
     for (uint32_t b = d; b; b &= b - 1)
-        st->by_design[__builtin_ctz(b)]++;
+        BUMP(st->by_design[__builtin_ctz(b)], 1);
     if (d)
-        st->by_design_any++;
+        BUMP(st->by_design_any, 1);
     return m;
 }
 
 uint32_t stats_account_frame(struct cli_stats *st, const struct csc_result *r,
                              const struct csc_frame *f0)
 {
-    uint32_t m = account(st, r);
+    uint32_t m = account(st, r, NULL);
     st->frames++;
     st->cap_bytes += f0->caplen;
     st->wire_bytes += f0->wirelen;
     return m;
 }
 
+_Static_assert(sizeof(struct cli_stats) % sizeof(uint64_t) == 0, "cli_stats is counters only");
+
+uint32_t stats_account_shaped(struct cli_stats *st, const struct csc_result *r,
+                              const struct csc_frame *f0, struct stat_shapes *shapes,
+                              uint64_t served)
+{
+    if (!served || !shapes || r->kernel.reasm_dev != CSC_NO_DEV)
+        return stats_account_frame(st, r, f0);
+    struct stat_shape *e = &shapes->e[served & (STAT_SHAPES - 1)];
+    if (e->serial != served) {     /* the plan's first frame here: counted, its deltas noted */
+        e->n = 0;
+        e->m = account(st, r, e);
+        e->serial = e->n <= STAT_DELTAS ? served : 0;
+    } else {
+        uint64_t *w = (uint64_t *)st;
+        for (uint32_t i = 0; i < e->n; i++)
+            w[e->d[i].word] += e->d[i].add;
+    }
+    st->frames++;
+    st->cap_bytes += f0->caplen;
+    st->wire_bytes += f0->wirelen;
+    return e->m;
+}

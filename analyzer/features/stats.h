@@ -83,6 +83,31 @@ bool stop_is_finding(const struct csc_result *r);
 uint32_t stats_account_frame(struct cli_stats *st, const struct csc_result *r,
                              const struct csc_frame *f0);
 
+/* A frame's counters depend on its shape alone (its verdicts, reasons,
+ * stop, direction and replay outcome: a fast-path plan's template), so a
+ * frame a plan served adds what the plan's first frame added: kept per
+ * plan (csc_fast_served), direct-mapped by its serial, bounded (an entry is
+ * replaced by the next plan of its slot; a frame whose counters do not fit
+ * STAT_DELTAS is counted the general way). */
+#define STAT_SHAPES 1024
+#define STAT_DELTAS 40
+struct stat_shapes {
+    struct stat_shape {
+        uint64_t serial;             /* the plan (0: empty) */
+        uint32_t m;                  /* the frame's findings */
+        uint32_t n;                  /* deltas */
+        struct stat_delta {
+            uint32_t word;           /* the counter: its index among cli_stats' words */
+            uint32_t add;
+        } d[STAT_DELTAS];
+    } e[STAT_SHAPES];
+};
+/* stats_account_frame() for a frame that plan `served` analysed (0: none),
+ * through shapes (NULL: the general way) */
+uint32_t stats_account_shaped(struct cli_stats *st, const struct csc_result *r,
+                              const struct csc_frame *f0, struct stat_shapes *shapes,
+                              uint64_t served);
+
 /* The verdicts of the summaries' columns, in the order of the vocabulary (all but n/a) */
 extern const unsigned verdict_cols[CSC_V__COUNT - 1];
 

@@ -72,6 +72,26 @@ struct flow_ref {
     uint8_t tunnel;
 };
 
+/* The layers that name a device's flow (flow_refs_of): the outer and inner
+ * IP layers, their transports, the first tunnel; FLOW_NO_LAYER: none */
+#define FLOW_NO_LAYER 0xff
+struct flow_layers {
+    uint8_t l0, ip[2], l4[2], tun;
+};
+
+/* What names the flows of a frame's devices depends on its shape alone:
+ * kept per fast-path plan (csc_fast_served), so a frame a plan served finds
+ * its devices' layers without walking them. Direct-mapped by the plan's
+ * serial, bounded, an entry replaced by the next plan of its slot. */
+#define FLOW_SHAPES 1024
+struct flow_shapes {
+    struct flow_shape {
+        uint64_t serial;         /* the plan (0: empty) */
+        uint8_t ndevs;
+        struct flow_layers d[CSC_MAX_DEVS];
+    } e[FLOW_SHAPES];
+};
+
 /* What one configuration (struct cli_run) keeps per file, in capture
  * order: the frag table, the GRO engine (allocated per file: about
  * 130 KiB), the result of the current frame and the counters, merged into
@@ -89,6 +109,8 @@ struct run_file {
     struct csc_gro_decision gd;   /* the current frame's fates */
     struct cli_flow_id *fid;      /* per slot of gro->flow: what names the flow */
     struct flow_ref refs[CSC_MAX_DEVS];   /* the current frame's */
+    struct flow_shapes *shapes;   /* the refs' layers by plan (NULL: --no-fast-path) */
+    struct stat_shapes *stat_shapes;   /* the counters a plan's frames add (NULL: the same) */
     uint64_t tcp_flows, other_frames;
     uint8_t *rwbuf;               /* the rewritten frame (run->rewrite) */
     struct csc_result *base;      /* the original frame's analysis, for csc_rewrite */

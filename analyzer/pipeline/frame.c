@@ -128,50 +128,86 @@ static void endpoint_of(struct cli_endpoint *e, const struct csc_frame *f, const
 }
 
 /* The layers that name the flow of a device whose first layer is l0. */
-static void flow_ref_of(struct flow_ref *ref, const struct csc_result *r, unsigned l0)
+static void flow_layers_of(struct flow_layers *x, const struct csc_result *r, unsigned l0)
 {
-    const struct csc_layer *ips[2] = { NULL, NULL }, *l4s[2] = { NULL, NULL };
+    unsigned ips[2] = { FLOW_NO_LAYER, FLOW_NO_LAYER }, l4s[2] = { FLOW_NO_LAYER, FLOW_NO_LAYER };
     unsigned n = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS;
-    memset(ref, 0, sizeof *ref);
+    x->l0 = (uint8_t)l0;
+    x->tun = FLOW_NO_LAYER;
     for (unsigned i = l0; i < n; i++) {
         const struct csc_layer *l = &r->layers[i];
         if (l->notes & CSC_N_QUOTED)
             break;
         if (l->proto == CSC_P_IPV4 || l->proto == CSC_P_IPV6) {
-            if (!ips[0])
-                ips[0] = l;
-            ips[1] = l;
-            l4s[1] = NULL;
-        } else if ((l->proto == CSC_P_UDP || l->proto == CSC_P_TCP) && ips[1] && !l4s[1]) {
-            l4s[1] = l;
+            if (ips[0] == FLOW_NO_LAYER)
+                ips[0] = i;
+            ips[1] = i;
+            l4s[1] = FLOW_NO_LAYER;
+        } else if ((l->proto == CSC_P_UDP || l->proto == CSC_P_TCP) && ips[1] != FLOW_NO_LAYER &&
+                   l4s[1] == FLOW_NO_LAYER) {
+            l4s[1] = i;
             if (ips[1] == ips[0])
-                l4s[0] = l;
-        } else if (!ref->tunnel && csc_proto_is_tunnel(l->proto)) {
-            ref->tunnel = l->proto;
-            ref->tunnel_id = csc_layer_id(l);
+                l4s[0] = i;
+        } else if (x->tun == FLOW_NO_LAYER && csc_proto_is_tunnel(l->proto)) {
+            x->tun = (uint8_t)i;
         }
     }
     if (ips[1] == ips[0])      /* no inner IP: the inner endpoint stays empty */
-        ips[1] = NULL;
+        ips[1] = FLOW_NO_LAYER;
     for (int k = 0; k < 2; k++) {
-        if (ips[k]) {
-            ref->ip_proto[k] = ips[k]->proto;
-            ref->addr_off[k] = ips[k]->u.ip.addr_off;
-        }
-        if (ips[k] && l4s[k]) {
-            ref->l4_proto[k] = l4s[k]->proto;
-            ref->sport[k] = l4s[k]->u.ports.sport;
-            ref->dport[k] = l4s[k]->u.ports.dport;
+        x->ip[k] = (uint8_t)ips[k];
+        x->l4[k] = (uint8_t)l4s[k];
+    }
+}
+
+/* The references of one device from its layers */
+static void flow_ref_fill(struct flow_ref *ref, const struct csc_result *r, const struct flow_layers *x)
+{
+    memset(ref, 0, sizeof *ref);
+    if (x->tun != FLOW_NO_LAYER) {
+        ref->tunnel = r->layers[x->tun].proto;
+        ref->tunnel_id = csc_layer_id(&r->layers[x->tun]);
+    }
+    for (int k = 0; k < 2; k++) {
+        if (x->ip[k] == FLOW_NO_LAYER)
+            continue;
+        const struct csc_layer *ip = &r->layers[x->ip[k]];
+        ref->ip_proto[k] = ip->proto;
+        ref->addr_off[k] = ip->u.ip.addr_off;
+        if (x->l4[k] != FLOW_NO_LAYER) {
+            const struct csc_layer *l4 = &r->layers[x->l4[k]];
+            ref->l4_proto[k] = l4->proto;
+            ref->sport[k] = l4->u.ports.sport;
+            ref->dport[k] = l4->u.ports.dport;
         }
     }
 }
 
-/* The references of every device of a frame that carries a TCP segment */
-void flow_refs_of(struct flow_ref *refs, const struct csc_result *r, const struct csc_gro_input *in)
+/* The references of every device of a frame that carries a TCP segment.
+ * A frame a plan served (served: csc_fast_served, shapes given) takes its
+ * devices' layers from what the plan's first frame found. */
+void flow_refs_of(struct flow_ref *refs, const struct csc_result *r, const struct csc_gro_input *in,
+                  struct flow_shapes *shapes, uint64_t served)
 {
+    struct flow_layers x;
+    if (served && shapes && r->kernel.reasm_dev == CSC_NO_DEV) {
+        struct flow_shape *e = &shapes->e[served & (FLOW_SHAPES - 1)];
+        if (e->serial != served || e->ndevs != in->ndevs) {
+            e->serial = served;
+            e->ndevs = in->ndevs;
+            for (unsigned i = 0; i < in->ndevs; i++)
+                flow_layers_of(&e->d[i], r, in->dev[i].layer);
+        }
+        for (unsigned i = 0; i < in->ndevs; i++)
+            if (in->dev[i].tcp)
+                flow_ref_fill(&refs[i], r, &e->d[i]);
+        return;
+    }
     for (unsigned i = 0; i < in->ndevs; i++)
-        if (in->dev[i].tcp)
-            flow_ref_of(&refs[i], r, in->dev[i].layer);
+        if (in->dev[i].tcp) {
+            flow_layers_of(&x, r, in->dev[i].layer);
+            flow_ref_fill(&refs[i], r, &x);
+        }
 }
 
 /* Only on a frame that opens a TCP flow (a new entry in the engine's table). */
@@ -255,9 +291,9 @@ static uint32_t frame_full(struct run_file *rf, const struct csc_frame *f0, uint
     const struct csc_frame *fa =
         analyse_result(rf->run, rf->fp, &rf->r, rf->base, rf->rwbuf, f0, &rw);
     csc_frag_feed(&rf->frag, fa, &rf->r, n);
-    uint32_t m = stats_account_frame(&rf->st, &rf->r, f0);
+    uint32_t m = stats_account_shaped(&rf->st, &rf->r, f0, rf->stat_shapes, csc_fast_served(rf->fp));
     csc_gro_prepare(fa, &rf->r, &rf->gin);
-    flow_refs_of(rf->refs, &rf->r, &rf->gin);
+    flow_refs_of(rf->refs, &rf->r, &rf->gin, rf->shapes, csc_fast_served(rf->fp));
     gro_feed(rf, &rf->gin, rf->refs, fa, n, ts_us);
     return m;
 }

@@ -8,7 +8,8 @@
 
 #include "file.h"
 
-void flow_refs_of(struct flow_ref *refs, const struct csc_result *r, const struct csc_gro_input *in);
+void flow_refs_of(struct flow_ref *refs, const struct csc_result *r, const struct csc_gro_input *in,
+                  struct flow_shapes *shapes, uint64_t served);
 const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_fast *fp,
                                        struct csc_result *r, struct csc_result *base,
                                        uint8_t *rwbuf, const struct csc_frame *f0,

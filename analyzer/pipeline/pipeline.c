@@ -65,6 +65,8 @@ struct batch {
 /* Worker state: one per pool thread (and one for the file threads that help) */
 struct worker {
     struct csc_fast fast[CLI_MAX_RUNS];   /* the fast path's tables, per run */
+    struct flow_shapes shapes[CLI_MAX_RUNS];   /* flow_refs_of's layers by plan, per run */
+    struct stat_shapes *stat_shapes[CLI_MAX_RUNS];   /* the counters by plan, per run (lazily) */
     struct csc_result r[CLI_MAX_RUNS];
     struct csc_result base;
     uint8_t *rwbuf[CLI_MAX_RUNS];
@@ -102,8 +104,10 @@ static void worker_free(struct worker *w)
 {
     if (!w)
         return;
-    for (unsigned i = 0; i < CLI_MAX_RUNS; i++)
+    for (unsigned i = 0; i < CLI_MAX_RUNS; i++) {
         g_free(w->rwbuf[i]);
+        g_free(w->stat_shapes[i]);
+    }
     g_free(w);
 }
 
@@ -172,7 +176,10 @@ static void analyse_batch(struct batch *b, struct worker *wk)
         if (pm->order)
             continue;
         for (unsigned r = 0; r < fv.nruns; r++) {
-            pm->m[r] = stats_account_frame(&b->st[r], &wk->r[r], &f);
+            uint64_t served = fv.fast_path ? csc_fast_served(&wk->fast[r]) : 0;
+            if (served && !wk->stat_shapes[r])
+                wk->stat_shapes[r] = g_new0(struct stat_shapes, 1);
+            pm->m[r] = stats_account_shaped(&b->st[r], &wk->r[r], &f, wk->stat_shapes[r], served);
             /* prepared in place (the batch's buffer has room for a whole
              * input at any 8-byte boundary), then what names the flow at
              * each device (struct flow_ref) right after its used part */
@@ -181,7 +188,7 @@ static void analyse_batch(struct batch *b, struct worker *wk)
             size_t sz = gin_size(gin);
             size_t rsz = gin->ndevs * sizeof(struct flow_ref);
             flow_refs_of((struct flow_ref *)((uint8_t *)gin + ((sz + 7) & ~(size_t)7)), &wk->r[r],
-                         gin);
+                         gin, &wk->shapes[r], fv.fast_path ? csc_fast_served(&wk->fast[r]) : 0);
             pm->goff[r] = (uint32_t)b->glen[r];
             b->glen[r] += ((sz + 7) & ~(size_t)7) + ((rsz + 7) & ~(size_t)7);
         }

@@ -168,6 +168,8 @@ static void run_file_init(struct run_file *rf, const struct cli_run *run, bool f
     rf->gro = g_malloc(sizeof *rf->gro);
     csc_gro_init(rf->gro, &run->gro_cfg);
     rf->fid = g_new0(struct cli_flow_id, CSC_GRO_FLOWS);
+    rf->shapes = fast_path ? g_new0(struct flow_shapes, 1) : NULL;
+    rf->stat_shapes = fast_path ? g_new0(struct stat_shapes, 1) : NULL;
     if (run->rewrite) {
         rf->rwbuf = g_malloc(RW_BUF);
         rf->base = g_malloc(sizeof *rf->base);
@@ -179,6 +181,8 @@ static void run_file_free(struct run_file *rf)
     g_free(rf->frag_store);
     g_free(rf->gro);
     g_free(rf->fid);
+    g_free(rf->shapes);
+    g_free(rf->stat_shapes);
     g_free(rf->rwbuf);
     g_free(rf->base);
 }

@@ -67,6 +67,7 @@ struct csc_plan_far {
     uint8_t bytes[8];
 };
 struct csc_plan {
+    uint64_t serial;             /* which plan: its number among the table's (never 0) */
     uint32_t wirelen;
     uint8_t link, dir, nlayers, nfar, nclass, nops, ncheck, nbp;
     uint16_t glen;               /* the guarded window: bytes [0, glen) */
@@ -78,6 +79,7 @@ struct csc_plan {
     struct csc_plan_class cls[CSC_PLAN_CLASSES];
     struct csc_plan_op ops[CSC_PLAN_OPS];
     uint8_t check[CSC_PLAN_LAYERS];         /* the checksummed layers, innermost first */
+    uint16_t good;               /* bit k: check[k] had no verdict before verify and is good */
     uint8_t pre_verdict[CSC_PLAN_LAYERS], pre_reason[CSC_PLAN_LAYERS];   /* before verify */
     uint8_t head[offsetof(struct csc_result, layers)];
     struct csc_layer layers[CSC_PLAN_LAYERS];
@@ -92,6 +94,7 @@ struct csc_fast {
     uint8_t have_cfg;
     int32_t budget;              /* plans that may still be made before they pay (fast.c) */
     uint64_t hits, compiles, evicted, fallbacks, general;
+    uint64_t served;             /* the plan that served the last frame (its serial), 0: none */
     uint8_t used[CSC_FAST_SETS];            /* plans in each set */
     uint8_t order[CSC_FAST_SETS][CSC_FAST_WAYS];   /* each set's plans, most recent first */
     struct csc_rcache memo;      /* the replay's outcome by the replay's input */
@@ -113,5 +116,13 @@ void csc_fast_init(struct csc_fast *t);
 void csc_analyze_fast(const struct csc_config *cfg, const struct csc_frame *f,
                       struct csc_result *out, struct csc_fast *t);
 void csc_fast_stats(const struct csc_fast *t, struct csc_fast_stats *st);
+/* The plan that served the frame csc_analyze_fast() analysed last: its
+ * serial, the same for every frame of that plan and never again for another
+ * (a caller keys what it derives from the frame's shape by it), 0 when the
+ * general path analysed the frame or t is NULL. */
+static inline uint64_t csc_fast_served(const struct csc_fast *t)
+{
+    return t ? t->served : 0;
+}
 
 #endif

@@ -97,7 +97,7 @@ static void note_first_routing(struct dec *d, struct ext_chain *c, uint32_t cur)
         return;
     pkt_u8(&d->p, cur + WIRE_OFF(ipv6_rt_hdr, type), &c->rh_type);
     pkt_u8(&d->p, cur + WIRE_OFF(ipv6_rt_hdr, segments_left), &c->rh_left);
-    c->rh_flags = CSC_RH_SEEN | ((c->notes & CSC_N_HOME_ADDRESS) ? CSC_RH_AFTER_HAO : 0);
+    c->rh_flags |= CSC_RH_SEEN | ((c->notes & CSC_N_HOME_ADDRESS) ? CSC_RH_AFTER_HAO : 0);
 }
 
 /* One hop-by-hop, destination options or routing header at c->cur */
@@ -146,6 +146,7 @@ static bool ext_headers(struct dec *d, struct ext_chain *c, uint32_t *src, uint3
             pkt_be16(&d->p, c->cur + WIRE_OFF(ipv6_frag_hdr, frag_off), &c->frag);
             pkt_be32(&d->p, c->cur + WIRE_OFF(ipv6_frag_hdr, identification), &c->frag_id);
             c->frag_seen = true;
+            c->rh_flags |= CSC_RH_FRAG_HDR;
             c->cur += WIRE_LEN(ipv6_frag_hdr);
             break;
         default:

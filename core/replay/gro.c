@@ -12,6 +12,7 @@
  */
 #include "replay.h"
 
+#include "../proto/decode.h"
 #include "../proto/protos.h"
 
 #include <string.h>
@@ -182,7 +183,13 @@ static void ipv6_gro_receive(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *ip = L(rp, i);
     rp_enter(rp, i, KF_IPV6_GRO_RECEIVE);
-    if (ip->notes & CSC_N_FRAGMENT) {
+    /* ipv6_gro_pull_exthdrs (net/ipv6/ip6_offload.c, v6.12; v6.1's
+     * ipv6_gso_pull_exthdrs) walks only the headers with an offload marked
+     * INET6_PROTO_GSO_EXTHDR - routing, destination options, hop-by-hop.
+     * There is no inet6_offloads[NEXTHDR_FRAGMENT]: a fragment header, an
+     * atomic one (offset 0, no M) too, ends GRO there (goto out, flush),
+     * before any transport's gro_receive and its checksum. */
+    if ((ip->notes & CSC_N_FRAGMENT) || (ip->u.ip.rh_flags & CSC_RH_FRAG_HDR)) {
         gro_flush(rp, i, KF_IPV6_GRO_RECEIVE, CSC_G_IP_FRAGMENT);
         return;
     }
@@ -224,6 +231,27 @@ static void gro_ip_in_ip(struct rp *rp, uint8_t i, enum kfn fn)
 
 /* ---- L4 ---- */
 
+/* The pseudo-header sum GRO checks a transport checksum with. Under IPv6
+ * it is ip6_gro_compute_pseudo (include/net/ip6_checksum.h, v6.12 and
+ * v6.1; tcp6_gro_receive, udp6_gro_receive): the IPv6 header's addresses
+ * as they are on the wire, not a routing header's final destination or a
+ * Home Address option's source, which the verifier uses and the normal
+ * path puts in later (ipv6_rthdr_rcv, ipv6_dest_hao). The header's
+ * addresses are read (guarded: the outcome depends on them). */
+static uint32_t gro_l4_pseudo(const struct rp *rp, const struct csc_layer *l)
+{
+    uint32_t psum = l4_pseudo(rp, l);
+    uint8_t ip = l->ip;
+    if (ip == CSC_NO_LAYER || L(rp, ip)->proto != CSC_P_IPV6 ||
+        !(L(rp, ip)->notes & (CSC_N_ROUTING_DST | CSC_N_HOME_ADDRESS)))
+        return psum;
+    uint8_t a[2 * IPV6_ADDR_LEN];
+    if (!pkt_copy(&rp->p, L(rp, ip)->u.ip.addr_off, sizeof a, a))
+        return psum;
+    uint32_t used = rp->vals->layers[ip].pseudo;   /* a value: the addresses the verifier summed */
+    return csum_add(csum_sub(psum, used), csc_pseudo6(a, a + IPV6_ADDR_LEN));
+}
+
 /* tcp4_gro_receive / tcp6_gro_receive and tcp_gro_receive */
 void tcp_gro_receive(struct rp *rp, uint8_t i)
 {
@@ -232,7 +260,7 @@ void tcp_gro_receive(struct rp *rp, uint8_t i)
     enum kfn fn = v6 ? KF_TCP6_GRO_RECEIVE : KF_TCP4_GRO_RECEIVE;
     rp_enter(rp, i, fn);
     if (!rp->cb.flush) {
-        if (__skb_gro_checksum_validate(rp, i, fn, false, 0, l4_pseudo(rp, th))) {
+        if (__skb_gro_checksum_validate(rp, i, fn, false, 0, gro_l4_pseudo(rp, th))) {
             gro_flush(rp, i, fn, CSC_G_CSUM_FAIL);
             return;
         }
@@ -309,12 +337,12 @@ void udp_l4_gro_receive(struct rp *rp, uint8_t i)
     rp_enter(rp, i, fn);
     bool run = era(rp, CSC_E_GRO_UDP_FLUSH_INVERTED) ? rp->cb.flush : !rp->cb.flush;
     if (run) {
-        if (__skb_gro_checksum_validate(rp, i, fn, true, check, l4_pseudo(rp, uh))) {
+        if (__skb_gro_checksum_validate(rp, i, fn, true, check, gro_l4_pseudo(rp, uh))) {
             gro_flush(rp, i, fn, CSC_G_CSUM_FAIL);
             return;
         }
         if (check != 0)
-            skb_gro_checksum_try_convert(rp, i, fn, l4_pseudo(rp, uh));
+            skb_gro_checksum_try_convert(rp, i, fn, gro_l4_pseudo(rp, uh));
     } else {
         rp_step(rp, i, fn, W_SKIP_FLUSH, CSC_TRI_UNDECIDED, 0, NULL);
     }

@@ -283,8 +283,9 @@ struct csc_layer_kernel {
  * (the decoder in core/proto/ fills it). A view with an identifier has it
  * first (CSC_PF_ID), so csc_layer_id() reads it whatever the protocol. */
 /* csc_layer_view.ip.rh_flags: an IPv6 routing header is in the chain; it
- * comes after the destination options header carrying a Home Address option */
-enum { CSC_RH_SEEN = 1u << 0, CSC_RH_AFTER_HAO = 1u << 1 };
+ * comes after the destination options header carrying a Home Address option;
+ * a fragment header is in the chain (an atomic one too: IPv6 GRO stops there) */
+enum { CSC_RH_SEEN = 1u << 0, CSC_RH_AFTER_HAO = 1u << 1, CSC_RH_FRAG_HDR = 1u << 2 };
 
 union csc_layer_view {
     struct {                      /* ipv4, ipv6 */

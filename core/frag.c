@@ -239,17 +239,25 @@ static void complete(struct csc_frag_table *t, struct csc_frag_entry *e, struct 
         l->reason = CSC_R_FRAG_OVERLAP;
         return;
     }
-    /* A UDP length shorter than the datagram: the kernel trims to it. */
+    /* A UDP length shorter than the datagram: __udp4_lib_rcv /
+     * __udp6_lib_rcv trim the skb to it (pskb_trim_rcsum, v6.12) and check
+     * what is left, as tshark does: the sum of the first ulen bytes (every
+     * share of them fed, none fed before the first fragment below it), or
+     * the whole sum less a short tail. */
     uint32_t len = e->total, sum = e->sum;
     if (l->proto == CSC_P_UDP && e->ulen && e->ulen != e->total) {
         uint32_t trail = e->total - e->ulen;
-        if (e->ulen > e->total || trail > e->tail_len) {
+        if (e->ulen < e->total && !e->usum_lost && (!e->early || e->early_min >= e->ulen)) {
+            sum = e->usum;
+        } else if (e->ulen > e->total || trail > e->tail_len) {
+            l->field = (uint16_t)(e->csum_at >> 16);
             l->verdict = CSC_V_UNVERIFIABLE;
             l->reason = CSC_R_LEN_MISMATCH;
             return;
+        } else {
+            uint32_t ts = csum_partial(e->tail + e->tail_len - trail, trail, 0);
+            sum = csum_block_sub(sum, ts, e->ulen);
         }
-        uint32_t ts = csum_partial(e->tail + e->tail_len - trail, trail, 0);
-        sum = csum_block_sub(sum, ts, e->ulen);
         len = e->ulen;
     }
     uint32_t pseudo = 0;
@@ -280,6 +288,35 @@ static void complete(struct csc_frag_table *t, struct csc_frag_entry *e, struct 
     }
     if (csc_verdict_rank(l->verdict) > csc_verdict_rank(r->worst))
         r->worst = l->verdict;
+}
+
+/* A fragment's share of the datagram's first ulen bytes (UDP: the length
+ * the datagram is trimmed to, see complete()): known once the first
+ * fragment told ulen; of a fragment fed before that, only its offset is
+ * kept (its share is nothing when it starts at ulen or after). */
+static void add_udp_share(struct csc_frag_entry *e, const struct pkt *p, uint32_t pay, uint32_t foff,
+                          uint32_t len, uint32_t sum)
+{
+    if (l4_of(e->proto) != CSC_P_UDP)
+        return;
+    if (!e->have_first) {
+        if (!e->early || foff < e->early_min)
+            e->early_min = foff;
+        e->early = 1;
+        return;
+    }
+    if (foff >= e->ulen)
+        return;
+    uint32_t n = e->ulen - foff;      /* foff is a multiple of 8: no byte swap */
+    if (n >= len) {
+        e->usum = csum_add(e->usum, sum);
+        return;
+    }
+    const uint8_t *b = pkt_span(p, pay, n);
+    if (!b)
+        e->usum_lost = 1;
+    else
+        e->usum = csum_add(e->usum, csum_partial(b, n, 0));
 }
 
 /* ---- the byte store: the datagram as ip_frag_reasm / ip6_frag_reasm rebuild it ---- */
@@ -323,7 +360,8 @@ static bool ipv6_frag_header(const struct pkt *p, const struct csc_layer *ip, ui
  * ip_summed when every fragment has the same, CHECKSUM_NONE otherwise. A
  * fragment the replay dropped before ip_defrag, or whose path it does not
  * know, is not counted as queued. */
-static void note_skb_state(struct csc_frag_entry *e, const struct csc_result *r, uint32_t foff)
+static void note_skb_state(struct csc_frag_entry *e, const struct csc_result *r, uint32_t foff,
+                           bool rounded)
 {
     const struct csc_kernel *k = &r->kernel;
     if (!k->ran || k->verdict != CSC_K_UNKNOWN || k->drop_layer != CSC_NO_LAYER ||
@@ -332,23 +370,27 @@ static void note_skb_state(struct csc_frag_entry *e, const struct csc_result *r,
         return;
     }
     const struct csc_skb_state *s = &k->devs[0].entry;
+    uint8_t summed = s->ip_summed;
+    if (rounded && summed != CSC_CHECKSUM_UNNECESSARY)
+        summed = CSC_CHECKSUM_NONE;             /* ip_frag_queue's `end &= ~7` (v6.12) */
     if (!e->state_seen)
-        e->head_summed = s->ip_summed;          /* the first fragment fed */
-    else if (e->head_summed != s->ip_summed)
+        e->head_summed = summed;                /* the first fragment fed */
+    else if (e->head_summed != summed)
         e->summed_mixed = 1;
     e->state_seen = 1;
     if (foff == 0) {
-        if (e->head_summed != s->ip_summed)
+        if (e->head_summed != summed)
             e->summed_mixed = 1;
-        e->head_summed = s->ip_summed;
+        e->head_summed = summed;
         e->head_level = s->csum_level;
     }
 }
 
-/* Copy one fragment into its slot's area: the payload at its offset, and
- * from the first fragment the header the datagram keeps. */
+/* Copy one fragment into its slot's area: the payload at its offset (less
+ * the cut bytes ip_frag_queue trims off its end), and from the first
+ * fragment the header the datagram keeps. */
 static void store_fragment(struct csc_frag_table *t, struct csc_frag_entry *e, const struct pkt *p,
-                           const struct csc_layer *ip, uint32_t foff)
+                           const struct csc_layer *ip, uint32_t foff, uint32_t cut)
 {
     uint8_t *area = slot_area(t, e);
     uint32_t from = ip->off + ip->hdr_len, frag_at = 0, nh_at = 0;
@@ -359,7 +401,7 @@ static void store_fragment(struct csc_frag_table *t, struct csc_frag_entry *e, c
         }
         from = frag_at + WIRE_LEN(ipv6_frag_hdr);
     }
-    uint32_t len = ip->end > from ? ip->end - from : 0;
+    uint32_t len = ip->end > from + cut ? ip->end - from - cut : 0;
     if ((uint64_t)foff + len > CSC_FRAG_DGRAM_MAX ||
         !pkt_copy(p, from, len, area + CSC_FRAG_HDR_ROOM + foff)) {
         e->bytes_ok = 0;                  /* ip_frag_reasm: oversized, the kernel fails it too */
@@ -594,8 +636,30 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
         t->dropped++;
         return false;                 /* not captured in full: cannot account it */
     }
+    /* A fragment that is not the last ends on a multiple of 8, or
+     * ip_frag_queue rounds its end down and trims the rest (`end &= ~7`,
+     * v6.12), while ipv6_frag_rcv refuses it (ip6_frag_queue's parameter
+     * problem, v6.12: never queued). The replay's ip_frag_queue
+     * (core/replay/defrag.c) says the same of the frame. */
+    uint32_t cut = more ? (foff + len) & 7u : 0;
+    if (cut && k.v6)
+        return false;
+    if (cut) {
+        const uint8_t *tb = pkt_span(&p, ip->end - cut, cut);
+        if (!tb) {
+            t->dropped++;
+            return false;
+        }
+        len -= cut;
+        sum = csum_block_sub(sum, csum_partial(tb, cut, 0), len);
+    }
     k.addrsum = ip->pseudo;
     struct csc_frag_entry *e = lookup(t, &k);
+    if (len == 0) {                   /* end == offset: discard_qp / discard_fq kill the queue */
+        if (e)
+            entry_free(t, e);
+        return false;
+    }
     if (!e) {
         e = alloc_entry(t, &k);
         e->bytes_ok = t->store != NULL;
@@ -612,9 +676,9 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
         entry_free(t, e);
         return false;
     }
-    note_skb_state(e, r, foff);
+    note_skb_state(e, r, foff, cut != 0);
     if (e->bytes_ok)
-        store_fragment(t, e, &p, ip, foff);
+        store_fragment(t, e, &p, ip, foff, cut);
     e->sum = csum_add(e->sum, sum);
     e->bytes += len;
     t->bytes += len;
@@ -635,6 +699,7 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
                 break;
             }
     }
+    add_udp_share(e, &p, pay, foff, len, sum);
     if (!more) {
         e->have_last = 1;
         e->total = foff + len;

@@ -121,7 +121,7 @@ enum kdrop {
     KD_ICMP_CSUM, KD_GRE_CSUM, KD_GRE_FLAGS, KD_VXLAN_INVALID_HDR, KD_NO_SOCKET,
     KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR, KD_GUE_HDR, KD_GUE_CONTROL, KD_OTHERHOST,
     KD_RTHDR_UNKNOWN, KD_RTHDR_DISABLED, KD_HAO_NO_STATE, KD_UNHANDLED_PROTO, KD_MARTIAN,
-    KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT,
+    KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT, KD_FRAG_NOT_ROUNDED, KD_FRAG_EMPTY,
     KD__COUNT
 };
 
@@ -211,6 +211,9 @@ bool ip_route_input_addrs(struct rp *rp, uint8_t i);
 bool ip6_rcv_core_addrs(struct rp *rp, uint8_t i);
 /* ip6_rcv_core's ipv6_parse_hopopts (tlv.c); false: went no further */
 bool ipv6_parse_hopopts(struct rp *rp, uint8_t i);
+/* ip_frag_queue / ip6_frag_queue before the queue (defrag.c): queued (verdict
+ * unknown) or dropped; the replay goes no further either way */
+void ip_frag_queue(struct rp *rp, uint8_t i);
 /* icmp_rcv after the checksum (icmp.c); false: dropped */
 bool icmp_rcv_type(struct rp *rp, uint8_t i);
 

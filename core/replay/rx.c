@@ -188,9 +188,7 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
                                 : !ipv6_parse_hopopts(rp, i))      /* ip6_rcv_core */
         return false;
     if (ip->notes & CSC_N_FRAGMENT) {
-        rp->k->verdict = CSC_K_UNKNOWN;
-        rp_step(rp, i, KF_IP_DEFRAG, W_QUEUED, CSC_TRI_UNDECIDED, 0, NULL);
-        rp->done = 1;
+        ip_frag_queue(rp, i);
         return false;
     }
     return true;

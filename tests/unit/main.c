@@ -18,6 +18,7 @@ Suite *addr_suite(void);
 Suite *icmp_rcv_suite(void);
 Suite *stops_suite(void);
 Suite *fast_suite(void);
+Suite *frag_rules_suite(void);
 Suite *gro_ipv6_suite(void);
 
 int main(void)
@@ -38,6 +39,7 @@ int main(void)
     srunner_add_suite(sr, icmp_rcv_suite());
     srunner_add_suite(sr, stops_suite());
     srunner_add_suite(sr, fast_suite());
+    srunner_add_suite(sr, frag_rules_suite());
     srunner_add_suite(sr, gro_ipv6_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -59,6 +59,10 @@ struct csc_frag_entry {
     uint32_t ulen;               /* UDP length from the first fragment */
     uint8_t tail_len;            /* last bytes of the datagram, for a UDP */
     uint8_t tail[32];            /* length shorter than the datagram */
+    uint32_t usum;               /* sum of the datagram's first ulen bytes fed since the first
+                                    fragment (what the UDP length trims the datagram to) */
+    uint32_t early_min;          /* the lowest offset fed before the first fragment */
+    uint8_t early, usum_lost;    /* fragments fed before the first; a share not summed */
     uint64_t last_frame;
     uint8_t newer, older;        /* LRU list (slot indices, CSC_FRAG_NIL at the ends) */
     /* the byte store (csc_frag_attach) */

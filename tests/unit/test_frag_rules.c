@@ -1,0 +1,289 @@
+/*
+ * test_frag_rules.c - what ip_frag_queue / ip6_frag_queue do to a fragment
+ * before it joins its queue (issue 28 findings 9 and 10): core/replay/defrag.c
+ * for the frame, core/frag.c for the datagram.
+ */
+#include "helpers.h"
+
+#include "csumcheck/frag.h"
+
+static uint8_t fb[4][2000];
+static size_t fl[4];
+static int fn;
+
+static void take(void *ctx, const uint8_t *b, size_t len)
+{
+    (void)ctx;
+    if (fn < 4 && len <= sizeof fb[0]) {
+        memcpy(fb[fn], b, len);
+        fl[fn++] = len;
+    }
+}
+
+static void feed(struct csc_frag_table *t, int i, int frame_no)
+{
+    run_bytes(fb[i], fl[i], fl[i], CSC_LINK_ETHERNET);
+    struct csc_frame fr = { fb[i], (uint32_t)fl[i], (uint32_t)fl[i], CSC_LINK_ETHERNET, 0 };
+    csc_frag_feed(t, &fr, &R, (uint64_t)frame_no);
+}
+
+static void be16_at(uint8_t *b, uint16_t v)
+{
+    b[0] = (uint8_t)(v >> 8);
+    b[1] = (uint8_t)v;
+}
+
+/* The IPv4 header checksum of the fragment at 14, written again */
+static void ip4_recheck(uint8_t *b)
+{
+    b[14 + 10] = b[14 + 11] = 0;
+    uint32_t s = 0;
+    for (int i = 0; i < 20; i += 2)
+        s += (uint32_t)b[14 + i] << 8 | b[14 + i + 1];
+    while (s >> 16)
+        s = (s & 0xffff) + (s >> 16);
+    be16_at(b + 14 + 10, (uint16_t)~s);
+}
+
+/* An IPv4/UDP datagram (1,000 payload bytes, checksum good or bad) cut into
+ * fragments of 400; the first one then carries `extra` bytes more (the
+ * second's first bytes, as a sender that does not round its MTU would) */
+static void ipv4_datagram(int bad, unsigned extra)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    struct pb_layer *ip = pb_push(&f, PB_IPV4);
+    ip->frag = 0;
+    ip->ip_id = 0x2809;
+    pb_push(&f, PB_UDP)->csum = bad ? PB_BAD : PB_OK;
+    pb_push(&f, PB_PAYLOAD)->len = 1000;
+    run(&f);
+    fn = 0;
+    ck_assert_int_eq(pb_fragment_ipv4(FRAME, FRAME_LEN, 14, 400, take, NULL), 3);
+    memcpy(fb[0] + fl[0], FRAME + 14 + 20 + 400, extra);
+    fl[0] += extra;
+    be16_at(fb[0] + 14 + 2, (uint16_t)(20 + 400 + extra));
+    ip4_recheck(fb[0]);
+}
+
+/* Finding 9: a first fragment ending at 403 (not a multiple of 8) before
+ * one at offset 400. ip_frag_queue (net/ipv4/ip_fragment.c, v6.12 and
+ * v6.1) rounds its end down to 400 - no overlap - and the datagram
+ * completes; the model called it an overlap (unverifiable, no replay). The
+ * rounded fragment's CHECKSUM_COMPLETE becomes NONE, so the reassembled
+ * skb is NONE (inet_frag_reasm_finish: the fragments differ) and the UDP
+ * checksum costs a software pass instead of using the sum. */
+START_TEST(ipv4_fragment_rounded_down)
+{
+    static struct csc_frag_table t;
+    static uint8_t store[CSC_FRAG_STORE_BYTES];
+    for (int bad = 0; bad < 2; bad++) {
+        cfg_set("none", "modern");
+        ipv4_datagram(bad, 3);
+        csc_frag_init(&t);
+        csc_frag_attach(&t, &CFG, store);
+        feed(&t, 0, 1);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);          /* queued */
+        ck_assert_int_ge(find_step("ip_defrag", "queued-for-reassembly"), 0);
+        feed(&t, 1, 2);
+        feed(&t, 2, 3);
+        ck_assert_uint_eq(t.overlaps, 0);
+        ck_assert_uint_eq(t.completed, 1);
+        int u = lay(CSC_P_UDP, 0);
+        ck_assert(R.layers[u].notes & CSC_N_REASSEMBLED);
+        ck_assert_int_eq(R.layers[u].reason, CSC_R_FRAG_REASSEMBLED);
+        ck_assert_int_eq(R.layers[u].verdict, bad ? CSC_V_BAD : CSC_V_GOOD);
+        ck_assert_uint_eq(R.layers[u].end - R.layers[u].off, 1008);   /* the datagram: 1,008 */
+        ck_assert_int_eq(R.kernel.verdict, bad ? CSC_K_DROP : CSC_K_ACCEPT);
+        if (bad)
+            ck_assert(has_counter(CSC_C_UDP_IN_CSUM_ERRORS));
+        /* without the byte store: the sums alone (the first fragment's
+         * three extra bytes taken off) */
+        csc_frag_init(&t);
+        feed(&t, 0, 1);
+        feed(&t, 1, 2);
+        feed(&t, 2, 3);
+        u = lay(CSC_P_UDP, 0);
+        ck_assert_int_eq(R.layers[u].reason, CSC_R_FRAG_REASSEMBLED);
+        ck_assert_int_eq(R.layers[u].verdict, bad ? CSC_V_BAD : CSC_V_GOOD);
+    }
+    /* CHECKSUM_COMPLETE from the NIC: a whole fragment keeps it, the rounded
+     * one is NONE, so the reassembled skb is NONE: one software pass over
+     * the datagram (1,008 bytes) at udp4_csum_init / __skb_checksum_complete */
+    cfg_set("complete", "modern");
+    ipv4_datagram(0, 0);
+    csc_frag_init(&t);
+    csc_frag_attach(&t, &CFG, store);
+    for (int k = 0; k < 3; k++)
+        feed(&t, k, k + 1);
+    ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].k.method, CSC_M_COMPLETE);
+    ASSERT_PASSES(0);
+    ipv4_datagram(0, 3);
+    csc_frag_init(&t);
+    csc_frag_attach(&t, &CFG, store);
+    feed(&t, 0, 1);
+    ck_assert_int_ge(find_step("ip_defrag", "trim-complete-to-none"), 0);
+    feed(&t, 1, 2);
+    feed(&t, 2, 3);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_ne(R.layers[lay(CSC_P_UDP, 0)].k.method, CSC_M_COMPLETE);
+    ASSERT_PASSES(1);
+    ck_assert_uint_eq(R.kernel.sw_bytes, 1008);
+}
+END_TEST
+
+/* ip_frag_queue: a fragment with MF and fewer than 8 payload bytes is
+ * rounded to nothing (end == offset): discard_qp kills the queue (v6.12).
+ * The frame is dropped with no counter of the model's (ReasmFails), and the
+ * datagram's other fragments never complete. */
+START_TEST(ipv4_fragment_rounded_to_nothing)
+{
+    static struct csc_frag_table t;
+    cfg_set("none", "modern");
+    ipv4_datagram(0, 0);
+    /* a fourth fragment: offset 400, MF, 5 payload bytes */
+    memcpy(fb[3], fb[1], 14 + 20 + 5);
+    fl[3] = 14 + 20 + 5;
+    be16_at(fb[3] + 14 + 2, 25);
+    ip4_recheck(fb[3]);
+    run_bytes(fb[3], fl[3], fl[3], CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+    ck_assert_int_ge(find_step("ip_defrag", "drop"), 0);
+    csc_frag_init(&t);
+    feed(&t, 0, 1);
+    feed(&t, 3, 2);                       /* kills the queue with the first fragment */
+    feed(&t, 1, 3);
+    feed(&t, 2, 4);
+    ck_assert_uint_eq(t.completed, 0);
+}
+END_TEST
+
+/* An IPv6/UDP frame whose fragment header says offset 0, M, with 8 + paylen
+ * bytes after it */
+static size_t ipv6_first_fragment(uint16_t paylen)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    struct pb_layer *ip = pb_push(&f, PB_IPV6);
+    ip->v6_ext = PB_X_FRAG;
+    ip->frag = 1;                         /* offset 0, M */
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = paylen;
+    run(&f);
+    return FRAME_LEN;
+}
+
+/* Finding 10: a first fragment of 8 + 65 bytes (not a multiple of 8).
+ * ip6_frag_queue (net/ipv6/reassembly.c, v6.12 and v6.1) sets
+ * prob_offset; ipv6_frag_rcv counts Ip6InHdrErrors and sends a parameter
+ * problem; the fragment is never queued. The model queued it. 8 + 64
+ * bytes is queued as before. */
+START_TEST(ipv6_fragment_not_rounded)
+{
+    static struct csc_frag_table t;
+    cfg_set("none", "modern");
+    size_t n = ipv6_first_fragment(65);
+    ck_assert(R.layers[1].notes & CSC_N_FRAGMENT);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, 1);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+    ck_assert_int_ge(find_step("ipv6_frag_rcv", "drop"), 0);
+    csc_frag_init(&t);
+    struct csc_frame fr = { FRAME, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, 0 };
+    ck_assert(!csc_frag_feed(&t, &fr, &R, 1));
+    ck_assert_int_eq(t.nfree, CSC_FRAG_SLOTS);             /* nothing queued */
+    n = ipv6_first_fragment(64);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    ck_assert_int_ge(find_step("ip_defrag", "queued-for-reassembly"), 0);
+    struct csc_frame fr2 = { FRAME, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, 0 };
+    csc_frag_feed(&t, &fr2, &R, 2);
+    ck_assert_int_eq(t.nfree, CSC_FRAG_SLOTS - 1);
+}
+END_TEST
+
+/* Finding 14: a 65,528-byte IPv6/UDP datagram (UDP header + 65,520 bytes)
+ * whose UDP length says 257, cut into fragments of 1,232. The UDP checksum
+ * the builder wrote covers the whole datagram; __udp6_lib_rcv
+ * (net/ipv6/udp.c, v6.12) trims the skb to the UDP length
+ * (pskb_trim_rcsum) and checks those 257 bytes: bad, as tshark says. The
+ * model kept a 32-byte tail to take off and called it unverifiable with
+ * field 0x0000. */
+static uint8_t big[60][1400];
+static size_t bigl[60];
+static int bign;
+
+static void take_big(void *ctx, const uint8_t *b, size_t len)
+{
+    (void)ctx;
+    if (bign < 60 && len <= sizeof big[0]) {
+        memcpy(big[bign], b, len);
+        bigl[bign++] = len;
+    }
+}
+
+START_TEST(ipv6_udp_length_trims_a_big_datagram)
+{
+    static struct csc_frag_table t;
+    static uint8_t store[CSC_FRAG_STORE_BYTES];
+    struct pb_frame f;
+    for (int with_store = 1; with_store >= 0; with_store--) {
+        cfg_set("none", "modern");
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV6);
+        pb_push(&f, PB_UDP)->len_override = 257;
+        pb_push(&f, PB_PAYLOAD)->len = 65520;
+        run(&f);
+        ck_assert_uint_eq(FRAME_LEN, 14 + 40 + 65528);
+        uint16_t field = (uint16_t)(FRAME[14 + 40 + 6] << 8 | FRAME[14 + 40 + 7]);
+        /* what the checksum over the 257 bytes the kernel keeps should be */
+        uint32_t s = 0;
+        for (int i = 0; i < 32; i += 2)                   /* the addresses */
+            s += (uint32_t)FRAME[14 + 8 + i] << 8 | FRAME[14 + 8 + i + 1];
+        s += 17 + 257;
+        for (int i = 0; i < 257; i += 2) {
+            if (i == 6)
+                continue;
+            s += (uint32_t)FRAME[14 + 40 + i] << 8 | (i + 1 < 257 ? FRAME[14 + 40 + i + 1] : 0);
+        }
+        while (s >> 16)
+            s = (s & 0xffff) + (s >> 16);
+        uint16_t want = (uint16_t)~s;
+        ck_assert_uint_ne(want, field);
+        bign = 0;
+        int n = pb_fragment_ipv6(FRAME, FRAME_LEN, 14, 1232, 0x1428, take_big, NULL);
+        ck_assert_int_eq(n, 54);
+        ck_assert_int_eq(bign, 54);
+        csc_frag_init(&t);
+        if (with_store)
+            csc_frag_attach(&t, &CFG, store);
+        for (int k = 0; k < n; k++) {
+            run_bytes(big[k], bigl[k], bigl[k], CSC_LINK_ETHERNET);
+            struct csc_frame fr = { big[k], (uint32_t)bigl[k], (uint32_t)bigl[k], CSC_LINK_ETHERNET, 0 };
+            ck_assert(csc_frag_feed(&t, &fr, &R, (uint64_t)k + 1) == (k == n - 1));
+        }
+        int u = lay(CSC_P_UDP, 0);
+        if (R.layers[u].verdict != CSC_V_BAD)
+            dump_result();
+        ck_assert_int_eq(R.layers[u].verdict, CSC_V_BAD);
+        ck_assert_uint_eq(R.layers[u].field, field);
+        ck_assert_uint_eq(R.layers[u].expected, want);
+    }
+}
+END_TEST
+
+Suite *frag_rules_suite(void);
+Suite *frag_rules_suite(void)
+{
+    Suite *s = suite_create("frag_rules");
+    TCase *t = tcase_create("ip_frag_queue");
+    tcase_add_test(t, ipv4_fragment_rounded_down);
+    tcase_add_test(t, ipv4_fragment_rounded_to_nothing);
+    tcase_add_test(t, ipv6_fragment_not_rounded);
+    tcase_add_test(t, ipv6_udp_length_trims_a_big_datagram);
+    suite_add_tcase(s, t);
+    return s;
+}

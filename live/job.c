@@ -6,6 +6,7 @@
  *   csc-live-job 1
  *   setup NAME...                     one per namespace, then its lines:
  *   napi 0|1 / gro NS / level L
+ *   extends 1                         it holds the setup before it and more: the same namespace, grown
  *   cmd LINE...                       an iproute2 line or a built-in
  *   sock udp4|udp6|tcp4|tcp6 PORT
  *   dev IFNAME LABEL...               a device, then its lines and sentinels:
@@ -94,6 +95,8 @@ void live_job_setup(FILE *f, const struct live_setup *s)
 {
     fprintf(f, "setup %s\npin %u\nnapi %u\ngro %u\nlevel %d\n", s->name, s->pin, s->napi, s->gro_flush_ns,
             s->level);
+    if (s->extends)
+        fprintf(f, "extends 1\n");
     for (int i = 0; i < s->ncmds; i++)
         fprintf(f, "cmd %s\n", s->cmds[i]);
     for (int i = 0; i < s->nsocks; i++)
@@ -182,6 +185,10 @@ static int setup_line(struct live_setup *s, char *line, char *arg)
         if (get_uint(arg, 1, &v))
             return -1;
         s->napi = (uint8_t)v;
+    } else if (!strncmp(line, "extends ", 8)) {
+        if (get_uint(arg, 1, &v))
+            return -1;
+        s->extends = (uint8_t)v;
     } else if (!strncmp(line, "pin ", 4)) {
         if (get_uint(arg, 1, &v))
             return -1;
@@ -435,6 +442,7 @@ struct agent {
     int failed;
     struct live_setup s;         /* the setup read last */
     int started, start_rc, bad;  /* its session: started, live_session_start's answer */
+    int grow;                    /* s extends the session's setup: grow it at the next case */
     struct live_session ss;
 };
 
@@ -447,12 +455,19 @@ static void agent_end_setup(struct agent *a)
 }
 
 /* A setup is made when its first case arrives (a setup without cases costs
- * nothing) and ended when the next setup begins. */
+ * nothing) and ended when the next setup begins - unless the next one
+ * extends it: then its namespace grows to the next one. */
 static int agent_setup(void *ctx, const struct live_setup *s)
 {
     struct agent *a = ctx;
+    if (s->extends && a->started && !a->start_rc && a->ss.pid > 0) {
+        a->s = *s;                   /* the namespace goes on */
+        a->grow = 1;
+        return 0;
+    }
     agent_end_setup(a);
     a->s = *s;
+    a->grow = 0;
     return 0;
 }
 
@@ -461,6 +476,11 @@ static int agent_case(void *ctx, const struct live_batch *b)
 {
     struct agent *a = ctx;
     static struct live_obs o;
+    if (a->grow) {                   /* a setup it cannot grow to is made afresh */
+        a->grow = 0;
+        if (live_session_extend(&a->ss, &a->s, a->timeout_s))
+            agent_end_setup(a);
+    }
     if (!a->started) {
         a->started = 1;
         a->start_rc = live_session_start(&a->ss, a->t, &a->s, a->timeout_s);

@@ -93,6 +93,9 @@ struct live_setup {
                                   queue (backlog, gro_cells) then keeps write order */
     uint8_t napi;              /* IFF_NAPI on the TAP: GRO runs on it */
     uint32_t gro_flush_ns;     /* the TAP's gro_flush_timeout (0: none) */
+    uint8_t extends;           /* it holds the setup before it (its lines, sockets and devices, in their
+                                  places) and more: an agent adds the rest to that one's namespace
+                                  (live_session_extend) instead of making a new one */
     int8_t level;              /* BPF csum level on the TAP's ingress, -1: none */
     int ncmds;                 /* lines run first: iproute2 ("ip ...", "tc ...") or
                                   built-ins (live_builtin_names()) */
@@ -170,6 +173,11 @@ int live_preflight(const struct live_tools *t, char *err, size_t n);
  * device kind, protocol or attribute not supported, module missing), else
  * LIVE_ERROR, with the refusal as their message. */
 int live_setup(const struct live_tools *t, const struct live_setup *s, char *err, size_t n);
+/* Add to the setup made (in this process, after live_setup) what s has
+ * more: lines, sockets, devices (each warmed up as live_setup does). s must
+ * hold the setup made in the same places (else -1 and nothing is done).
+ * 0 ok, -1 error (err): the namespace is then in an unknown state. */
+int live_setup_extend(const struct live_setup *s, char *err, size_t n);
 /* Write one case's frames, wait until the kernel has processed them, fill o. */
 int live_run_case(const struct live_case *c, struct live_obs *o);
 int live_run_batch(const struct live_batch *b, struct live_obs *o);
@@ -196,6 +204,10 @@ struct live_session {
  * child's whole life (an alarm). */
 int live_session_start(struct live_session *ss, const struct live_tools *t, const struct live_setup *s,
                        unsigned timeout_s);
+/* Grow the child's setup to s (live_setup_extend there). 0: done; -1: it
+ * could not (ss->msg says why): the session is ended. timeout_s: the
+ * child's life from now on (its alarm again). */
+int live_session_extend(struct live_session *ss, const struct live_setup *s, unsigned timeout_s);
 /* Run one batch; o gets its observation (an error one when the child died,
  * or gave no answer within timeout_ms: it is then killed). 0: o is the
  * child's answer; -1: the session is over. */

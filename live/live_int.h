@@ -56,6 +56,12 @@ int builtin_run(int argc, char **argv, char *err, size_t n);
 
 int64_t live_now_us(void);
 
+/* ksoftirqd.c: this CPU's ksoftirqd, for ending a case on one snapshot */
+void ksirq_open(int cpu);    /* find it in /proc and keep its stat files open */
+int ksirq_known(void);       /* found */
+int64_t ksirq_runs(void);    /* times it was switched in, -1 unknown */
+int ksirq_asleep(void);      /* not on a run queue now */
+
 /* cmd.c */
 /* One setup line: "ip ..." / "tc ..." with the tools found, "@name" a
  * built-in. 0 done, 1 refused as "this kernel lacks it", -1 failed (err). */

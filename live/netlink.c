@@ -30,6 +30,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* NLMSG_OK without its comparison of a signed length with nlmsg_len (clang's -Wsign-compare) */
+static int nl_ok(const struct nlmsghdr *h, int len)
+{
+    return len >= (int)sizeof *h && h->nlmsg_len >= sizeof *h && h->nlmsg_len <= (unsigned)len;
+}
+
 static int nl_socket(void)
 {
     int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
@@ -111,7 +117,7 @@ static int link_stats_dump(int fd, struct snap *s, const int *ifindex, char (*if
         if (r <= 0)
             return -1;
         int len = (int)r;
-        for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
+        for (struct nlmsghdr *h = (struct nlmsghdr *)buf; nl_ok(h, len); h = NLMSG_NEXT(h, len)) {
             if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
                 done = 1;
                 break;
@@ -160,7 +166,7 @@ int nl_link_stats(struct snap *s, const int *ifindex, char (*ifname)[16], int ni
             return -1;
         int len = (int)got;
         struct rtnl_link_stats64 copy;
-        for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len))
+        for (struct nlmsghdr *h = (struct nlmsghdr *)buf; nl_ok(h, len); h = NLMSG_NEXT(h, len))
             if (h->nlmsg_type == RTM_NEWSTATS && stats_of(h, &copy))
                 link_stats(s, ifname[i], &copy);
     }

@@ -11,7 +11,6 @@
 #define _GNU_SOURCE
 #include "live_int.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if_tun.h>
@@ -46,6 +45,8 @@ static struct {
     int64_t bytes[LIVE_MAX_SOCKS];     /* payload bytes those reads returned */
     int ep;                                   /* epoll over the UDP sockets: drain() reads only those with data */
     int8_t dev_state[LIVE_MAX_DEVS];          /* 0 made, 1 not in this kernel, -1 failed */
+    int cpu;                                  /* pinned to it (setup.pin), -1: not */
+    uint8_t repin;                            /* free to move: pin again at the next case */
     int ifindex[IF_MAX];                      /* links read: the TAP, the current device and its watch list */
     char ifname[IF_MAX][16];                  /* their names */
     uint8_t watch_all;                        /* ifindex holds every device's links, for every case */
@@ -57,6 +58,7 @@ static struct {
 
 /* ---- commands ---- */
 
+static int run(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int run(char *err, size_t n, const char *fmt, ...)
 {
     char line[LIVE_CMD_LEN];
@@ -88,8 +90,7 @@ static void fail_dev(int d, int unsupported_here, const char *msg)
 /* cmd_run_setup_lines' refusals */
 static void fail_line(void *ctx, int d, int unsupported_here, const char *msg)
 {
-    (void)ctx;
-    fail_dev(d, unsupported_here, msg);
+    fail_dev(d + (ctx ? *(const int *)ctx : 0), unsupported_here, msg);   /* ctx: the first device's index */
 }
 
 static int write_file(const char *path, const char *val)
@@ -412,96 +413,13 @@ static void settle(struct snap *cur, struct snap *prev)
 
 static struct snap S_BASE, S_CUR, S_PREV;
 
-/* ---- the end of a case without waiting ----
- * With the process pinned to one CPU and no NAPI on the TAP, a write to
- * the TAP runs the frame's whole receive path before it returns:
- * tun_get_user() hands it to netif_receive_skb() under local_bh_disable(),
- * and what that queues on this CPU (a tunnel's gro_cells, the backlog of
- * what the namespace sends itself) runs at local_bh_enable(). The one way
- * work outlives the write is a softirq left to this CPU's ksoftirqd (the
- * softirq loop ran too long, or ksoftirqd was already due). So: when
- * ksoftirqd/CPU was not switched in from before the first write until after
- * the snapshot, and is asleep then, nothing of the case is still in flight
- * and one snapshot ends it - no sentinel frame needed; otherwise the case
- * ends as any other: the sentinel behind it (2 s bound), then reads 0.3 ms
- * apart until two agree. */
-static struct {
-    int stat_fd, sched_fd;     /* /proc/PID/stat and schedstat of ksoftirqd/CPU, -1: none */
-    uint64_t fast, slow;       /* cases ended each way (CSC_LIVE_PROFILE) */
-} K = { -1, -1, 0, 0 };
-
-static void ksoftirqd_close(void)
-{
-    if (K.stat_fd >= 0)
-        close(K.stat_fd);
-    if (K.sched_fd >= 0)
-        close(K.sched_fd);
-    K.stat_fd = K.sched_fd = -1;
-}
-
-/* The kernel threads come first in /proc: the search ends within the
- * first few dozen entries. */
-static void ksoftirqd_open(int cpu)
-{
-    ksoftirqd_close();
-    char want[32];
-    int wl = snprintf(want, sizeof want, "ksoftirqd/%d\n", cpu);
-    DIR *d = opendir("/proc");
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        char path[64], comm[32];
-        snprintf(path, sizeof path, "/proc/%.20s/comm", e->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        ssize_t r = read(fd, comm, sizeof comm - 1);
-        close(fd);
-        if (r != wl || memcmp(comm, want, (size_t)wl))
-            continue;
-        snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
-        K.stat_fd = open(path, O_RDONLY | O_CLOEXEC);
-        snprintf(path, sizeof path, "/proc/%.20s/schedstat", e->d_name);
-        K.sched_fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (K.stat_fd < 0 || K.sched_fd < 0)
-            ksoftirqd_close();
-        break;
-    }
-    closedir(d);
-}
-
-/* Times ksoftirqd was switched in (schedstat's third field), -1 unknown */
-static int64_t ksoftirqd_runs(void)
-{
-    char b[128];
-    ssize_t r = K.sched_fd >= 0 ? pread(K.sched_fd, b, sizeof b - 1, 0) : -1;
-    if (r <= 0)
-        return -1;
-    b[r] = 0;
-    unsigned long long run, wait, n;
-    return sscanf(b, "%llu %llu %llu", &run, &wait, &n) == 3 ? (int64_t)n : -1;
-}
-
-/* Asleep ("S"; "I" for an idle kernel thread): not on a run queue, so no
- * softirq is waiting for it */
-static int ksoftirqd_asleep(void)
-{
-    char b[256];
-    ssize_t r = K.stat_fd >= 0 ? pread(K.stat_fd, b, sizeof b - 1, 0) : -1;
-    if (r <= 0)
-        return 0;
-    b[r] = 0;
-    const char *p = strrchr(b, ')');  /* "PID (comm) S ..." */
-    return p && p[1] == ' ' && (p[2] == 'S' || p[2] == 'I');
-}
+/* ---- the end of a case without waiting (ksoftirqd.c) ---- */
+static uint64_t K_FAST, K_SLOW;      /* cases ended each way (CSC_LIVE_PROFILE) */
 
 /* The cases of this setup can end on one snapshot */
 static int fast_end_ok(void)
 {
-    return E.s.pin && !E.s.napi && !E.s.gro_flush_ns && K.sched_fd >= 0;
+    return E.s.pin && !E.s.napi && !E.s.gro_flush_ns && ksirq_known();
 }
 
 /* Before the first case, for every device: each sentinel until it gets
@@ -558,6 +476,51 @@ static void warm_up_dev(int d)
     E.footprint[d] = fp[0];
 }
 
+/* The to_host programs of the devices from index `from` on */
+static void devs_to_host(int from)
+{
+    for (int d = from; d < E.s.ndevs; d++) {
+        char e[180];
+        if (!E.s.devs[d].to_host || E.dev_state[d])
+            continue;
+        if (!E.t->bpf_obj || !E.t->tc[0])
+            fail_dev(d, 0, E.t->bpf_obj ? "tc (iproute2) not found" : "no BPF object (clang -target bpf)");
+        else if (bpf_ingress(E.s.devs[d].ifname, "host", e, sizeof e))
+            fail_dev(d, 0, e);
+    }
+}
+
+/* The sockets from index `from` on, the UDP ones in the epoll set */
+static int open_socks(int from, char *err, size_t n)
+{
+    for (int i = from; i < E.s.nsocks; i++) {
+        if ((E.socks[i] = open_sock(&E.s.socks[i], err, n)) < 0)
+            return -1;
+        if (E.s.socks[i].kind == LIVE_TCP4 || E.s.socks[i].kind == LIVE_TCP6)
+            continue;
+        struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
+        if (epoll_ctl(E.ep, EPOLL_CTL_ADD, E.socks[i], &ev) < 0) {
+            snprintf(err, n, "epoll_ctl: %s", strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Pin this process to the CPU it runs on now: the queues a write fills
+ * are then all on one CPU and drained in order */
+static void pin_here(void)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    int cpu = sched_getcpu();
+    cpu = cpu >= 0 ? cpu : 0;
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) == 0 && cpu != E.cpu)
+        ksirq_open(cpu);
+    E.cpu = cpu;
+}
+
 int live_setup(const struct live_tools *t, const struct live_setup *s, char *err, size_t n)
 {
     E.t = t;
@@ -591,16 +554,10 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
         if (prof) \
             fprintf(stderr, "setup: %-10s at %6lld us\n", what, (long long)(live_now_us() - t0)); \
     } while (0)
-    if (s->pin) {
-        /* the CPU this process runs on now: the queues a write fills are
-         * then all on one CPU and drained in order */
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        int cpu = sched_getcpu();
-        CPU_SET(cpu >= 0 ? cpu : 0, &set);
-        if (sched_setaffinity(0, sizeof set, &set) == 0)
-            ksoftirqd_open(cpu >= 0 ? cpu : 0);
-    }
+    E.cpu = -1;
+    E.repin = 0;
+    if (s->pin)
+        pin_here();
     if ((rc = enter_ns(err, n)))
         return -1;
     snap_reset();
@@ -635,31 +592,14 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
         if (bpf_ingress(LIVE_TAP_NAME, sec, err, n))
             return -1;
     }
-    for (int d = 0; d < s->ndevs; d++) {
-        char e[180];
-        if (!s->devs[d].to_host || E.dev_state[d])
-            continue;
-        if (!t->bpf_obj || !t->tc[0])
-            fail_dev(d, 0, t->bpf_obj ? "tc (iproute2) not found" : "no BPF object (clang -target bpf)");
-        else if (bpf_ingress(s->devs[d].ifname, "host", e, sizeof e))
-            fail_dev(d, 0, e);
-    }
+    devs_to_host(0);
     SETUP_MARK("bpf");
     if ((E.ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
         snprintf(err, n, "epoll_create1: %s", strerror(errno));
         return -1;
     }
-    for (int i = 0; i < s->nsocks; i++) {
-        if ((E.socks[i] = open_sock(&s->socks[i], err, n)) < 0)
-            return -1;
-        if (s->socks[i].kind == LIVE_TCP4 || s->socks[i].kind == LIVE_TCP6)
-            continue;
-        struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
-        if (epoll_ctl(E.ep, EPOLL_CTL_ADD, E.socks[i], &ev) < 0) {
-            snprintf(err, n, "epoll_ctl: %s", strerror(errno));
-            return -1;
-        }
-    }
+    if (open_socks(0, err, n))
+        return -1;
     E.ifindex[0] = (int)if_nametoindex(LIVE_TAP_NAME);
     snprintf(E.ifname[0], sizeof E.ifname[0], "%s", LIVE_TAP_NAME);
     SETUP_MARK("sockets");
@@ -678,6 +618,108 @@ int live_setup(const struct live_tools *t, const struct live_setup *s, char *err
     PREV_VALID = 0;
     SETUP_MARK("warm-up");
 #undef SETUP_MARK
+    return 0;
+}
+
+/* ---- a setup that grows (live_setup_extend) ---- */
+
+static int frame_same(const struct live_frame *a, const struct live_frame *b)
+{
+    return a->len == b->len && !memcmp(a->vnet, b->vnet, sizeof a->vnet) && !memcmp(a->data, b->data, a->len);
+}
+
+static int dev_same(const struct live_dev *a, const struct live_dev *b)
+{
+    if (strcmp(a->ifname, b->ifname) || strcmp(a->name, b->name) || a->ncmds != b->ncmds ||
+        a->nsent != b->nsent || a->nwatch != b->nwatch || a->to_host != b->to_host)
+        return 0;
+    for (int i = 0; i < a->ncmds && i < LIVE_MAX_DEV_CMDS; i++)
+        if (strcmp(a->cmds[i], b->cmds[i]))
+            return 0;
+    for (int i = 0; i < a->nsent && i < LIVE_MAX_SENT; i++)
+        if (a->sent_sock[i] != b->sent_sock[i] || !frame_same(&a->sent[i], &b->sent[i]))
+            return 0;
+    for (int i = 0; i < a->nwatch && i < LIVE_MAX_WATCH; i++)
+        if (strcmp(a->watch[i], b->watch[i]))
+            return 0;
+    return 1;
+}
+
+/* s holds everything of the setup made, in the same places, and more */
+static int extends_made(const struct live_setup *s)
+{
+    const struct live_setup *o = &E.s;
+    if (s->pin != o->pin || s->napi != o->napi || s->gro_flush_ns != o->gro_flush_ns || s->level != o->level ||
+        s->ncmds < o->ncmds || s->nsocks < o->nsocks || s->ndevs < o->ndevs || s->ncmds > LIVE_MAX_CMDS ||
+        s->nsocks > LIVE_MAX_SOCKS || s->ndevs > LIVE_MAX_DEVS)
+        return 0;
+    for (int i = 0; i < o->ncmds; i++)
+        if (strcmp(s->cmds[i], o->cmds[i]))
+            return 0;
+    for (int i = 0; i < o->nsocks; i++)
+        if (s->socks[i].kind != o->socks[i].kind || s->socks[i].port != o->socks[i].port)
+            return 0;
+    for (int d = 0; d < o->ndevs; d++)
+        if (!dev_same(&s->devs[d], &o->devs[d]))
+            return 0;
+    for (int d = o->ndevs; d < s->ndevs; d++)
+        for (int i = 0; i < s->devs[d].nsent; i++)
+            if (s->devs[d].nsent > LIVE_MAX_SENT || s->devs[d].sent_sock[i] >= s->nsocks)
+                return 0;
+    return 1;
+}
+
+int live_setup_extend(const struct live_setup *s, char *err, size_t n)
+{
+    static struct live_setup add;    /* what s has more: its lines, its devices */
+    if (!extends_made(s)) {
+        snprintf(err, n, "the setup does not extend the namespace's (another start, other lines or devices)");
+        return -1;
+    }
+    int c0 = E.s.ncmds, s0 = E.s.nsocks, d0 = E.s.ndevs;
+    if (s->pin) {                    /* a long life pinned to one CPU of a loaded machine: each
+                                        growth lets the scheduler move it (nothing is in flight) */
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            CPU_SET(c, &set);
+        E.repin = sched_setaffinity(0, sizeof set, &set) == 0;
+    }
+    if (s->ncmds == c0 && s->nsocks == s0 && s->ndevs == d0)
+        return 0;
+    if (E.repin) {                   /* the warm-up below writes frames: pinned again first */
+        pin_here();
+        E.repin = 0;
+    }
+    add.ncmds = s->ncmds - c0;
+    memcpy(add.cmds, s->cmds[c0], sizeof add.cmds[0] * (size_t)add.ncmds);
+    add.ndevs = s->ndevs - d0;
+    memcpy(add.devs, &s->devs[d0], sizeof add.devs[0] * (size_t)add.ndevs);
+    E.s = *s;
+    for (int d = d0; d < s->ndevs; d++) {
+        E.dev_state[d] = 0;
+        E.dev_err[d][0] = 0;
+    }
+    if (cmd_run_setup_lines(E.t, &add, fail_line, &d0, err, n))
+        return -1;
+    devs_to_host(d0);
+    if (open_socks(s0, err, n))
+        return -1;
+    /* every device watched while there are few of them; then each its own
+     * (the footprints hold: a footprint's values are read by name) */
+    PREV_VALID = 0;
+    int all = E.watch_all && s->ndevs <= LIVE_WATCH_ALL_MAX;
+    E.watch_all = 0;
+    E.cur_dev = -1;
+    E.nif = 1;
+    if (all)
+        watch_every_dev();
+    /* the new devices' sentinels; with every device watched, the others'
+     * traces again (a sentinel may move a counter of a new device) */
+    for (int d = all || s->ndevs == d0 ? 0 : d0; d < s->ndevs; d++)
+        if (!E.dev_state[d])
+            warm_up_dev(d);
+    PREV_VALID = 0;
     return 0;
 }
 
@@ -715,7 +757,7 @@ static int run_once(const struct live_batch *c, struct live_obs *o, int64_t *max
     if (gro_run)
         align_to_tick();
     int fast = fast_end_ok();
-    int64_t runs0 = fast ? ksoftirqd_runs() : -1;
+    int64_t runs0 = fast ? ksirq_runs() : -1;
     fast = fast && runs0 >= 0;
     int64_t t0 = live_now_us(), prev_start = t0, tick0 = tick_now();
     *max_gap_us = 0;
@@ -743,9 +785,9 @@ static int run_once(const struct live_batch *c, struct live_obs *o, int64_t *max
     int r = 0, sent = 1;
     if (fast) {
         snapshot(&S_PREV);
-        sent = !(ksoftirqd_asleep() && ksoftirqd_runs() == runs0);
-        K.fast += !sent;
-        K.slow += sent;
+        sent = !(ksirq_asleep() && ksirq_runs() == runs0);
+        K_FAST += !sent;
+        K_SLOW += sent;
     }
     if (sent) {
         r = sentinel(c->dev, 0, 2000);
@@ -764,7 +806,7 @@ static int run_once(const struct live_batch *c, struct live_obs *o, int64_t *max
     if (getenv("CSC_LIVE_PROFILE"))
         fprintf(stderr, "case %d: %lld us, %lld snapshots %lld us (ended at once %llu, settled %llu)\n", c->id,
                 (long long)(live_now_us() - t0), (long long)PROF_SNAPS, (long long)PROF_SNAP_US,
-                (unsigned long long)K.fast, (unsigned long long)K.slow);
+                (unsigned long long)K_FAST, (unsigned long long)K_SLOW);
     PROF_SNAPS = PROF_SNAP_US = 0;
     return 0;
 }
@@ -820,6 +862,10 @@ int live_run_case(const struct live_case *c, struct live_obs *o)
 
 int live_run_batch(const struct live_batch *c, struct live_obs *o)
 {
+    if (E.repin) {
+        pin_here();
+        E.repin = 0;
+    }
     if (c->dev >= E.s.ndevs || E.dev_state[c->dev]) {
         memset(o, 0, sizeof *o);
         o->id = c->id;

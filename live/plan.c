@@ -176,7 +176,7 @@ static const char *l2tp_device(const struct csc_config *cfg, const struct csc_fr
     int udp = at > 0 && r->layers[at - 1].proto == CSC_P_UDP;
     rv->tun = LIVE_TUN_L2TP;
     rv->key = l->u.l2tp.session;
-    rv->l2tp_l2spec = cfg->l2tp_l2spec_len != 0;
+    rv->l2tp_l2spec = l->u.l2tp.l2spec != 0;   /* as the model decoded it (configured, or from the bytes) */
     rv->l2tp_cookie_len = cfg->l2tp_cookie_len;
     uint32_t c = l->off + (udp ? 8u : 4u);
     if (rv->l2tp_cookie_len && (c + rv->l2tp_cookie_len > cf->caplen || rv->l2tp_cookie_len > 8))
@@ -498,11 +498,16 @@ static int add_sock(struct live_setup *s, int kind, uint16_t port)
     return s->nsocks++;
 }
 
-void live_chunk_begin(const struct live_replay *lr, struct live_chunk *ch)
+void live_chunk_begin(const struct live_replay *lr, struct live_chunk *ch, int keep)
 {
     struct live_setup *s = &ch->s;
-    memset(s, 0, sizeof *s);
     ch->n = 0;
+    if (keep && ch->ns_frames) {     /* the namespace goes on */
+        s->extends = 1;
+        return;
+    }
+    memset(s, 0, sizeof *s);
+    ch->ns_frames = 0;
     ch->nechos = 0;
     snprintf(s->name, sizeof s->name, "csumcheck --live %.100s", lr->file);
     s->pin = 1;                      /* one CPU: every queue keeps write order */
@@ -575,7 +580,7 @@ int live_chunk_take(const struct live_replay *lr, struct live_chunk *ch, const s
     /* An echo request's reply goes to its source: when the namespace owns
      * that address, the reply comes back in and its counters would be the
      * frame's. Such a frame and an owner of its source take two namespaces. */
-    if (ch->n > 0) {
+    if (ch->ns_frames > 0) {
         char own[LIVE_CMD_LEN];
         route_line(own, sizeof own, nd->reply_to);
         if (nd->reply_to[0] && own[0] && has_line(s, own))
@@ -587,7 +592,7 @@ int live_chunk_take(const struct live_replay *lr, struct live_chunk *ch, const s
     int sock = nd->sock_kind >= 0 ? find_sock(s, nd->sock_kind, nd->sock_port) : -1;
     int socks = (nd->sock_kind >= 0 && sock < 0) + (sent6 && find_sock(s, LIVE_UDP6, LIVE_SENT_PORT) < 0);
     if (s->ncmds + lines > LIVE_MAX_CMDS || (dev < 0 && s->ndevs >= LIVE_MAX_DEVS) ||
-        s->nsocks + socks > LIVE_MAX_SOCKS || ch->n >= LIVE_CHUNK)
+        s->nsocks + socks > LIVE_MAX_SOCKS || ch->n >= LIVE_CHUNK || (nd->reply_to[0] && ch->nechos >= LIVE_NS_ECHOS))
         return -1;
     for (int i = 0; i < NL; i++)
         if (l[i][0])
@@ -600,8 +605,9 @@ int live_chunk_take(const struct live_replay *lr, struct live_chunk *ch, const s
         ch->dev_kind[dev] = (uint8_t)nd->kind;
         ch->dev_recv[dev] = nd->rv;
     }
-    if (nd->reply_to[0] && ch->nechos < LIVE_CHUNK)
+    if (nd->reply_to[0])
         snprintf(ch->echo_src[ch->nechos++], sizeof ch->echo_src[0], "%s", nd->reply_to);
+    ch->ns_frames++;
     f->dev = dev;
     f->sock = nd->sock_kind >= 0 ? add_sock(s, nd->sock_kind, nd->sock_port) : -1;
     f->kind = (uint8_t)nd->kind;

@@ -374,6 +374,13 @@ static void account(struct live_replay *lr, const struct live_fr *f)
         lr->face.frame(lr->face.ctx, f);
 }
 
+static void replay_session_end(struct live_replay *lr)
+{
+    if (lr->ss_up)
+        live_session_end(&lr->ss);
+    lr->ss_up = false;
+}
+
 static void chunk_end(struct live_replay *lr, struct live_chunk *ch)
 {
     ch->n = 0;
@@ -391,7 +398,7 @@ static void chunk_to_job(struct live_replay *lr, struct live_chunk *ch)
             continue;
         if (!setup) {
             live_job_setup(lr->job, &ch->s);
-            lr->setups++;
+            lr->setups += !ch->s.extends;    /* a namespace grown is not a new one */
             setup = true;
         }
         struct live_batch b = { lr->seq++, (uint8_t)f->dev, 1, { &f->fr }, 0 };
@@ -406,16 +413,23 @@ static void chunk_run(struct live_replay *lr, struct live_chunk *ch)
         chunk_to_job(lr, ch);
         return;
     }
-    static struct live_session ss;
     static struct live_obs o;
+    struct live_session *ss = &lr->ss;
     int replayable = 0;
     for (int i = 0; i < ch->n; i++)
         replayable += ch->f[i].dev >= 0;
     int rc = 1;
     int64_t t = now_us();
     bool host = live_replay_has_host(lr), live = host && replayable && !stopped(lr);
-    if (live) {
-        rc = live_session_start(&ss, &lr->tools, &ch->s, LIVE_CHUNK_S);
+    if (lr->ss_up && (!ch->s.extends || stopped(lr)))
+        replay_session_end(lr);     /* a new namespace begins */
+    if (live && lr->ss_up) {         /* the namespace goes on, grown to what this chunk needs */
+        rc = live_session_extend(ss, &ch->s, LIVE_CHUNK_S);
+        lr->ss_up = rc == 0;
+    }
+    if (live && !lr->ss_up) {
+        rc = live_session_start(ss, &lr->tools, &ch->s, LIVE_CHUNK_S);
+        lr->ss_up = rc == 0;
         if (lr->pass == LIVE_PASS_HERE)
             lr->setups++;
     }
@@ -439,7 +453,8 @@ static void chunk_run(struct live_replay *lr, struct live_chunk *ch)
             } else if (rc == 0 && !stopped(lr)) {
                 struct live_batch b = { (int32_t)i, (uint8_t)f->dev, 1, { &f->fr }, 0 };
                 int64_t tf = now_us();
-                live_session_run(&ss, &b, &o, LIVE_FRAME_MS);
+                if (live_session_run(ss, &b, &o, LIVE_FRAME_MS))
+                    lr->ss_up = false;   /* it ended: the chunk's other frames say so */
                 lr->frame_seconds += (double)(now_us() - tf) / 1e6;
                 live_judge_kernel(ch, f, out, &o);
             } else if (stopped(lr)) {    /* a signal: the frame in flight ended, the rest waits no more */
@@ -447,13 +462,13 @@ static void chunk_run(struct live_replay *lr, struct live_chunk *ch)
                 why(out, "not replayed: the run was interrupted (signal %d)", (int)*lr->stop);
             } else {
                 out->result = rc > 0 ? LIVE_RES_SKIPPED : LIVE_RES_ERROR;
-                why(out, "%s", ss.msg);
+                why(out, "%s", ss->msg);
             }
         }
         account(lr, f);
     }
-    if (live && rc == 0)
-        live_session_end(&ss);
+    if (stopped(lr) && lr->ss_up)
+        replay_session_end(lr);
     if (host)
         lr->seconds += (double)(now_us() - t) / 1e6;
     chunk_end(lr, ch);
@@ -472,6 +487,7 @@ int live_replay_pass(struct live_replay *lr, enum live_pass pass, char *err, siz
     }
     lr->pass = pass;
     lr->seq = 0;
+    lr->ch->ns_frames = 0;           /* every pass plans the same namespaces from the first */
     if (pass != LIVE_PASS_JOB && lr->nk > 1 && !lr->fates && !(lr->fates = calloc(1, sizeof *lr->fates))) {
         snprintf(err, n, "out of memory");
         return 2;
@@ -497,7 +513,7 @@ int live_replay_pass(struct live_replay *lr, enum live_pass pass, char *err, siz
 void live_replay_file_begin(struct live_replay *lr, const char *name)
 {
     lr->file = name;
-    live_chunk_begin(lr, lr->ch);
+    live_chunk_begin(lr, lr->ch, 1);    /* the namespace of the file before goes on */
 }
 
 /* Plan frame f (in its chunk's slot): the bytes written, its needs, the
@@ -529,7 +545,7 @@ struct live_fr *live_replay_frame(struct live_replay *lr, const uint8_t *data, u
     struct live_chunk *ch = lr->ch;
     if (ch->n >= LIVE_CHUNK) {       /* the chunk is full: it runs before this frame is read */
         chunk_run(lr, ch);
-        live_chunk_begin(lr, ch);
+        live_chunk_begin(lr, ch, 1);
     }
     struct live_fr *f = &ch->f[ch->n];
     memset(f, 0, offsetof(struct live_fr, fr));
@@ -546,7 +562,7 @@ struct live_fr *live_replay_frame(struct live_replay *lr, const uint8_t *data, u
         static struct live_fr keep;  /* the setup is full: run it, then this frame opens the next */
         keep = *f;
         chunk_run(lr, ch);
-        live_chunk_begin(lr, ch);
+        live_chunk_begin(lr, ch, 0);
         f = &ch->f[0];
         *f = keep;
         live_chunk_take(lr, ch, &nd, f);
@@ -562,6 +578,7 @@ void live_replay_file_end(struct live_replay *lr)
 
 void live_replay_end(struct live_replay *lr)
 {
+    replay_session_end(lr);
     if (lr->vm_dir[0]) {             /* stopped before the VMs ran: the job goes */
         if (lr->job)
             fclose(lr->job), lr->job = NULL;

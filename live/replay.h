@@ -140,6 +140,8 @@ struct live_replay {
     int interrupted;                 /* the signal that stopped the run (0: none) */
     double seconds;                  /* in namespaces (making them, their frames) */
     double frame_seconds;            /* writing and observing replayed frames */
+    struct live_session ss;          /* this machine's namespace, kept from chunk to chunk */
+    bool ss_up;
     struct live_chunk *ch;
     struct live_fates *fates;        /* several kernels: the fates that change from one to the next */
 };

@@ -25,14 +25,19 @@ struct live_need {
     struct live_recv rv;
 };
 
-/* The namespace being planned and the frames it will take */
+#define LIVE_NS_ECHOS 256            /* echo requests of one namespace at most */
+
+/* The frames of a chunk and the namespace they go to. A namespace outlives
+ * its chunk: the next chunk (of this file or the next) adds what its frames
+ * need to it (s.extends), until it is full; then a new one begins. */
 struct live_chunk {
     struct live_setup s;
     struct live_recv dev_recv[LIVE_MAX_DEVS];   /* devs[1..]: what each one is */
     uint8_t dev_kind[LIVE_MAX_DEVS];
     int n;
+    uint64_t ns_frames;              /* frames the namespace took, this chunk's and earlier ones' */
     int nechos;                      /* the echo requests' sources (their replies' destinations) */
-    char echo_src[LIVE_CHUNK][48];
+    char echo_src[LIVE_NS_ECHOS][48];
     struct live_fr f[LIVE_CHUNK];
 };
 
@@ -56,7 +61,9 @@ const char *live_plan_stack(const struct csc_config *cfg, const struct csc_resul
                             struct live_need *nd);
 
 /* plan.c: the chunk */
-void live_chunk_begin(const struct live_replay *lr, struct live_chunk *ch);
+/* A chunk begins: in the namespace of the one before (keep, when it took
+ * frames), or a new one */
+void live_chunk_begin(const struct live_replay *lr, struct live_chunk *ch, int keep);
 /* Take a frame's needs into the chunk's setup; -1 when the setup is full
  * (nothing was added then). */
 int live_chunk_take(const struct live_replay *lr, struct live_chunk *ch, const struct live_need *nd,

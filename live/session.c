@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #define WIRE_MAGIC 0x63736c62u   /* "cslb" */
+#define WIRE_SETUP 0x63736c73u   /* "csls": a struct live_setup follows, to extend the child's to */
 
 struct wire_batch {
     uint32_t magic;
@@ -82,6 +83,20 @@ static void child_main(const struct live_tools *t, const struct live_setup *s, i
         struct wire_batch wb;
         if (live_read_full(rfd, &wb, sizeof wb))
             _exit(0);                  /* the parent is done */
+        if (wb.magic == WIRE_SETUP) {  /* more of the setup: answered as the setup is (id -1) */
+            static struct live_setup more;
+            if (live_read_full(rfd, &more, sizeof more))
+                _exit(4);
+            alarm(wb.flags);
+            memset(&o, 0, sizeof o);
+            o.id = -1;
+            o.status = live_setup_extend(&more, o.msg, sizeof o.msg) ? LIVE_ERROR : LIVE_OK;
+            if (write_all(wfd, &o, sizeof o))
+                _exit(3);
+            if (o.status != LIVE_OK)
+                _exit(0);
+            continue;
+        }
         if (wb.magic != WIRE_MAGIC || wb.nframes > LIVE_MAX_BATCH)
             _exit(4);
         b.id = wb.id;
@@ -174,6 +189,32 @@ int live_session_start(struct live_session *ss, const struct live_tools *t, cons
     ss->status = LIVE_OK;
     if (getenv("CSC_LIVE_PROFILE"))
         fprintf(stderr, "parent: session started in %lld us\n", (long long)(live_now_us() - t0));
+    return 0;
+}
+
+int live_session_extend(struct live_session *ss, const struct live_setup *s, unsigned timeout_s)
+{
+    int64_t t0 = live_now_us();
+    if (ss->pid <= 0) {
+        snprintf(ss->msg, sizeof ss->msg, "the namespace is gone");
+        return -1;
+    }
+    struct wire_batch wb = { WIRE_SETUP, -1, 0, 0, timeout_s };
+    struct live_obs o;
+    struct pollfd pfd = { ss->rfd, POLLIN, 0 };
+    int pr = -1;
+    if (!write_all(ss->wfd, &wb, sizeof wb) && !write_all(ss->wfd, s, sizeof *s))
+        while ((pr = poll(&pfd, 1, (int)(timeout_s ? timeout_s : 600) * 1000)) < 0 && errno == EINTR) {
+        }
+    int got = pr > 0 && !live_read_full(ss->rfd, &o, sizeof o);
+    if (!got || o.status != LIVE_OK) {
+        snprintf(ss->msg, sizeof ss->msg, "%s",
+                 got && o.msg[0] ? o.msg : "the namespace's process ended while its setup grew");
+        live_session_end(ss);
+        return -1;
+    }
+    if (getenv("CSC_LIVE_PROFILE"))
+        fprintf(stderr, "parent: session grown in %lld us\n", (long long)(live_now_us() - t0));
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "live_cli.h"
 
+#include "filter.h"
 #include "jw.h"
 #include "live_out.h"
 #include "stats.h"
@@ -39,6 +40,8 @@ struct live_ctx {
     struct out_file out;             /* JSON: the packet records of the current file */
     struct cli_stats st;             /* a frame's findings (stats_account_frame) */
     GString *rec;                    /* JSON: the chunk's packet records, open for their "live" */
+    struct cli_filter *flt;          /* -f / the words after the inputs: only the frames it passes */
+    uint64_t left;                   /* -c N: frames still to take in this pass */
 };
 
 static volatile sig_atomic_t live_stop;
@@ -161,6 +164,12 @@ static void record_frame(struct live_ctx *c, struct live_fr *f, const struct pca
     f->face_len = c->rec->len - f->face_off;
 }
 
+/* -c N: N frames taken in this pass */
+static bool budget_spent(const struct live_ctx *c)
+{
+    return c->o->count && !c->left;
+}
+
 static int live_file(struct live_ctx *c, const char *path)
 {
     char err[PCAP_ERRBUF_SIZE];
@@ -181,8 +190,20 @@ static int live_file(struct live_ctx *c, const char *path)
     struct pcap_pkthdr *h;
     const u_char *data;
     uint64_t no = 0;
-    while (!live_stop && pcap_next_ex(p, &h, &data) == 1) {
-        struct live_fr *f = live_replay_frame(&c->lr, data, h->caplen, h->len, link, ++no);
+    const struct bpf_program *prog = NULL;
+    if (c->flt) {                    /* NULL: the filter cannot apply to this link type */
+        char *why = NULL;
+        prog = filter_prog(c->flt, pcap_datalink(p), &why);
+        if (why)                     /* said once in the run */
+            fprintf(stderr, CLI_NAME ": %s: %s\n", path, why);
+        g_free(why);
+    }
+    while (!live_stop && !budget_spent(c) && pcap_next_ex(p, &h, &data) == 1) {
+        no++;                        /* frames keep their numbers in the file */
+        if (c->flt && (!prog || !filter_match(prog, h, data)))
+            continue;
+        c->left -= c->o->count != 0;
+        struct live_fr *f = live_replay_frame(&c->lr, data, h->caplen, h->len, link, no);
         record_frame(c, f, h, data, link);
     }
     live_replay_file_end(&c->lr);
@@ -196,7 +217,8 @@ static int live_file(struct live_ctx *c, const char *path)
 static unsigned live_pass(struct live_ctx *c, enum live_pass pass, const struct job *jobs, unsigned njobs)
 {
     unsigned failed = 0;
-    for (unsigned i = 0; i < njobs && !live_stop; i++) {
+    c->left = c->o->count;           /* every pass takes the same frames */
+    for (unsigned i = 0; i < njobs && !live_stop && !budget_spent(c); i++) {
         if (!jobs[i].error) {
             failed += live_file(c, jobs[i].path) != 0;
         } else if (pass != LIVE_PASS_JOB) {   /* an input that could not be expanded (issue 17: a job) */
@@ -295,11 +317,23 @@ int live_main(const struct cli_opts *o, struct cli_run *runs, const struct job *
                 o->live ? "--live" : "--era A,B");
         return 2;
     }
+    const char *no = o->write_path ? "-w (it writes no capture)" : o->baseline_path ? "--baseline" :
+                     o->junit_path ? "--junit" : o->merge ? "--merge" : o->flows ? "--flows" : NULL;
+    if (no) {
+        fprintf(stderr, CLI_NAME ": %s does not take %s\n", o->live ? "--live" : "--era A,B", no);
+        return 2;
+    }
     int rc = o->live ? live_replay_init(&c.lr, &runs[0].cfg, o->live_kernel, err, sizeof err)
                      : live_replay_init_eras(&c.lr, &runs[0].cfg, o->era_list, err, sizeof err);
     if (rc) {
         fprintf(stderr, CLI_NAME ": %s\n", err);
         return rc;
+    }
+    char *ferr = NULL;
+    if (o->filter && !(c.flt = filter_new(o->filter, &ferr))) {   /* checked with the options already */
+        fprintf(stderr, CLI_NAME ": capture filter '%s': %s\n", o->filter, ferr);
+        g_free(ferr);
+        return 2;
     }
     c.lr.face = (struct live_replay_face){ .frame = on_frame, .chunk_end = on_chunk_end, .note = on_note,
                                            .vm_line = on_vm_line, .progress = on_progress, .ctx = &c };
@@ -317,5 +351,7 @@ int live_main(const struct cli_opts *o, struct cli_run *runs, const struct job *
     rc = live_run(&c, jobs, njobs, nerrors);
     live_replay_end(&c.lr);
     g_string_free(c.rec, TRUE);
+    if (c.flt)
+        filter_free(c.flt);
     return rc;
 }

@@ -62,6 +62,10 @@ int ksirq_known(void);       /* found */
 int64_t ksirq_runs(void);    /* times it was switched in, -1 unknown */
 int ksirq_asleep(void);      /* not on a run queue now */
 
+/* setup_cmp.c: s holds everything of o (its start, lines, sockets and
+ * devices, in the same places) and perhaps more; 1 yes, 0 no */
+int live_setup_holds(const struct live_setup *s, const struct live_setup *o);
+
 /* cmd.c */
 /* One setup line: "ip ..." / "tc ..." with the tools found, "@name" a
  * built-in. 0 done, 1 refused as "this kernel lacks it", -1 failed (err). */

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "live.h"
+#include "live_int.h"   /* live_setup_holds */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,12 +244,72 @@ static void test_results(void)
     }
 }
 
+/* A namespace grown from chunk to chunk: "extends 1" survives the job,
+ * and a setup holds the one it grew from, never the reverse nor one whose
+ * earlier lines changed */
+static struct live_setup GOT_S[2];
+static int NGOT_S;
+
+static int keep_setup(void *ctx, const struct live_setup *s, const struct live_case *c, size_t n)
+{
+    (void)ctx;
+    (void)c;
+    (void)n;
+    if (NGOT_S < 2)
+        GOT_S[NGOT_S] = *s;
+    NGOT_S++;
+    return 0;
+}
+
+static void test_grown(void)
+{
+    static struct live_setup grown;
+    grown = SETUP;
+    grown.extends = 1;
+    snprintf(grown.cmds[grown.ncmds++], LIVE_CMD_LEN, "ip route replace local 192.0.2.9/32 dev lo");
+    grown.socks[grown.nsocks++] = (struct live_sock){ LIVE_UDP4, 7777 };
+    grown.devs[grown.ndevs] = grown.devs[1];
+    snprintf(grown.devs[grown.ndevs].ifname, sizeof grown.devs[0].ifname, "vx9");
+    grown.ndevs++;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    live_job_begin(f);
+    live_job_setup(f, &SETUP);
+    live_job_case(f, &CASES[0]);
+    live_job_setup(f, &grown);
+    live_job_case(f, &CASES[1]);
+    fclose(f);
+    f = fmemopen(buf, len, "r");
+    char err[160] = "";
+    NGOT_S = 0;
+    int n = live_job_read(f, keep_setup, NULL, err, sizeof err);
+    fclose(f);
+    free(buf);
+    CHECK(n == 2 && NGOT_S == 2, "grown: %d setups (%s)", n, err);
+    if (NGOT_S != 2)
+        return;
+    CHECK(!GOT_S[0].extends && GOT_S[1].extends == 1, "extends %d %d", GOT_S[0].extends, GOT_S[1].extends);
+    CHECK(live_setup_holds(&GOT_S[1], &GOT_S[0]), "the grown setup holds the first");
+    CHECK(live_setup_holds(&GOT_S[0], &GOT_S[0]), "a setup holds itself");
+    CHECK(!live_setup_holds(&GOT_S[0], &GOT_S[1]), "the first does not hold the grown one");
+    GOT_S[1].cmds[0][0] ^= 1;
+    CHECK(!live_setup_holds(&GOT_S[1], &GOT_S[0]), "a changed line");
+    GOT_S[1].cmds[0][0] ^= 1;
+    GOT_S[1].devs[1].sent[0].data[0] ^= 1;
+    CHECK(!live_setup_holds(&GOT_S[1], &GOT_S[0]), "a changed sentinel");
+    GOT_S[1].devs[1].sent[0].data[0] ^= 1;
+    GOT_S[1].level = 2;
+    CHECK(!live_setup_holds(&GOT_S[1], &GOT_S[0]), "another start (level)");
+}
+
 int main(void)
 {
     make_job();
     test_round_trip();
     test_malformed();
     test_results();
+    test_grown();
     printf("live job/result format: %s (%d failures)\n", failures ? "FAILED" : "ok", failures);
     return failures ? 1 : 0;
 }

@@ -8,9 +8,14 @@
 # runs (--era A,B) go through the same reading and need no root; the
 # --live runs are skipped without root (what --live needs is checked by
 # csumcheck itself: exit 77 with its reason).
-#   count.sh CSUMCHECK CAPTURES_DIR
+# With --kernel K (live-count-vm) the --live runs go to that VM kernel:
+# its two passes over the inputs (the job, then the judging) must take the
+# same frames.
+#   count.sh CSUMCHECK CAPTURES_DIR [--kernel K]
 set -u
 CSC=$1 CAP=$2
+VM=
+[ "${3:-}" = --kernel ] && VM="--live --kernel $4"
 fail=0
 say() { echo "$*"; }
 bad() { echo "FAIL: $*"; fail=1; }
@@ -43,6 +48,13 @@ ref2=$("$CSC" -F json -c 2 "$DEMO" 'udp port 4789' | frames)
 [ -n "$ref" ] || bad "no frame of demo.pcapng passes 'udp port 4789' without --live"
 nref=$(echo "$ref" | wc -w)
 
+if [ -n "$VM" ]; then
+    # shellcheck disable=SC2086
+    check "$VM -c 3, two inputs" "1 2 3 " 3 -- $VM -c 3 "$DEMO" "$VX"
+    # shellcheck disable=SC2086
+    check "$VM -c 2 -f 'udp port 4789'" "$ref2" 2 -- $VM -c 2 -f "udp port 4789" "$DEMO"
+    exit $fail
+fi
 for mode in "--era 6.1,6.12" "--live"; do
     # shellcheck disable=SC2086
     check "$mode -c 5" "1 2 3 4 5 " 5 -- $mode -c 5 "$DEMO"

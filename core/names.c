@@ -223,6 +223,7 @@ const char *csc_drop_name(unsigned d)
         [KD_IP_NOPROTO] = "IP_NOPROTO", [KD_GPE_NEXT] = "NOT_SPECIFIED (vxlan-gpe next protocol)",
         [KD_FRAG_NOT_ROUNDED] = "NOT_SPECIFIED (fragment not a multiple of 8: parameter problem)",
         [KD_FRAG_EMPTY] = "NOT_SPECIFIED (fragment with no payload: queue killed)",
+        [KD_GPE_HDR] = "NOT_SPECIFIED (vxlan-gpe header)",
     };
     return NAME(t, d);
 }

@@ -527,8 +527,10 @@ void vxlan_gro_receive(struct rp *rp, uint8_t t)
     gro_remcsum_final(rp, t, &grc);
 }
 
-/* vxlan_gpe_gro_receive (drivers/net/vxlan/vxlan_core.c); before it a GPE
- * socket ran vxlan_gro_receive (era switch VXLAN_GPE_GRO) */
+/* vxlan_gpe_gro_receive (drivers/net/vxlan/vxlan_core.c, v6.12): after the
+ * pull, vxlan_parse_gpe_proto (P clear, a version, O) flushes (`goto out`);
+ * the I flag and reserved bits are not looked at. Before it a GPE socket ran
+ * vxlan_gro_receive (era switch VXLAN_GPE_GRO) */
 void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t)
 {
     if (!era(rp, CSC_E_VXLAN_GPE_GRO)) {
@@ -537,7 +539,9 @@ void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t)
     }
     rp_enter(rp, t, KF_VXLAN_GPE_GRO_RECEIVE);
     skb_gro_pull(rp, VXLAN_HLEN);
-    if (!has_layer(rp, t + 1u))
+    if (!vxlan_parse_gpe_proto(rp, t))
+        gro_flush(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, CSC_G_TUNNEL_FLAGS);
+    else if (!has_layer(rp, t + 1u))
         gro_missing(rp, t, KF_VXLAN_GPE_GRO_RECEIVE);
     else if (L(rp, t + 1)->proto == CSC_P_ETH)
         eth_gro_receive(rp, t + 1);
@@ -640,7 +644,10 @@ bool dev_gro_receive(struct rp *rp, uint8_t li)
         rp->cb.csum_cnt = (uint8_t)(rp->skb.csum_level + 1);
     }
     rp_enter(rp, li, KF_DEV_GRO_RECEIVE);
-    gro_l3(rp, li);
+    if (L(rp, li)->proto == CSC_P_ETH)
+        eth_gro_receive(rp, li);      /* ETH_P_TEB on a GPE device (gpe.c) */
+    else
+        gro_l3(rp, li);
     bool held = !rp->cb.flush;
     dev->gro_reason = held ? CSC_G_NONE : rp->cb.reason;
     dev->gro_layer = held ? li : rp->cb.reason_layer;

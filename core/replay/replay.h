@@ -121,7 +121,7 @@ enum kdrop {
     KD_ICMP_CSUM, KD_GRE_CSUM, KD_GRE_FLAGS, KD_VXLAN_INVALID_HDR, KD_NO_SOCKET,
     KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR, KD_GUE_HDR, KD_GUE_CONTROL, KD_OTHERHOST,
     KD_RTHDR_UNKNOWN, KD_RTHDR_DISABLED, KD_HAO_NO_STATE, KD_UNHANDLED_PROTO, KD_MARTIAN,
-    KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT, KD_FRAG_NOT_ROUNDED, KD_FRAG_EMPTY,
+    KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT, KD_FRAG_NOT_ROUNDED, KD_FRAG_EMPTY, KD_GPE_HDR,
     KD__COUNT
 };
 
@@ -237,6 +237,8 @@ void xfrm_rcv(struct rp *rp, uint8_t i);
 void eth_in_ip_rcv(struct rp *rp, uint8_t i);
 void vxlan_rcv(struct rp *rp, uint8_t t);
 void vxlan_gpe_rcv(struct rp *rp, uint8_t t);
+/* vxlan_parse_gpe_proto's header checks: P set, version 0, O clear (gpe.c) */
+bool vxlan_parse_gpe_proto(const struct rp *rp, uint8_t t);
 void geneve_rcv(struct rp *rp, uint8_t t);
 void gue_rcv(struct rp *rp, uint8_t t);
 void l2tp_rcv(struct rp *rp, uint8_t t);

@@ -334,6 +334,8 @@ void netif_receive_skb(struct rp *rp, uint8_t li)
         ip_rcv(rp, li);
     else if (L(rp, li)->proto == CSC_P_IPV6)
         ipv6_rcv(rp, li);
+    else if (L(rp, li)->proto == CSC_P_ETH)   /* ETH_P_TEB on a GPE device: no packet handler */
+        rp_drop(rp, li, KF_NETIF_RECEIVE_SKB_CORE, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
     else
         not_modelled(rp, li, KF_NONE);
 }
@@ -550,35 +552,6 @@ void geneve_rcv(struct rp *rp, uint8_t t)
     uint8_t dst0 = 0;
     if (inherit && g->next == ETH_P_TEB && pkt_u8(&rp->p, L(rp, t + 1)->off, &dst0) && !(dst0 & 1))
         rp->otherhost = 1;
-    pull_l2(rp, t + 1, (uint8_t)l3);
-    tunnel_dev_receive(rp, t, (uint8_t)l3);
-}
-
-/* vxlan_rcv on a GPE socket (drivers/net/vxlan/vxlan_core.c, v6.12):
- * vxlan_parse_gpe_proto makes next protocol 3 ETH_P_TEB and raw_proto is
- * set, so no eth_type_trans: the skb enters the GPE device (vxlan_raw_setup:
- * ARPHRD_NONE) as ETH_P_TEB, and __netif_receive_skb_core (net/core/dev.c)
- * finds no packet handler for that type on it - dev_core_stats_rx_dropped_inc
- * and UNHANDLED_PROTO; nothing reaches the inner IP. */
-void vxlan_gpe_rcv(struct rp *rp, uint8_t t)
-{
-    rp_enter(rp, t, KF_VXLAN_RCV);
-    if (!has_layer(rp, t + 1u) && stopped_at(rp, t, CSC_STOP_NEXT)) {
-        /* vxlan_parse_gpe_proto: tun_p_to_eth_p knows no such next protocol,
-         * vxlan_rcv drops it before the pull (no counter) */
-        rp_drop(rp, t, KF_VXLAN_RCV, KD_GPE_NEXT, 0);
-        return;
-    }
-    skb_pull_rcsum(rp, UDP_HLEN + VXLAN_HLEN);
-    if (has_layer(rp, t + 1u) && L(rp, t + 1)->proto == CSC_P_ETH) {
-        rp_drop(rp, t, KF_NETIF_RECEIVE_SKB_CORE, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
-        return;
-    }
-    int l3 = next_l3(rp, t + 1u);
-    if (l3 < 0) {
-        not_modelled(rp, t, KF_VXLAN_RCV);
-        return;
-    }
     pull_l2(rp, t + 1, (uint8_t)l3);
     tunnel_dev_receive(rp, t, (uint8_t)l3);
 }

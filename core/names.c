@@ -113,6 +113,7 @@ const char *csc_counter_name(unsigned c)
         [CSC_C_DEV_RX_DROPPED] = "dev:rx_dropped",
         [CSC_C_IP_IN_UNKNOWN_PROTOS] = "IpInUnknownProtos",
         [CSC_C_IP6_IN_UNKNOWN_PROTOS] = "Ip6InUnknownProtos",
+        [CSC_C_DEV_RX_FIFO_ERRORS] = "dev:rx_fifo_errors",
     };
     return NAME(t, c);
 }
@@ -224,6 +225,7 @@ const char *csc_drop_name(unsigned d)
         [KD_FRAG_NOT_ROUNDED] = "NOT_SPECIFIED (fragment not a multiple of 8: parameter problem)",
         [KD_FRAG_EMPTY] = "NOT_SPECIFIED (fragment with no payload: queue killed)",
         [KD_GPE_HDR] = "NOT_SPECIFIED (vxlan-gpe header)",
+        [KD_TUNNEL_SEQ] = "NOT_SPECIFIED (tunnel sequence)",
     };
     return NAME(t, d);
 }

@@ -121,7 +121,7 @@ enum kdrop {
     KD_ICMP_CSUM, KD_GRE_CSUM, KD_GRE_FLAGS, KD_VXLAN_INVALID_HDR, KD_NO_SOCKET,
     KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR, KD_GUE_HDR, KD_GUE_CONTROL, KD_OTHERHOST,
     KD_RTHDR_UNKNOWN, KD_RTHDR_DISABLED, KD_HAO_NO_STATE, KD_UNHANDLED_PROTO, KD_MARTIAN,
-    KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT, KD_FRAG_NOT_ROUNDED, KD_FRAG_EMPTY, KD_GPE_HDR,
+    KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT, KD_FRAG_NOT_ROUNDED, KD_FRAG_EMPTY, KD_GPE_HDR, KD_TUNNEL_SEQ,
     KD__COUNT
 };
 
@@ -221,6 +221,9 @@ bool icmp_rcv_type(struct rp *rp, uint8_t i);
 void netif_receive_skb(struct rp *rp, uint8_t li);
 void ip_local_deliver_finish(struct rp *rp, uint8_t i);
 void erspan_rcv(struct rp *rp, uint8_t g, uint8_t t);
+/* ip_tunnel_rcv / __ip6_tnl_rcv's i_flags checks on an ERSPAN device
+ * (erspan.c); false: dropped */
+bool erspan_tunnel_flags_ok(struct rp *rp, uint8_t g, uint8_t t);
 void ip6_protocol_deliver_rcu(struct rp *rp, uint8_t i);
 void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3);
 /* receive handlers, one per protocol row: inet_protos[] for IP protocols,

@@ -704,16 +704,18 @@ void gre_rcv(struct rp *rp, uint8_t i)
     } else {
         rp_layer_result(rp, i, CSC_M_UNCHECKED, 1, 0);
     }
-    uint8_t want = rp->cfg->gre_csum;
-    if ((want == CSC_GRE_CSUM_ON && !(flags & GRE_C)) || (want == CSC_GRE_CSUM_OFF && (flags & GRE_C))) {
+    unsigned n = i + 1u;
+    bool erspan = has_layer(rp, n) && L(rp, (uint8_t)n)->proto == CSC_P_ERSPAN;
+    uint8_t want = rp->cfg->gre_csum;   /* an ERSPAN device's flags are its own (erspan.c) */
+    if (!erspan && ((want == CSC_GRE_CSUM_ON && !(flags & GRE_C)) ||
+                    (want == CSC_GRE_CSUM_OFF && (flags & GRE_C)))) {
         rp_step(rp, i, KF_IP_TUNNEL_RCV, W_FLAG_MISMATCH, CSC_TRI_NO, 0, NULL);
         rp_drop(rp, i, KF_IP_TUNNEL_RCV, KD_TUNNEL_CSUM_FLAGS,
                 CNT(CSC_C_DEV_RX_CRC_ERRORS) | CNT(CSC_C_DEV_RX_ERRORS));
         return;
     }
     skb_pull_rcsum(rp, g->hdr_len);
-    unsigned n = i + 1u;
-    if (has_layer(rp, n) && L(rp, (uint8_t)n)->proto == CSC_P_ERSPAN) {
+    if (erspan) {
         erspan_rcv(rp, i, (uint8_t)n);
         return;
     }
@@ -769,6 +771,8 @@ void erspan_rcv(struct rp *rp, uint8_t g, uint8_t t)
     const struct csc_layer *e = L(rp, t);
     enum kfn fn = outer_is_ipv6(rp, g) ? KF_IP6ERSPAN_RCV : KF_ERSPAN_RCV;
     rp_enter(rp, t, fn);
+    if (!erspan_tunnel_flags_ok(rp, g, t))
+        return;
     bool type1 = e->hdr_len == 0;
     if (type1 ? L(rp, g)->hdr_len != GRE_HLEN : e->hdr_len != erspan_hdr_len(e->u.erspan.version)) {
         not_modelled(rp, t, fn);      /* the kernel would pull another length */

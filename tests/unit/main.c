@@ -21,6 +21,7 @@ Suite *fast_suite(void);
 Suite *frag_rules_suite(void);
 Suite *gro_ipv6_suite(void);
 Suite *gpe_suite(void);
+Suite *erspan_suite(void);
 
 int main(void)
 {
@@ -43,6 +44,7 @@ int main(void)
     srunner_add_suite(sr, frag_rules_suite());
     srunner_add_suite(sr, gro_ipv6_suite());
     srunner_add_suite(sr, gpe_suite());
+    srunner_add_suite(sr, erspan_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

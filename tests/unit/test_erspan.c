@@ -1,0 +1,122 @@
+/*
+ * test_erspan.c - an ERSPAN device's own flags (issue 28 findings 7 and 8):
+ * i_flags are SEQ|KEY on every type II/III device (erspan_validate,
+ * ip6erspan_tap_validate), so ip_tunnel_rcv / __ip6_tnl_rcv count a GRE C
+ * bit as rx_crc_errors + rx_errors and a frame without S as rx_fifo_errors
+ * + rx_errors; ip6erspan has no type I.
+ */
+#include "helpers.h"
+
+#include "proto/wire.h"
+
+/* GRE (flags) / ERSPAN II header when type2 / mirrored Ethernet to a
+ * multicast MAC / IPv4 / UDP / 40 bytes, over IPv4 or IPv6 */
+static void erspan_frame(uint16_t gre_flags, int type2, int v6, int bad_gre)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
+    struct pb_layer *g = pb_push(&f, PB_GRE);
+    g->proto = ETH_P_ERSPAN;
+    g->gre_flags = gre_flags;
+    g->key = 100;
+    if (bad_gre)
+        g->csum = PB_BAD;
+    if (type2) {
+        struct pb_layer *e = pb_push(&f, PB_RAW);
+        memcpy(e->raw, "\x10\x64\x00\x64\x00\x00\x00\x01", 8);   /* ver 1, session 100 */
+        e->len = 8;
+    }
+    int m = f.n;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 40;
+    struct pb_patch *p = pb_patch_add(&f, m, PB_PATCH_SET, 0, 1);   /* a multicast mirrored */
+    ck_assert_ptr_nonnull(p);                                        /* frame goes up */
+    p->mask[0] = 0x01;
+    p->val[0] = 0x01;
+    run(&f);
+}
+
+static void assert_dev_drop(enum csc_counter c, const char *reason, const char *fn)
+{
+    if (R.kernel.verdict != CSC_K_DROP)
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_ERSPAN, 0));
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), reason);
+    ck_assert_uint_eq(R.kernel.counters, counters_of(c, CSC_C_DEV_RX_ERRORS));
+    ck_assert_int_ge(find_step(fn, "drop"), 0);
+    ck_assert_int_eq(R.kernel.ndevs, 1);          /* not handed to the erspan device */
+}
+
+/* Finding 8: a type II frame with a good GRE checksum (C|K|S): the device
+ * has no CSUM, whatever --gre-csum says (packet, on, off) */
+START_TEST(erspan_c_bit_is_a_crc_error)
+{
+    static const uint8_t modes[] = { CSC_GRE_CSUM_PACKET, CSC_GRE_CSUM_ON, CSC_GRE_CSUM_OFF };
+    for (int v6 = 0; v6 < 2; v6++)
+        for (unsigned m = 0; m < 3; m++) {
+            cfg_set("none", "modern");
+            CFG.gre_csum = modes[m];
+            erspan_frame(GRE_C | GRE_K | GRE_S, 1, v6, 0);
+            ck_assert_int_eq(R.layers[lay(CSC_P_GRE, 0)].k.ok, CSC_TRI_YES);   /* checked first */
+            assert_dev_drop(CSC_C_DEV_RX_CRC_ERRORS, "NOT_SPECIFIED (tunnel csum flags)",
+                            v6 ? "ip6_tnl_rcv" : "ip_tunnel_rcv");
+        }
+    /* without C it goes up, also under --gre-csum on (no flag mismatch) */
+    cfg_set("none", "modern");
+    CFG.gre_csum = CSC_GRE_CSUM_ON;
+    erspan_frame(GRE_K | GRE_S, 1, 0, 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_eq(R.kernel.ndevs, 2);
+    ck_assert_int_eq(R.kernel.devs[1].kind, CSC_P_ERSPAN);
+    /* a bad GRE checksum is dropped by gre_parse_header before, silently */
+    cfg_set("none", "6.1");
+    erspan_frame(GRE_C | GRE_K | GRE_S, 1, 0, 1);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_GRE, 0));
+    ck_assert_uint_eq(R.kernel.counters, 0);
+    cfg_set("none", "modern");
+}
+END_TEST
+
+/* Finding 7: over IPv6 there is no type I. A GRE header without S (which
+ * the decoder reads as type I) meets a II/III device whose i_flags have
+ * SEQ: __ip6_tnl_rcv, rx_fifo_errors + rx_errors (a C bit is counted
+ * first, as a CSUM mismatch). Over IPv4 the same frame is type I and goes
+ * up. */
+START_TEST(ip6erspan_has_no_type_1)
+{
+    cfg_set("none", "6.12");
+    erspan_frame(0, 0, 1, 0);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_ERSPAN, 0)].hdr_len, 0);           /* decoded as type I */
+    assert_dev_drop(CSC_C_DEV_RX_FIFO_ERRORS, "NOT_SPECIFIED (tunnel sequence)", "ip6_tnl_rcv");
+    erspan_frame(GRE_K, 0, 1, 0);
+    assert_dev_drop(CSC_C_DEV_RX_FIFO_ERRORS, "NOT_SPECIFIED (tunnel sequence)", "ip6_tnl_rcv");
+    erspan_frame(GRE_C | GRE_K, 0, 1, 0);
+    assert_dev_drop(CSC_C_DEV_RX_CRC_ERRORS, "NOT_SPECIFIED (tunnel csum flags)", "ip6_tnl_rcv");
+    ck_assert_str_eq(csc_counter_name(CSC_C_DEV_RX_FIFO_ERRORS), "dev:rx_fifo_errors");
+    /* IPv4 type I: a 4-byte GRE header, the erspan device (type I) takes it */
+    erspan_frame(0, 0, 0, 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_eq(R.kernel.devs[1].kind, CSC_P_ERSPAN);
+    /* IPv6 type II with S goes up */
+    erspan_frame(GRE_K | GRE_S, 1, 1, 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_eq(R.kernel.devs[1].kind, CSC_P_ERSPAN);
+}
+END_TEST
+
+Suite *erspan_suite(void);
+Suite *erspan_suite(void)
+{
+    Suite *s = suite_create("erspan device flags (issue 28 findings 7, 8)");
+    TCase *t = tcase_create("core");
+    tcase_add_test(t, erspan_c_bit_is_a_crc_error);
+    tcase_add_test(t, ip6erspan_has_no_type_1);
+    suite_add_tcase(s, t);
+    return s;
+}

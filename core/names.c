@@ -226,6 +226,7 @@ const char *csc_drop_name(unsigned d)
         [KD_FRAG_EMPTY] = "NOT_SPECIFIED (fragment with no payload: queue killed)",
         [KD_GPE_HDR] = "NOT_SPECIFIED (vxlan-gpe header)",
         [KD_TUNNEL_SEQ] = "NOT_SPECIFIED (tunnel sequence)",
+        [KD_PKT_TYPE] = "NOT_SPECIFIED (pkt_type not host)",
     };
     return NAME(t, d);
 }

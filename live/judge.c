@@ -75,9 +75,15 @@ int live_model_class(const struct csc_result *r)
         return LIVE_C_UNKNOWN;
     if (d <= outer)
         return LIVE_C_OUTER_IP;
+    /* a transport that drops before it counts anything (tcp_v4_rcv on a
+     * pkt_type not PACKET_HOST) is silent; TCP with no listener still
+     * counts InSegs */
+    int silent_l4 = is_l4(p) && !k->counters && strcmp(csc_drop_name(k->drop_reason), "NO_SOCKET");
     if (inner < 0) {
         /* no tunnel: the transport is the outer L4; or the stack ends in
          * the tunnel header (a version it does not parse) */
+        if (silent_l4)
+            return LIVE_C_SILENT;
         if (is_l4(p))
             return LIVE_C_OUTER_L4;
         inner = r->nlayers;
@@ -87,7 +93,7 @@ int live_model_class(const struct csc_result *r)
     /* past the device, an IP-level drop that counts nothing
      * (PACKET_OTHERHOST) shows in the kernel only as "reached the device,
      * then nothing" (a TCP segment with no listener still counts InSegs) */
-    if (!k->counters && !is_l4(p))
+    if (!k->counters && (!is_l4(p) || silent_l4))
         return LIVE_C_INNER_SILENT;
     if (d == inner)
         return LIVE_C_INNER_IP;

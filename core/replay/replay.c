@@ -118,6 +118,7 @@ void rp_replay(const struct csc_config *cfg, const struct csc_frame *f, struct c
     struct rp rp;
     rp_init(&rp, cfg, f, r, in, l0, rec);
     rp_from_report(&rp, (uint8_t)l0);
+    eth_type_trans_nic(&rp);
     k->ndevs = 1;
     k->devs[0] = (struct csc_dev){ CSC_P_NONE, (uint8_t)l0, 0, CSC_G_OFF, (uint8_t)l0, rp_snap(&rp),
                                    0, 0, 0, 0 };

@@ -71,10 +71,13 @@ struct rp {
     uint8_t dev;                 /* current device index in k->devs */
     uint8_t path;                /* enum csc_path */
     uint8_t done;                /* the packet was dropped or delivered */
-    uint8_t otherhost;           /* skb->pkt_type PACKET_OTHERHOST (eth_type_trans) */
+    uint8_t pkt_type;            /* skb->pkt_type: PACKET_* (eth.c) */
     uint8_t npatch;
     struct field_patch patch[4];
 };
+
+/* skb->pkt_type (include/uapi/linux/if_packet.h) */
+enum { PACKET_HOST = 0, PACKET_BROADCAST = 1, PACKET_MULTICAST = 2, PACKET_OTHERHOST = 3 };
 
 static inline int era(const struct rp *rp, enum csc_era_switch s)
 {
@@ -121,7 +124,7 @@ enum kdrop {
     KD_ICMP_CSUM, KD_GRE_CSUM, KD_GRE_FLAGS, KD_VXLAN_INVALID_HDR, KD_NO_SOCKET,
     KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR, KD_GUE_HDR, KD_GUE_CONTROL, KD_OTHERHOST,
     KD_RTHDR_UNKNOWN, KD_RTHDR_DISABLED, KD_HAO_NO_STATE, KD_UNHANDLED_PROTO, KD_MARTIAN,
-    KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT, KD_FRAG_NOT_ROUNDED, KD_FRAG_EMPTY, KD_GPE_HDR, KD_TUNNEL_SEQ,
+    KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT, KD_FRAG_NOT_ROUNDED, KD_FRAG_EMPTY, KD_GPE_HDR, KD_TUNNEL_SEQ, KD_PKT_TYPE,
     KD__COUNT
 };
 
@@ -245,6 +248,13 @@ bool vxlan_parse_gpe_proto(const struct rp *rp, uint8_t t);
 void geneve_rcv(struct rp *rp, uint8_t t);
 void gue_rcv(struct rp *rp, uint8_t t);
 void l2tp_rcv(struct rp *rp, uint8_t t);
+
+/* ---- skb->pkt_type (eth.c) ---- */
+/* the NIC's eth_type_trans of the frame's own Ethernet header */
+void eth_type_trans_nic(struct rp *rp);
+/* what the tunnel device hands on: scrubbed, then its eth_type_trans */
+void tunnel_rx_pkt_type(struct rp *rp, uint8_t kind, bool outer_v6, uint8_t tunnel_layer,
+                        uint8_t inner_l3);
 
 /* ---- device report (report.c) ---- */
 void rp_from_report(struct rp *rp, uint8_t l3);

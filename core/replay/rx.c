@@ -162,6 +162,7 @@ void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
     dev->gro_passes = dev->passes = 0;
     dev->gro_pass_bytes = dev->pass_bytes = 0;
     rp->dev = k->ndevs++;
+    tunnel_rx_pkt_type(rp, kind, outer_is_ipv6(rp, tunnel_layer), tunnel_layer, inner_l3);
     rp_enter(rp, inner_l3, gro_cells ? KF_GRO_CELLS_RECEIVE : KF_NETIF_RX);
     if (gro_cells)
         dev_gro_receive(rp, inner_l3);
@@ -198,7 +199,7 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
  * else (SKB_DROP_REASON_OTHERHOST, no MIB counter). */
 static bool drop_otherhost(struct rp *rp, uint8_t i, enum kfn fn)
 {
-    if (!rp->otherhost)
+    if (rp->pkt_type != PACKET_OTHERHOST)
         return false;
     rp_drop(rp, i, fn, KD_OTHERHOST, 0);
     return true;
@@ -551,7 +552,7 @@ void geneve_rcv(struct rp *rp, uint8_t t)
      * eth_type_trans makes a unicast inner frame PACKET_OTHERHOST. */
     uint8_t dst0 = 0;
     if (inherit && g->next == ETH_P_TEB && pkt_u8(&rp->p, L(rp, t + 1)->off, &dst0) && !(dst0 & 1))
-        rp->otherhost = 1;
+        rp->pkt_type = PACKET_OTHERHOST;
     pull_l2(rp, t + 1, (uint8_t)l3);
     tunnel_dev_receive(rp, t, (uint8_t)l3);
 }
@@ -789,7 +790,7 @@ void erspan_rcv(struct rp *rp, uint8_t g, uint8_t t)
     }
     uint8_t dst0 = 0;
     if (pkt_u8(&rp->p, L(rp, t + 1)->off, &dst0) && !(dst0 & 1))
-        rp->otherhost = 1;
+        rp->pkt_type = PACKET_OTHERHOST;   /* ip6erspan: HOST after all (eth.c) */
     pull_l2(rp, t + 1, (uint8_t)l3);
     tunnel_dev_receive(rp, t, (uint8_t)l3);
 }
@@ -813,6 +814,12 @@ void tcp_rcv(struct rp *rp, uint8_t i)
     enum kfn fn = v6 ? KF_TCP_V6_RCV : KF_TCP_V4_RCV;
     uint32_t err = CNT(CSC_C_TCP_IN_CSUM_ERRORS) | CNT(CSC_C_TCP_IN_ERRS);
     rp_enter(rp, i, fn);
+    if (rp->pkt_type != PACKET_HOST) {
+        /* tcp_v4_rcv / tcp_v6_rcv (v6.12, 6.1): discard_it before InSegs and
+         * the checksum (a broadcast or multicast MAC) */
+        rp_drop(rp, i, fn, KD_PKT_TYPE, 0);
+        return;
+    }
     if (th->notes & CSC_N_LEN_SHORT) {
         rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, CNT(CSC_C_TCP_IN_ERRS));
         return;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 _Static_assert((CSC_FAST_SETS & (CSC_FAST_SETS - 1)) == 0, "a power-of-two number of sets");
+_Static_assert(CSC_GRO_WALK_LAYERS >= CSC_PLAN_LAYERS, "a plan's walk holds its layers");
 _Static_assert(CSC_FAST_WAYS <= 255, "a way's index fits a byte");
 _Static_assert(CSC_PLAN_WIN == REC_WIN && CSC_PLAN_FAR == REC_MAX_FAR &&
                CSC_PLAN_OPS == REC_MAX_OPS && CSC_PLAN_CLASSES == REC_MAX_CLASS,
@@ -174,7 +175,7 @@ static bool plan_apply(const struct csc_plan *pl, const struct csc_frame *f, con
         l->verdict = pl->pre_verdict[k];
         l->reason = pl->pre_reason[k];
         if (pl->good >> k & 1) {            /* the usual case: a good checksum */
-            if (!verify_layer_good(r, &p, i))
+            if (!verify_layer_good(r, &p, i, pl->region[k][0], pl->region[k][1]))
                 return false;
             continue;
         }
@@ -230,9 +231,14 @@ static void plan_make(struct csc_plan *pl, const struct csc_frame *f, const stru
             pl->check[nc] = (uint8_t)i;
             pl->pre_verdict[nc] = pre_v[i];
             pl->pre_reason[nc] = pre_r[i];
+            int ia, ib;
+            verify_region_at(r, i, &ia, &ib);
             if (pre_v[i] == CSC_V_NA && r->layers[i].verdict == CSC_V_GOOD &&
-                r->layers[i].reason == pre_r[i])
+                r->layers[i].reason == pre_r[i] && ia >= -1 && ia < 128 && ib >= -1 && ib < 128) {
                 pl->good |= (uint16_t)(1u << nc);
+                pl->region[nc][0] = (int8_t)ia;
+                pl->region[nc][1] = (int8_t)ib;
+            }
             nc++;
         }
     pl->ncheck = (uint8_t)nc;
@@ -243,6 +249,7 @@ static void plan_make(struct csc_plan *pl, const struct csc_frame *f, const stru
     memcpy(pl->bp, r->sums.bp, r->sums.n * sizeof r->sums.bp[0]);
     memcpy(pl->at, r->sums.at, n);
     memcpy(pl->kernel, &r->kernel, sizeof pl->kernel);
+    csc_gro_walk_make(r, &pl->gro);
 }
 
 /* The general path, its reads recorded, and a plan made of it when it may */
@@ -298,6 +305,12 @@ static void general(struct csc_fast *t, const struct csc_config *cfg, const stru
     memo_replay(cfg, f, out, &t->memo, NULL);
 }
 
+void csc_gro_prepare_fast(const struct csc_frame *f, const struct csc_result *r,
+                          struct csc_gro_input *in, const struct csc_fast *t)
+{
+    csc_gro_prepare_walk(f, r, in, t && t->served ? &t->served_plan->gro : NULL);
+}
+
 void csc_analyze_fast(const struct csc_config *cfg, const struct csc_frame *f,
                       struct csc_result *out, struct csc_fast *t)
 {
@@ -332,6 +345,7 @@ void csc_analyze_fast(const struct csc_config *cfg, const struct csc_frame *f,
         }
         t->hits++;
         t->served = pl->serial;
+        t->served_plan = pl;
         if ((++t->plan[set][o[i]].hits & 15) == 0 && t->budget < BUDGET_MAX)
             t->budget++;
         if (i) {                            /* most recent first */

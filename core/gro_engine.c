@@ -296,6 +296,40 @@ static void segments_all(const struct csc_frame *f, const struct csc_result *r,
     }
 }
 
+/* segments_all's walk, its decisions read from w (csc_gro_walk_make) */
+static void segments_walk(const struct csc_frame *f, const struct csc_result *r,
+                          const struct csc_gro_walk *w, const uint8_t *l0s, unsigned nd,
+                          struct csc_gro_seg *out)
+{
+    struct pkt p = pkt_of(f, NULL);
+    unsigned n = w->n;
+    for (unsigned d = 0; d < nd; d++) {
+        out[d].tcp = out[d].gso_lost = 0;
+        out[d].key = out[d].hdr = 0;
+    }
+    uint64_t kat[CSC_GRO_WALK_LAYERS], hat[CSC_GRO_WALK_LAYERS];
+    uint64_t k = KEY_SEED, h = KEY_SEED;
+    for (unsigned i = n; i-- > w->low;) {
+        unsigned rule = w->rule[i];
+        if (rule == GRO_KEY_TCP)
+            k = h = KEY_SEED;
+        key_layer(&k, &h, &p, &r->layers[i], rule);
+        kat[i] = k;
+        hat[i] = h;
+    }
+    for (unsigned d = 0; d < nd; d++) {
+        unsigned ld = l0s[d];
+        if (ld >= n)
+            continue;
+        out[d].gso_lost = w->fou ? w->lostat[ld] : 0;
+        if (w->tcpat[ld] == CSC_NO_LAYER)
+            continue;
+        out[d].key = key_final(kat[ld]);
+        out[d].hdr = key_final(hat[ld]);
+        seg_tcp(&out[d], r, w->tcpat[ld], ld);
+    }
+}
+
 /* ---- statistics ---- */
 
 /* flow[] index by (dev, key): linear probing at a load of at most 1/4,
@@ -677,8 +711,49 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
     return fate;
 }
 
+void csc_gro_walk_make(const struct csc_result *r, struct csc_gro_walk *w)
+{
+    memset(w, 0, sizeof *w);
+    const struct csc_kernel *k = &r->kernel;
+    unsigned n = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS;
+    if (!k->ran || k->reasm_dev != CSC_NO_DEV || n > CSC_GRO_WALK_LAYERS)
+        return;
+    unsigned nd = k->ndevs < CSC_MAX_DEVS ? k->ndevs : CSC_MAX_DEVS, low = n;
+    uint32_t starts = 0;
+    for (unsigned d = 0; d < nd; d++)    /* as csc_gro_prepare and segments_all */
+        if (k->devs[d].layer < n) {
+            starts |= 1u << k->devs[d].layer;
+            low = k->devs[d].layer < low ? k->devs[d].layer : low;
+        }
+    uint64_t seen = 0;
+    unsigned tcp = CSC_NO_LAYER;
+    for (unsigned i = n; i-- > low;) {
+        const struct csc_layer *l = &r->layers[i];
+        unsigned rule = layer_row(l)->gro_key;
+        w->rule[i] = (uint8_t)rule;
+        seen |= 1ull << l->proto;
+        if (rule == GRO_KEY_TCP)
+            tcp = i;
+        if (starts & (1u << i))
+            w->tcpat[i] = (uint8_t)tcp;
+    }
+    w->fou = (seen & FOU_OR_GUE) != 0;
+    if (w->fou)
+        gso_lost_at(r, n, low, starts, w->lostat);
+    w->n = (uint8_t)n;
+    w->low = (uint8_t)low;
+    w->starts = starts;
+    w->made = 1;
+}
+
 void csc_gro_prepare(const struct csc_frame *f, const struct csc_result *r,
                      struct csc_gro_input *in)
+{
+    csc_gro_prepare_walk(f, r, in, NULL);
+}
+
+void csc_gro_prepare_walk(const struct csc_frame *f, const struct csc_result *r,
+                          struct csc_gro_input *in, const struct csc_gro_walk *w)
 {
     const struct csc_kernel *k = &r->kernel;
     in->ran = k->ran;
@@ -708,7 +783,10 @@ void csc_gro_prepare(const struct csc_frame *f, const struct csc_result *r,
         sg->gro_reason = kd->gro_reason;
         sg->layer = kd->layer;
     }
-    if (n && !reassembled)
+    unsigned nl = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS;
+    if (n && !reassembled && w && w->made && w->n == nl)
+        segments_walk(f, r, w, l0s, n, in->dev);
+    else if (n && !reassembled)
         segments_all(f, r, l0s, n, in->dev);
     for (unsigned i = 0; reassembled && i < n; i++)
         in->dev[i].tcp = 0;

@@ -111,7 +111,7 @@ bool csc_region_sum(const struct csc_result *r, uint32_t a, uint32_t b, uint32_t
 /* The covered region of layer i: it starts at a breakpoint the decoder
  * noted (the layer's first byte) and mostly ends at the end of what was
  * summed or at the layer's header end; a binary search otherwise. */
-static bool layer_region_sum(const struct csc_result *r, unsigned i, uint32_t *sum)
+void verify_region_at(const struct csc_result *r, unsigned i, int *pia, int *pib)
 {
     const struct csc_sums *s = &r->sums;
     const struct csc_layer *l = &r->layers[i];
@@ -119,14 +119,22 @@ static bool layer_region_sum(const struct csc_result *r, unsigned i, uint32_t *s
     int ia = h < s->n && s->bp[h] == l->cov_off ? (int)h : find_bp(s, l->cov_off);
     int ib;
     if (!s->n)
-        return false;
-    if (s->bp[s->npieces] == l->cov_end)
+        ia = ib = -1;
+    else if (s->bp[s->npieces] == l->cov_end)
         ib = s->npieces;
     else if (ia >= 0 && (unsigned)ia + 1 < s->n && s->bp[ia + 1] == l->cov_end)
         ib = ia + 1;
     else
         ib = find_bp(s, l->cov_end);
-    return sum_between(s, ia, ib, sum);
+    *pia = ia;
+    *pib = ib;
+}
+
+static bool layer_region_sum(const struct csc_result *r, unsigned i, uint32_t *sum)
+{
+    int ia, ib;
+    verify_region_at(r, i, &ia, &ib);
+    return sum_between(&r->sums, ia, ib, sum);
 }
 
 /* The native sum of a short span (a header, a small payload): 32-bit words
@@ -333,16 +341,18 @@ void verify_layer(struct csc_result *r, const struct pkt *p, unsigned i)
     }
 }
 
-bool verify_layer_good(struct csc_result *r, const struct pkt *p, unsigned i)
+bool verify_layer_good(struct csc_result *r, const struct pkt *p, unsigned i, int ia, int ib)
 {
     struct csc_layer *l = &r->layers[i];
     uint32_t s, s0;
     /* verify_layer's steps where the verdict was n/a and comes out good:
-     * the field read, not a zero UDP checksum, the region summed, the
+     * the field read, not a zero UDP checksum, the region summed (at the
+     * breakpoints verify_region_at gave for the plan's first frame), the
      * expected value, a valid total (the value marks are the plan's) */
     if (!pkt_val_be16(p, l->csum_off, &l->field) || (l->proto == CSC_P_UDP && l->field == 0) ||
-        !sum_without_field(r, i, &s0, &s))
+        !sum_between(&r->sums, ia, ib, &s))
         return false;
+    s0 = csum_sub(s, csum_word_at(l->field, l->csum_off - l->cov_off));
     uint32_t pseudo = has_pseudo(l) ? l->pseudo : 0;
     uint16_t expected = csum_fold(csum_add(pseudo, s0));
     if (l->proto == CSC_P_UDP && expected == 0)

@@ -17,6 +17,10 @@ void verify_layer(struct csc_result *r, const struct pkt *p, unsigned i);
  * expects good: true when it is (field, expected and the verdict set as
  * verify_layer sets them), false when verify_layer would judge it
  * otherwise (the frame then goes the general way) */
-bool verify_layer_good(struct csc_result *r, const struct pkt *p, unsigned i);
+bool verify_layer_good(struct csc_result *r, const struct pkt *p, unsigned i, int ia, int ib);
+/* The breakpoints that bound layer i's covered region: [bp[*ia], bp[*ib])
+ * (-1: not a breakpoint). Fixed for a plan's frames (their breakpoints are
+ * the plan's, every byte captured). */
+void verify_region_at(const struct csc_result *r, unsigned i, int *ia, int *ib);
 
 #endif

@@ -292,7 +292,7 @@ static uint32_t frame_full(struct run_file *rf, const struct csc_frame *f0, uint
         analyse_result(rf->run, rf->fp, &rf->r, rf->base, rf->rwbuf, f0, &rw);
     csc_frag_feed(&rf->frag, fa, &rf->r, n);
     uint32_t m = stats_account_shaped(&rf->st, &rf->r, f0, rf->stat_shapes, csc_fast_served(rf->fp));
-    csc_gro_prepare(fa, &rf->r, &rf->gin);
+    csc_gro_prepare_fast(fa, &rf->r, &rf->gin, rf->fp);
     flow_refs_of(rf->refs, &rf->r, &rf->gin, rf->shapes, csc_fast_served(rf->fp));
     gro_feed(rf, &rf->gin, rf->refs, fa, n, ts_us);
     return m;

@@ -184,7 +184,7 @@ static void analyse_batch(struct batch *b, struct worker *wk)
              * input at any 8-byte boundary), then what names the flow at
              * each device (struct flow_ref) right after its used part */
             struct csc_gro_input *gin = (struct csc_gro_input *)(b->gbuf[r] + b->glen[r]);
-            csc_gro_prepare(fa[r], &wk->r[r], gin);
+            csc_gro_prepare_fast(fa[r], &wk->r[r], gin, fv.fast_path ? &wk->fast[r] : NULL);
             size_t sz = gin_size(gin);
             size_t rsz = gin->ndevs * sizeof(struct flow_ref);
             flow_refs_of((struct flow_ref *)((uint8_t *)gin + ((sz + 7) & ~(size_t)7)), &wk->r[r],

@@ -157,7 +157,7 @@ static void both(const struct csc_config *cfg, const struct csc_frame *f)
     analyses++;
     same_result(&ga, &fa);
     csc_gro_prepare(f, &ga, &gga);
-    csc_gro_prepare(f, &fa, &gfa);
+    csc_gro_prepare_fast(f, &fa, &gfa, fast);   /* along the plan's walk when a plan served it */
     same_gro(&gga, &gfa);
 }
 

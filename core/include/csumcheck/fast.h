@@ -36,6 +36,7 @@
 #define CSUMCHECK_FAST_H
 
 #include "csumcheck.h"
+#include "gro.h"
 #include "rcache.h"
 
 #include <stddef.h>
@@ -80,6 +81,7 @@ struct csc_plan {
     struct csc_plan_op ops[CSC_PLAN_OPS];
     uint8_t check[CSC_PLAN_LAYERS];         /* the checksummed layers, innermost first */
     uint16_t good;               /* bit k: check[k] had no verdict before verify and is good */
+    int8_t region[CSC_PLAN_LAYERS][2];      /* check[k]'s region: breakpoint indices (verify.h) */
     uint8_t pre_verdict[CSC_PLAN_LAYERS], pre_reason[CSC_PLAN_LAYERS];   /* before verify */
     uint8_t head[offsetof(struct csc_result, layers)];
     struct csc_layer layers[CSC_PLAN_LAYERS];
@@ -87,6 +89,7 @@ struct csc_plan {
     uint32_t bp[CSC_PLAN_BREAKS];
     uint8_t at[CSC_PLAN_LAYERS];
     uint8_t kernel[offsetof(struct csc_kernel, steps)];   /* the outcome, without steps */
+    struct csc_gro_walk gro;     /* the GRO keys' walk of this shape (csc_gro_prepare_fast) */
 };
 
 struct csc_fast {
@@ -95,6 +98,7 @@ struct csc_fast {
     int32_t budget;              /* plans that may still be made before they pay (fast.c) */
     uint64_t hits, compiles, evicted, fallbacks, general;
     uint64_t served;             /* the plan that served the last frame (its serial), 0: none */
+    const struct csc_plan *served_plan;   /* and the plan itself (while served) */
     uint8_t used[CSC_FAST_SETS];            /* plans in each set */
     uint8_t order[CSC_FAST_SETS][CSC_FAST_WAYS];   /* each set's plans, most recent first */
     struct csc_rcache memo;      /* the replay's outcome by the replay's input */
@@ -124,5 +128,9 @@ static inline uint64_t csc_fast_served(const struct csc_fast *t)
 {
     return t ? t->served : 0;
 }
+/* csc_gro_prepare() of the frame csc_analyze_fast() analysed last into r:
+ * a frame a plan served has its keys mixed along the plan's walk. */
+void csc_gro_prepare_fast(const struct csc_frame *f, const struct csc_result *r,
+                          struct csc_gro_input *in, const struct csc_fast *t);
 
 #endif

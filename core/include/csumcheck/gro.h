@@ -176,6 +176,23 @@ struct csc_gro_input {
     struct csc_gro_seg dev[CSC_MAX_DEVS];
 };
 
+/* What csc_gro_prepare's walk over the layers decides from a frame's shape
+ * alone (each layer's flow-key rule, where each device's chains end at a
+ * TCP header, GRE under FOU/GUE): made once for a fast-path plan
+ * (fast.h), so a frame of that shape only mixes its bytes into the keys. */
+#define CSC_GRO_WALK_LAYERS 12
+struct csc_gro_walk {
+    uint8_t made, n, low, fou;
+    uint32_t starts;             /* bit i: a device's first layer */
+    uint8_t rule[CSC_GRO_WALK_LAYERS];
+    uint8_t tcpat[CSC_GRO_WALK_LAYERS], lostat[CSC_GRO_WALK_LAYERS];
+};
+/* The walk of r's shape (w->made 0: this shape has none; the general way) */
+void csc_gro_walk_make(const struct csc_result *r, struct csc_gro_walk *w);
+/* csc_gro_prepare() with the walk of r's shape (NULL or not made: the same) */
+void csc_gro_prepare_walk(const struct csc_frame *f, const struct csc_result *r,
+                          struct csc_gro_input *in, const struct csc_gro_walk *w);
+
 void csc_gro_cfg_default(struct csc_gro_cfg *cfg);
 void csc_gro_init(struct csc_gro *g, const struct csc_gro_cfg *cfg);
 /* Feed one analysed frame (capture order); d may be NULL. */

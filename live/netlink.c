@@ -90,6 +90,25 @@ static const struct rtnl_link_stats64 *stats_of(struct nlmsghdr *h, struct rtnl_
     return NULL;
 }
 
+/* An RTM_GETSTATS request for IFLA_STATS_LINK_64: one link (ifindex), or
+ * every link with NLM_F_DUMP (ifindex 0) */
+static int stats_request(int fd, uint16_t flags, uint32_t seq, uint32_t ifindex)
+{
+    struct {
+        struct nlmsghdr h;
+        struct if_stats_msg ifs;
+    } req;
+    memset(&req, 0, sizeof req);
+    req.h.nlmsg_len = sizeof req;
+    req.h.nlmsg_type = RTM_GETSTATS;
+    req.h.nlmsg_flags = flags;
+    req.h.nlmsg_seq = seq;
+    req.ifs.family = AF_UNSPEC;
+    req.ifs.ifindex = ifindex;
+    req.ifs.filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64);
+    return send(fd, &req, sizeof req, 0) < 0 ? -1 : 0;
+}
+
 /* Many links: one dump of every link's statistics, put in the order asked */
 static int link_stats_dump(int fd, struct snap *s, const int *ifindex, char (*ifname)[16], int nif)
 {
@@ -98,18 +117,7 @@ static int link_stats_dump(int fd, struct snap *s, const int *ifindex, char (*if
     if (nif > 1024)
         nif = 1024;
     memset(have, 0, (size_t)nif);
-    struct {
-        struct nlmsghdr h;
-        struct if_stats_msg ifs;
-    } req;
-    memset(&req, 0, sizeof req);
-    req.h.nlmsg_len = sizeof req;
-    req.h.nlmsg_type = RTM_GETSTATS;
-    req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-    req.h.nlmsg_seq = 1000;
-    req.ifs.family = AF_UNSPEC;
-    req.ifs.filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64);
-    if (send(fd, &req, sizeof req, 0) < 0)
+    if (stats_request(fd, NLM_F_REQUEST | NLM_F_DUMP, 1000, 0) < 0)
         return -1;
     static char buf[32768];
     for (int done = 0; !done;) {
@@ -146,19 +154,7 @@ int nl_link_stats(struct snap *s, const int *ifindex, char (*ifname)[16], int ni
     for (int i = 0; i < nif; i++) {
         if (!strcmp(ifname[i], "lo"))
             continue;                  /* what the namespace sends itself */
-        struct {
-            struct nlmsghdr h;
-            struct if_stats_msg ifs;
-        } req;
-        memset(&req, 0, sizeof req);
-        req.h.nlmsg_len = sizeof req;
-        req.h.nlmsg_type = RTM_GETSTATS;
-        req.h.nlmsg_flags = NLM_F_REQUEST;
-        req.h.nlmsg_seq = (uint32_t)i + 1;
-        req.ifs.family = AF_UNSPEC;
-        req.ifs.ifindex = (uint32_t)ifindex[i];
-        req.ifs.filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64);
-        if (send(fd, &req, sizeof req, 0) < 0)
+        if (stats_request(fd, NLM_F_REQUEST, (uint32_t)i + 1, (uint32_t)ifindex[i]) < 0)
             return -1;
         static char buf[4096];
         ssize_t got = recv(fd, buf, sizeof buf, 0);

@@ -47,6 +47,11 @@ tests/plugin/versions.sh
 echo "test.sh: Release (-O3) build of every target"
 cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-release -j2 >build-release/build.log 2>&1 || { tail -n 40 build-release/build.log; exit 1; }
+# and with clang, whose warnings (-Wformat-nonliteral, -Wsign-compare in
+# macros, -Wshadow against library globals) are not gcc's
+echo "test.sh: clang build of every target"
+CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build-clang -j2 >build-clang/build.log 2>&1 || { tail -n 40 build-clang/build.log; exit 1; }
 scripts/setup.sh --asan
 rm -f build-asan/tests/kernel/kernel-matrix.txt build-asan/tests/live/live-captures.summary build-asan/tests/live/live-kernel-vm.summary
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -123,7 +123,7 @@ bool pl_gro_fields_referenced(proto_tree *t)
            proto_field_is_referenced(t, hf_segs) || proto_field_is_referenced(t, hf_flushed);
 }
 
-void pl_gro_register(int proto, module_t *prefs)
+void pl_gro_register(int proto, module_t *module)
 {
     static hf_register_info hf[] = {
         { &hf_fate, { "Device GRO Engine Fate", "csumcheck.dev.fate", FT_STRING, BASE_NONE, NULL, 0,
@@ -140,16 +140,16 @@ void pl_gro_register(int proto, module_t *prefs)
     };
     proto_register_field_array(proto, hf, array_length(hf));
 
-    prefs_register_uint_preference(prefs, "gro_budget", "GRO engine: NAPI budget",
+    prefs_register_uint_preference(module, "gro_budget", "GRO engine: NAPI budget",
                                    "Frames per NAPI poll (--gro-budget; 1-65535, default 64)", 10,
                                    &pref_budget);
-    prefs_register_uint_preference(prefs, "gro_flush_timeout", "GRO engine: gro_flush_timeout (us)",
+    prefs_register_uint_preference(module, "gro_flush_timeout", "GRO engine: gro_flush_timeout (us)",
                                    "0: held packets leave at the end of each poll (--gro-flush-timeout)",
                                    10, &pref_flush_timeout);
-    prefs_register_uint_preference(prefs, "gro_max_size", "GRO engine: gro_max_size",
+    prefs_register_uint_preference(module, "gro_max_size", "GRO engine: gro_max_size",
                                    "Largest super-packet in bytes (--gro-max-size, default 65536)", 10,
                                    &pref_max_size);
-    prefs_register_uint_preference(prefs, "poll_gap", "GRO engine: poll gap (us)",
+    prefs_register_uint_preference(module, "poll_gap", "GRO engine: poll gap (us)",
                                    "A gap between frames longer than this ends a NAPI poll (--poll-gap, "
                                    "default 100)", 10, &pref_poll_gap);
 }

@@ -667,10 +667,12 @@ t_install() {
     # the cli component only: other parts may install outside the prefix
     run 0 cmake --install "$B" --prefix "$W/prefix" --component cli
     [ -x "$W/prefix/bin/csumcheck" ] || fail "bin/csumcheck not installed"
-    [ -f "$W/prefix/share/man/man1/csumcheck.1" ] || fail "share/man/man1/csumcheck.1 not installed"
+    [ -f "$W/prefix/share/man/man1/csumcheck.1.gz" ] || fail "share/man/man1/csumcheck.1.gz not installed"
+    gzip -dc "$W/prefix/share/man/man1/csumcheck.1.gz" >"$W/csumcheck.1" || fail "csumcheck.1.gz: not gzip"
+    cmp -s "$W/csumcheck.1" "${SRCDIR:?}/docs/csumcheck.1" || fail "the installed man page is not docs/csumcheck.1"
     run 0 "$W/prefix/bin/csumcheck" --version
     if command -v groff >/dev/null; then
-        run 0 groff -man -ww -Tascii -P-cbou "$W/prefix/share/man/man1/csumcheck.1"
+        run 0 groff -man -ww -Tascii -P-cbou "$W/csumcheck.1"
         eq "groff warnings" "$(cat "$W/err")" ""
         for o in --rx --era --gro --remcsum-rx --remcsum-nopartial --udp6-zero-csum-rx \
                  --gre-csum --no-socket --assume-bad --vxlan-port --vxlan-gpe-port \

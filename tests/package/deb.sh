@@ -36,7 +36,7 @@ ver=$(sed -n 's/^set(CPACK_PACKAGE_VERSION "\(.*\)")$/\1/p' "$B/CPackConfig.cmak
 deb=$W/pkg/csumcheck_${ver}_amd64.deb
 [ -f "$deb" ] || fail "cpack wrote no $(basename "$deb"): $(ls "$W/pkg")"
 dpkg-deb -c "$deb" | awk '{print $6}' >"$W/contents"
-for f in ./usr/bin/csumcheck ./usr/share/man/man1/csumcheck.1; do
+for f in ./usr/bin/csumcheck ./usr/share/man/man1/csumcheck.1.gz; do
     grep -qx "$f" "$W/contents" || fail "$f not in the package"
 done
 plugin=$(grep '/wireshark/plugins/.*/epan/csumcheck.so$' "$W/contents" | sed 's|^\.||')

@@ -51,7 +51,7 @@ root)
         { command -v csumcheck; man -w csumcheck; } >>"$1/result" 2>&1
     ' quickstart "$W"
     [ $? = 99 ] && skip "cannot mount a tmpfs on /usr/local in a mount namespace"
-    bin=/usr/local/bin/csumcheck man=/usr/local/share/man/man1/csumcheck.1
+    bin=/usr/local/bin/csumcheck man=/usr/local/share/man/man1/csumcheck.1.gz
     ;;
 user)
     if [ "$(id -u)" = 0 ]; then
@@ -69,7 +69,7 @@ user)
         export PATH="$1/home/.local/bin:/usr/bin:/bin"
         command -v csumcheck; man -w csumcheck
     ' quickstart "$W" >"$W/result" 2>&1
-    bin=$W/home/.local/bin/csumcheck man=$W/home/.local/share/man/man1/csumcheck.1
+    bin=$W/home/.local/bin/csumcheck man=$W/home/.local/share/man/man1/csumcheck.1.gz
     ;;
 *) fail "WHO is root or user" ;;
 esac

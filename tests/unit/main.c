@@ -12,6 +12,7 @@ Suite *gro_suite(void);
 Suite *rewrite_suite(void);
 Suite *rcache_suite(void);
 Suite *kernel_source_suite(void);
+Suite *kernel_live_suite(void);
 Suite *protos_suite(void);
 Suite *direction_suite(void);
 Suite *addr_suite(void);
@@ -36,6 +37,7 @@ int main(void)
     srunner_add_suite(sr, rewrite_suite());
     srunner_add_suite(sr, rcache_suite());
     srunner_add_suite(sr, kernel_source_suite());
+    srunner_add_suite(sr, kernel_live_suite());
     srunner_add_suite(sr, protos_suite());
     srunner_add_suite(sr, direction_suite());
     srunner_add_suite(sr, addr_suite());

@@ -1,0 +1,358 @@
+/*
+ * test_kernel_live.c - the replay against what the live kernels did: the
+ * Debian kernel presets and the GRO engine (kernel-findings.md L8-L11) and
+ * the frames `csumcheck --live` found the model wrong on (tests/live:
+ * ip-headers.pcap 3-6, vxlan-gpe.pcap 3), each fixed from the kernel source
+ * it names. The source audit of issue 15 is test_kernel_source.c.
+ */
+#include "helpers.h"
+
+#include "csumcheck/gro.h"
+#include "proto/wire.h"
+
+/* ---- Debian kernel presets (kernel-findings.md L10, L11) ---- */
+
+/* Live 5.10.0-46 (L10): Debian's 5.10 carries 89e5c58fc1e2 by stable
+ * backport: a zero outer UDP checksum no longer refuses tunnel GRO. */
+START_TEST(era_5_10_has_the_zero_checksum_gate_fix)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP)->csum = PB_ZERO;
+    pb_push(&f, PB_VXLAN);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("none", "4.20");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_UDP_GATE);
+    cfg_set("none", "5.10");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+}
+END_TEST
+
+/* Live 5.10 (L11): without vxlan_gpe_gro_receive a GPE socket used
+ * vxlan_gro_receive, whose eth_gro_receive cannot take an IP payload;
+ * Debian 6.1.192 registers vxlan_gpe_gro_receive for GPE sockets. */
+START_TEST(era_vxlan_gpe_gro_from_6_1)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_VXLAN_GPE);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("none", "5.10");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NO_HANDLER);
+    ck_assert_int_ge(find_step("vxlan_gro_receive", "enter"), 0);
+    cfg_set("none", "6.1");
+    run(&f);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    ck_assert_int_ge(find_step("vxlan_gpe_gro_receive", "enter"), 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+/* ---- the GRO engine against the live kernels (kernel-findings.md L8, L9) ---- */
+
+static struct csc_gro KG;
+static struct csc_gro_decision KD;
+
+enum tun_kind { T_GRE_C, T_GRE_CK, T_GUE_GRE };
+
+/* One TCP segment of a flow over GRE with C (and K, key `key`), or GRE
+ * under GUE; the inner TCP checksum in state tcp. */
+static void tun_seg(enum tun_kind k, uint32_t key, uint32_t seq, enum pb_state tcp, uint64_t frame)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    if (k == T_GUE_GRE) {
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_GUE);
+    }
+    struct pb_layer *g = pb_push(&f, PB_GRE);
+    if (k != T_GUE_GRE)
+        g->gre_flags = k == T_GRE_CK ? 0xa000 : 0x8000;
+    g->key = key;
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *t = pb_push(&f, PB_TCP);
+    t->seq = seq;
+    t->csum = (uint8_t)tcp;
+    pb_push(&f, PB_PAYLOAD)->len = 1000;
+    run(&f);
+    struct csc_frame fr = { FRAME, (uint32_t)FRAME_LEN, (uint32_t)FRAME_LEN, CSC_LINK_ETHERNET, 0 };
+    csc_gro_feed(&KG, &fr, &R, frame, frame, &KD);
+}
+
+/* gre_gro_receive (net/ipv4/gre_offload.c, 6.12): two segments are the same
+ * flow when flags and protocol match and, with K, the 32-bit word after the
+ * base header does (the kernel reads greh + 1: the key, or with C the
+ * checksum word). Without K the GRE checksum is not compared: live L9, a
+ * PARTIAL-covered bad inner TCP changes the second segment's GRE checksum
+ * and the kernels still merged (gre+C ... tcp4=ok,bad rx=partial:inner). */
+START_TEST(engine_gre_flow_key_l9)
+{
+    cfg_set("partial:inner", "modern");
+    csc_gro_init(&KG, NULL);
+    tun_seg(T_GRE_C, 0, 1000, PB_OK, 1);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    tun_seg(T_GRE_C, 0, 2000, PB_BAD, 2);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    ck_assert_int_eq(KD.fate[0].merged, 1);
+    csc_gro_finish(&KG);
+    ck_assert_uint_eq(KG.dev[0].merged_frames, 2);
+
+    cfg_set("none", "modern");        /* K: different keys, different flows */
+    csc_gro_init(&KG, NULL);
+    tun_seg(T_GRE_CK, 77, 1000, PB_OK, 1);
+    tun_seg(T_GRE_CK, 78, 2000, PB_OK, 2);
+    ck_assert_int_eq(KD.fate[0].merged, 0);
+    tun_seg(T_GRE_CK, 78, 3000, PB_OK, 3);
+    ck_assert_int_eq(KD.fate[0].merged, 1);
+    csc_gro_finish(&KG);
+}
+END_TEST
+
+/* Live L8 (every kernel): GRE under FOU/GUE merged by GRO is lost. Its
+ * gro_complete chain ends in gre_gro_complete, which sets gso_type =
+ * SKB_GSO_GRE and drops the SKB_GSO_UDP_TUNNEL bit udp_gro_complete set, so
+ * at the GUE socket udp_unexpected_gso() (include/linux/udp.h) is true and
+ * udp_rcv_segment() fails to segment it: UDP_MIB_INERRORS per segment. The
+ * engine marks every merged frame and counts the lost segments. */
+START_TEST(engine_gre_under_gue_merged_is_lost_l8)
+{
+    cfg_set("none", "modern");
+    csc_gro_init(&KG, NULL);
+    tun_seg(T_GUE_GRE, 0, 1000, PB_OK, 1);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    ck_assert_int_eq(KD.fate[0].held, 1);
+    ck_assert_int_eq(KD.fate[0].gso_lost, 0);        /* alone it would pass */
+    tun_seg(T_GUE_GRE, 0, 2000, PB_OK, 2);
+    ck_assert_int_eq(KD.fate[0].merged, 1);
+    ck_assert_int_eq(KD.fate[0].gso_lost, 1);
+    ck_assert_uint_eq(KD.fate[0].super, 1);
+    csc_gro_finish(&KG);
+    ck_assert_uint_eq(KG.dev[0].merged_frames, 2);
+    ck_assert_uint_eq(KG.dev[0].gso_lost_frames, 2);
+
+    /* GRE without UDP around it (gre_rcv): nothing lost */
+    csc_gro_init(&KG, NULL);
+    tun_seg(T_GRE_C, 0, 1000, PB_OK, 1);
+    tun_seg(T_GRE_C, 0, 2000, PB_OK, 2);
+    ck_assert_int_eq(KD.fate[0].merged, 1);
+    ck_assert_int_eq(KD.fate[0].gso_lost, 0);
+    csc_gro_finish(&KG);
+    ck_assert_uint_eq(KG.dev[0].gso_lost_frames, 0);
+}
+END_TEST
+
+/* ---- IPv6 extension headers before the transport (csumcheck --live,
+ * tests/live: ip-headers.pcap frames 3-6 disagreed on the 6.18 host) ---- */
+
+/* Eth / IPv6 + routing header type 0 (one address, segments left 1) / TCP;
+ * the routing header's type and segments left patched in, the TCP checksum
+ * as `tcp` says (right over the final destination). */
+static size_t ipv6_rh(uint8_t *b, size_t cap, uint8_t type, uint8_t left, enum pb_state tcp)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV6)->v6_ext = PB_X_RH0;
+    pb_push(&f, PB_TCP)->csum = (uint8_t)tcp;
+    pb_push(&f, PB_PAYLOAD)->len = 40;
+    size_t n = pb_build(&f, b, cap);
+    size_t rh = f.off[1] + 40;
+    b[rh + 2] = type;
+    b[rh + 3] = left;
+    return n;
+}
+
+static void run_rh(const char *era, uint8_t type, uint8_t left, enum pb_state tcp)
+{
+    static uint8_t b[256];
+    size_t n = ipv6_rh(b, sizeof b, type, left, tcp);
+    cfg_set("none", era);
+    run_bytes(b, n, n, CSC_LINK_ETHERNET);
+}
+
+/* ipv6_rthdr_rcv (net/ipv6/exthdrs.c 6.12; 5.10.262 and 6.1.192 alike): a
+ * type 0 header with segments left goes to unknown_rh - ICMPv6 parameter
+ * problem, Ip6InHdrErrors - before TCP sees the packet, so a bad TCP
+ * checksum is never counted; with no segments left it is skipped. */
+START_TEST(rthdr_type0_segments_left_is_unknown_rh)
+{
+    run_rh("modern", IPV6_SRCRT_TYPE_0, 1, PB_BAD);
+    int ip = lay(CSC_P_IPV6, 0), t = lay(CSC_P_TCP, 0);
+    ck_assert_uint_eq(R.layers[ip].u.ip.rh_flags, CSC_RH_SEEN);
+    ck_assert_uint_eq(R.layers[ip].u.ip.rh_segs_left, 1);
+    ck_assert_int_eq(R.layers[t].verdict, CSC_V_BAD);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, ip);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "NOT_SPECIFIED (routing header)");
+    ck_assert_int_ge(find_step("ipv6_rthdr_rcv", "drop"), 0);
+    ck_assert_int_eq(find_step("tcp_v6_rcv", "enter"), -1);   /* NIC GRO may look; TCP never */
+
+    run_rh("3.18", IPV6_SRCRT_TYPE_0, 1, PB_OK);        /* every era: RH0 long gone */
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+
+    run_rh("modern", IPV6_SRCRT_TYPE_0, 0, PB_OK);      /* right over the first hop */
+    ck_assert_int_ge(find_step("ipv6_rthdr_rcv", "enter"), 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);     /* the pb checksum covers the final dst */
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+    ck_assert_int_ge(find_step("tcp_v6_rcv", "enter"), 0);
+}
+END_TEST
+
+/* Type 2 (Mobile IPv6) with segments left: unknown_rh on a kernel without
+ * CONFIG_IPV6_MIP6 (the 6.18 host) - the model follows it. */
+START_TEST(rthdr_type2_segments_left_dropped)
+{
+    run_rh("modern", IPV6_SRCRT_TYPE_2, 1, PB_OK);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_IPV6, 0));
+}
+END_TEST
+
+/* Type 4 (SRH): ipv6_srh_rcv from v4.10 (1ababeba4a21) frees the packet
+ * while seg6_enabled is 0 (the default), segments left or not, without a
+ * counter; v4.6 has no handler, so type 4 is an unknown type there. */
+START_TEST(rthdr_srh_freed_while_seg6_disabled)
+{
+    run_rh("modern", IPV6_SRCRT_TYPE_4, 1, PB_OK);
+    int ip = lay(CSC_P_IPV6, 0);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].verdict, CSC_V_GOOD);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, ip);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "NOT_SPECIFIED (source routing disabled)");
+
+    run_rh("4.13", IPV6_SRCRT_TYPE_4, 0, PB_OK);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+
+    run_rh("4.6", IPV6_SRCRT_TYPE_4, 1, PB_OK);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+}
+END_TEST
+
+/* Type 3 (RPL): ipv6_rpl_srh_rcv from v5.7 (8610c7c6e3bd) frees it while
+ * rpl_seg_enabled is 0; before (4.20) an unknown type, skipped with no
+ * segments left. */
+START_TEST(rthdr_rpl_freed_from_5_7)
+{
+    static uint8_t b[256];
+    run_rh("5.10", IPV6_SRCRT_TYPE_3, 0, PB_OK);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+
+    /* segments left 0: the pseudo-header takes the first hop's address,
+     * so the TCP checksum must be right over it */
+    size_t n = ipv6_rh(b, sizeof b, IPV6_SRCRT_TYPE_3, 0, PB_OK);
+    cfg_set("none", "4.20");
+    run_bytes(b, n, n, CSC_LINK_ETHERNET);
+    ck_assert_int_ge(find_step("ipv6_rthdr_rcv", "enter"), 0);
+    ck_assert_int_eq(find_step("ipv6_rthdr_rcv", "drop"), -1);
+    ck_assert_int_ne(R.kernel.drop_layer, lay(CSC_P_IPV6, 0));
+}
+END_TEST
+
+/* A Home Address option (ipv6_destopt_rcv -> ip6_parse_tlv): with MIP6
+ * ipv6_dest_hao -> xfrm6_input_addr (net/ipv6/xfrm6_input.c) finds no
+ * state, without MIP6 ip6_tlvopt_unknown acts on 0xc9 >> 6 == 3; either
+ * way Ip6InHdrErrors and no transport checksum. In chain order: a
+ * destination header before a routing header is handled first. */
+START_TEST(hao_dropped_without_xfrm_state)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    struct pb_layer *ip6 = pb_push(&f, PB_IPV6);
+    ip6->v6_ext = PB_X_HAO;
+    memset(ip6->hao, 0xaa, sizeof ip6->hao);
+    ip6->hao[0] = 0x20;
+    pb_push(&f, PB_UDP)->csum = PB_BAD;
+    pb_push(&f, PB_PAYLOAD)->len = 20;
+    cfg_set("none", "modern");
+    run(&f);
+    int ip = lay(CSC_P_IPV6, 0);
+    ck_assert(R.layers[ip].notes & CSC_N_HOME_ADDRESS);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, ip);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+    ck_assert_int_ge(find_step("ipv6_destopt_rcv", "drop"), 0);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason),
+                     "XFRM_POLICY (home address; UNHANDLED_PROTO without MIP6)");
+
+    ip6->v6_ext = PB_X_HAO | PB_X_RH0;                  /* destination header first */
+    run(&f);
+    ck_assert_uint_eq(R.layers[ip].u.ip.rh_flags, CSC_RH_SEEN | CSC_RH_AFTER_HAO);
+    ck_assert_int_ge(find_step("ipv6_destopt_rcv", "drop"), 0);
+    ck_assert_int_eq(find_step("ipv6_rthdr_rcv", "enter"), -1);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+}
+END_TEST
+
+/* vxlan_rcv on a GPE device (drivers/net/vxlan/vxlan_core.c 6.12): next
+ * protocol 3 is ETH_P_TEB with raw_proto, and __netif_receive_skb_core
+ * (net/core/dev.c) has no handler for it on the ARPHRD_NONE device:
+ * dev rx_dropped, UNHANDLED_PROTO, nothing reaches the inner IP's receive
+ * (the device's GRO pass looked at it: test_gpe.c, issue 28 finding 6). */
+START_TEST(vxlan_gpe_ethernet_unhandled_on_gpe_device)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_VXLAN_GPE);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP)->csum = PB_BAD;
+    pb_push(&f, PB_PAYLOAD)->len = 40;
+    cfg_set("none", "modern");
+    run(&f);
+    int g = lay(CSC_P_VXLAN_GPE, 0), in = lay(CSC_P_IPV4, 1);
+    ck_assert_uint_eq(R.layers[g].next, VXLAN_GPE_NP_ETHERNET);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, g + 1);     /* the skb's header: Ethernet */
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_DEV_RX_DROPPED);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "UNHANDLED_PROTO");
+    ck_assert_int_ge(find_step("__netif_receive_skb_core", "drop"), 0);
+    ck_assert_int_eq(R.layers[in].k.method, CSC_M_NOT_REACHED);
+    ck_assert_int_eq(R.kernel.ndevs, 2);
+    ck_assert_int_eq(R.kernel.devs[1].kind, CSC_P_VXLAN_GPE);
+}
+END_TEST
+
+Suite *kernel_live_suite(void);
+Suite *kernel_live_suite(void)
+{
+    Suite *s = suite_create("kernel live findings");
+    TCase *t = tcase_create("core");
+    tcase_add_test(t, era_5_10_has_the_zero_checksum_gate_fix);
+    tcase_add_test(t, era_vxlan_gpe_gro_from_6_1);
+    tcase_add_test(t, engine_gre_flow_key_l9);
+    tcase_add_test(t, engine_gre_under_gue_merged_is_lost_l8);
+    tcase_add_test(t, rthdr_type0_segments_left_is_unknown_rh);
+    tcase_add_test(t, rthdr_type2_segments_left_dropped);
+    tcase_add_test(t, rthdr_srh_freed_while_seg6_disabled);
+    tcase_add_test(t, rthdr_rpl_freed_from_5_7);
+    tcase_add_test(t, hao_dropped_without_xfrm_state);
+    tcase_add_test(t, vxlan_gpe_ethernet_unhandled_on_gpe_device);
+    suite_add_tcase(s, t);
+    return s;
+}

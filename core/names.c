@@ -114,6 +114,7 @@ const char *csc_counter_name(unsigned c)
         [CSC_C_IP_IN_UNKNOWN_PROTOS] = "IpInUnknownProtos",
         [CSC_C_IP6_IN_UNKNOWN_PROTOS] = "Ip6InUnknownProtos",
         [CSC_C_DEV_RX_FIFO_ERRORS] = "dev:rx_fifo_errors",
+        [CSC_C_DEV_RX_LENGTH_ERRORS] = "dev:rx_length_errors",
     };
     return NAME(t, c);
 }

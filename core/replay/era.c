@@ -56,14 +56,18 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
                  E(RPL_RCV))
 /* Debian bullseye's 5.10 (source 5.10.262; live 5.10.0-46): 5.12's gate fix
  * 89e5c58fc1e2 is in it by stable backport (live: kernel-findings.md L10),
- * and innerprotoinherit; not the GPE GRO callback (live L11), the 2024
+ * and innerprotoinherit, the tunnels' pull of the inner network header
+ * (ip_tunnel_rcv / __ip6_tnl_rcv, 2024 backports; live: kfuzz-cases.txt);
+ * not the GPE GRO callback (live L11), the 2024
  * encapsulation flush or the 2026 GUE REMCSUM order check. */
-#define SW_5_10 (SW_5_12 | E(GENEVE_INNER_PROTO_INHERIT))
+#define SW_5_10 (SW_5_12 | E(GENEVE_INNER_PROTO_INHERIT) | E(TUNNEL_INNER_PULL))
 /* Debian bookworm's 6.1 (6.1.192) and trixie's 6.12 (6.12.117): the GPE
  * GRO callback, "udp: prevent local UDP tunnel packets from being GROed"
  * (2024; 6.1 by backport), "net: gue: reject invalid REMCSUM offsets" (2026
- * stable); not v6.14's VXLAN reserved-bits order (6.12.117 vxlan_rcv). */
-#define SW_6_1 (SW_5_10 | E(VXLAN_GPE_GRO) | E(UDP_ENCAP_FLUSH) | E(GUE_REMCSUM_ORDER))
+ * stable), vxlan_rcv's pull of the inner IP header (2024; the 5.10 VM
+ * kernel lacks it: kfuzz-cases); not v6.14's VXLAN reserved-bits order
+ * (6.12.117 vxlan_rcv). */
+#define SW_6_1 (SW_5_10 | E(VXLAN_GPE_GRO) | E(UDP_ENCAP_FLUSH) | E(GUE_REMCSUM_ORDER) | E(VXLAN_INNER_PULL))
 #define SW_6_12 SW_6_1
 /* modern (6.14+, 6.18, 7.x): v6.14 VXLAN reserved bits checked before RCO. */
 #define SW_MODERN (SW_6_12 | E(VXLAN_RESERVED_EARLY))

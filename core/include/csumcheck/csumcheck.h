@@ -436,6 +436,12 @@ enum csc_era_switch {
                                          seg6_enabled is 0 (1ababeba4a21, v4.10) */
     CSC_E_RPL_RCV,                    /* ipv6_rpl_srh_rcv takes routing type 3, freed
                                          while rpl_seg_enabled is 0 (8610c7c6e3bd, v5.7) */
+    CSC_E_TUNNEL_INNER_PULL,          /* geneve_rx, ip_tunnel_rcv, __ip6_tnl_rcv pull the
+                                         inner network header, rx_length_errors when it
+                                         is short (2024; Debian's 5.10 and 6.1 by backport) */
+    CSC_E_VXLAN_INNER_PULL,           /* vxlan_rcv does too ("vxlan: Pull inner IP header
+                                         in vxlan_rcv()", 2024; 6.1.192 has it, Debian's
+                                         5.10.0-46 not: live) */
     CSC_E__COUNT
 };
 
@@ -520,6 +526,7 @@ enum csc_counter {
     CSC_C_DEV_RX_DROPPED,
     CSC_C_IP_IN_UNKNOWN_PROTOS, CSC_C_IP6_IN_UNKNOWN_PROTOS,
     CSC_C_DEV_RX_FIFO_ERRORS,
+    CSC_C_DEV_RX_LENGTH_ERRORS,
     CSC_C__COUNT
 };
 

@@ -146,7 +146,8 @@ static int plain_class(const struct live_obs *o, int nosock, int delivered)
         return LIVE_C_DELIVERED;
     if (live_obs_get(o, "IpInHdrErrors") || live_obs_get(o, "IpExtInCsumErrors") ||
         live_obs_get(o, "Ip6InHdrErrors") || live_obs_get(o, "IpExtInTruncatedPkts") ||
-        live_obs_get(o, "Ip6InTruncatedPkts"))
+        live_obs_get(o, "Ip6InTruncatedPkts") || live_obs_get(o, "IpInUnknownProtos") ||
+        live_obs_get(o, "Ip6InUnknownProtos"))
         return LIVE_C_OUTER_IP;
     static const char *const l4[] = { "UdpInErrors", "UdpInCsumErrors", "Udp6InErrors", "Udp6InCsumErrors",
                                       "UdpNoPorts", "Udp6NoPorts", "TcpInErrs", "TcpInCsumErrors",
@@ -169,7 +170,8 @@ int live_kernel_class(const struct live_obs *o, const char *dev, int nosock, int
     int at_dev = dev_stat(o, dev, "rx_packets") > 0;
     if (live_obs_get(o, "IpInHdrErrors") || live_obs_get(o, "IpExtInCsumErrors") ||
         live_obs_get(o, "Ip6InHdrErrors") || live_obs_get(o, "IpExtInTruncatedPkts") ||
-        live_obs_get(o, "Ip6InTruncatedPkts"))
+        live_obs_get(o, "Ip6InTruncatedPkts") || live_obs_get(o, "IpInUnknownProtos") ||
+        live_obs_get(o, "Ip6InUnknownProtos"))
         return at_dev ? LIVE_C_INNER_IP : LIVE_C_OUTER_IP;
     if (!at_dev && (live_obs_get(o, "UdpInErrors") || live_obs_get(o, "UdpInCsumErrors") ||
                     live_obs_get(o, "Udp6InErrors") || live_obs_get(o, "Udp6InCsumErrors") ||

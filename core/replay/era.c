@@ -40,10 +40,11 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * bad version/protocol (v4.6.2 returns it to UDP, v4.7.4 drops). ip6_tunnel
  * and ip6_gre: ip6_tnl_rcv with gro_cells, ip4ip6/ip6ip6 GRO callbacks
  * (v4.6.2 netif_rx and none, v4.7.4 has them). Routing type 4 has its
- * handler, ipv6_srh_rcv (1ababeba4a21, v4.10). */
+ * handler, ipv6_srh_rcv (1ababeba4a21, v4.10); hop-by-hop CALIPSO has
+ * ipv6_hop_calipso (v4.8). */
 #define SW_4_13 ((SW_4_6 & ~E(HAS_CSUM_BAD)) | E(REMCSUM_CLEARED_ON_EXIT) | \
                  E(GENEVE_ZERO6_EXTERNAL) | E(GENEVE_CRIT_COUNTERS) | \
-                 E(GENEVE_BAD_HDR_DROPPED) | E(IP6_TNL_GRO) | E(SEG6_RCV))
+                 E(GENEVE_BAD_HDR_DROPPED) | E(IP6_TNL_GRO) | E(SEG6_RCV) | E(HOP_CALIPSO))
 /* v4.20: COMPLETE unset in UDP db4f1be3ca9b; pskb_trim_rcsum keeps COMPLETE
  * ("net: pskb_trim_rcsum() and CHECKSUM_COMPLETE are friends": absent in
  * v4.13.4, pskb_trim_rcsum_slow in v4.20). The UDP tunnel gate still comes
@@ -65,9 +66,12 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * GRO callback, "udp: prevent local UDP tunnel packets from being GROed"
  * (2024; 6.1 by backport), "net: gue: reject invalid REMCSUM offsets" (2026
  * stable), vxlan_rcv's pull of the inner IP header (2024; the 5.10 VM
- * kernel lacks it: kfuzz-cases); not v6.14's VXLAN reserved-bits order
+ * kernel lacks it: kfuzz-cases), IOAM's hop-by-hop option (ipv6_hop_ioam,
+ * v5.15), a refused jumbo option counted once (5.10.0-46 counts it twice:
+ * kfuzz-cases); not v6.14's VXLAN reserved-bits order
  * (6.12.117 vxlan_rcv). */
-#define SW_6_1 (SW_5_10 | E(VXLAN_GPE_GRO) | E(UDP_ENCAP_FLUSH) | E(GUE_REMCSUM_ORDER) | E(VXLAN_INNER_PULL))
+#define SW_6_1 (SW_5_10 | E(VXLAN_GPE_GRO) | E(UDP_ENCAP_FLUSH) | E(GUE_REMCSUM_ORDER) | E(VXLAN_INNER_PULL) | \
+                E(HOP_IOAM) | E(HOP_JUMBO_ONE_COUNT))
 #define SW_6_12 SW_6_1
 /* modern (6.14+, 6.18, 7.x): v6.14 VXLAN reserved bits checked before RCO. */
 #define SW_MODERN (SW_6_12 | E(VXLAN_RESERVED_EARLY))

@@ -6,11 +6,13 @@
  * (pskb_may_pull, __iptunnel_pull_header, pskb_inet_may_pull) and drops it
  * when the bytes are not there - each its own way, read at v6.12 (the same in
  * Debian's 6.1.192; docs/kernel-branches.md udp-1, tcp-2, gre-1, vx-1,
- * vx-14, gnv-1, gnv-5, gnv-11, gue-1, itr-5, itr-9, itr-11):
+ * vx-14, gnv-1, gnv-5, gnv-11, gue-1, itr-5, itr-9, itr-11, icmp-3, icmp6-3):
  *
  *   short header   after           kernel function                     drop
  *   UDP            IP              __udp4_lib_rcv / __udp6_lib_rcv     Udp[6]InErrors
  *   TCP            IP              tcp_v4_rcv / tcp_v6_rcv             discard (TcpInSegs only)
+ *   ICMP / ICMPv6  IP              icmp_rcv / icmpv6_rcv: the checksum Icmp[6]InErrors (a bad
+ *                                  over what is there, then pskb_pull  sum: + InCsumErrors)
  *   IPv4 / IPv6    IP, FOU, GUE    tunnel4_rcv, tunnel64_rcv,          silent
  *                                  tunnel6_rcv, tunnel46_rcv
  *   GRE            IP, FOU         gre_rcv (gre_demux.c: 12 bytes),    silent
@@ -41,6 +43,7 @@
  */
 #include "pull.h"
 
+#include "../proto/decode.h"
 #include "../proto/wire.h"
 
 enum at_kind {
@@ -67,6 +70,8 @@ static const struct pull_rule rules[] = {
     { AT_IP, CSC_P_NONE, CSC_P_UDP, 0, NO_ERA, KF_UDP4_LIB_RCV, KF_UDP6_LIB_RCV,
       CNT(CSC_C_UDP_IN_ERRORS), CNT(CSC_C_UDP6_IN_ERRORS) },
     { AT_IP, CSC_P_NONE, CSC_P_TCP, 0, NO_ERA, KF_TCP_V4_RCV, KF_TCP_V6_RCV, 0, 0 },
+    { AT_IP, CSC_P_NONE, CSC_P_ICMP, 4, NO_ERA, KF_ICMP_RCV, KF_ICMP_RCV, 0, 0 },
+    { AT_IP, CSC_P_NONE, CSC_P_ICMPV6, 6, NO_ERA, KF_ICMPV6_RCV, KF_ICMPV6_RCV, 0, 0 },
     { AT_IP, CSC_P_NONE, CSC_P_IPV4, 0, NO_ERA, KF_IPIP_RCV, KF_IP6_TNL_RCV, 0, 0 },
     { AT_IP, CSC_P_NONE, CSC_P_IPV6, 0, NO_ERA, KF_IPIP6_RCV, KF_IP6_TNL_RCV, 0, 0 },
     { AT_IP, CSC_P_NONE, CSC_P_GRE, 0, NO_ERA, KF_GRE_RCV, KF_GRE_PARSE_HEADER, 0, 0 },
@@ -178,6 +183,29 @@ static bool tcp_options_short(struct rp *rp, uint8_t at, uint32_t off, uint32_t 
     return true;
 }
 
+/* icmp_rcv / icmpv6_rcv (net/ipv4/icmp.c, net/ipv6/icmp.c, v6.12) on an
+ * ICMP header shorter than its 8 bytes: skb_checksum_simple_validate /
+ * skb_checksum_validate (with the pseudo-header) over the bytes there -
+ * trusted, else summed in software (short of CHECKSUM_BREAK) - then
+ * pskb_pull of the header fails. ip is the IP layer before it. */
+static void icmp_header_short(struct rp *rp, uint8_t ip, uint32_t off, uint32_t have, bool v6)
+{
+    bool ok = skb_csum_unnecessary(rp);
+    if (!ok) {
+        uint32_t sum = 0, psum = v6 ? csc_l4_pseudo(rp->vals, ip, IPPROTO_ICMPV6_, have, 1) : 0;
+        if (!rp_region(rp, off, off + have, &sum)) {
+            rp_unknown(rp, ip, v6 ? KF_ICMPV6_RCV : KF_ICMP_RCV);
+            return;
+        }
+        rp_count_pass(rp, have);
+        ok = csum_valid_total(csum_add(sum, psum));
+    }
+    uint32_t c = v6 ? CNT(CSC_C_ICMP6_IN_ERRORS) : CNT(CSC_C_ICMP_IN_ERRORS);
+    if (!ok)
+        c |= v6 ? CNT(CSC_C_ICMP6_IN_CSUM_ERRORS) : CNT(CSC_C_ICMP_IN_CSUM_ERRORS);
+    rp_drop(rp, ip, v6 ? KF_ICMPV6_RCV : KF_ICMP_RCV, ok ? KD_PKT_TOO_SMALL : KD_ICMP_CSUM, c);
+}
+
 static enum at_kind at_kind_of(const struct rp *rp, uint8_t s, uint8_t *tunnel)
 {
     uint8_t p = L(rp, s)->proto;
@@ -219,6 +247,12 @@ bool pskb_may_pull_fails(struct rp *rp, uint8_t at)
         if (shorter == CSC_P_GUE) {
             /* gue_udp_recv: every header it refuses, short or not, is freed */
             rp_drop(rp, at, KF_GUE_UDP_RECV, KD_PKT_TOO_SMALL, 0);
+            return true;
+        }
+        if (shorter == CSC_P_ICMP || shorter == CSC_P_ICMPV6) {
+            if (have >= ICMP_HLEN || s != at)
+                return false;
+            icmp_header_short(rp, s, off, have, v6);
             return true;
         }
         uint32_t need = pull_len(rp, shorter, off);

@@ -480,9 +480,14 @@ void vxlan_rcv(struct rp *rp, uint8_t t)
      * configured with the remcsumrx attribute, whatever its value; RCO
      * processing itself still needs remcsumrx on. */
     bool rco_bits_used = rco_ok || (era(rp, CSC_E_VXLAN_RESERVED_EARLY) && rp->cfg->remcsum_rx_given);
-    bool reserved = (vx->notes & CSC_N_RESERVED_BITS) || (rco && !rco_bits_used) ||
-                    !(vx->u.vxlan.flags & VXLAN_HF_VNI);
+    bool reserved = (vx->notes & CSC_N_RESERVED_BITS) || (rco && !rco_bits_used);
     rp_enter(rp, t, KF_VXLAN_RCV);
+    if (!(vx->u.vxlan.flags & VXLAN_HF_VNI)) {
+        /* the I flag, checked first in every era; no counter (7.2.13 too) */
+        rp_step(rp, t, KF_VXLAN_RCV, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
+        rp_drop(rp, t, KF_VXLAN_RCV, KD_VXLAN_INVALID_HDR, 0);
+        return;
+    }
     if (reserved && era(rp, CSC_E_VXLAN_RESERVED_EARLY)) {
         rp_step(rp, t, KF_VXLAN_RCV, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
         rp_drop(rp, t, KF_VXLAN_RCV, KD_VXLAN_INVALID_HDR,

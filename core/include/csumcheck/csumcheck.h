@@ -442,6 +442,12 @@ enum csc_era_switch {
     CSC_E_VXLAN_INNER_PULL,           /* vxlan_rcv does too ("vxlan: Pull inner IP header
                                          in vxlan_rcv()", 2024; 6.1.192 has it, Debian's
                                          5.10.0-46 not: live) */
+    CSC_E_HOP_CALIPSO,                /* ipv6_hop_calipso takes hop-by-hop option 7 (v4.8);
+                                         before, an unknown option, skipped */
+    CSC_E_HOP_IOAM,                   /* ipv6_hop_ioam takes option 0x31 (v5.15) */
+    CSC_E_HOP_JUMBO_ONE_COUNT,        /* a refused jumbo option counts Ip6InHdrErrors once
+                                         (ip6_rcv_core); the 5.10 VM kernel's ipv6_hop_jumbo
+                                         counts it too (twice: not modelled) */
     CSC_E__COUNT
 };
 
@@ -555,6 +561,8 @@ enum csc_gro_reason {
     CSC_G_TCP_NO_PAYLOAD,    /* tcp_gro_receive: len < mss (a bare ACK) */
     CSC_G_NETIF_RX,          /* the tunnel device hands the packet to netif_rx: no GRO
                                 pass (sit; ip6tnl/ip6gre up to v4.6, VXLAN up to v4.2) */
+    CSC_G_IP_FLAGS,          /* inet_gro_receive: a frag_off bit other than DF (the
+                                reserved bit) */
     CSC_G__COUNT
 };
 

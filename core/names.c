@@ -114,6 +114,7 @@ const char *csc_counter_name(unsigned c)
         [CSC_C_IP_IN_UNKNOWN_PROTOS] = "IpInUnknownProtos",
         [CSC_C_IP6_IN_UNKNOWN_PROTOS] = "Ip6InUnknownProtos",
         [CSC_C_DEV_RX_FIFO_ERRORS] = "dev:rx_fifo_errors",
+        [CSC_C_DEV_RX_LENGTH_ERRORS] = "dev:rx_length_errors",
     };
     return NAME(t, c);
 }
@@ -130,7 +131,7 @@ const char *csc_gro_reason_name(unsigned g)
         [CSC_G_CSUM_BAD] = "csum-bad", [CSC_G_TRUNCATED] = "truncated",
         [CSC_G_TUNNEL_FLAGS] = "tunnel-flags", [CSC_G_TCP_FLAGS] = "tcp-flags",
         [CSC_G_UDP_ENCAP] = "udp-encapsulation", [CSC_G_TCP_NO_PAYLOAD] = "tcp-no-payload",
-        [CSC_G_NETIF_RX] = "netif-rx",
+        [CSC_G_NETIF_RX] = "netif-rx", [CSC_G_IP_FLAGS] = "ip-flags",
     };
     return NAME(t, g);
 }

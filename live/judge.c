@@ -60,6 +60,16 @@ static int is_l4(uint8_t p)
     return p == CSC_P_TCP || p == CSC_P_UDP || p == CSC_P_ICMP || p == CSC_P_ICMPV6;
 }
 
+#define L4_COUNTERS                                                                                  \
+    ((1u << CSC_C_UDP_IN_CSUM_ERRORS) | (1u << CSC_C_UDP_IN_ERRORS) | (1u << CSC_C_UDP6_IN_CSUM_ERRORS) | \
+     (1u << CSC_C_UDP6_IN_ERRORS) | (1u << CSC_C_TCP_IN_CSUM_ERRORS) | (1u << CSC_C_TCP_IN_ERRS) |        \
+     (1u << CSC_C_ICMP_IN_CSUM_ERRORS) | (1u << CSC_C_ICMP_IN_ERRORS) | (1u << CSC_C_ICMP6_IN_CSUM_ERRORS) | \
+     (1u << CSC_C_ICMP6_IN_ERRORS))
+
+#define DEV_COUNTERS                                                                                 \
+    ((1u << CSC_C_DEV_RX_ERRORS) | (1u << CSC_C_DEV_RX_CRC_ERRORS) | (1u << CSC_C_DEV_RX_FRAME_ERRORS) |     \
+     (1u << CSC_C_DEV_RX_DROPPED) | (1u << CSC_C_DEV_RX_LENGTH_ERRORS))
+
 int live_model_class(const struct csc_result *r)
 {
     const struct csc_kernel *k = &r->kernel;
@@ -73,6 +83,15 @@ int live_model_class(const struct csc_result *r)
     uint8_t p = r->layers[d].proto;
     if (outer < 0)
         return LIVE_C_UNKNOWN;
+    /* a transport header too short to decode has no layer: the replay drops
+     * it at the IP layer before it (core/replay/pull.c), counting the
+     * transport's own errors - the transport's class */
+    if ((p == CSC_P_IPV4 || p == CSC_P_IPV6) && d + 1 == r->nlayers && (k->counters & L4_COUNTERS))
+        return d == outer ? LIVE_C_OUTER_L4 : LIVE_C_INNER_L4;
+    /* ... and a tunnel header after UDP that the device counts (GENEVE
+     * options past the packet: rx_dropped) at the UDP layer before it */
+    if (p == CSC_P_UDP && d + 1 == r->nlayers && k->counters && !(k->counters & ~DEV_COUNTERS))
+        return LIVE_C_TUNNEL;
     if (d <= outer)
         return LIVE_C_OUTER_IP;
     /* a transport that drops before it counts anything (tcp_v4_rcv on a
@@ -127,7 +146,8 @@ static int plain_class(const struct live_obs *o, int nosock, int delivered)
         return LIVE_C_DELIVERED;
     if (live_obs_get(o, "IpInHdrErrors") || live_obs_get(o, "IpExtInCsumErrors") ||
         live_obs_get(o, "Ip6InHdrErrors") || live_obs_get(o, "IpExtInTruncatedPkts") ||
-        live_obs_get(o, "Ip6InTruncatedPkts"))
+        live_obs_get(o, "Ip6InTruncatedPkts") || live_obs_get(o, "IpInUnknownProtos") ||
+        live_obs_get(o, "Ip6InUnknownProtos"))
         return LIVE_C_OUTER_IP;
     static const char *const l4[] = { "UdpInErrors", "UdpInCsumErrors", "Udp6InErrors", "Udp6InCsumErrors",
                                       "UdpNoPorts", "Udp6NoPorts", "TcpInErrs", "TcpInCsumErrors",
@@ -150,7 +170,8 @@ int live_kernel_class(const struct live_obs *o, const char *dev, int nosock, int
     int at_dev = dev_stat(o, dev, "rx_packets") > 0;
     if (live_obs_get(o, "IpInHdrErrors") || live_obs_get(o, "IpExtInCsumErrors") ||
         live_obs_get(o, "Ip6InHdrErrors") || live_obs_get(o, "IpExtInTruncatedPkts") ||
-        live_obs_get(o, "Ip6InTruncatedPkts"))
+        live_obs_get(o, "Ip6InTruncatedPkts") || live_obs_get(o, "IpInUnknownProtos") ||
+        live_obs_get(o, "Ip6InUnknownProtos"))
         return at_dev ? LIVE_C_INNER_IP : LIVE_C_OUTER_IP;
     if (!at_dev && (live_obs_get(o, "UdpInErrors") || live_obs_get(o, "UdpInCsumErrors") ||
                     live_obs_get(o, "Udp6InErrors") || live_obs_get(o, "Udp6InCsumErrors") ||

@@ -40,10 +40,11 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * bad version/protocol (v4.6.2 returns it to UDP, v4.7.4 drops). ip6_tunnel
  * and ip6_gre: ip6_tnl_rcv with gro_cells, ip4ip6/ip6ip6 GRO callbacks
  * (v4.6.2 netif_rx and none, v4.7.4 has them). Routing type 4 has its
- * handler, ipv6_srh_rcv (1ababeba4a21, v4.10). */
+ * handler, ipv6_srh_rcv (1ababeba4a21, v4.10); hop-by-hop CALIPSO has
+ * ipv6_hop_calipso (v4.8). */
 #define SW_4_13 ((SW_4_6 & ~E(HAS_CSUM_BAD)) | E(REMCSUM_CLEARED_ON_EXIT) | \
                  E(GENEVE_ZERO6_EXTERNAL) | E(GENEVE_CRIT_COUNTERS) | \
-                 E(GENEVE_BAD_HDR_DROPPED) | E(IP6_TNL_GRO) | E(SEG6_RCV))
+                 E(GENEVE_BAD_HDR_DROPPED) | E(IP6_TNL_GRO) | E(SEG6_RCV) | E(HOP_CALIPSO))
 /* v4.20: COMPLETE unset in UDP db4f1be3ca9b; pskb_trim_rcsum keeps COMPLETE
  * ("net: pskb_trim_rcsum() and CHECKSUM_COMPLETE are friends": absent in
  * v4.13.4, pskb_trim_rcsum_slow in v4.20). The UDP tunnel gate still comes
@@ -56,14 +57,21 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
                  E(RPL_RCV))
 /* Debian bullseye's 5.10 (source 5.10.262; live 5.10.0-46): 5.12's gate fix
  * 89e5c58fc1e2 is in it by stable backport (live: kernel-findings.md L10),
- * and innerprotoinherit; not the GPE GRO callback (live L11), the 2024
+ * and innerprotoinherit, the tunnels' pull of the inner network header
+ * (ip_tunnel_rcv / __ip6_tnl_rcv, 2024 backports; live: kfuzz-cases.txt);
+ * not the GPE GRO callback (live L11), the 2024
  * encapsulation flush or the 2026 GUE REMCSUM order check. */
-#define SW_5_10 (SW_5_12 | E(GENEVE_INNER_PROTO_INHERIT))
+#define SW_5_10 (SW_5_12 | E(GENEVE_INNER_PROTO_INHERIT) | E(TUNNEL_INNER_PULL))
 /* Debian bookworm's 6.1 (6.1.192) and trixie's 6.12 (6.12.117): the GPE
  * GRO callback, "udp: prevent local UDP tunnel packets from being GROed"
  * (2024; 6.1 by backport), "net: gue: reject invalid REMCSUM offsets" (2026
- * stable); not v6.14's VXLAN reserved-bits order (6.12.117 vxlan_rcv). */
-#define SW_6_1 (SW_5_10 | E(VXLAN_GPE_GRO) | E(UDP_ENCAP_FLUSH) | E(GUE_REMCSUM_ORDER))
+ * stable), vxlan_rcv's pull of the inner IP header (2024; the 5.10 VM
+ * kernel lacks it: kfuzz-cases), IOAM's hop-by-hop option (ipv6_hop_ioam,
+ * v5.15), a refused jumbo option counted once (5.10.0-46 counts it twice:
+ * kfuzz-cases); not v6.14's VXLAN reserved-bits order
+ * (6.12.117 vxlan_rcv). */
+#define SW_6_1 (SW_5_10 | E(VXLAN_GPE_GRO) | E(UDP_ENCAP_FLUSH) | E(GUE_REMCSUM_ORDER) | E(VXLAN_INNER_PULL) | \
+                E(HOP_IOAM) | E(HOP_JUMBO_ONE_COUNT))
 #define SW_6_12 SW_6_1
 /* modern (6.14+, 6.18, 7.x): v6.14 VXLAN reserved bits checked before RCO. */
 #define SW_MODERN (SW_6_12 | E(VXLAN_RESERVED_EARLY))

@@ -171,6 +171,10 @@ static void inet_gro_receive(struct rp *rp, uint8_t i)
     uint32_t gro_len = rp->skb.tail - rp->cb.data_offset;
     if ((ip->notes & (CSC_N_GSO | CSC_N_LEN_EXCEEDS)) || ip->end - ip->off != gro_len)
         gro_flush(rp, i, KF_INET_GRO_RECEIVE, CSC_G_IP_LEN);
+    /* the same flush word takes frag_off's bits but DF (v6.12: a fragment
+     * went above, so the reserved bit is what is left) */
+    if (ip->u.ip.frag_off & ~(uint16_t)IP_DF)
+        gro_flush(rp, i, KF_INET_GRO_RECEIVE, CSC_G_IP_FLAGS);
     rp->cb.data_offset += IPV4_HLEN;  /* no postpull: a valid header sums to 0 */
     if (!has_layer(rp, i + 1u) || L(rp, i + 1)->off != rp->cb.data_offset) {
         gro_flush(rp, i, KF_INET_GRO_RECEIVE, CSC_G_NO_HANDLER);

@@ -13,6 +13,7 @@
 #include "replay.h"
 
 #include "../proto/protos.h"
+#include "pull.h"
 
 
 static void deliver_l4(struct rp *rp, uint8_t i);
@@ -72,6 +73,8 @@ static bool need_layer(struct rp *rp, unsigned i, uint8_t from, enum kfn fn)
         ip_no_protocol(rp, L(rp, from)->ip);   /* gue_udp_recv / fou_udp_recv resubmit it */
         return false;
     }
+    if (pskb_may_pull_fails(rp, from))        /* the next header is short (pull.c) */
+        return false;
     rp->k->verdict = CSC_K_UNKNOWN;
     rp_step(rp, from, fn, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
     rp->done = 1;
@@ -182,6 +185,10 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
     }
     if (ip->notes & CSC_N_LEN_EXCEEDS) {
         rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, trunc);   /* skb->len < the IP length */
+        return false;
+    }
+    if (pskb_trim_rcsum_fails(rp, ip->end)) {     /* IPv4: IpInDiscards (no model counter) */
+        rp_drop(rp, i, fn, KD_IP_INHDR, ip->proto == CSC_P_IPV6 ? hdr_err : 0);
         return false;
     }
     pskb_trim_rcsum(rp, i, ip->end);
@@ -382,7 +389,7 @@ void udp_rcv(struct rp *rp, uint8_t i)
     enum kfn init = v6 ? KF_UDP6_CSUM_INIT : KF_UDP4_CSUM_INIT;
     uint16_t check = rp_field(rp, uh);
     rp_enter(rp, i, lib);
-    if (uh->notes & (CSC_N_LEN_SHORT | CSC_N_LEN_EXCEEDS)) {
+    if ((uh->notes & (CSC_N_LEN_SHORT | CSC_N_LEN_EXCEEDS)) || pskb_trim_rcsum_fails(rp, uh->end)) {
         rp_step(rp, i, lib, W_SHORT, CSC_TRI_NO, 0, NULL);
         rp_drop(rp, i, lib, KD_PKT_TOO_SMALL,
                 v6 ? CNT(CSC_C_UDP6_IN_ERRORS) : CNT(CSC_C_UDP_IN_ERRORS));
@@ -426,6 +433,8 @@ void udp_rcv(struct rp *rp, uint8_t i)
             udp_csum_error(rp, i, lib, v6);
             return;
         }
+        if (pskb_may_pull_fails(rp, i))       /* encap_rcv's pull of a short header */
+            return;
         rp->k->verdict = CSC_K_UNKNOWN;
         rp_step(rp, i, lib, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
         rp->done = 1;
@@ -471,9 +480,14 @@ void vxlan_rcv(struct rp *rp, uint8_t t)
      * configured with the remcsumrx attribute, whatever its value; RCO
      * processing itself still needs remcsumrx on. */
     bool rco_bits_used = rco_ok || (era(rp, CSC_E_VXLAN_RESERVED_EARLY) && rp->cfg->remcsum_rx_given);
-    bool reserved = (vx->notes & CSC_N_RESERVED_BITS) || (rco && !rco_bits_used) ||
-                    !(vx->u.vxlan.flags & VXLAN_HF_VNI);
+    bool reserved = (vx->notes & CSC_N_RESERVED_BITS) || (rco && !rco_bits_used);
     rp_enter(rp, t, KF_VXLAN_RCV);
+    if (!(vx->u.vxlan.flags & VXLAN_HF_VNI)) {
+        /* the I flag, checked first in every era; no counter (7.2.13 too) */
+        rp_step(rp, t, KF_VXLAN_RCV, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
+        rp_drop(rp, t, KF_VXLAN_RCV, KD_VXLAN_INVALID_HDR, 0);
+        return;
+    }
     if (reserved && era(rp, CSC_E_VXLAN_RESERVED_EARLY)) {
         rp_step(rp, t, KF_VXLAN_RCV, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
         rp_drop(rp, t, KF_VXLAN_RCV, KD_VXLAN_INVALID_HDR,
@@ -502,7 +516,8 @@ void vxlan_rcv(struct rp *rp, uint8_t t)
     }
     int l3 = next_l3(rp, t + 1u);
     if (l3 < 0) {
-        not_modelled(rp, t, KF_VXLAN_RCV);
+        if (!pskb_may_pull_fails(rp, t))
+            not_modelled(rp, t, KF_VXLAN_RCV);
         return;
     }
     pull_l2(rp, t + 1, (uint8_t)l3);  /* vxlan_set_mac: eth_type_trans */
@@ -536,6 +551,8 @@ void geneve_rcv(struct rp *rp, uint8_t t)
         return;
     }
     skb_pull_rcsum(rp, UDP_HLEN + g->hdr_len);   /* iptunnel_pull_header */
+    if (g->next == ETH_P_TEB && !has_layer(rp, t + 1u) && pskb_may_pull_fails(rp, t))
+        return;                       /* ... and of the inner Ethernet header */
     if ((g->u.geneve.flags & GENEVE_CRITICAL) && !rp->cfg->geneve_external) {
         rp_step(rp, t, KF_GENEVE_RX, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
         rp_drop(rp, t, KF_GENEVE_RX, KD_GENEVE_HDR,
@@ -545,7 +562,8 @@ void geneve_rcv(struct rp *rp, uint8_t t)
     }
     int l3 = next_l3(rp, t + 1u);
     if (l3 < 0) {
-        not_modelled(rp, t, KF_GENEVE_RX);
+        if (!pskb_may_pull_fails(rp, t))
+            not_modelled(rp, t, KF_GENEVE_RX);
         return;
     }
     /* An innerprotoinherit device is ARPHRD_NONE without an address: for it
@@ -688,6 +706,8 @@ void gre_rcv(struct rp *rp, uint8_t i)
     const struct csc_layer *g = L(rp, i);
     uint16_t flags = g->u.gre.flags;
     rp_enter(rp, i, KF_GRE_RCV);
+    if (gre_demux_short(rp, i))
+        return;
     if ((flags & GRE_VERSION) == GRE_VERSION_1) {   /* PPTP: the pptp module, not modelled */
         not_modelled(rp, i, KF_GRE_RCV);
         return;
@@ -741,7 +761,7 @@ void gre_rcv(struct rp *rp, uint8_t i)
     if (l3 < 0) {
         if (!has_layer(rp, n))
             need_layer(rp, n, i, KF_IP_TUNNEL_RCV);
-        else
+        else if (!pskb_may_pull_fails(rp, i))
             not_modelled(rp, i, KF_IP_TUNNEL_RCV);
         return;
     }
@@ -784,7 +804,7 @@ void erspan_rcv(struct rp *rp, uint8_t g, uint8_t t)
     if (l3 < 0) {
         if (!has_layer(rp, t + 1u))
             need_layer(rp, t + 1u, t, fn);
-        else
+        else if (!pskb_may_pull_fails(rp, t))
             not_modelled(rp, t, fn);
         return;
     }

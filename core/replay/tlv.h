@@ -9,6 +9,7 @@
 #include "csumcheck/csumcheck.h"
 
 enum { TLV_OK = 0, TLV_BAD, TLV_UNKNOWN };
-unsigned ip6_hbh_verdict(const struct pkt *p, const struct csc_layer *l);
+/* sw: the era switches (CSC_ERA_BIT) */
+unsigned ip6_hbh_verdict(const struct pkt *p, const struct csc_layer *l, uint64_t sw);
 
 #endif

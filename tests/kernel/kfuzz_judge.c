@@ -79,8 +79,19 @@ void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *er
     csc_decode(&cfg, &f, &r);
     int l4 = innermost_l4(&r);
     m->in6 = innermost_ip6(&r, l4);
+    /* a transport too short to decode (core/replay/pull.c): its family is
+     * the IP layer's it stopped after, not the outer UDP's */
+    int short_l4 = r.stop == CSC_STOP_MALFORMED && r.stop_layer + 1 == r.nlayers &&
+                   (r.stop_proto == CSC_P_TCP || r.stop_proto == CSC_P_UDP || r.stop_proto == CSC_P_ICMP ||
+                    r.stop_proto == CSC_P_ICMPV6) &&
+                   (r.layers[r.stop_layer].proto == CSC_P_IPV4 || r.layers[r.stop_layer].proto == CSC_P_IPV6);
+    if (short_l4)
+        m->in6 = r.layers[r.stop_layer].proto == CSC_P_IPV6;
     m->l4proto = l4 >= 0 ? r.layers[l4].proto : CSC_P_NONE;
-    if (l4 >= 0 && (m->l4proto == CSC_P_TCP || m->l4proto == CSC_P_UDP))
+    if (short_l4 && (r.stop_proto == CSC_P_TCP || r.stop_proto == CSC_P_UDP))
+        m->nosock = 0;   /* a transport header too short to read: discarded before any socket
+                            lookup, nothing answers it (core/replay/pull.c) */
+    else if (l4 >= 0 && (m->l4proto == CSC_P_TCP || m->l4proto == CSC_P_UDP))
         m->nosock = r.layers[l4].u.ports.dport != (m->l4proto == CSC_P_TCP ? TCP_PORT : UDP_PORT);
     else
         m->nosock = m->l4proto != CSC_P_ICMP && m->l4proto != CSC_P_ICMPV6;

@@ -436,6 +436,18 @@ enum csc_era_switch {
                                          seg6_enabled is 0 (1ababeba4a21, v4.10) */
     CSC_E_RPL_RCV,                    /* ipv6_rpl_srh_rcv takes routing type 3, freed
                                          while rpl_seg_enabled is 0 (8610c7c6e3bd, v5.7) */
+    CSC_E_TUNNEL_INNER_PULL,          /* geneve_rx, ip_tunnel_rcv, __ip6_tnl_rcv pull the
+                                         inner network header, rx_length_errors when it
+                                         is short (2024; Debian's 5.10 and 6.1 by backport) */
+    CSC_E_VXLAN_INNER_PULL,           /* vxlan_rcv does too ("vxlan: Pull inner IP header
+                                         in vxlan_rcv()", 2024; 6.1.192 has it, Debian's
+                                         5.10.0-46 not: live) */
+    CSC_E_HOP_CALIPSO,                /* ipv6_hop_calipso takes hop-by-hop option 7 (v4.8);
+                                         before, an unknown option, skipped */
+    CSC_E_HOP_IOAM,                   /* ipv6_hop_ioam takes option 0x31 (v5.15) */
+    CSC_E_HOP_JUMBO_ONE_COUNT,        /* a refused jumbo option counts Ip6InHdrErrors once
+                                         (ip6_rcv_core); the 5.10 VM kernel's ipv6_hop_jumbo
+                                         counts it too (twice: not modelled) */
     CSC_E__COUNT
 };
 
@@ -520,6 +532,7 @@ enum csc_counter {
     CSC_C_DEV_RX_DROPPED,
     CSC_C_IP_IN_UNKNOWN_PROTOS, CSC_C_IP6_IN_UNKNOWN_PROTOS,
     CSC_C_DEV_RX_FIFO_ERRORS,
+    CSC_C_DEV_RX_LENGTH_ERRORS,
     CSC_C__COUNT
 };
 
@@ -548,6 +561,8 @@ enum csc_gro_reason {
     CSC_G_TCP_NO_PAYLOAD,    /* tcp_gro_receive: len < mss (a bare ACK) */
     CSC_G_NETIF_RX,          /* the tunnel device hands the packet to netif_rx: no GRO
                                 pass (sit; ip6tnl/ip6gre up to v4.6, VXLAN up to v4.2) */
+    CSC_G_IP_FLAGS,          /* inet_gro_receive: a frag_off bit other than DF (the
+                                reserved bit) */
     CSC_G__COUNT
 };
 

@@ -196,6 +196,7 @@ const char *csc_what_name(unsigned what)
         [W_REMCSUM_SKIP] = "remcsum-skip-done-in-gro", [W_VALIDATE_FAIL] = "validate-fail",
         [W_FLAG_MISMATCH] = "csum-flag-mismatch", [W_INVALID_HDR] = "invalid-header",
         [W_SHORT] = "short-packet", [W_REASSEMBLED] = "reassembled",
+        [W_ECN_NOT_ECT] = "ecn-not-ect-inner",
     };
     if (what < CSC_M__COUNT)
         return csc_method_name(what);
@@ -227,6 +228,7 @@ const char *csc_drop_name(unsigned d)
         [KD_GPE_HDR] = "NOT_SPECIFIED (vxlan-gpe header)",
         [KD_TUNNEL_SEQ] = "NOT_SPECIFIED (tunnel sequence)",
         [KD_PKT_TYPE] = "NOT_SPECIFIED (pkt_type not host)",
+        [KD_IP_TUNNEL_ECN] = "IP_TUNNEL_ECN", [KD_ECN_NOT_ECT] = "NOT_SPECIFIED (ecn: ce over not-ect)",
     };
     return NAME(t, d);
 }

@@ -90,6 +90,13 @@ int live_model_class(const struct csc_result *r)
     }
     if (d < inner)
         return p == CSC_P_UDP && d == outer + 1 ? LIVE_C_OUTER_L4 : LIVE_C_TUNNEL;
+    /* IP in IP has no tunnel header: a drop the tunnel's receive makes on
+     * the inner header before the device counts it (ip_tunnel_rcv's ECN
+     * check) names the inner IP layer and counts device statistics only */
+    uint32_t dev_only = (1u << CSC_C_DEV_RX_ERRORS) | (1u << CSC_C_DEV_RX_CRC_ERRORS) |
+                        (1u << CSC_C_DEV_RX_FRAME_ERRORS) | (1u << CSC_C_DEV_RX_DROPPED);
+    if (d == inner && k->counters && !(k->counters & ~dev_only))
+        return LIVE_C_TUNNEL;
     /* past the device, an IP-level drop that counts nothing
      * (PACKET_OTHERHOST) shows in the kernel only as "reached the device,
      * then nothing" (a TCP segment with no listener still counts InSegs) */

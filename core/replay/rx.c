@@ -144,6 +144,8 @@ static bool dev_uses_gro_cells(const struct rp *rp, uint8_t kind, bool outer_v6)
 void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
 {
     struct csc_kernel *k = rp->k;
+    if (!IP_ECN_decapsulate(rp, tunnel_layer, inner_l3))    /* before the device counts it */
+        return;
     if (k->ndevs >= CSC_MAX_DEVS) {
         not_modelled(rp, inner_l3, KF_GRO_CELLS_RECEIVE);
         return;

@@ -114,6 +114,7 @@ const char *csc_counter_name(unsigned c)
         [CSC_C_IP_IN_UNKNOWN_PROTOS] = "IpInUnknownProtos",
         [CSC_C_IP6_IN_UNKNOWN_PROTOS] = "Ip6InUnknownProtos",
         [CSC_C_DEV_RX_FIFO_ERRORS] = "dev:rx_fifo_errors",
+        [CSC_C_IP6_IN_ADDR_ERRORS] = "Ip6InAddrErrors",
     };
     return NAME(t, c);
 }
@@ -229,6 +230,7 @@ const char *csc_drop_name(unsigned d)
         [KD_TUNNEL_SEQ] = "NOT_SPECIFIED (tunnel sequence)",
         [KD_PKT_TYPE] = "NOT_SPECIFIED (pkt_type not host)",
         [KD_IP_TUNNEL_ECN] = "IP_TUNNEL_ECN", [KD_ECN_NOT_ECT] = "NOT_SPECIFIED (ecn: ce over not-ect)",
+        [KD_RTHDR_MIP6] = "NOT_SPECIFIED (routing type 2)",
     };
     return NAME(t, d);
 }

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 const char *live_class_name(int k)
 {
@@ -35,6 +36,42 @@ const char *live_era_for_release(const char *release)
             return map[i].era;
     }
     return "pre-part-vi";
+}
+
+/* A kernel option of this machine's kernel: 1 built (y or m), 0 not set,
+ * -1 no config to read */
+static int local_config_has(const char *opt)
+{
+    struct utsname u;
+    char cmd[256], line[256];
+    if (uname(&u))
+        return -1;
+    snprintf(cmd, sizeof cmd,
+             "{ gzip -dc /proc/config.gz || cat /boot/config-%s; } 2>/dev/null | grep -E '^(# )?%s[= ]'",
+             u.release, opt);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    int has = -1;
+    size_t ol = strlen(opt);
+    while (fgets(line, sizeof line, p))
+        if (!strncmp(line, opt, ol) && line[ol] == '=')
+            has = line[ol + 1] == 'y' || line[ol + 1] == 'm';
+        else if (!strncmp(line, "# ", 2) && !strncmp(line + 2, opt, ol))
+            has = 0;
+    pclose(p);
+    return has;
+}
+
+bool live_kernel_mip6(const char *release)
+{
+    static int local = -2;
+    struct utsname u;
+    if (!release || uname(&u) || strcmp(release, u.release))
+        return true;
+    if (local == -2)
+        local = local_config_has("CONFIG_IPV6_MIP6");
+    return local != 0;
 }
 
 /* The first two IP headers: the one the frame arrives with and the one
@@ -134,7 +171,7 @@ static int plain_class(const struct live_obs *o, int nosock, int delivered)
         return LIVE_C_DELIVERED;
     if (live_obs_get(o, "IpInHdrErrors") || live_obs_get(o, "IpExtInCsumErrors") ||
         live_obs_get(o, "Ip6InHdrErrors") || live_obs_get(o, "IpExtInTruncatedPkts") ||
-        live_obs_get(o, "Ip6InTruncatedPkts"))
+        live_obs_get(o, "Ip6InTruncatedPkts") || live_obs_get(o, "Ip6InAddrErrors"))
         return LIVE_C_OUTER_IP;
     static const char *const l4[] = { "UdpInErrors", "UdpInCsumErrors", "Udp6InErrors", "Udp6InCsumErrors",
                                       "UdpNoPorts", "Udp6NoPorts", "TcpInErrs", "TcpInCsumErrors",
@@ -157,7 +194,7 @@ int live_kernel_class(const struct live_obs *o, const char *dev, int nosock, int
     int at_dev = dev_stat(o, dev, "rx_packets") > 0;
     if (live_obs_get(o, "IpInHdrErrors") || live_obs_get(o, "IpExtInCsumErrors") ||
         live_obs_get(o, "Ip6InHdrErrors") || live_obs_get(o, "IpExtInTruncatedPkts") ||
-        live_obs_get(o, "Ip6InTruncatedPkts"))
+        live_obs_get(o, "Ip6InTruncatedPkts") || live_obs_get(o, "Ip6InAddrErrors"))
         return at_dev ? LIVE_C_INNER_IP : LIVE_C_OUTER_IP;
     if (!at_dev && (live_obs_get(o, "UdpInErrors") || live_obs_get(o, "UdpInCsumErrors") ||
                     live_obs_get(o, "Udp6InErrors") || live_obs_get(o, "Udp6InCsumErrors") ||

@@ -115,6 +115,7 @@ const char *csc_counter_name(unsigned c)
         [CSC_C_IP6_IN_UNKNOWN_PROTOS] = "Ip6InUnknownProtos",
         [CSC_C_DEV_RX_FIFO_ERRORS] = "dev:rx_fifo_errors",
         [CSC_C_IP6_IN_ADDR_ERRORS] = "Ip6InAddrErrors",
+        [CSC_C_NIC_RX_DROPPED] = "nic:rx_dropped",
     };
     return NAME(t, c);
 }

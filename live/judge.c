@@ -23,7 +23,7 @@ const char *live_class_name(int k)
 const char *live_era_for_release(const char *release)
 {
     static const struct { unsigned from; const char *era; } map[] = {
-        { 6014, "modern" }, { 6012, "6.12" }, { 6001, "6.1" }, { 5012, "5.12" }, { 5010, "5.10" },
+        { 7002, "7.2" }, { 6014, "modern" }, { 6012, "6.12" }, { 6001, "6.1" }, { 5012, "5.12" }, { 5010, "5.10" },
         { 4020, "4.20" }, { 4013, "4.13" }, { 4006, "4.6" }, { 4000, "4.0" }, { 3018, "3.18" },
     };
     unsigned maj = 0, min = 0;
@@ -265,7 +265,9 @@ void live_kernel_counts(const struct live_obs *o, const char *dev, int64_t *cnt)
 {
     for (unsigned i = 0; i < CSC_C__COUNT; i++) {
         const char *name = csc_counter_name(i);
-        cnt[i] = strncmp(name, "dev:", 4) ? live_obs_get(o, name) : dev_stat(o, dev, name + 4);
+        cnt[i] = !strncmp(name, "dev:", 4)   ? dev_stat(o, dev, name + 4)
+                 : !strncmp(name, "nic:", 4) ? dev_stat(o, LIVE_TAP_NAME, name + 4)   /* the TAP */
+                                             : live_obs_get(o, name);
     }
     for (size_t s = 0; s < LIVE_N_DEV_STATS; s++)
         cnt[CSC_C__COUNT + s] = dev_stat(o, dev, DEV_STATS[s]);

@@ -573,7 +573,17 @@ void gue_rcv(struct rp *rp, uint8_t t)
         return;
     }
     uint32_t ptr = g->off + g->hdr_len;
-    skb_postpull_rcsum(rp, udp->off, ptr - udp->off);
+    /* fou_recv_pull (FOU, GUE variant 1) pulls, then postpulls: a PARTIAL
+     * starting at the UDP header becomes NONE. gue_udp_recv (variant 0)
+     * postpulls with data still at the UDP header and pulls after: the
+     * PARTIAL stays, its csum_start now behind data. Either way
+     * skb_csum_unnecessary is false from here on, and a GRE checksum after
+     * it is computed in software (net/ipv4/fou_core.c v6.12 = 6.1.192 =
+     * 7.2.13; issue 28, finding 1) */
+    bool keep_partial = gue && g->u.gue.variant == GUE_VARIANT_0 &&
+                        rp->skb.ip_summed == CHECKSUM_PARTIAL && rp->skb.csum_start >= rp->skb.data;
+    if (!keep_partial)
+        skb_postpull_rcsum(rp, udp->off, ptr - udp->off);
     if ((g->notes & CSC_N_RCO) && era(rp, CSC_E_RCO)) {
         if (era(rp, CSC_E_RCO_NORMAL_SKIPS_FLAG) && rp->skb.remcsum_offload) {
             rp_step(rp, t, KF_GUE_REMCSUM, W_REMCSUM_SKIP, CSC_TRI_UNDECIDED, 0, NULL);
@@ -649,13 +659,16 @@ void gre_rcv(struct rp *rp, uint8_t i)
         not_modelled(rp, i, KF_GRE_RCV);
         return;
     }
+    /* 7.2.13's gre_rcv (ip_gre.c, ip6_gre.c) and gre_demux.c's: their drop
+     * label counts the receiving device's rx_dropped (finding 2) */
+    uint32_t nic = era(rp, CSC_E_GRE_RX_DROPPED) ? CNT(CSC_C_NIC_RX_DROPPED) : 0;
     if ((flags & GRE_VERSION) != GRE_VERSION_0 || (flags & GRE_R)) {
-        rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_FLAGS, 0);
+        rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_FLAGS, nic);
         return;
     }
     if (flags & GRE_C) {
         if (__skb_checksum_validate(rp, i, KF_GRE_PARSE_HEADER, true, false, 0, 0)) {
-            rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_CSUM, 0);   /* silent: no MIB */
+            rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_CSUM, nic);   /* no MIB */
             return;
         }
         skb_checksum_try_convert(rp, i, KF_GRE_PARSE_HEADER, 0);

@@ -25,6 +25,7 @@ Suite *erspan_suite(void);
 Suite *pkt_type_suite(void);
 Suite *ecn_suite(void);
 Suite *rcv_config_suite(void);
+Suite *gre_rcv_suite(void);
 
 int main(void)
 {
@@ -51,6 +52,7 @@ int main(void)
     srunner_add_suite(sr, pkt_type_suite());
     srunner_add_suite(sr, ecn_suite());
     srunner_add_suite(sr, rcv_config_suite());
+    srunner_add_suite(sr, gre_rcv_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

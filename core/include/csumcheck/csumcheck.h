@@ -438,6 +438,9 @@ enum csc_era_switch {
                                          seg6_enabled is 0 (1ababeba4a21, v4.10) */
     CSC_E_RPL_RCV,                    /* ipv6_rpl_srh_rcv takes routing type 3, freed
                                          while rpl_seg_enabled is 0 (8610c7c6e3bd, v5.7) */
+    CSC_E_GRE_RX_DROPPED,             /* gre_rcv (ip_gre.c, ip6_gre.c, gre_demux.c) counts
+                                         its drops in the receiving device's rx_dropped
+                                         (6.12.118 lacks, 7.2.13 has) */
     CSC_E__COUNT
 };
 
@@ -530,6 +533,7 @@ enum csc_counter {
     CSC_C_IP_IN_UNKNOWN_PROTOS, CSC_C_IP6_IN_UNKNOWN_PROTOS,
     CSC_C_DEV_RX_FIFO_ERRORS,
     CSC_C_IP6_IN_ADDR_ERRORS,
+    CSC_C_NIC_RX_DROPPED,    /* the receiving device's (the NIC's) rx_dropped */
     CSC_C__COUNT
 };
 

@@ -115,6 +115,8 @@ const char *csc_counter_name(unsigned c)
         [CSC_C_IP6_IN_UNKNOWN_PROTOS] = "Ip6InUnknownProtos",
         [CSC_C_DEV_RX_FIFO_ERRORS] = "dev:rx_fifo_errors",
         [CSC_C_DEV_RX_LENGTH_ERRORS] = "dev:rx_length_errors",
+        [CSC_C_IP6_IN_ADDR_ERRORS] = "Ip6InAddrErrors",
+        [CSC_C_NIC_RX_DROPPED] = "nic:rx_dropped",
     };
     return NAME(t, c);
 }
@@ -197,6 +199,7 @@ const char *csc_what_name(unsigned what)
         [W_REMCSUM_SKIP] = "remcsum-skip-done-in-gro", [W_VALIDATE_FAIL] = "validate-fail",
         [W_FLAG_MISMATCH] = "csum-flag-mismatch", [W_INVALID_HDR] = "invalid-header",
         [W_SHORT] = "short-packet", [W_REASSEMBLED] = "reassembled",
+        [W_ECN_NOT_ECT] = "ecn-not-ect-inner",
     };
     if (what < CSC_M__COUNT)
         return csc_method_name(what);
@@ -228,6 +231,8 @@ const char *csc_drop_name(unsigned d)
         [KD_GPE_HDR] = "NOT_SPECIFIED (vxlan-gpe header)",
         [KD_TUNNEL_SEQ] = "NOT_SPECIFIED (tunnel sequence)",
         [KD_PKT_TYPE] = "NOT_SPECIFIED (pkt_type not host)",
+        [KD_IP_TUNNEL_ECN] = "IP_TUNNEL_ECN", [KD_ECN_NOT_ECT] = "NOT_SPECIFIED (ecn: ce over not-ect)",
+        [KD_RTHDR_MIP6] = "NOT_SPECIFIED (routing type 2)",
     };
     return NAME(t, d);
 }

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 const char *live_class_name(int k)
 {
@@ -22,7 +23,7 @@ const char *live_class_name(int k)
 const char *live_era_for_release(const char *release)
 {
     static const struct { unsigned from; const char *era; } map[] = {
-        { 6014, "modern" }, { 6012, "6.12" }, { 6001, "6.1" }, { 5012, "5.12" }, { 5010, "5.10" },
+        { 7002, "7.2" }, { 6014, "modern" }, { 6012, "6.12" }, { 6001, "6.1" }, { 5012, "5.12" }, { 5010, "5.10" },
         { 4020, "4.20" }, { 4013, "4.13" }, { 4006, "4.6" }, { 4000, "4.0" }, { 3018, "3.18" },
     };
     unsigned maj = 0, min = 0;
@@ -35,6 +36,42 @@ const char *live_era_for_release(const char *release)
             return map[i].era;
     }
     return "pre-part-vi";
+}
+
+/* A kernel option of this machine's kernel: 1 built (y or m), 0 not set,
+ * -1 no config to read */
+static int local_config_has(const char *opt)
+{
+    struct utsname u;
+    char cmd[256], line[256];
+    if (uname(&u))
+        return -1;
+    snprintf(cmd, sizeof cmd,
+             "{ gzip -dc /proc/config.gz || cat /boot/config-%s; } 2>/dev/null | grep -E '^(# )?%s[= ]'",
+             u.release, opt);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    int has = -1;
+    size_t ol = strlen(opt);
+    while (fgets(line, sizeof line, p))
+        if (!strncmp(line, opt, ol) && line[ol] == '=')
+            has = line[ol + 1] == 'y' || line[ol + 1] == 'm';
+        else if (!strncmp(line, "# ", 2) && !strncmp(line + 2, opt, ol))
+            has = 0;
+    pclose(p);
+    return has;
+}
+
+bool live_kernel_mip6(const char *release)
+{
+    static int local = -2;
+    struct utsname u;
+    if (!release || uname(&u) || strcmp(release, u.release))
+        return true;
+    if (local == -2)
+        local = local_config_has("CONFIG_IPV6_MIP6");
+    return local != 0;
 }
 
 /* The first two IP headers: the one the frame arrives with and the one
@@ -109,6 +146,13 @@ int live_model_class(const struct csc_result *r)
     }
     if (d < inner)
         return p == CSC_P_UDP && d == outer + 1 ? LIVE_C_OUTER_L4 : LIVE_C_TUNNEL;
+    /* IP in IP has no tunnel header: a drop the tunnel's receive makes on
+     * the inner header before the device counts it (ip_tunnel_rcv's ECN
+     * check) names the inner IP layer and counts device statistics only */
+    uint32_t dev_only = (1u << CSC_C_DEV_RX_ERRORS) | (1u << CSC_C_DEV_RX_CRC_ERRORS) |
+                        (1u << CSC_C_DEV_RX_FRAME_ERRORS) | (1u << CSC_C_DEV_RX_DROPPED);
+    if (d == inner && k->counters && !(k->counters & ~dev_only))
+        return LIVE_C_TUNNEL;
     /* past the device, an IP-level drop that counts nothing
      * (PACKET_OTHERHOST) shows in the kernel only as "reached the device,
      * then nothing" (a TCP segment with no listener still counts InSegs) */
@@ -147,7 +191,8 @@ static int plain_class(const struct live_obs *o, int nosock, int delivered)
     if (live_obs_get(o, "IpInHdrErrors") || live_obs_get(o, "IpExtInCsumErrors") ||
         live_obs_get(o, "Ip6InHdrErrors") || live_obs_get(o, "IpExtInTruncatedPkts") ||
         live_obs_get(o, "Ip6InTruncatedPkts") || live_obs_get(o, "IpInUnknownProtos") ||
-        live_obs_get(o, "Ip6InUnknownProtos"))
+        live_obs_get(o, "Ip6InUnknownProtos") ||
+        live_obs_get(o, "Ip6InAddrErrors"))
         return LIVE_C_OUTER_IP;
     static const char *const l4[] = { "UdpInErrors", "UdpInCsumErrors", "Udp6InErrors", "Udp6InCsumErrors",
                                       "UdpNoPorts", "Udp6NoPorts", "TcpInErrs", "TcpInCsumErrors",
@@ -171,7 +216,8 @@ int live_kernel_class(const struct live_obs *o, const char *dev, int nosock, int
     if (live_obs_get(o, "IpInHdrErrors") || live_obs_get(o, "IpExtInCsumErrors") ||
         live_obs_get(o, "Ip6InHdrErrors") || live_obs_get(o, "IpExtInTruncatedPkts") ||
         live_obs_get(o, "Ip6InTruncatedPkts") || live_obs_get(o, "IpInUnknownProtos") ||
-        live_obs_get(o, "Ip6InUnknownProtos"))
+        live_obs_get(o, "Ip6InUnknownProtos") ||
+        live_obs_get(o, "Ip6InAddrErrors"))
         return at_dev ? LIVE_C_INNER_IP : LIVE_C_OUTER_IP;
     if (!at_dev && (live_obs_get(o, "UdpInErrors") || live_obs_get(o, "UdpInCsumErrors") ||
                     live_obs_get(o, "Udp6InErrors") || live_obs_get(o, "Udp6InCsumErrors") ||
@@ -242,7 +288,9 @@ void live_kernel_counts(const struct live_obs *o, const char *dev, int64_t *cnt)
 {
     for (unsigned i = 0; i < CSC_C__COUNT; i++) {
         const char *name = csc_counter_name(i);
-        cnt[i] = strncmp(name, "dev:", 4) ? live_obs_get(o, name) : dev_stat(o, dev, name + 4);
+        cnt[i] = !strncmp(name, "dev:", 4)   ? dev_stat(o, dev, name + 4)
+                 : !strncmp(name, "nic:", 4) ? dev_stat(o, LIVE_TAP_NAME, name + 4)   /* the TAP */
+                                             : live_obs_get(o, name);
     }
     for (size_t s = 0; s < LIVE_N_DEV_STATS; s++)
         cnt[CSC_C__COUNT + s] = dev_stat(o, dev, DEV_STATS[s]);

@@ -29,6 +29,10 @@ const char *live_class_name(int k);
 
 /* The era preset that claims a kernel release ("5.10.0-46-amd64"). */
 const char *live_era_for_release(const char *release);
+/* Whether the kernel of this release has CONFIG_IPV6_MIP6 (csc_config.ipv6_mip6):
+ * this machine's from /proc/config.gz or /boot/config-RELEASE; another
+ * (a Debian VM kernel) and one whose config is not readable: true */
+bool live_kernel_mip6(const char *release);
 
 /* The model's class of one analysed frame. */
 int live_model_class(const struct csc_result *r);

@@ -357,8 +357,13 @@ static const char *transport(const struct csc_config *cfg, const struct csc_resu
     uint16_t dport = r->layers[l4].u.ports.dport;
     if (!dport)
         return "destination port 0";
-    if (!cfg->inner_socket || nosock)
+    if (!cfg->inner_socket || nosock) {
+        /* UdpNoPorts: the kernel sends a port unreachable to the source,
+         * which must not come back in as the frame's (as an echo reply) */
+        if (!tcp)
+            snprintf(nd->reply_to, sizeof nd->reply_to, "%s", ip == outer_ip(r) ? nd->outer_src : nd->inner_src);
         return NULL;
+    }
     nd->sock_kind = tcp ? (f->in6 ? LIVE_TCP6 : LIVE_TCP4) : (f->in6 ? LIVE_UDP6 : LIVE_UDP4);
     nd->sock_port = dport;
     return NULL;

@@ -83,6 +83,7 @@ void live_kernel_release(struct live_replay *lr, struct live_kernel *k, const ch
     k->era = live_era_for_release(release);
     k->cfg = lr->cfg;
     csc_era_by_name(k->era, &k->cfg.era);
+    k->cfg.ipv6_mip6 = live_kernel_mip6(release);
 }
 
 /* The receiver as the TAP makes it, whatever the options said of the NIC */

@@ -91,13 +91,14 @@ struct ext_chain {
 /* The first routing header's type and segments left, and whether a Home
  * Address option came before it: the receiver handles the headers in chain
  * order (ipv6_rthdr_rcv, ipv6_destopt_rcv). */
-static void note_first_routing(struct dec *d, struct ext_chain *c, uint32_t cur)
+static void note_first_routing(struct dec *d, struct ext_chain *c, uint32_t cur, uint8_t hl)
 {
     if (c->rh_flags & CSC_RH_SEEN)
         return;
     pkt_u8(&d->p, cur + WIRE_OFF(ipv6_rt_hdr, type), &c->rh_type);
     pkt_u8(&d->p, cur + WIRE_OFF(ipv6_rt_hdr, segments_left), &c->rh_left);
-    c->rh_flags |= CSC_RH_SEEN | ((c->notes & CSC_N_HOME_ADDRESS) ? CSC_RH_AFTER_HAO : 0);
+    c->rh_flags |= CSC_RH_SEEN | ((c->notes & CSC_N_HOME_ADDRESS) ? CSC_RH_AFTER_HAO : 0) |
+                   (hl == 2 ? CSC_RH_HDRLEN2 : 0);
 }
 
 /* One hop-by-hop, destination options or routing header at c->cur */
@@ -121,7 +122,7 @@ static bool ext_option_header(struct dec *d, struct ext_chain *c, uint32_t *src,
             c->notes |= CSC_N_HOME_ADDRESS;
     } else if (c->nh == IPPROTO_ROUTING_) {
         routing_dst(d, cur, hl, dst, &c->notes);
-        note_first_routing(d, c, cur);
+        note_first_routing(d, c, cur, hl);
     }
     c->nh = next;
     c->cur = cur + len;

@@ -29,8 +29,12 @@ const struct proto_row csc_protos[CSC_P__COUNT] = {
         .decode_ip = dec_eth, .rcv = eth_in_ip_rcv,
     },
     ROW(VLAN) = { .pub = { .name = "vlan", .flags = CSC_PF_LINK | CSC_PF_ID }, .gro_key = GRO_KEY_HEADER },
+    /* MPLS-in-UDP (RFC 7510): Linux has no socket on 6635 but a FOU port
+     * (ip fou add port 6635 ipproto 137, the CLI's --fou-port 6635:137):
+     * __udp4_lib_rcv counts UdpNoPorts (v6.12; issue 28, 13) */
     ROW(MPLS) = {
-        .pub = { .name = "mpls", .title = "MPLS-in-UDP", .flags = CSC_PF_ID, .ports = { 6635 }, .option = "mpls-port",
+        .pub = { .name = "mpls", .title = "MPLS-in-UDP", .flags = CSC_PF_ID | CSC_PF_UNBOUND_PORT,
+                 .ports = { 6635 }, .option = "mpls-port",
                  .pref = "mpls_ports" },
         .decode_ip = dec_mpls, .decode_udp = dec_mpls_udp,
     },

@@ -75,6 +75,14 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
 #define SW_6_12 SW_6_1
 /* modern (6.14+, 6.18, 7.x): v6.14 VXLAN reserved bits checked before RCO. */
 #define SW_MODERN (SW_6_12 | E(VXLAN_RESERVED_EARLY))
+/* Debian sid's 7.2 (7.2.13): gre_rcv's drop label in net/ipv4/ip_gre.c and
+ * net/ipv6/ip6_gre.c, and gre_demux.c's, call
+ * dev_core_stats_rx_dropped_inc(skb->dev) - a GRE header or checksum that
+ * fails counts in the receiving device's rx_dropped (issue 28, finding 2).
+ * Debian's 6.12.118 lacks it; the commit and first release between them
+ * could not be read here (no history in the source packages; the host 6.18
+ * has no GRE): the preset is the release seen to have it. */
+#define SW_7_2 (SW_MODERN | E(GRE_RX_DROPPED))
 
 struct era_def {
     struct csc_era era;
@@ -112,6 +120,9 @@ static const struct era_def eras[] = {
       "Debian trixie's 6.12 (6.12.117): as 6.1 (no v6.14 VXLAN reserved-bits order yet)" },
     { { "modern", SW_MODERN },
       "6.14 and later (6.18, 7.x): 6.12 + the VXLAN reserved-bits check before RCO" },
+    { { "7.2", SW_7_2 },
+      "Debian sid's 7.2 (7.2.13): modern + a GRE drop in gre_rcv counts the receiving "
+      "device's rx_dropped" },
 };
 
 size_t csc_era_count(void)

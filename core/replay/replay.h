@@ -115,7 +115,7 @@ enum what {
     W_REMCSUM_PARTIAL, W_REMCSUM_ADJUST, W_REMCSUM_START, W_REMCSUM_CLEANUP, W_COMPLETE_UNSET,
     W_TRIM_KEEP, W_TRIM_DOWNGRADE, W_DELIVER, W_NO_SOCKET, W_ZERO_REFUSED, W_SKIP_FLUSH,
     W_NOT_MODELLED, W_QUEUED, W_ENCAP_MARK, W_CSUM_BAD_SKIP, W_PARTIAL_LOST, W_REMCSUM_SKIP,
-    W_VALIDATE_FAIL, W_FLAG_MISMATCH, W_INVALID_HDR, W_SHORT, W_REASSEMBLED, W__END
+    W_VALIDATE_FAIL, W_FLAG_MISMATCH, W_INVALID_HDR, W_SHORT, W_REASSEMBLED, W_ECN_NOT_ECT, W__END
 };
 
 /* Kernel drop reasons (names in names.c, after SKB_DROP_REASON_*) */
@@ -125,6 +125,7 @@ enum kdrop {
     KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR, KD_GUE_HDR, KD_GUE_CONTROL, KD_OTHERHOST,
     KD_RTHDR_UNKNOWN, KD_RTHDR_DISABLED, KD_HAO_NO_STATE, KD_UNHANDLED_PROTO, KD_MARTIAN,
     KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT, KD_FRAG_NOT_ROUNDED, KD_FRAG_EMPTY, KD_GPE_HDR, KD_TUNNEL_SEQ, KD_PKT_TYPE,
+    KD_IP_TUNNEL_ECN, KD_ECN_NOT_ECT, KD_RTHDR_MIP6,
     KD__COUNT
 };
 
@@ -212,6 +213,9 @@ void gue_gro_receive(struct rp *rp, uint8_t t);
 /* ---- addresses (addr.c): ip6_rcv_core, ip_route_input; false: went no further ---- */
 bool ip_route_input_addrs(struct rp *rp, uint8_t i);
 bool ip6_rcv_core_addrs(struct rp *rp, uint8_t i);
+/* the extension headers' handlers in chain order (exthdrs.c); false: one
+ * of them took the packet */
+bool ipv6_exthdrs_rcv(struct rp *rp, uint8_t i);
 /* ip6_rcv_core's ipv6_parse_hopopts (tlv.c); false: went no further */
 bool ipv6_parse_hopopts(struct rp *rp, uint8_t i);
 /* ip_frag_queue / ip6_frag_queue before the queue (defrag.c): queued (verdict
@@ -255,6 +259,11 @@ void eth_type_trans_nic(struct rp *rp);
 /* what the tunnel device hands on: scrubbed, then its eth_type_trans */
 void tunnel_rx_pkt_type(struct rp *rp, uint8_t kind, bool outer_v6, uint8_t tunnel_layer,
                         uint8_t inner_l3);
+
+/* ---- ECN on decapsulation (ecn.c) ---- */
+/* IP_ECN_decapsulate / IP6_ECN_decapsulate for what tunnel layer tl
+ * decapsulated (inner IP l3); false: dropped (rx_frame_errors + rx_errors) */
+bool IP_ECN_decapsulate(struct rp *rp, uint8_t tl, uint8_t l3);
 
 /* ---- device report (report.c) ---- */
 void rp_from_report(struct rp *rp, uint8_t l3);

@@ -124,9 +124,14 @@ static bool outer_is_ipv6(const struct rp *rp, uint8_t layer)
 /* Whether the device runs GRO on what it decapsulated (gro_cells_receive) or
  * hands it to netif_rx (process_backlog: no GRO pass). 6.12: every device
  * but sit (ipip6_rcv ends in netif_rx). Earlier: VXLAN used netif_rx up to
- * v4.2, ip6_tunnel and ip6_gre up to v4.6. */
+ * v4.2, ip6_tunnel and ip6_gre up to v4.6. gro_cells_receive itself calls
+ * netif_rx for a cloned skb (net/core/gro_cells.c, v6.12 = 6.1.192 =
+ * 7.2.13): an AF_PACKET capture on the receiving device keeps a clone
+ * (packet_rcv), cfg->rx_capture (issue 28, 13). */
 static bool dev_uses_gro_cells(const struct rp *rp, uint8_t kind, bool outer_v6)
 {
+    if (rp->cfg->rx_capture)
+        return false;
     switch (kind) {
     case CSC_P_SIT:
         return false;
@@ -141,30 +146,44 @@ static bool dev_uses_gro_cells(const struct rp *rp, uint8_t kind, bool outer_v6)
     }
 }
 
-/* The decapsulated skb enters the tunnel device: through gro_cells_receive
- * GRO runs again there (dev_gro_receive re-initialises the control block),
- * through netif_rx it does not; then the device's normal receive. */
-void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
+/* The tunnel device counts the decapsulated skb (dev_sw_netstats_rx_add)
+ * and takes it: a device entry from `layer` on. False: no room to model it. */
+static bool tunnel_dev_enter(struct rp *rp, uint8_t tunnel_layer, uint8_t layer, bool gro_cells)
 {
     struct csc_kernel *k = rp->k;
     if (k->ndevs >= CSC_MAX_DEVS) {
-        not_modelled(rp, inner_l3, KF_GRO_CELLS_RECEIVE);
-        return;
+        not_modelled(rp, layer, KF_GRO_CELLS_RECEIVE);
+        return false;
     }
     struct csc_dev *dev = &k->devs[k->ndevs];
     uint8_t kind = L(rp, tunnel_layer)->proto;
     if (kind == CSC_P_IPV4 || kind == CSC_P_IPV6)
         kind = ip_in_ip_dev(rp, tunnel_layer);
-    bool gro_cells = dev_uses_gro_cells(rp, kind, outer_is_ipv6(rp, tunnel_layer));
     dev->kind = kind;
-    dev->layer = inner_l3;
+    dev->layer = layer;
     dev->gro_ran = 0;
     dev->gro_reason = gro_cells ? CSC_G_OFF : CSC_G_NETIF_RX;
-    dev->gro_layer = inner_l3;
+    dev->gro_layer = layer;
     dev->entry = rp_snap(rp);
     dev->gro_passes = dev->passes = 0;
     dev->gro_pass_bytes = dev->pass_bytes = 0;
     rp->dev = k->ndevs++;
+    return true;
+}
+
+/* The decapsulated skb enters the tunnel device: through gro_cells_receive
+ * GRO runs again there (dev_gro_receive re-initialises the control block),
+ * through netif_rx it does not; then the device's normal receive. */
+void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
+{
+    if (!IP_ECN_decapsulate(rp, tunnel_layer, inner_l3))    /* before the device counts it */
+        return;
+    uint8_t kind = L(rp, tunnel_layer)->proto;
+    if (kind == CSC_P_IPV4 || kind == CSC_P_IPV6)
+        kind = ip_in_ip_dev(rp, tunnel_layer);
+    bool gro_cells = dev_uses_gro_cells(rp, kind, outer_is_ipv6(rp, tunnel_layer));
+    if (!tunnel_dev_enter(rp, tunnel_layer, inner_l3, gro_cells))
+        return;
     tunnel_rx_pkt_type(rp, kind, outer_is_ipv6(rp, tunnel_layer), tunnel_layer, inner_l3);
     rp_enter(rp, inner_l3, gro_cells ? KF_GRO_CELLS_RECEIVE : KF_NETIF_RX);
     if (gro_cells)
@@ -254,68 +273,6 @@ void ip6_protocol_deliver_rcu(struct rp *rp, uint8_t i)
     rp_enter(rp, i, KF_IP6_PROTOCOL_DELIVER_RCU);
     if (need_layer(rp, i + 1u, i, KF_IP6_PROTOCOL_DELIVER_RCU))
         deliver_l4(rp, i + 1);
-}
-
-/* ipv6_rthdr_rcv (net/ipv6/exthdrs.c, v6.12; the same in Debian's 5.10.262
- * and 6.1.192). A segment routing header (type 4: ipv6_srh_rcv, 1ababeba4a21,
- * v4.10) and an RPL one (type 3: ipv6_rpl_srh_rcv, 8610c7c6e3bd, v5.7) are
- * freed whatever their segments left while seg6_enabled / rpl_seg_enabled
- * are 0, their defaults (kfree_skb: no counter). Any other type with no
- * segments left is skipped. With segments left every type goes to
- * `unknown_rh` (ICMPv6 parameter problem, Ip6InHdrErrors) but type 2 on a
- * CONFIG_IPV6_MIP6 kernel: type 0 has had no case since its processing was
- * removed (2.6.2x, before every era here; RFC 5095). Type 2 with MIP6
- * (Debian's kernels) drops too - Ip6InHdrErrors unless hdrlen 2 and segments
- * left 1, then Ip6InAddrErrors after xfrm6_input_addr finds no state - a
- * counter the model lacks: it follows the kernel without MIP6 (the 6.18
- * host). Before their handlers types 3 and 4 were unknown types. */
-static bool ipv6_rthdr_rcv(struct rp *rp, uint8_t i)
-{
-    const struct csc_layer *ip = L(rp, i);
-    uint8_t type = ip->u.ip.rh_type;
-    rp_enter(rp, i, KF_IPV6_RTHDR_RCV);
-    if ((type == IPV6_SRCRT_TYPE_4 && era(rp, CSC_E_SEG6_RCV)) ||
-        (type == IPV6_SRCRT_TYPE_3 && era(rp, CSC_E_RPL_RCV))) {
-        rp_drop(rp, i, KF_IPV6_RTHDR_RCV, KD_RTHDR_DISABLED, 0);
-        return false;
-    }
-    if (ip->u.ip.rh_segs_left == 0)
-        return true;
-    rp_drop(rp, i, KF_IPV6_RTHDR_RCV, KD_RTHDR_UNKNOWN, CNT(CSC_C_IP6_IN_HDR_ERRORS));
-    return false;
-}
-
-/* ipv6_destopt_rcv -> ip6_parse_tlv (net/ipv6/exthdrs.c, v6.12) on a Home
- * Address option: with CONFIG_IPV6_MIP6 (Debian) ipv6_dest_hao calls
- * xfrm6_input_addr (net/ipv6/xfrm6_input.c), which without a matching xfrm
- * state - a stock receiver has none - counts XfrmInNoStates and fails:
- * drop XFRM_POLICY. Without MIP6 (the 6.18 host) option 0xc9 is unknown and
- * its action bits (0xc9 >> 6 == 3) make ip6_tlvopt_unknown send a parameter
- * problem and drop (UNHANDLED_PROTO). Either way ipv6_destopt_rcv counts
- * Ip6InHdrErrors, and no transport checksum is looked at. */
-static void ipv6_destopt_rcv(struct rp *rp, uint8_t i)
-{
-    rp_enter(rp, i, KF_IPV6_DESTOPT_RCV);
-    rp_drop(rp, i, KF_IPV6_DESTOPT_RCV, KD_HAO_NO_STATE, CNT(CSC_C_IP6_IN_HDR_ERRORS));
-}
-
-/* ip6_protocol_deliver_rcu runs the extension headers' handlers in chain
- * order before the transport's. False when one of them took the packet. */
-static bool ipv6_exthdrs_rcv(struct rp *rp, uint8_t i)
-{
-    const struct csc_layer *ip = L(rp, i);
-    bool hao = ip->notes & CSC_N_HOME_ADDRESS;
-    if (hao && (ip->u.ip.rh_flags & CSC_RH_AFTER_HAO)) {
-        ipv6_destopt_rcv(rp, i);
-        return false;
-    }
-    if ((ip->u.ip.rh_flags & CSC_RH_SEEN) && !ipv6_rthdr_rcv(rp, i))
-        return false;
-    if (hao) {
-        ipv6_destopt_rcv(rp, i);
-        return false;
-    }
-    return true;
 }
 
 static void ipv6_rcv(struct rp *rp, uint8_t i)
@@ -634,7 +591,17 @@ void gue_rcv(struct rp *rp, uint8_t t)
         return;
     }
     uint32_t ptr = g->off + g->hdr_len;
-    skb_postpull_rcsum(rp, udp->off, ptr - udp->off);
+    /* fou_recv_pull (FOU, GUE variant 1) pulls, then postpulls: a PARTIAL
+     * starting at the UDP header becomes NONE. gue_udp_recv (variant 0)
+     * postpulls with data still at the UDP header and pulls after: the
+     * PARTIAL stays, its csum_start now behind data. Either way
+     * skb_csum_unnecessary is false from here on, and a GRE checksum after
+     * it is computed in software (net/ipv4/fou_core.c v6.12 = 6.1.192 =
+     * 7.2.13; issue 28, finding 1) */
+    bool keep_partial = gue && g->u.gue.variant == GUE_VARIANT_0 &&
+                        rp->skb.ip_summed == CHECKSUM_PARTIAL && rp->skb.csum_start >= rp->skb.data;
+    if (!keep_partial)
+        skb_postpull_rcsum(rp, udp->off, ptr - udp->off);
     if ((g->notes & CSC_N_RCO) && era(rp, CSC_E_RCO)) {
         if (era(rp, CSC_E_RCO_NORMAL_SKIPS_FLAG) && rp->skb.remcsum_offload) {
             rp_step(rp, t, KF_GUE_REMCSUM, W_REMCSUM_SKIP, CSC_TRI_UNDECIDED, 0, NULL);
@@ -712,13 +679,16 @@ void gre_rcv(struct rp *rp, uint8_t i)
         not_modelled(rp, i, KF_GRE_RCV);
         return;
     }
+    /* 7.2.13's gre_rcv (ip_gre.c, ip6_gre.c) and gre_demux.c's: their drop
+     * label counts the receiving device's rx_dropped (finding 2) */
+    uint32_t nic = era(rp, CSC_E_GRE_RX_DROPPED) ? CNT(CSC_C_NIC_RX_DROPPED) : 0;
     if ((flags & GRE_VERSION) != GRE_VERSION_0 || (flags & GRE_R)) {
-        rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_FLAGS, 0);
+        rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_FLAGS, nic);
         return;
     }
     if (flags & GRE_C) {
         if (__skb_checksum_validate(rp, i, KF_GRE_PARSE_HEADER, true, false, 0, 0)) {
-            rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_CSUM, 0);   /* silent: no MIB */
+            rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_CSUM, nic);   /* no MIB */
             return;
         }
         skb_checksum_try_convert(rp, i, KF_GRE_PARSE_HEADER, 0);
@@ -740,20 +710,28 @@ void gre_rcv(struct rp *rp, uint8_t i)
         erspan_rcv(rp, i, (uint8_t)n);
         return;
     }
-    if (has_layer(rp, n) && L(rp, (uint8_t)n)->proto == CSC_P_NHRP) {
-        /* ip_tunnel_rcv hands NHRP (0x2001) to the gre device, where the
-         * NHRP daemon (opennhrp, FRR nhrpd) reads it from a packet socket and
-         * checks its checksum itself: the kernel checks nothing in it */
+    if (has_layer(rp, n) && L(rp, (uint8_t)n)->proto == CSC_P_NHRP)
+        /* NHRP (0x2001): the kernel checks nothing in it; only an NHRP
+         * daemon's packet socket (opennhrp, FRR nhrpd) would take it from
+         * the gre device - the stock receiver has none (issue 28, 13) */
         rp_layer_result(rp, (uint8_t)n, CSC_M_UNCHECKED, 1, 0);
-        deliver(rp, i, KF_IP_TUNNEL_RCV);
-        return;
-    }
     if ((!has_layer(rp, n) && stopped_at(rp, i, CSC_STOP_ETHERTYPE)) ||
-        (has_layer(rp, n) && L(rp, (uint8_t)n)->proto == CSC_P_WLAN)) {
+        (has_layer(rp, n) && (L(rp, (uint8_t)n)->proto == CSC_P_WLAN ||
+                              L(rp, (uint8_t)n)->proto == CSC_P_NHRP))) {
         /* ip_tunnel_rcv hands any protocol to the ipgre device (skb->protocol
-         * = the GRE protocol: an unknown EtherType, Aruba's 0x8200 802.11);
+         * = the GRE protocol: an unknown EtherType, Aruba's 0x8200 802.11,
+         * NHRP), which counts it; its GRO has no handler for the type, and
          * __netif_receive_skb_core (net/core/dev.c, v6.12) finds no packet
          * handler for it: rx_dropped, UNHANDLED_PROTO */
+        bool gro_cells = dev_uses_gro_cells(rp, CSC_P_GRE, outer_is_ipv6(rp, i));
+        uint8_t at = has_layer(rp, n) ? (uint8_t)n : i;
+        if (!tunnel_dev_enter(rp, i, at, gro_cells))
+            return;
+        rp_enter(rp, at, gro_cells ? KF_GRO_CELLS_RECEIVE : KF_NETIF_RX);
+        if (gro_cells && rp->cfg->gro_tunnel) {
+            rp->k->devs[rp->dev].gro_ran = 1;
+            rp->k->devs[rp->dev].gro_reason = CSC_G_NO_HANDLER;
+        }
         rp_drop(rp, i, KF_NETIF_RECEIVE_SKB_CORE, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
         return;
     }

@@ -67,7 +67,7 @@ t_options_errors() {
 
 t_era_list() {
     run 0 "$C" --era list
-    eq "eras" "$(cut -d' ' -f1 "$W/out" | tr '\n' ' ')" "pre-part-vi 3.18 4.0 4.6 4.13 4.20 5.10 5.12 6.1 6.12 modern "
+    eq "eras" "$(cut -d' ' -f1 "$W/out" | tr '\n' ' ')" "pre-part-vi 3.18 4.0 4.6 4.13 4.20 5.10 5.12 6.1 6.12 modern 7.2 "
     has "$W/out" "89e5c58fc1e2"
     run 2 "$C" --era 2.6 x
     has "$W/err" "unknown era '2.6' (pre-part-vi, 3.18, 4.0, 4.6, 4.13, 4.20, 5.10, 5.12, 6.1, 6.12, modern"

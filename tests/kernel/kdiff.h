@@ -218,6 +218,9 @@ struct kd_outcome {
 /* The model's configuration for a receiver of this group: report as
  * csc_report_parse reads it, the device's options and port, the era */
 struct csc_config;
+/* CONFIG_IPV6_MIP6 of the kernel under test (kd_config_of; default 1: Debian's
+ * VM kernels); the mains set it for this machine's kernel (live_kernel_mip6) */
+extern int kd_kernel_mip6;
 void kd_config_of(const struct kd_group *g, const char *report, int nosock, const char *era,
                   struct csc_config *cfg);
 void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, int perturb);

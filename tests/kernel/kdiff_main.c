@@ -552,6 +552,7 @@ int main(int argc, char **argv)
     double t_kernel = now_s() - t0;
     const char *era = live_era_for_release(release);
     const char *series = o.kernel;   /* pending entries are per kernel (suite) */
+    kd_kernel_mip6 = live_kernel_mip6(release);   /* this machine's, or a VM's: Debian */
     if (!o.bpf)
         printf("*** no BPF object: the unnecessary:L cases are skipped ***\n");
     FILE *log = o.log ? fopen(o.log, "w") : NULL;

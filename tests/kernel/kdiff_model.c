@@ -17,10 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+int kd_kernel_mip6 = 1;
+
 void kd_config_of(const struct kd_group *g, const char *report, int nosock, const char *era,
                   struct csc_config *cfg)
 {
     csc_config_default(cfg);
+    cfg->ipv6_mip6 = kd_kernel_mip6 != 0;
     csc_report_parse(report, &cfg->rx);
     if (!csc_era_by_name(era, &cfg->era))
         csc_era_by_name("modern", &cfg->era);

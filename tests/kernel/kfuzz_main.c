@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -273,6 +274,10 @@ int main(int argc, char **argv)
     a.here = !strcmp(a.o.kernel, "here") || !strcmp(a.o.kernel, "host") || a.o.model_only;
     if (!a.here)
         return run_vm(&a);
+    if (!a.o.model_only || !strcmp(a.o.kernel, "host")) {   /* the kernel it runs on */
+        struct utsname u;
+        kd_kernel_mip6 = uname(&u) || live_kernel_mip6(u.release);
+    }
     if (name)
         a.o.kernel = name;
     else if (!strcmp(a.o.kernel, "here"))

@@ -24,6 +24,9 @@ Suite *gro_ipv6_suite(void);
 Suite *gpe_suite(void);
 Suite *erspan_suite(void);
 Suite *pkt_type_suite(void);
+Suite *ecn_suite(void);
+Suite *rcv_config_suite(void);
+Suite *gre_rcv_suite(void);
 
 int main(void)
 {
@@ -49,6 +52,9 @@ int main(void)
     srunner_add_suite(sr, gpe_suite());
     srunner_add_suite(sr, erspan_suite());
     srunner_add_suite(sr, pkt_type_suite());
+    srunner_add_suite(sr, ecn_suite());
+    srunner_add_suite(sr, rcv_config_suite());
+    srunner_add_suite(sr, gre_rcv_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -193,7 +193,7 @@ START_TEST(rthdr_type0_segments_left_is_unknown_rh)
 {
     run_rh("modern", IPV6_SRCRT_TYPE_0, 1, PB_BAD);
     int ip = lay(CSC_P_IPV6, 0), t = lay(CSC_P_TCP, 0);
-    ck_assert_uint_eq(R.layers[ip].u.ip.rh_flags, CSC_RH_SEEN);
+    ck_assert_uint_eq(R.layers[ip].u.ip.rh_flags, CSC_RH_SEEN | CSC_RH_HDRLEN2);   /* one address */
     ck_assert_uint_eq(R.layers[ip].u.ip.rh_segs_left, 1);
     ck_assert_int_eq(R.layers[t].verdict, CSC_V_BAD);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
@@ -215,14 +215,38 @@ START_TEST(rthdr_type0_segments_left_is_unknown_rh)
 }
 END_TEST
 
-/* Type 2 (Mobile IPv6) with segments left: unknown_rh on a kernel without
- * CONFIG_IPV6_MIP6 (the 6.18 host) - the model follows it. */
+/* Type 2 (Mobile IPv6), ipv6_rthdr_rcv (net/ipv6/exthdrs.c v6.12 = 6.1.192
+ * = 7.2.13; issue 28, 13): on a CONFIG_IPV6_MIP6 kernel (Debian's, the
+ * default) always dropped - segments left 0: "silently discard type 2
+ * header unless it was processed by own", Ip6InAddrErrors; segments left 1
+ * with hdrlen 2: xfrm6_input_addr finds no state, Ip6InAddrErrors. Without
+ * MIP6 (the 6.18 host): an unknown type, skipped with no segments left,
+ * unknown_rh (Ip6InHdrErrors) with. */
 START_TEST(rthdr_type2_segments_left_dropped)
 {
     run_rh("modern", IPV6_SRCRT_TYPE_2, 1, PB_OK);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
-    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_ADDR_ERRORS);
     ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_IPV6, 0));
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "NOT_SPECIFIED (routing type 2)");
+    ck_assert_str_eq(csc_counter_name(CSC_C_IP6_IN_ADDR_ERRORS), "Ip6InAddrErrors");
+
+    run_rh("6.12", IPV6_SRCRT_TYPE_2, 0, PB_OK);       /* segments left 0: still dropped */
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_ADDR_ERRORS);
+    ck_assert_int_eq(find_step("tcp_v6_rcv", "enter"), -1);
+
+    static uint8_t b[256];                             /* without CONFIG_IPV6_MIP6 */
+    size_t n = ipv6_rh(b, sizeof b, IPV6_SRCRT_TYPE_2, 1, PB_OK);
+    cfg_set("none", "modern");
+    CFG.ipv6_mip6 = false;
+    run_bytes(b, n, n, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "NOT_SPECIFIED (routing header)");
+    n = ipv6_rh(b, sizeof b, IPV6_SRCRT_TYPE_2, 0, PB_OK);
+    run_bytes(b, n, n, CSC_LINK_ETHERNET);
+    ck_assert_int_ge(find_step("tcp_v6_rcv", "enter"), 0); /* skipped: TCP decides */
 }
 END_TEST
 
@@ -299,7 +323,7 @@ START_TEST(hao_dropped_without_xfrm_state)
 
     ip6->v6_ext = PB_X_HAO | PB_X_RH0;                  /* destination header first */
     run(&f);
-    ck_assert_uint_eq(R.layers[ip].u.ip.rh_flags, CSC_RH_SEEN | CSC_RH_AFTER_HAO);
+    ck_assert_uint_eq(R.layers[ip].u.ip.rh_flags & ~CSC_RH_HDRLEN2, CSC_RH_SEEN | CSC_RH_AFTER_HAO);
     ck_assert_int_ge(find_step("ipv6_destopt_rcv", "drop"), 0);
     ck_assert_int_eq(find_step("ipv6_rthdr_rcv", "enter"), -1);
     ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);

@@ -284,8 +284,10 @@ struct csc_layer_kernel {
  * first (CSC_PF_ID), so csc_layer_id() reads it whatever the protocol. */
 /* csc_layer_view.ip.rh_flags: an IPv6 routing header is in the chain; it
  * comes after the destination options header carrying a Home Address option;
- * a fragment header is in the chain (an atomic one too: IPv6 GRO stops there) */
-enum { CSC_RH_SEEN = 1u << 0, CSC_RH_AFTER_HAO = 1u << 1, CSC_RH_FRAG_HDR = 1u << 2 };
+ * a fragment header is in the chain (an atomic one too: IPv6 GRO stops there);
+ * the first routing header's hdrlen is 2: one address (a valid type 2 header) */
+enum { CSC_RH_SEEN = 1u << 0, CSC_RH_AFTER_HAO = 1u << 1, CSC_RH_FRAG_HDR = 1u << 2,
+       CSC_RH_HDRLEN2 = 1u << 3 };
 
 union csc_layer_view {
     struct {                      /* ipv4, ipv6 */
@@ -448,6 +450,9 @@ enum csc_era_switch {
     CSC_E_HOP_JUMBO_ONE_COUNT,        /* a refused jumbo option counts Ip6InHdrErrors once
                                          (ip6_rcv_core); the 5.10 VM kernel's ipv6_hop_jumbo
                                          counts it too (twice: not modelled) */
+    CSC_E_GRE_RX_DROPPED,             /* gre_rcv (ip_gre.c, ip6_gre.c, gre_demux.c) counts
+                                         its drops in the receiving device's rx_dropped
+                                         (6.12.118 lacks, 7.2.13 has) */
     CSC_E__COUNT
 };
 
@@ -495,6 +500,13 @@ struct csc_config {
     bool inner_socket;       /* inner L4 has a listening socket */
     bool route_localnet;     /* net.ipv4.conf.*.route_localnet: 127/8 routed, not a martian
                                 (default false; --live's receiver sets it) */
+    bool ipv6_mip6;          /* the kernel is built with CONFIG_IPV6_MIP6 (Debian's, most
+                                distributions'): ipv6_rthdr_rcv drops routing type 2
+                                (default true; a kernel without it: false) */
+    bool rx_capture;         /* an AF_PACKET capture runs on the receiving device: its clone
+                                of the skb makes gro_cells_receive hand the decapsulated
+                                packet to netif_rx, no GRO pass at the tunnel device
+                                (default false) */
     bool assume_bad;         /* uncaptured checksums: assume bad (default good) */
     bool trace_steps;        /* record csc_kernel.steps (default true) */
     uint8_t l2tp_cookie_len; /* L2TPv3 cookie: 0, 4 or 8 bytes (default 0) */
@@ -533,6 +545,8 @@ enum csc_counter {
     CSC_C_IP_IN_UNKNOWN_PROTOS, CSC_C_IP6_IN_UNKNOWN_PROTOS,
     CSC_C_DEV_RX_FIFO_ERRORS,
     CSC_C_DEV_RX_LENGTH_ERRORS,
+    CSC_C_IP6_IN_ADDR_ERRORS,
+    CSC_C_NIC_RX_DROPPED,    /* the receiving device's (the NIC's) rx_dropped */
     CSC_C__COUNT
 };
 

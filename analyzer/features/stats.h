@@ -72,6 +72,10 @@ struct cli_stats {
     uint64_t frag_completed, frag_evicted, frag_overlaps, frag_dropped;
     uint64_t selected, select_lost;                /* frames for -w / not written */
     uint64_t direction[3][CSC_DF__COUNT];          /* frames by csc_direction, dir_from */
+    uint64_t tx_frames;                            /* sent frames given their TX view */
+    uint64_t tx_kind[CSC_TX__COUNT];               /* those frames, by what was left to the NIC */
+    uint64_t tx_peer[CSC_K__COUNT];                /* --peer-rx: the wire frames' verdicts */
+    uint64_t tx_peer_not[CSC_TXP__COUNT];          /* --peer-rx: not replayed, why */
     uint64_t baseline_changed, baseline_new, baseline_gone;   /* --baseline */
 };
 

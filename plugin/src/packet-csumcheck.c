@@ -14,6 +14,7 @@
  * order, render from it, so reassembly results are stable.
  */
 #include "gro-fate.h"
+#include "kernel-words.h"
 #include "label.h"
 #include "linkmap.h"
 #include "frame-record.h"
@@ -119,6 +120,7 @@ static const enum_val_t gre_csum_enum[] = {
 };
 static csc_pref_bool pref_no_socket = false;
 static csc_pref_bool pref_assume_bad = false;
+static csc_pref_bool pref_replay_sent = false;
 static guint pref_l2tp_cookie_len = 0;
 static gint pref_l2tp_l2spec_len = CSC_L2TP_L2SPEC_AUTO;
 static const enum_val_t l2spec_enum[] = {
@@ -225,6 +227,7 @@ static void apply_prefs(void)
     c.gre_csum = (uint8_t)pref_gre_csum;
     c.inner_socket = pref_no_socket ? false : true;
     c.assume_bad = pref_assume_bad ? true : false;
+    c.replay_sent = pref_replay_sent ? true : false;
     if (pref_l2tp_cookie_len == 0 || pref_l2tp_cookie_len == 4 || pref_l2tp_cookie_len == 8)
         c.l2tp_cookie_len = (uint8_t)pref_l2tp_cookie_len;
     else
@@ -587,7 +590,7 @@ static void render_kernel(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t, cons
                           const char *ksum)
 {
     /* The item's value is the verdict word: csumcheck.kernel == "drop". */
-    const char *kv = s->ran ? csc_kverdict_name(s->kverdict) : csc_kverdict_name(CSC_K_UNKNOWN);
+    const char *kv = pl_kernel_verdict(s);
     proto_item *ki = gen(proto_tree_add_string(t, hf_kernel, tvb, 0, 0, kv));
     if (shown(t)) {
         struct sb kb = { .n = 0 };
@@ -722,19 +725,7 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
                 sep = ",";
             }
     }
-    if (!s->ran) {
-        sb_s(&ks, "not run");
-    } else if (s->kverdict == CSC_K_DROP) {
-        const char *c = first_counter(s->counters);
-        sb_s(&ks, "drop ");
-        sb_s(&ks, c ? c : csc_drop_name(s->drop_reason));
-    } else {
-        sb_s(&ks, csc_kverdict_name(s->kverdict));
-        if (s->sw_passes) {
-            sb_s(&ks, ", ");
-            sb_passes(&ks, s->sw_passes);
-        }
-    }
+    pl_kernel_words(s, &ks);
     const char *csum_text = cs.b, *ksum = ks.b;
 
     proto_item *ti = proto_tree_add_item(tree, proto_csumcheck, tvb, 0, 0, ENC_NA);
@@ -921,6 +912,7 @@ void proto_register_csumcheck(void)
     pref_gre_csum = def.gre_csum;
     pref_no_socket = !def.inner_socket;
     pref_assume_bad = def.assume_bad;
+    pref_replay_sent = def.replay_sent;
     pref_l2tp_cookie_len = def.l2tp_cookie_len;
     pref_l2tp_l2spec_len = def.l2tp_l2spec_len;
     pref_era = def.era.name;
@@ -960,6 +952,9 @@ void proto_register_csumcheck(void)
     prefs_register_bool_preference(m, "assume_bad", "Assume uncaptured checksums bad",
                                    "Checksums over bytes the capture lacks are assumed bad, not good "
                                    "(--assume-bad)", &pref_assume_bad);
+    prefs_register_bool_preference(m, "replay_sent", "Replay sent frames as received",
+                                   "A frame this host sent is replayed through the receive path too "
+                                   "(--replay-sent; default: sent, not received)", &pref_replay_sent);
     for (unsigned p = 0; p < CSC_P__COUNT; p++) {
         if (!is_port_range_pref(p))
             continue;

@@ -21,6 +21,7 @@ void kd_config_of(const struct kd_group *g, const char *report, int nosock, cons
                   struct csc_config *cfg)
 {
     csc_config_default(cfg);
+    cfg->replay_sent = true;             /* the TAP receives every frame, whatever it carries */
     csc_report_parse(report, &cfg->rx);
     if (!csc_era_by_name(era, &cfg->era))
         csc_era_by_name("modern", &cfg->era);

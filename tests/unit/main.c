@@ -23,6 +23,7 @@ Suite *gro_ipv6_suite(void);
 Suite *gpe_suite(void);
 Suite *erspan_suite(void);
 Suite *pkt_type_suite(void);
+Suite *tx_suite(void);
 
 int main(void)
 {
@@ -47,6 +48,7 @@ int main(void)
     srunner_add_suite(sr, gpe_suite());
     srunner_add_suite(sr, erspan_suite());
     srunner_add_suite(sr, pkt_type_suite());
+    srunner_add_suite(sr, tx_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -263,6 +263,11 @@ static bool stats_of(struct merged *m, JsonObject *s, struct cli_stats *st)
     if (m->bad || !add_counts(m, s, "reasons", st->reason, CSC_R__COUNT, csc_reason_name) ||
         !add_counts(m, s, "stops", st->stop, CSC_STOP__COUNT, csc_stop_name))
         return false;
+    JsonObject *sp = opt_obj_of(m, s, "stops_by_proto");
+    for (unsigned i = 1; sp && i < CSC_STOP__COUNT; i++)
+        if (json_object_has_member(sp, csc_stop_name(i)) &&
+            !add_counts(m, sp, csc_stop_name(i), st->stop_proto[i], CSC_P__COUNT, csc_proto_name))
+            return false;
     for (unsigned i = 0; findings && i < FD__COUNT; i++)
         st->finding[i] = u64_of(m, findings, cli_finding_name(i));
     st->findings_any = u64_of(m, findings, "any");

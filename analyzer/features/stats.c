@@ -192,8 +192,11 @@ static inline uint32_t account(struct cli_stats *st, const struct csc_result *r,
         if (l->verdict == CSC_V_UNVERIFIABLE && l->reason == CSC_R_SNAPLEN)
             m |= 1u << FD_SNAPLEN;
     }
-    if (r->stop < CSC_STOP__COUNT)
+    if (r->stop < CSC_STOP__COUNT) {
         BUMP(st->stop[r->stop], 1);
+        if (r->stop != CSC_STOP_END && r->stop_proto < CSC_P__COUNT)
+            BUMP(st->stop_proto[r->stop][r->stop_proto], 1);
+    }
     if (r->direction <= CSC_DIR_OUT && r->dir_from < CSC_DF__COUNT)
         BUMP(st->direction[r->direction][r->dir_from], 1);
     if (r->stop == CSC_STOP_TRUNCATED)

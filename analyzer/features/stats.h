@@ -62,6 +62,8 @@ struct cli_stats {
     uint64_t by_design_any;                        /* frames without one, with FD_BY_DESIGN */
     uint64_t by_design[FD__COUNT];                 /* those frames, by finding */
     uint64_t stop[CSC_STOP__COUNT];
+    uint64_t stop_proto[CSC_STOP__COUNT][CSC_P__COUNT]; /* those frames by the protocol it
+                                                      stopped in (the summary's detail) */
     uint64_t kverdict[CSC_K__COUNT];               /* accept / drop / unknown */
     uint64_t kernel_not_run;
     uint64_t counter[CSC_C__COUNT];                /* frames that bump it */

@@ -302,6 +302,11 @@ static void json_run_members(struct jw *j, const struct cli_run *run, const stru
     json_sum_group(j, st, SG_FRAG, 0);
     jw_end_obj(j);
     json_counts(j, "stops", st->stop, 1, CSC_STOP__COUNT, csc_stop_name);
+    JW_OBJ(j, "stops_by_proto");          /* STOP -> { PROTO -> frames } */
+    for (unsigned s = 1; s < CSC_STOP__COUNT; s++)
+        if (st->stop[s])
+            json_counts(j, csc_stop_name(s), st->stop_proto[s], 0, CSC_P__COUNT, csc_proto_name);
+    jw_end_obj(j);
     JW_OBJ(j, "direction");
     json_counts(j, "sent", st->direction[CSC_DIR_OUT], 0, CSC_DF__COUNT, csc_dir_from_name);
     json_counts(j, "received", st->direction[CSC_DIR_IN], 0, CSC_DF__COUNT, csc_dir_from_name);

@@ -156,6 +156,19 @@ static void text_tx_totals(struct wbuf *w, const struct cli_stats *st)
     wb_putc(w, '\n');
 }
 
+/* under "decoding stopped early:", a line per reason by the protocol it
+ * stopped in: "  unknown-ethertype: gre 2, eth 1" */
+static void text_stop_detail(struct wbuf *w, const struct cli_stats *st)
+{
+    for (unsigned s = 1; s < CSC_STOP__COUNT; s++) {
+        if (!st->stop[s])
+            continue;
+        wb_printf(w, "  %s: ", csc_stop_name(s));
+        text_counts(w, "", st->stop_proto[s], 0, CSC_P__COUNT, csc_proto_name);
+        wb_putc(w, '\n');
+    }
+}
+
 /* the table of checksummed layers by protocol and verdict */
 static void text_checksums(struct wbuf *w, const struct cli_stats *st)
 {
@@ -384,6 +397,7 @@ void text_summary(struct wbuf *w, const struct out_summary *s)
         wb_putc(w, '\n');
     }
     text_counts_line(w, "decoding stopped early: ", st->stop, 1, CSC_STOP__COUNT, csc_stop_name);
+    text_stop_detail(w, st);
     if (s->o->flows)
         text_flows(w, run, s->o);
     text_per_file(w, s->o);

@@ -174,6 +174,22 @@ t_findings_default() {
     eq "truncated" "$(sum_of -p action -p findings.truncated -p findings.stop -p findings.snaplen)" "10	5	5	8"
     eq "frame 1" "$(jq_ -f frame=1 -p findings)" '["unverifiable","warning","snaplen"]'
     eq "frame 7" "$(jq_ -f frame=7 -p findings)" '["truncated","stop"]'
+    # the summary's detail of the stops: by the protocol decoding stopped in
+    run 0 "$C" "$CAPS/truncated.pcap" "$CAPS/stops.pcap"
+    has "$W/out" "decoding stopped early: truncated 5, malformed 1, unsupported 1, unknown-ethertype 2, unknown-ipproto 2, unknown-next 2, needs-option 1"
+    has "$W/out" "  truncated: ipv4 1, udp 1, tcp 2, vxlan 1"
+    has "$W/out" "  unknown-ethertype: eth 1, gre 1"
+    has "$W/out" "  needs-option: udp 1"
+    run 0 "$C" -F json "$CAPS/truncated.pcap" "$CAPS/stops.pcap"
+    eq "stops_by_proto" "$(sum_of -p stops_by_proto.truncated -p stops_by_proto.unknown-next)" \
+        '{"ipv4":1,"udp":1,"tcp":2,"vxlan":1}	{"mpls":1,"vxlan-gpe":1}'
+    cp "$W/out" "$W/ts.json"
+    run 0 "$C" -q -F json --summary-only "$CAPS/truncated.pcap"
+    cp "$W/out" "$W/t1.json"
+    run 0 "$C" -q -F json --summary-only "$CAPS/stops.pcap"
+    cp "$W/out" "$W/t2.json"
+    run 0 "$C" -q -F json --merge "$W/t1.json" "$W/t2.json"
+    eq "--merge keeps them" "$(sum_of -p stops_by_proto)" "$(tail -n 1 "$W/ts.json" | "$Q" -p stops_by_proto)"
 }
 
 fn=t_$(echo "$T" | tr '-' '_')

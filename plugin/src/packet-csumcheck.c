@@ -19,6 +19,7 @@
 #include "linkmap.h"
 #include "frame-record.h"
 #include "stop-info.h"
+#include "tx-view.h"
 #include "ws-compat.h"
 
 #include "csumcheck/csumcheck.h"
@@ -454,7 +455,8 @@ static void render_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t,
     else
         gen(proto_tree_add_uint(lt, hf_layer_checksum, tvb, at, 0, l->field));
     gen(proto_tree_add_uint(lt, hf_layer_calculated, tvb, at, 0, l->expected));
-    layer_expert(pinfo, vi, l);
+    if (!pl_tx_layer(tvb, pinfo, lt, vi, (int)at, s, l))   /* a sent frame's: its TX view */
+        layer_expert(pinfo, vi, l);
 }
 
 /* Findings that belong to some layers only: notes, and the fill RCO/LCO
@@ -543,7 +545,8 @@ static void layers_expert_only(packet_info *pinfo, proto_item *at, const struct 
 {
     const struct pl_layer *ck = pl_ck(s);
     for (unsigned i = 0; i < s->nck; i++)
-        layer_expert(pinfo, at, &ck[i]);
+        if (!pl_tx_layer(NULL, pinfo, NULL, at, 0, s, &ck[i]))
+            layer_expert(pinfo, at, &ck[i]);
 }
 
 static void kernel_expert_only(packet_info *pinfo, proto_item *at, const struct pl_frame *s)
@@ -901,6 +904,7 @@ void proto_register_csumcheck(void)
     proto_register_subtree_array(ett, array_length(ett));
     expert_module_t *em = expert_register_protocol(proto_csumcheck);
     expert_register_field_array(em, ei, array_length(ei));
+    pl_tx_register(proto_csumcheck, em);
 
     /* Preference defaults come from the core's defaults, as the CLI's do. */
     struct csc_config def;

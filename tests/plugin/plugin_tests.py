@@ -197,7 +197,11 @@ def t_gso_partial():
     eq("-Y layer.verdict == partial",
        frames_matching(f, 'csumcheck.layer.verdict == "partial"'), [1])
     eq("-Y csumcheck.verdict == \"bad\"", frames_matching(f, 'csumcheck.verdict == "bad"'), [])
-    eq("-Y csumcheck.offload (note)", frames_matching(f, "csumcheck.offload"), [1])
+    # "probably sent" (its outer UDP checksum is a partial seed): the TX view's note
+    eq("-Y csumcheck.sent (note)", frames_matching(f, "csumcheck.sent"), [1])
+    eq("-Y csumcheck.offload", frames_matching(f, "csumcheck.offload"), [])
+    eq("-Y csumcheck.offload (replayed)",
+       frames_matching(f, "csumcheck.offload", ["-o", "csumcheck.replay_sent:TRUE"]), [1])
     eq("-Y csumcheck.bad (error)", frames_matching(f, "csumcheck.bad"), [])
 
 
@@ -246,6 +250,37 @@ def t_ndpi_vxlan_filters():
     eq("replayed: partial outer UDP frames are dropped",
        frames_matching(f, 'csumcheck.kernel == "drop"', rs), partial)
     eq("every frame is VXLAN", all("vxlan" in r["csumcheck.stack"] for r in rows), True)
+
+
+def t_sent():
+    # tx-sll2.pcapng: cooked v2 with packet type outgoing on frames 1-10 (the
+    # plugin reads the direction from the packet type, as the CLI does)
+    f = captured("tx-sll2.pcapng")
+    rows = fields(f, ["frame.number", "csumcheck.kernel", "csumcheck.kernel.summary", "csumcheck.tx",
+                      "csumcheck.tx.wire"])
+    r1 = rows[0]
+    eq("frame 1 kernel", r1["csumcheck.kernel"], "sent")
+    eq("frame 1 summary", r1["csumcheck.kernel.summary"], "sent, not received")
+    eq("frame 1 tx", r1["csumcheck.tx"], "partial")
+    eq("frame 1 tx.wire", r1["csumcheck.tx.wire"], "0x4fd4")
+    eq("frame 3 tx (outer lco, inner partial)", rows[2]["csumcheck.tx"], "lco,partial")
+    eq("frame 3 tx.wire", rows[2]["csumcheck.tx.wire"], "0x1420,0x4dd4")
+    eq("frame 8 tx (gso)", rows[7]["csumcheck.tx"], "gso,gso")
+    eq("-Y csumcheck.kernel == sent", frames_matching(f, 'csumcheck.kernel == "sent"'), list(range(1, 11)))
+    eq("-Y csumcheck.kernel == drop", frames_matching(f, 'csumcheck.kernel == "drop"'), [12, 13])
+    eq("-Y csumcheck.sent (note)", frames_matching(f, "csumcheck.sent"), [1, 2, 3, 4, 5, 6, 7, 8, 10])
+    out, _, _ = run_tshark(["-n", "-r", f, "-c", "3", "-T", "fields", "-E", "occurrence=a", "-E",
+                            "aggregator=|", "-e", "_ws.expert.message"])
+    eq("frame 1 expert", [m for m in out[0].split("|") if "sent" in m],
+       ["tcp@40 checksum is partial (seed): sent, not received; the NIC writes 0x4fd4"])
+    eq("frame 3 expert", [m for m in out[2].split("|") if "sent" in m],
+       ["udp@40 checksum is lco (lco): sent, not received; the wire carries it as is, right once "
+        "the NIC completes the inner one",
+        "tcp@90 checksum is partial (seed): sent, not received; the NIC writes 0x4dd4"])
+    # replay_sent: replayed as received, the offload note as before
+    rs = ["-o", "csumcheck.replay_sent:TRUE"]
+    eq("replayed: frame 1 kernel", fields(f, ["csumcheck.kernel"], rs)[0]["csumcheck.kernel"], "drop")
+    eq("replayed: no sent note", frames_matching(f, "csumcheck.sent", rs), [])
 
 
 def t_expert():

@@ -1,5 +1,6 @@
 /*
- * analyze.c - csc_analyze(): decode -> verify -> direction -> replay for one frame.
+ * analyze.c - csc_analyze(): decode -> verify -> direction -> replay (a
+ * received frame) or the TX view (a sent one: tx.c) for one frame.
  */
 #include "csumcheck/csumcheck.h"
 
@@ -13,6 +14,7 @@ void csc_analyze(const struct csc_config *cfg, const struct csc_frame *f, struct
     csc_verify(cfg, f, out);
     csc_direction(cfg, f, out);
     csc_replay(cfg, f, out);
+    csc_tx(cfg, f, out);
 }
 
 const char *csc_version(void)

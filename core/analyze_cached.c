@@ -233,4 +233,5 @@ void csc_analyze_cached(const struct csc_config *cfg, const struct csc_frame *f,
         memo_replay(cfg, f, out, c, NULL);
     else
         csc_replay(cfg, f, out);
+    csc_tx(cfg, f, out);
 }

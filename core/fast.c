@@ -311,6 +311,9 @@ void csc_gro_prepare_fast(const struct csc_frame *f, const struct csc_result *r,
     csc_gro_prepare_walk(f, r, in, t && t->served ? &t->served_plan->gro : NULL);
 }
 
+static void analyze_fast(const struct csc_config *cfg, const struct csc_frame *f,
+                         struct csc_result *out, struct csc_fast *t);
+
 void csc_analyze_fast(const struct csc_config *cfg, const struct csc_frame *f,
                       struct csc_result *out, struct csc_fast *t)
 {
@@ -318,6 +321,13 @@ void csc_analyze_fast(const struct csc_config *cfg, const struct csc_frame *f,
         csc_analyze(cfg, f, out);
         return;
     }
+    analyze_fast(cfg, f, out, t);
+    csc_tx(cfg, f, out);             /* from this frame's verdicts, whichever way they came */
+}
+
+static void analyze_fast(const struct csc_config *cfg, const struct csc_frame *f,
+                         struct csc_result *out, struct csc_fast *t)
+{
     t->served = 0;
     if (!t->have_cfg || memcmp(&t->cfg, cfg, sizeof *cfg)) {
         memset(t->used, 0, sizeof t->used);   /* another receiver: forget the plans */

@@ -224,8 +224,11 @@ static void complete(struct csc_frag_table *t, struct csc_frag_entry *e, struct 
             l = &r->layers[i];
     if (!l && r->nlayers >= CSC_MAX_LAYERS)
         return;
-    if (!l)
+    if (!l) {
         l = &r->layers[r->nlayers++];
+        if (r->stop != CSC_STOP_END)  /* the stop rides on the last layer (csc_result.stop_layer) */
+            r->stop_layer = (uint8_t)(r->nlayers - 1u);
+    }
     memset(l, 0, sizeof *l);
     l->proto = l4_of(e->proto);
     l->off = pay;

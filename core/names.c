@@ -92,6 +92,7 @@ const char *csc_kverdict_name(unsigned v)
 {
     static const char *const t[CSC_K__COUNT] = {
         [CSC_K_ACCEPT] = "accept", [CSC_K_DROP] = "drop", [CSC_K_UNKNOWN] = "unknown",
+        [CSC_K_SENT] = "sent",
     };
     return NAME(t, v);
 }
@@ -324,6 +325,30 @@ const char *csc_pkttype_name(unsigned t)
     static const char *const n[] = { "host", "broadcast", "multicast", "otherhost", "outgoing",
                                      "loopback", "user", "kernel" };
     return NAME(n, t);
+}
+
+const char *csc_tx_kind_name(unsigned k)
+{
+    static const char *const t[CSC_TX__COUNT] = {
+        [0] = "none", [CSC_TX_PARTIAL] = "partial", [CSC_TX_GSO] = "gso", [CSC_TX_LCO] = "lco",
+    };
+    return NAME(t, k);
+}
+
+const char *csc_mss_from_name(unsigned m)
+{
+    static const char *const t[CSC_MSS__COUNT] = {
+        [CSC_MSS_NONE] = "none", [CSC_MSS_OPTION] = "option", [CSC_MSS_MTU] = "mtu",
+    };
+    return NAME(t, m);
+}
+
+const char *csc_tx_peer_not_name(unsigned n)
+{
+    static const char *const t[CSC_TXP__COUNT] = {
+        [CSC_TXP_NONE] = "none", [CSC_TXP_GSO] = "gso", [CSC_TXP_SNAPLEN] = "snaplen",
+    };
+    return NAME(t, n);
 }
 
 const char *csc_gro_fate_name(unsigned kind)

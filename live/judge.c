@@ -150,7 +150,8 @@ int live_model_class(const struct csc_result *r)
      * the inner header before the device counts it (ip_tunnel_rcv's ECN
      * check) names the inner IP layer and counts device statistics only */
     uint32_t dev_only = (1u << CSC_C_DEV_RX_ERRORS) | (1u << CSC_C_DEV_RX_CRC_ERRORS) |
-                        (1u << CSC_C_DEV_RX_FRAME_ERRORS) | (1u << CSC_C_DEV_RX_DROPPED);
+                        (1u << CSC_C_DEV_RX_FRAME_ERRORS) | (1u << CSC_C_DEV_RX_DROPPED) |
+                        (1u << CSC_C_DEV_RX_LENGTH_ERRORS);
     if (d == inner && k->counters && !(k->counters & ~dev_only))
         return LIVE_C_TUNNEL;
     /* past the device, an IP-level drop that counts nothing

@@ -100,6 +100,7 @@ static const char *receiver_config(struct live_replay *lr, const struct csc_conf
     lr->cfg.gro_tunnel = true;       /* a tunnel device's gro_cells always run */
     lr->cfg.route_localnet = true;   /* plan.c: route_localnet=1 takes 127/8 from the TAP */
     lr->cfg.trace_steps = false;
+    lr->cfg.replay_sent = true;      /* the TAP receives every frame it is given, sent or not */
     return NULL;
 }
 

@@ -4,7 +4,8 @@
 #   1. captures/*.pcap, *.pcapng    csc-gen corpus (the case table, captures/gen/cases.c)
 #   2. captures/expected/*.jsonl    csumcheck --format json for every run in
 #                                   captures/expected/runs.tsv (tests/golden/golden.sh --write);
-#      captures/expected/stops.tsv  the decoder stops seen (tests/golden/stops.py --write)
+#      captures/expected/stops.tsv  the decoder stops seen (tests/golden/stops.py --write);
+#      captures/expected/stops-real.tsv  the same over the public corpus (tests/data/real)
 #   3. captures/CASES.md            csc-gen cases --markdown
 #   4. captures/README.md           the generated tables (files, verdict/protocol coverage)
 #   5. tests/data/real/gen__*       csc-gen real corpus: the stand-ins for public captures
@@ -43,7 +44,7 @@ for f in captures/expected/*.jsonl; do
 done
 
 # 2b. the decoder stops seen over the captures and the generated frames of tests/golden/stops.py
-python3 tests/golden/stops.py --write "$CSC" "$GEN" "$PWD/captures" >/dev/null
+python3 tests/golden/stops.py --write "$CSC" "$GEN" "$PWD/captures" "$PWD/tests/data/real" >/dev/null
 
 # 3. the case list
 "$GEN" cases --markdown >captures/CASES.md

@@ -50,7 +50,7 @@ static void layer_words(struct wbuf *w, bool *first, const char *proto, uint64_t
 static void kernel_words(struct wbuf *w, bool ran, const char *verdict, const char *drop)
 {
     wb_puts(w, "; kernel ");
-    wb_puts(w, ran ? verdict : "not run");
+    wb_puts(w, ran || !strcmp(verdict, "sent") ? verdict : "not run");   /* sent: not replayed */
     if (ran && drop)
         wb_printf(w, " %s", drop);
     wb_puts(w, "; counters");

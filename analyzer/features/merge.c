@@ -263,6 +263,11 @@ static bool stats_of(struct merged *m, JsonObject *s, struct cli_stats *st)
     if (m->bad || !add_counts(m, s, "reasons", st->reason, CSC_R__COUNT, csc_reason_name) ||
         !add_counts(m, s, "stops", st->stop, CSC_STOP__COUNT, csc_stop_name))
         return false;
+    JsonObject *sp = opt_obj_of(m, s, "stops_by_proto");
+    for (unsigned i = 1; sp && i < CSC_STOP__COUNT; i++)
+        if (json_object_has_member(sp, csc_stop_name(i)) &&
+            !add_counts(m, sp, csc_stop_name(i), st->stop_proto[i], CSC_P__COUNT, csc_proto_name))
+            return false;
     for (unsigned i = 0; findings && i < FD__COUNT; i++)
         st->finding[i] = u64_of(m, findings, cli_finding_name(i));
     st->findings_any = u64_of(m, findings, "any");
@@ -279,6 +284,14 @@ static bool stats_of(struct merged *m, JsonObject *s, struct cli_stats *st)
         return false;
     if (dir)
         st->direction[CSC_DIR_UNKNOWN][CSC_DF_NONE] = u64_of(m, dir, "unknown");
+    JsonObject *tx = opt_obj_of(m, s, "tx");
+    if (tx && (!add_counts(m, tx, "left", st->tx_kind, CSC_TX__COUNT, csc_tx_kind_name) ||
+               !add_counts(m, tx, "peer", st->tx_peer, CSC_K__COUNT, csc_kverdict_name) ||
+               !add_counts(m, tx, "peer_not_replayed", st->tx_peer_not, CSC_TXP__COUNT,
+                           csc_tx_peer_not_name)))
+        return false;
+    if (tx)
+        st->tx_frames = u64_of(m, tx, "frames");
     JsonObject *frag = obj_of(m, s, "frag"), *k = obj_of(m, s, "kernel");
     sum_group_of(m, frag, st, SG_FRAG);
     return !m->bad && kernel_counts(m, k, st);
@@ -355,6 +368,12 @@ static bool config_of(struct merged *m, JsonObject *s)
     cfg->via = (uint8_t)via;
     cfg->guess_direction = !json_object_has_member(c, "direction_guess") ||
                            bool_of(m, c, "direction_guess");
+    cfg->replay_sent = json_object_has_member(c, "replay_sent") && bool_of(m, c, "replay_sent");
+    JsonNode *pn = json_object_get_member(c, "peer_rx");
+    const char *peer = pn && !JSON_NODE_HOLDS_NULL(pn) ? str_node(m, c, "peer_rx", true) : NULL;
+    run->peer_on = peer && csc_report_parse(peer, &run->peer_rx);
+    if (run->peer_on)
+        csc_report_format(&run->peer_rx, run->peer_name, sizeof run->peer_name);
     JsonArray *locals = json_object_has_member(c, "local") ? arr_of(m, c, "local") : NULL;
     for (unsigned i = 0; locals && !m->bad && i < json_array_get_length(locals); i++) {
         JsonNode *a = json_array_get_element(locals, i);

@@ -155,6 +155,23 @@ static inline void bump(struct cli_stats *st, struct stat_shape *rec, uint64_t *
 }
 #define BUMP(counter, v) bump(st, rec, &(counter), (v))
 
+/* A sent frame's TX view: what it left to the NIC; --peer-rx: the wire
+ * frame's verdict or why there was none */
+static inline void account_tx(struct cli_stats *st, const struct csc_tx *tx, struct stat_shape *rec)
+{
+    uint32_t kinds = 0;
+    BUMP(st->tx_frames, 1);
+    for (unsigned i = 0; i < tx->n && i < CSC_TX_MAX; i++)
+        if (tx->c[i].kind < CSC_TX__COUNT)
+            kinds |= 1u << tx->c[i].kind;
+    for (uint32_t b = kinds; b; b &= b - 1)
+        BUMP(st->tx_kind[__builtin_ctz(b)], 1);
+    if (tx->peer.ran)
+        BUMP(st->tx_peer[tx->peer.verdict < CSC_K__COUNT ? tx->peer.verdict : CSC_K_UNKNOWN], 1);
+    else if (tx->peer.not_why && tx->peer.not_why < CSC_TXP__COUNT)
+        BUMP(st->tx_peer_not[tx->peer.not_why], 1);
+}
+
 /* Counters of one frame; returns its findings (enum cli_finding bits). */
 static inline uint32_t account(struct cli_stats *st, const struct csc_result *r,
                                struct stat_shape *rec)
@@ -175,8 +192,11 @@ static inline uint32_t account(struct cli_stats *st, const struct csc_result *r,
         if (l->verdict == CSC_V_UNVERIFIABLE && l->reason == CSC_R_SNAPLEN)
             m |= 1u << FD_SNAPLEN;
     }
-    if (r->stop < CSC_STOP__COUNT)
+    if (r->stop < CSC_STOP__COUNT) {
         BUMP(st->stop[r->stop], 1);
+        if (r->stop != CSC_STOP_END && r->stop_proto < CSC_P__COUNT)
+            BUMP(st->stop_proto[r->stop][r->stop_proto], 1);
+    }
     if (r->direction <= CSC_DIR_OUT && r->dir_from < CSC_DF__COUNT)
         BUMP(st->direction[r->direction][r->dir_from], 1);
     if (r->stop == CSC_STOP_TRUNCATED)
@@ -204,9 +224,13 @@ static inline uint32_t account(struct cli_stats *st, const struct csc_result *r,
             if (dv->kind < CSC_P__COUNT && dv->gro_reason < CSC_G__COUNT)
                 BUMP(st->gro[dv->kind][dv->gro_reason], 1);
         }
+    } else if (k->verdict == CSC_K_SENT) {
+        BUMP(st->kverdict[CSC_K_SENT], 1);   /* sent, not received: its TX view stands */
     } else {
         BUMP(st->kernel_not_run, 1);
     }
+    if (r->tx.sent)
+        account_tx(st, &r->tx, rec);
     if (k->warnings) {              /* not-modelled comes without a replay */
         m |= 1u << FD_WARNING;
         for (uint32_t w = k->warnings; w; w &= w - 1)
@@ -242,7 +266,8 @@ uint32_t stats_account_shaped(struct cli_stats *st, const struct csc_result *r,
                               const struct csc_frame *f0, struct stat_shapes *shapes,
                               uint64_t served)
 {
-    if (!served || !shapes || r->kernel.reasm_dev != CSC_NO_DEV)
+    if (!served || !shapes || r->kernel.reasm_dev != CSC_NO_DEV || r->tx.peer.ran ||
+        r->tx.peer.not_why)        /* --peer-rx: a replay of its own, outside the plan */
         return stats_account_frame(st, r, f0);
     struct stat_shape *e = &shapes->e[served & (STAT_SHAPES - 1)];
     if (e->serial != served) {     /* the plan's first frame here: counted, its deltas noted */

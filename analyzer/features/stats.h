@@ -62,6 +62,8 @@ struct cli_stats {
     uint64_t by_design_any;                        /* frames without one, with FD_BY_DESIGN */
     uint64_t by_design[FD__COUNT];                 /* those frames, by finding */
     uint64_t stop[CSC_STOP__COUNT];
+    uint64_t stop_proto[CSC_STOP__COUNT][CSC_P__COUNT]; /* those frames by the protocol it
+                                                      stopped in (the summary's detail) */
     uint64_t kverdict[CSC_K__COUNT];               /* accept / drop / unknown */
     uint64_t kernel_not_run;
     uint64_t counter[CSC_C__COUNT];                /* frames that bump it */
@@ -72,6 +74,10 @@ struct cli_stats {
     uint64_t frag_completed, frag_evicted, frag_overlaps, frag_dropped;
     uint64_t selected, select_lost;                /* frames for -w / not written */
     uint64_t direction[3][CSC_DF__COUNT];          /* frames by csc_direction, dir_from */
+    uint64_t tx_frames;                            /* sent frames given their TX view */
+    uint64_t tx_kind[CSC_TX__COUNT];               /* those frames, by what was left to the NIC */
+    uint64_t tx_peer[CSC_K__COUNT];                /* --peer-rx: the wire frames' verdicts */
+    uint64_t tx_peer_not[CSC_TXP__COUNT];          /* --peer-rx: not replayed, why */
     uint64_t baseline_changed, baseline_new, baseline_gone;   /* --baseline */
 };
 

@@ -16,6 +16,7 @@ const struct sum_field sum_fields[] = {
     { SG_KVERDICT, "drop", "dropped", 0, ST(kverdict[CSC_K_DROP]) },
     { SG_KVERDICT, "unknown", "unknown", 0, ST(kverdict[CSC_K_UNKNOWN]) },
     { SG_KVERDICT, "not_run", "not run", 0, ST(kernel_not_run) },
+    { SG_KVERDICT, "sent", NULL, 0, ST(kverdict[CSC_K_SENT]) },   /* text: its own words */
     { SG_KWORK, "sw_passes", NULL, 0, ST(sw_passes) },
     { SG_KWORK, "sw_bytes", NULL, 0, ST(sw_bytes) },
     { SG_KWORK, "hdr_bytes", NULL, 0, ST(hdr_bytes) },

@@ -210,6 +210,7 @@ static int apply_receiver(struct parse_state *ps, struct csc_config *c)
     c->inner_socket = !ps->no_socket;
     c->assume_bad = ps->assume_bad;
     c->guess_direction = !ps->no_direction_guess;
+    c->replay_sent = ps->replay_sent;
     c->local = ps->o->local.n ? &ps->o->local : NULL;
     if (ps->no_default_ports)
         c->nports = 0;
@@ -248,6 +249,8 @@ static int make_runs(struct parse_state *ps, struct cli_opts *o, struct cli_run 
         runs[i].index = i;
         snprintf(runs[i].label, sizeof runs[i].label, "%s", o->nruns > 1 ? (i ? "B" : "A") : "");
         csc_report_format(&runs[i].cfg.rx, runs[i].rx_name, sizeof runs[i].rx_name);
+        if (runs[i].peer_on)
+            csc_report_format(&runs[i].peer_rx, runs[i].peer_name, sizeof runs[i].peer_name);
         gro_totals_init(&runs[i].gro);
         flow_totals_init(&runs[i].flows);
     }

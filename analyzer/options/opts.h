@@ -72,6 +72,9 @@ struct cli_run {
     unsigned rewrite;          /* csc_rewrite ops applied to every frame first */
     struct csc_gro_cfg gro_cfg;
     char rx_name[48];          /* csc_report_format(cfg.rx) */
+    bool peer_on;              /* --peer-rx: a sent frame's wire frame replayed at a receiver */
+    struct csc_report peer_rx; /* its device report */
+    char peer_name[48];        /* csc_report_format(peer_rx) */
     char label[CLI_LABEL];     /* "A" / "B" */
     char *spec;                /* the --compare SPEC as given (NULL: none) */
     struct cli_stats st;       /* merged totals, guarded by the sink lock */

@@ -25,7 +25,7 @@ struct parse_state {
     bool no_default_ports;
     bool remcsum_rx, no_remcsum_rx, remcsum_nopartial, udp6_zero, no_socket, assume_bad,
         no_geneve_external, geneve_inherit, quiet, version, help, list_eras, live,
-        no_direction_guess, no_fast_path;
+        no_direction_guess, no_fast_path, replay_sent;
     long jobs, threads, top_flows;
     GPtrArray *compare;          /* the --compare SPECs, in order */
     GPtrArray *reads;            /* -r FILE, in order */

@@ -59,6 +59,15 @@ static char *opt_iface_kind(struct parse_state *ps, const char *name, const char
     return NULL;
 }
 
+/* --peer-rx REPORT: a sent frame's wire frame through a receiver with this report */
+static char *opt_peer_rx(struct parse_state *ps, const char *name, const char *value)
+{
+    if (!csc_report_parse(value, &ps->run->peer_rx))
+        return g_strdup_printf("%s: unknown device report '%s' (the values of --rx)", name, value);
+    ps->run->peer_on = true;
+    return NULL;
+}
+
 static char *opt_era(struct parse_state *ps, const char *name, const char *value)
 {
     if (!strcmp(value, "list")) {
@@ -386,6 +395,12 @@ static const struct opt_def opts_head[] = {
       "a received frame crosses with its sender's checksum state (--rx virtual)", NULL },
     { "no-direction-guess", 0, no_argument, NULL, FLAG(no_direction_guess), "Do not take a frame "
       "nothing else places as \"probably sent\" when its outermost checksum is a partial", NULL },
+    { "replay-sent", 0, no_argument, NULL, FLAG(replay_sent), "Replay a sent frame through the "
+      "receive path as if received (default: its TX view, what it left to the NIC; docs/direction.md)",
+      NULL },
+    { "peer-rx", 0, required_argument, "REPORT", FN(opt_peer_rx), "A sent frame's TX view also "
+      "says what a receiver with this device report (the values of --rx) does with the frame the "
+      "NIC puts on the wire", NULL },
     { "assume-bad", 0, no_argument, NULL, FLAG(assume_bad),
       "Checksums over bytes the capture lacks are assumed bad (default: good)", NULL },
     { "gro-budget", 0, required_argument, "N", FN(opt_gro_param),

@@ -14,7 +14,8 @@ static void csv_begin(struct wbuf *w, const struct cli_opts *o)
     if (o->nruns == 1)
         WB_LIT(w, "file,frame,caplen,len,layer,proto,offset,verdict,reason,field,expected,"
                   "resolved,method,path,device,ok,passes,pass_bytes,kernel_verdict,drop_layer,"
-                  "drop_reason,direction,direction_from,stop,stop_proto,stop_offset,stop_value,stop_option\n");
+                  "drop_reason,direction,direction_from,stop,stop_proto,stop_offset,stop_value,stop_option,"
+                  "tx,tx_wire,peer_verdict\n");
 }
 
 /* the frame's part of a row: file,frame,caplen,len, */
@@ -74,12 +75,35 @@ static void csv_stop_cells(struct wbuf *w, const struct csc_result *r)
         wb_puts(w, opt);
 }
 
+/* a sent frame's TX view, of layer i (CSC_NO_LAYER: none): ,tx,tx_wire (what
+ * was left to the NIC at this layer, what the wire carries), ,peer_verdict
+ * (--peer-rx: the wire frame's verdict; "not-replayed" with no replay) */
+static void csv_tx_cells(struct wbuf *w, const struct csc_result *r, unsigned i)
+{
+    const struct csc_tx *tx = &r->tx;
+    const struct csc_tx_csum *c = NULL;
+    for (unsigned e = 0; tx->sent && e < tx->n && e < CSC_TX_MAX; e++)
+        if (tx->c[e].layer == i)
+            c = &tx->c[e];
+    wb_putc(w, ',');
+    if (c)
+        wb_puts(w, csc_tx_kind_name(c->kind));
+    wb_putc(w, ',');
+    if (c && c->wire_known)
+        wb_hex16(w, c->wire);
+    wb_putc(w, ',');
+    if (tx->sent && tx->peer.ran)
+        wb_puts(w, csc_kverdict_name(tx->peer.verdict));
+    else if (tx->sent && tx->peer.not_why)
+        wb_puts(w, "not-replayed");
+}
+
 /* the frame's outcome: kernel_verdict,drop_layer,drop_reason, then its direction
- * (direction,direction_from: empty when unknown) and its stop */
-static void csv_outcome_cells(struct wbuf *w, const struct csc_result *r)
+ * (direction,direction_from: empty when unknown), its stop and the TX view of layer i */
+static void csv_outcome_cells(struct wbuf *w, const struct csc_result *r, unsigned i)
 {
     const struct csc_kernel *k = &r->kernel;
-    wb_puts(w, k->ran ? csc_kverdict_name(k->verdict) : "unknown");
+    wb_puts(w, k->ran || k->verdict == CSC_K_SENT ? csc_kverdict_name(k->verdict) : "unknown");
     wb_putc(w, ',');
     if (k->ran && k->verdict == CSC_K_DROP) {
         if (k->drop_layer < out_nlayers(r))
@@ -98,6 +122,7 @@ static void csv_outcome_cells(struct wbuf *w, const struct csc_result *r)
         wb_putc(w, ',');
     }
     csv_stop_cells(w, r);
+    csv_tx_cells(w, r, i);
     wb_putc(w, '\n');
 }
 
@@ -120,7 +145,7 @@ static void csv_stop_row(struct wbuf *w, const struct out_file *f, const struct 
     wb_putc(w, ',');
     wb_puts(w, csc_verdict_name(CSC_V_NA));
     WB_LIT(w, ",,,,,,,,,,,");   /* reason .. pass_bytes */
-    csv_outcome_cells(w, r);
+    csv_outcome_cells(w, r, CSC_NO_LAYER);
 }
 
 static bool csv_frame(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
@@ -153,7 +178,7 @@ static bool csv_frame(struct wbuf *w, const struct out_file *f, const struct fra
             wb_hex16(w, l->resolved);
         wb_putc(w, ',');
         csv_replay_cells(w, &r->kernel, l);
-        csv_outcome_cells(w, r);
+        csv_outcome_cells(w, r, i);
     }
     if (!rows && r->stop != CSC_STOP_END)
         csv_stop_row(w, f, v);

@@ -249,6 +249,61 @@ static void json_kernel_ran(struct jw *j, const struct csc_result *r, bool steps
     jw_end_arr(j);
 }
 
+/* a sent frame's TX view (docs/json.md, tx): what was left to the NIC, the
+ * super-packet's segments, --peer-rx's outcome */
+static void json_tx(struct jw *j, const struct csc_result *r)
+{
+    const struct csc_tx *tx = &r->tx;
+    JW_OBJ(j, "tx");
+    JW_ARR(j, "left");
+    for (unsigned e = tx->n < CSC_TX_MAX ? tx->n : CSC_TX_MAX; e-- > 0;) {
+        const struct csc_tx_csum *c = &tx->c[e];
+        jw_elem(j);
+        struct jw o = jw_on(j->w);
+        jw_obj(&o);
+        JW_KEY(&o, "layer");
+        json_layer_index(o.w, r, c->layer);
+        JW_WORD(&o, "kind", csc_tx_kind_name(c->kind));
+        JW_HEX(&o, "field", c->field);
+        if (c->wire_known)
+            JW_HEX(&o, "wire", c->wire);
+        if (c->kind != CSC_TX_LCO) {
+            JW_U64(&o, "csum_start", c->csum_start);
+            JW_U64(&o, "csum_offset", c->csum_offset);
+        }
+        jw_end_obj(&o);
+    }
+    jw_end_arr(j);
+    if (tx->gso) {
+        JW_OBJ(j, "gso");
+        JW_U64(j, "segs", tx->segs);
+        JW_U64(j, "mss", tx->mss);
+        JW_WORD(j, "mss_from", csc_mss_from_name(tx->mss_from));
+        jw_end_obj(j);
+    }
+    const struct csc_tx_peer *p = &tx->peer;
+    if (p->ran || p->not_why) {
+        JW_OBJ(j, "peer");
+        JW_BOOL(j, "ran", p->ran);
+        JW_WORD(j, "verdict", csc_kverdict_name(p->ran ? p->verdict : CSC_K_UNKNOWN));
+        if (!p->ran)
+            JW_WORD(j, "not_replayed", csc_tx_peer_not_name(p->not_why));
+        if (p->ran && p->verdict == CSC_K_DROP) {
+            JW_OBJ(j, "drop");
+            JW_KEY(j, "layer");
+            json_layer_index(j->w, r, p->drop_layer);
+            JW_STR(j, "reason", csc_drop_name(p->drop_reason));
+            jw_end_obj(j);
+        }
+        JW_KEY(j, "counters");
+        jw_bits(j->w, p->counters, csc_counter_name);
+        JW_KEY(j, "warnings");
+        jw_bits(j->w, p->warnings, csc_warning_name);
+        jw_end_obj(j);
+    }
+    jw_end_obj(j);
+}
+
 static void json_kernel(struct wbuf *w, const struct out_file *f, const struct csc_result *r)
 {
     const struct csc_kernel *k = &r->kernel;
@@ -256,7 +311,8 @@ static void json_kernel(struct wbuf *w, const struct out_file *f, const struct c
     jw_obj(&j);
     jw_members(&j, f->kernel_members);
     JW_BOOL(&j, "ran", k->ran);
-    JW_WORD(&j, "verdict", csc_kverdict_name(k->ran ? k->verdict : CSC_K_UNKNOWN));
+    JW_WORD(&j, "verdict", csc_kverdict_name(k->ran || k->verdict == CSC_K_SENT ? k->verdict
+                                                                                : CSC_K_UNKNOWN));
     if (k->ran) {
         json_kernel_ran(&j, r, out_traces(f->o));
     } else {
@@ -335,6 +391,8 @@ static bool json_frame(struct wbuf *w, const struct out_file *f, const struct fr
     jw_end_arr(&j);
     JW_KEY(&j, "kernel");
     json_kernel(w, f, r);
+    if (r->tx.sent)
+        json_tx(&j, r);
     return true;   /* the record stays open for its GRO fate */
 }
 
@@ -386,7 +444,8 @@ static void json_outcome(struct wbuf *w, const struct csc_result *r,
     jw_obj(j);
     JW_STR(j, "run", label);
     JW_WORD(j, "worst", csc_verdict_name(r->worst));
-    JW_WORD(j, "verdict", k->ran ? csc_kverdict_name(k->verdict) : "unknown");
+    JW_WORD(j, "verdict", k->ran || k->verdict == CSC_K_SENT ? csc_kverdict_name(k->verdict)
+                                                              : "unknown");
     if (k->ran && k->verdict == CSC_K_DROP) {
         JW_OBJ(j, "drop");
         JW_KEY(j, "layer");

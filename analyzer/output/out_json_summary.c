@@ -50,6 +50,12 @@ static void json_config(struct jw *j, const struct cli_run *run)
     JW_BOOL(j, "geneve_inner_proto_inherit", c->geneve_inner_proto_inherit);
     JW_STR(j, "iface_kind", csc_via_name(c->via));
     JW_BOOL(j, "direction_guess", c->guess_direction);
+    JW_BOOL(j, "replay_sent", c->replay_sent);
+    JW_KEY(j, "peer_rx");
+    if (run->peer_on)
+        jw_str(j, run->peer_name);
+    else
+        jw_null(j);
     JW_ARR(j, "local");
     for (unsigned i = 0; c->local && i < c->local->n; i++) {
         char a[64];
@@ -296,10 +302,21 @@ static void json_run_members(struct jw *j, const struct cli_run *run, const stru
     json_sum_group(j, st, SG_FRAG, 0);
     jw_end_obj(j);
     json_counts(j, "stops", st->stop, 1, CSC_STOP__COUNT, csc_stop_name);
+    JW_OBJ(j, "stops_by_proto");          /* STOP -> { PROTO -> frames } */
+    for (unsigned s = 1; s < CSC_STOP__COUNT; s++)
+        if (st->stop[s])
+            json_counts(j, csc_stop_name(s), st->stop_proto[s], 0, CSC_P__COUNT, csc_proto_name);
+    jw_end_obj(j);
     JW_OBJ(j, "direction");
     json_counts(j, "sent", st->direction[CSC_DIR_OUT], 0, CSC_DF__COUNT, csc_dir_from_name);
     json_counts(j, "received", st->direction[CSC_DIR_IN], 0, CSC_DF__COUNT, csc_dir_from_name);
     JW_U64(j, "unknown", direction_total(st, CSC_DIR_UNKNOWN));
+    jw_end_obj(j);
+    JW_OBJ(j, "tx");
+    JW_U64(j, "frames", st->tx_frames);
+    json_counts(j, "left", st->tx_kind, 1, CSC_TX__COUNT, csc_tx_kind_name);
+    json_counts(j, "peer", st->tx_peer, 0, CSC_K__COUNT, csc_kverdict_name);
+    json_counts(j, "peer_not_replayed", st->tx_peer_not, 1, CSC_TXP__COUNT, csc_tx_peer_not_name);
     jw_end_obj(j);
     json_gro(j, run, o);
 }

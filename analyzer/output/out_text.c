@@ -166,6 +166,70 @@ static bool text_findings(struct wbuf *w, const struct out_file *f, const struct
     return any;
 }
 
+/* --peer-rx: "; peer: accept", "; peer: drop at udp@40 UDP_CSUM UdpInCsumErrors ...",
+ * "; peer: not replayed (gso)" */
+static void text_peer(struct wbuf *w, const struct out_file *f, const struct csc_result *r)
+{
+    const struct csc_tx_peer *p = &r->tx.peer;
+    if (!p->ran && !p->not_why)
+        return;
+    WB_LIT(w, "; peer: ");
+    if (!p->ran) {
+        WB_LIT(w, "not replayed (");
+        wb_puts(w, csc_tx_peer_not_name(p->not_why));
+        wb_putc(w, ')');
+        return;
+    }
+    colored(w, f, p->verdict == CSC_K_DROP ? SGR_BAD : p->verdict == CSC_K_ACCEPT ? SGR_GOOD
+                                                                                  : SGR_NOTE,
+            csc_kverdict_name(p->verdict));
+    if (p->verdict != CSC_K_DROP)
+        return;
+    if (p->drop_layer < out_nlayers(r)) {
+        WB_LIT(w, " at ");
+        text_at(w, &r->layers[p->drop_layer]);
+    }
+    wb_putc(w, ' ');
+    wb_puts(w, csc_drop_name(p->drop_reason));
+    for (uint32_t c = p->counters; c; c &= c - 1) {
+        wb_putc(w, ' ');
+        wb_puts(w, csc_counter_name((unsigned)__builtin_ctz(c)));
+    }
+}
+
+/* a sent frame: "sent, not received; tx: tcp@90 partial 0x1c46 -> 0x9b1e, udp@40 lco
+ * 0x15f8 as is[, gso 4 segments of mss 1448 (mtu)][; peer: ...]" (outermost first) */
+static void text_tx(struct wbuf *w, const struct out_file *f, const struct csc_result *r)
+{
+    const struct csc_tx *tx = &r->tx;
+    WB_LIT(w, "sent, not received; tx:");
+    if (!tx->n)
+        WB_LIT(w, " nothing left to the NIC");
+    for (unsigned e = tx->n < CSC_TX_MAX ? tx->n : CSC_TX_MAX; e-- > 0;) {
+        const struct csc_tx_csum *c = &tx->c[e];
+        if (c->layer >= out_nlayers(r))
+            continue;
+        wb_puts(w, e + 1 == tx->n ? " " : ", ");
+        text_at(w, &r->layers[c->layer]);
+        wb_putc(w, ' ');
+        wb_puts(w, csc_tx_kind_name(c->kind));
+        wb_putc(w, ' ');
+        wb_hex16(w, c->field);
+        if (c->kind == CSC_TX_LCO)
+            WB_LIT(w, " as is");
+        else if (c->wire_known) {
+            WB_LIT(w, " -> ");
+            wb_hex16(w, c->wire);
+        } else
+            WB_LIT(w, " -> per segment");
+    }
+    if (tx->gso && tx->segs) {
+        wb_printf(w, ", gso %u segments of mss %u (%s)", tx->segs, tx->mss,
+                  csc_mss_from_name(tx->mss_from));
+    }
+    text_peer(w, f, r);
+}
+
 /* the frame's line up to its GRO fate */
 static void text_line(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
 {
@@ -173,6 +237,10 @@ static void text_line(struct wbuf *w, const struct out_file *f, const struct fra
     text_frame_head(w, f, v);
     text_direction(w, v->r);
     wb_puts(w, text_findings(w, f, v->r) ? "; kernel: " : " kernel: ");
+    if (!k->ran && k->verdict == CSC_K_SENT) {
+        text_tx(w, f, v->r);
+        return;
+    }
     if (!k->ran) {
         WB_LIT(w, "not run");
         return;

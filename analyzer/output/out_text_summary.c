@@ -64,6 +64,10 @@ static void run_config_words(struct wbuf *w, const struct cli_run *run)
     }
     if (!c->guess_direction)
         wb_puts(w, ", no-direction-guess");
+    if (c->replay_sent)
+        wb_puts(w, ", replay-sent");
+    if (run->peer_on)
+        wb_printf(w, ", peer-rx %s", run->peer_name);
 }
 
 /* a group of the summary's counts in words (sumfields.c): "accepted 3,
@@ -136,6 +140,35 @@ static void text_direction(struct wbuf *w, const struct cli_stats *st)
     wb_printf(w, ", %ju unknown\n", (uintmax_t)direction_total(st, CSC_DIR_UNKNOWN));
 }
 
+/* "sent, not received: 10 frames, their TX view (partial 7, gso 1, lco 4); peer:
+ * accept 6, drop 1, not replayed: gso 1" when a frame was given its TX view */
+static void text_tx_totals(struct wbuf *w, const struct cli_stats *st)
+{
+    if (!st->tx_frames)
+        return;
+    wb_printf(w, "sent, not received: %ju %s, their TX view", (uintmax_t)st->tx_frames,
+              plural(st->tx_frames, "frame", "frames"));
+    if (text_counts(w, " (", st->tx_kind, 1, CSC_TX__COUNT, csc_tx_kind_name))
+        wb_putc(w, ')');
+    bool peer = text_counts(w, "; peer: ", st->tx_peer, 0, CSC_K__COUNT, csc_kverdict_name);
+    text_counts(w, peer ? ", not replayed: " : "; peer: not replayed: ", st->tx_peer_not, 1,
+                CSC_TXP__COUNT, csc_tx_peer_not_name);
+    wb_putc(w, '\n');
+}
+
+/* under "decoding stopped early:", a line per reason by the protocol it
+ * stopped in: "  unknown-ethertype: gre 2, eth 1" */
+static void text_stop_detail(struct wbuf *w, const struct cli_stats *st)
+{
+    for (unsigned s = 1; s < CSC_STOP__COUNT; s++) {
+        if (!st->stop[s])
+            continue;
+        wb_printf(w, "  %s: ", csc_stop_name(s));
+        text_counts(w, "", st->stop_proto[s], 0, CSC_P__COUNT, csc_proto_name);
+        wb_putc(w, '\n');
+    }
+}
+
 /* the table of checksummed layers by protocol and verdict */
 static void text_checksums(struct wbuf *w, const struct cli_stats *st)
 {
@@ -182,6 +215,8 @@ static void text_kernel(struct wbuf *w, const struct cli_stats *st)
 {
     wb_puts(w, "\nkernel: ");
     text_sum_group(w, st, SG_KVERDICT);
+    if (st->kverdict[CSC_K_SENT])
+        wb_printf(w, ", sent (not received) %ju", (uintmax_t)st->kverdict[CSC_K_SENT]);
     wb_putc(w, '\n');
     text_counts_line(w, "  counters: ", st->counter, 0, CSC_C__COUNT, csc_counter_name);
     struct named dn[CLI_DROP_NAMES];
@@ -350,6 +385,7 @@ void text_summary(struct wbuf *w, const struct out_summary *s)
     run_config_words(w, run);
     wb_putc(w, '\n');
     text_direction(w, st);
+    text_tx_totals(w, st);
     text_checksums(w, st);
     text_findings(w, st);
     text_kernel(w, st);
@@ -361,6 +397,7 @@ void text_summary(struct wbuf *w, const struct out_summary *s)
         wb_putc(w, '\n');
     }
     text_counts_line(w, "decoding stopped early: ", st->stop, 1, CSC_STOP__COUNT, csc_stop_name);
+    text_stop_detail(w, st);
     if (s->o->flows)
         text_flows(w, run, s->o);
     text_per_file(w, s->o);

@@ -225,8 +225,39 @@ static void flow_id_of(struct cli_flow_id *id, const struct csc_frame *f, const 
         endpoint_of(&id->inner, f, ref, 1);
 }
 
+/* --peer-rx: a sent frame's wire frame (csc_tx_wire, into wire) analysed as
+ * received (into scratch) at a receiver with the run's peer report; on a
+ * loopback or virtual interface the receiver gets the skb as it was sent
+ * (report virtual: docs/direction.md). Its outcome into r->tx.peer. */
+static void peer_replay(const struct cli_run *run, struct csc_result *r, struct csc_result *scratch,
+                        uint8_t *wire, const struct csc_frame *fa)
+{
+    struct csc_frame wf = { wire, 0, 0, fa->link, CSC_DIR_IN };
+    wf.caplen = wf.wirelen = (uint32_t)csc_tx_wire(fa, r, wire, RW_BUF);
+    if (!wf.wirelen)
+        return;
+    struct csc_config pc = run->cfg;
+    pc.rx = run->peer_rx;
+    if (r->via != CSC_VIA_NIC)
+        pc.rx.kind = CSC_RX_VIRTUAL;
+    pc.replay_sent = true;           /* the receiver receives it, whatever it looks like */
+    pc.via = CSC_VIA_NIC;
+    pc.trace_steps = false;
+    csc_analyze(&pc, &wf, scratch);
+    const struct csc_kernel *k = &scratch->kernel;
+    struct csc_tx_peer *p = &r->tx.peer;
+    p->ran = k->ran;
+    p->verdict = k->ran ? k->verdict : CSC_K_UNKNOWN;
+    p->drop_layer = k->verdict == CSC_K_DROP && k->drop_layer < r->nlayers ? k->drop_layer
+                                                                            : CSC_NO_LAYER;
+    p->drop_reason = k->drop_reason;
+    p->counters = k->counters;
+    p->warnings = k->warnings;
+}
+
 /* The frame under one configuration: rewritten first when the run says so
- * (into *rw, over rwbuf), analysed into r. Returns the frame analysed. */
+ * (into *rw, over rwbuf), analysed into r; a sent frame's wire frame replayed
+ * at the peer (--peer-rx: rwbuf's second half, base). Returns the frame analysed. */
 const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_fast *fp,
                                        struct csc_result *r, struct csc_result *base,
                                        uint8_t *rwbuf, const struct csc_frame *f0,
@@ -243,6 +274,8 @@ const struct csc_frame *analyse_result(const struct cli_run *run, struct csc_fas
         fa = rw;
     }
     csc_analyze_fast(&run->cfg, fa, r, fp);
+    if (run->peer_on && r->tx.sent)
+        peer_replay(run, r, base, rwbuf + RW_BUF, fa);
     return fa;
 }
 

@@ -166,8 +166,8 @@ static void analyse_batch(struct batch *b, struct worker *wk)
         pm->order = 0;
         pm->out = 0;
         for (unsigned r = 0; r < fv.nruns; r++) {
-            if (fv.runs[r].rewrite && !wk->rwbuf[r])
-                wk->rwbuf[r] = g_malloc(RW_BUF);
+            if ((fv.runs[r].rewrite || fv.runs[r].peer_on) && !wk->rwbuf[r])
+                wk->rwbuf[r] = g_malloc(2 * RW_BUF);   /* --peer-rx: the second half */
             fa[r] = analyse_result(&fv.runs[r], fv.fast_path ? &wk->fast[r] : NULL, &wk->r[r],
                                    &wk->base, wk->rwbuf[r], &f, &rw[r]);
             if (needs_order(&wk->r[r]))

@@ -170,8 +170,8 @@ static void run_file_init(struct run_file *rf, const struct cli_run *run, bool f
     rf->fid = g_new0(struct cli_flow_id, CSC_GRO_FLOWS);
     rf->shapes = fast_path ? g_new0(struct flow_shapes, 1) : NULL;
     rf->stat_shapes = fast_path ? g_new0(struct stat_shapes, 1) : NULL;
-    if (run->rewrite) {
-        rf->rwbuf = g_malloc(RW_BUF);
+    if (run->rewrite || run->peer_on) {   /* --peer-rx: the wire frame in the second half */
+        rf->rwbuf = g_malloc(run->peer_on ? 2 * RW_BUF : RW_BUF);
         rf->base = g_malloc(sizeof *rf->base);
     }
 }

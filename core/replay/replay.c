@@ -56,6 +56,12 @@ static void kernel_reset(struct csc_result *r)
         memset(&r->layers[i].k, 0, sizeof r->layers[i].k);
 }
 
+/* A frame the host sent is not received: it has a TX view instead (tx.c) */
+static bool sent_not_replayed(const struct csc_config *cfg, const struct csc_result *r)
+{
+    return r->direction == CSC_DIR_OUT && !cfg->replay_sent;
+}
+
 size_t rp_input(const struct csc_result *r, struct csc_result *in)
 {
     unsigned n = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS;
@@ -104,6 +110,10 @@ void rp_replay(const struct csc_config *cfg, const struct csc_frame *f, struct c
 {
     struct csc_kernel *k = &r->kernel;
     kernel_reset(r);
+    if (sent_not_replayed(cfg, in)) {
+        k->verdict = CSC_K_SENT;
+        return;
+    }
     unsigned l0 = 0;
     while (l0 < in->nlayers && proto_has(in->layers[l0].proto, CSC_PF_LINK))   /* the NIC strips it */
         l0++;
@@ -166,6 +176,10 @@ void csc_replay_reassembled(const struct csc_config *cfg, const struct csc_frame
 {
     struct csc_kernel *k = &r->kernel;
     kernel_reset(r);
+    if (sent_not_replayed(cfg, r)) {
+        k->verdict = CSC_K_SENT;
+        return;
+    }
     if (r->nlayers == 0 || (r->layers[0].proto != CSC_P_IPV4 && r->layers[0].proto != CSC_P_IPV6))
         return;
     struct csc_result in;

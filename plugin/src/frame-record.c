@@ -106,6 +106,12 @@ void pl_summarize(const struct csc_result *r, struct pl_frame *s)
                              (l->k.assumed ? PL_F_ASSUMED : 0) |
                              (unsigned)(l->k.path & 3u) << PL_F_PATH_SHIFT |
                              (unsigned)(l->k.ok & 3u) << PL_F_OK_SHIFT);
+        for (unsigned e = 0; r->tx.sent && !k->ran && e < r->tx.n && e < CSC_TX_MAX; e++)
+            if (r->tx.c[e].layer == i) {
+                p->tx_kind = r->tx.c[e].kind;
+                p->tx_wire = r->tx.c[e].wire;
+                p->tx_wire_known = r->tx.c[e].wire_known;
+            }
     }
     s->nck = (uint8_t)n;
 

@@ -25,7 +25,14 @@ struct pl_layer {
     uint32_t off;            /* header offset in the frame */
     uint32_t csum_off;       /* checksum field offset, CSC_NO_OFF if none */
     uint32_t notes;          /* enum csc_note bits */
-    uint32_t pass_bytes;     /* replay: bytes of software passes */
+    union {
+        uint32_t pass_bytes; /* replay: bytes of software passes */
+        struct {             /* a sent frame, not replayed: its TX view of this layer */
+            uint16_t tx_wire;    /* what the wire carries in the field */
+            uint8_t tx_kind;     /* enum csc_tx_kind, 0: none */
+            uint8_t tx_wire_known;
+        };
+    };
     uint16_t field, expected, resolved, rco_delta;
     uint8_t index;           /* index in the full layer stack (JSON "layers") */
     uint8_t proto, verdict, reason;

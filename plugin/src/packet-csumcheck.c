@@ -14,11 +14,13 @@
  * order, render from it, so reassembly results are stable.
  */
 #include "gro-fate.h"
+#include "kernel-words.h"
 #include "label.h"
 #include "linkmap.h"
 #include "prefs.h"
 #include "frame-record.h"
 #include "stop-info.h"
+#include "tx-view.h"
 #include "ws-compat.h"
 
 #include "csumcheck/csumcheck.h"
@@ -297,7 +299,8 @@ static void render_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t,
     else
         gen(proto_tree_add_uint(lt, hf_layer_checksum, tvb, at, 0, l->field));
     gen(proto_tree_add_uint(lt, hf_layer_calculated, tvb, at, 0, l->expected));
-    layer_expert(pinfo, vi, l);
+    if (!pl_tx_layer(tvb, pinfo, lt, vi, (int)at, s, l))   /* a sent frame's: its TX view */
+        layer_expert(pinfo, vi, l);
 }
 
 /* Findings that belong to some layers only: notes, and the fill RCO/LCO
@@ -387,7 +390,8 @@ static void layers_expert_only(packet_info *pinfo, proto_item *at, const struct 
 {
     const struct pl_layer *ck = pl_ck(s);
     for (unsigned i = 0; i < s->nck; i++)
-        layer_expert(pinfo, at, &ck[i]);
+        if (!pl_tx_layer(NULL, pinfo, NULL, at, 0, s, &ck[i]))
+            layer_expert(pinfo, at, &ck[i]);
 }
 
 static void kernel_expert_only(packet_info *pinfo, proto_item *at, const struct pl_frame *s)
@@ -434,7 +438,7 @@ static void render_kernel(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t, cons
                           const char *ksum)
 {
     /* The item's value is the verdict word: csumcheck.kernel == "drop". */
-    const char *kv = s->ran ? csc_kverdict_name(s->kverdict) : csc_kverdict_name(CSC_K_UNKNOWN);
+    const char *kv = pl_kernel_verdict(s);
     proto_item *ki = gen(proto_tree_add_string(t, hf_kernel, tvb, 0, 0, kv));
     if (shown(t)) {
         struct sb kb = { .n = 0 };
@@ -569,19 +573,7 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
                 sep = ",";
             }
     }
-    if (!s->ran) {
-        sb_s(&ks, "not run");
-    } else if (s->kverdict == CSC_K_DROP) {
-        const char *c = first_counter(s->counters);
-        sb_s(&ks, "drop ");
-        sb_s(&ks, c ? c : csc_drop_name(s->drop_reason));
-    } else {
-        sb_s(&ks, csc_kverdict_name(s->kverdict));
-        if (s->sw_passes) {
-            sb_s(&ks, ", ");
-            sb_passes(&ks, s->sw_passes);
-        }
-    }
+    pl_kernel_words(s, &ks);
     const char *csum_text = cs.b, *ksum = ks.b;
 
     proto_item *ti = proto_tree_add_item(tree, proto_csumcheck, tvb, 0, 0, ENC_NA);
@@ -757,6 +749,7 @@ void proto_register_csumcheck(void)
     proto_register_subtree_array(ett, array_length(ett));
     expert_module_t *em = expert_register_protocol(proto_csumcheck);
     expert_register_field_array(em, ei, array_length(ei));
+    pl_tx_register(proto_csumcheck, em);
 
     module_t *m = pl_prefs_register(proto_csumcheck);
     pl_gro_register(proto_csumcheck, m);

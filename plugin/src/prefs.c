@@ -40,6 +40,7 @@ static const enum_val_t gre_csum_enum[] = {
 };
 static csc_pref_bool pref_no_socket = false;
 static csc_pref_bool pref_assume_bad = false;
+static csc_pref_bool pref_replay_sent = false;
 static guint pref_l2tp_cookie_len = 0;
 static gint pref_l2tp_l2spec_len = CSC_L2TP_L2SPEC_AUTO;
 static const enum_val_t l2spec_enum[] = {
@@ -143,6 +144,7 @@ static void apply_prefs(void)
     c.gre_csum = (uint8_t)pref_gre_csum;
     c.inner_socket = pref_no_socket ? false : true;
     c.assume_bad = pref_assume_bad ? true : false;
+    c.replay_sent = pref_replay_sent ? true : false;
     if (pref_l2tp_cookie_len == 0 || pref_l2tp_cookie_len == 4 || pref_l2tp_cookie_len == 8)
         c.l2tp_cookie_len = (uint8_t)pref_l2tp_cookie_len;
     else
@@ -205,6 +207,7 @@ module_t *pl_prefs_register(int proto)
     pref_gre_csum = def.gre_csum;
     pref_no_socket = !def.inner_socket;
     pref_assume_bad = def.assume_bad;
+    pref_replay_sent = def.replay_sent;
     pref_l2tp_cookie_len = def.l2tp_cookie_len;
     pref_l2tp_l2spec_len = def.l2tp_l2spec_len;
     pref_era = def.era.name;
@@ -244,6 +247,9 @@ module_t *pl_prefs_register(int proto)
     prefs_register_bool_preference(m, "assume_bad", "Assume uncaptured checksums bad",
                                    "Checksums over bytes the capture lacks are assumed bad, not good "
                                    "(--assume-bad)", &pref_assume_bad);
+    prefs_register_bool_preference(m, "replay_sent", "Replay sent frames as received",
+                                   "A frame this host sent is replayed through the receive path too "
+                                   "(--replay-sent; default: sent, not received)", &pref_replay_sent);
     for (unsigned p = 0; p < CSC_P__COUNT; p++) {
         if (!is_port_range_pref(p))
             continue;

@@ -236,7 +236,8 @@ t_corpus_two_interfaces() {
     cmp -s "$W/tshark" "$W/ours" || { diff "$W/tshark" "$W/ours" >&2; fail "frames or lengths differ from tshark's"; }
     n=$(lines "$W/tshark")
     eq "summary" "$(sum_of -p frames -p files_failed -p errors -p kernel.not_run)" "$n	0	0	0"
-    eq "every frame replayed" "$(jq_ -f type=packet -p kernel.ran | sort -u)" "true"
+    # (frames 3 and 4 go 127.0.0.1 > 127.0.0.1: loopback, sent by this host, their TX view)
+    eq "every frame replayed or sent" "$(jq_ -f type=packet -p kernel.ran -p kernel.verdict | grep -vc -e '^true' -e '	sent$')" 0
     eq "per file" "$(sum_of -p per_file.0.frames)" "$n"
     # frames of both interfaces: the second interface's frame is among them
     need tshark "apt-get install tshark"

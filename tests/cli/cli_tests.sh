@@ -91,10 +91,13 @@ t_text_summary() {
     eq "stderr" "$(cat "$W/err")" ""
     run 0 "$C" "$R/$NDPI"
     eq "udp row" "$(grep '^  udp ' "$W/out" | tr -s ' ')" " udp 62 0 0 0 73 0 0 0"
-    has "$W/out" "frames with findings: 73 (drop 73)"
-    has "$W/out" "kernel: accepted 54, dropped 73, unknown 0, not run 0"
-    has "$W/out" "counters: UdpInCsumErrors 73, UdpInErrors 73"
-    has "$W/out" "gro at nic: held 0; not held: csum-fail 73, not-tunnel 4, tcp-flags 15, tcp-no-payload 35"
+    # its 73 outer UDP checksums are the sender's partial seeds: sent, not received
+    # (before the TX view: "frames with findings: 73 (drop 73)", 73 UdpInCsumErrors)
+    has "$W/out" "sent, not received: 73 frames, their TX view (partial 73)"
+    has "$W/out" "frames with findings: 0"
+    has "$W/out" "kernel: accepted 54, dropped 0, unknown 0, not run 0, sent (not received) 73"
+    hasnt "$W/out" "counters:"
+    has "$W/out" "gro at nic: held 0; not held: not-tunnel 4, tcp-flags 15, tcp-no-payload 35"
     # no per-frame lines without -v
     hasnt "$W/out" "$NDPI:"
 }
@@ -102,9 +105,11 @@ t_text_summary() {
 t_text_verbose() {
     need_corpus
     run 0 "$C" -v "$R/$NDPI"
-    eq "finding lines" "$(grep -c "^$R/$NDPI:" "$W/out")" 73
-    eq "partial+drop lines" "$(grep -c 'udp@38 partial (seed); kernel: drop at udp@38 UDP_CSUM UdpInCsumErrors UdpInErrors' "$W/out")" 73
-    has "$W/out" "$R/$NDPI:113: probably sent (guess): udp@38 partial (seed); kernel: drop at udp@38 UDP_CSUM"
+    eq "finding lines" "$(grep -c "^$R/$NDPI:" "$W/out")" 0        # a TX view needs no action
+    run 0 "$C" -v --show partial "$R/$NDPI"
+    eq "partial lines" "$(grep -c "^$R/$NDPI:" "$W/out")" 73
+    eq "partial+sent lines" "$(grep -c 'probably sent (guess): udp@38 partial (seed); kernel: sent, not received; tx: udp@38 partial 0x' "$W/out")" 73
+    has "$W/out" "$R/$NDPI:113: probably sent (guess): udp@38 partial (seed); kernel: sent, not received; tx: udp@38 partial 0xb321 -> 0x32b9"
     hasnt "$W/out" "$R/$NDPI:1:"
     hasnt "$W/out" "udp4_csum_init"
     run 0 "$C" -v "$R/$VXB"
@@ -184,7 +189,7 @@ t_json_trace_switch() {
 
 t_json_steps() {
     need_corpus
-    run 0 "$C" -v --format json "$R/$U4B"
+    run 0 "$C" -v --format json $RS "$R/$U4B"
     P="-f type=packet"
     eq "steps" "$(jq_ $P -p kernel.steps.# -p kernel.steps.0.fn -p kernel.steps.0.what)" "11	driver	enter"
     eq "failing pass" "$(jq_ $P -p kernel.steps.4)" \
@@ -196,17 +201,18 @@ t_csv() {
     need_corpus
     run 0 "$C" --format csv "$R/$VXB"
     eq "header" "$(head -n 1 "$W/out")" \
-        "file,frame,caplen,len,layer,proto,offset,verdict,reason,field,expected,resolved,method,path,device,ok,passes,pass_bytes,kernel_verdict,drop_layer,drop_reason,direction,direction_from,stop,stop_proto,stop_offset,stop_value,stop_option"
+        "file,frame,caplen,len,layer,proto,offset,verdict,reason,field,expected,resolved,method,path,device,ok,passes,pass_bytes,kernel_verdict,drop_layer,drop_reason,direction,direction_from,stop,stop_proto,stop_offset,stop_value,stop_option,tx,tx_wire,peer_verdict"
     eq "rows" "$(lines "$W/out")" 5
     eq "tcp row" "$(sed -n 5p "$W/out")" \
-        "$R/$VXB,1,104,104,6,tcp,84,bad,mismatch,0xdead,0x4b57,,sw-pass,normal,vxlan,0,3,60,drop,6,TCP_CSUM,,,,,,,"
+        "$R/$VXB,1,104,104,6,tcp,84,bad,mismatch,0xdead,0x4b57,,sw-pass,normal,vxlan,0,3,60,drop,6,TCP_CSUM,,,,,,,,,,"
     eq "udp row" "$(sed -n 3p "$W/out")" \
-        "$R/$VXB,1,104,104,2,udp,34,good,,0x8947,0x8947,,sw-pass,gro,nic,1,1,70,drop,6,TCP_CSUM,,,,,,,"
+        "$R/$VXB,1,104,104,2,udp,34,good,,0x8947,0x8947,,sw-pass,gro,nic,1,1,70,drop,6,TCP_CSUM,,,,,,,,,,"
     run 0 "$C" --format csv "$R/$NDPI"
     eq "nDPI rows (checksummed layers + header)" "$(lines "$W/out")" 509
     eq "partial rows" "$(grep -c ',udp,38,partial,seed,' "$W/out")" 73
-    # every row has 28 fields (no quoting needed here)
-    eq "field counts" "$(awk -F, '{print NF}' "$W/out" | sort -u)" 28
+    eq "sent partial rows" "$(grep -c ',udp,38,partial,seed,.*,sent,,,out,guess,,,,,,partial,0x' "$W/out")" 73
+    # every row has 31 fields (no quoting needed here)
+    eq "field counts" "$(awk -F, '{print NF}' "$W/out" | sort -u)" 31
     # no summary in CSV
     hasnt "$W/out" "csumcheck:"
 }
@@ -214,9 +220,10 @@ t_csv() {
 t_fail_on() {
     need_corpus
     run 1 "$C" -q --fail-on bad "$R/$U4B"
-    has "$W/out" "frames with findings: 1 (bad 1, drop 1)"   # the report is still printed
+    has "$W/out" "frames with findings: 1 (bad 1)"   # the report is still printed
     run 0 "$C" -q --fail-on partial "$R/$U4B"
-    run 1 "$C" -q --fail-on drop "$R/$U4B"
+    run 0 "$C" -q --fail-on drop "$R/$U4B"         # loopback: sent, never dropped
+    run 1 "$C" -q --fail-on drop $RS "$R/$U4B"     # replayed as received: dropped
     run 1 "$C" -q --fail-on partial "$R/$NDPI"
     run 0 "$C" -q --fail-on bad,unverifiable "$R/$NDPI"
     run 1 "$C" -q --fail-on unverifiable "$R/zeek__ipv6-fragmented-dns.pcap"
@@ -244,9 +251,9 @@ t_fail_on() {
 
 t_select_write() {
     need_corpus
-    run 0 "$C" -q -w "$W/o.pcap" --select bad "$R/$U4B" "$R/$VXB" "$R/$NDPI"
+    run 0 "$C" -q -w "$W/o.pcap" --select bad $RS "$R/$U4B" "$R/$VXB" "$R/$NDPI"
     has "$W/out" "wrote 2 selected frames to $W/o.pcap"
-    run 0 "$C" --format json "$W/o.pcap"
+    run 0 "$C" --format json $RS "$W/o.pcap"
     eq "written frames" "$(jq_ -f type=packet -p caplen -p findings | tr '\n' ' ')" \
         '46	["bad","drop"] 104	["bad","drop"] '
     # frames unchanged: the packet bytes are those of the input
@@ -256,8 +263,10 @@ t_select_write() {
     eq "linktype EN10MB, nanosecond pcap" "$(od -An -tx1 -N4 "$W/o.pcap" | tr -d ' ')" "4d3cb2a1"
     # default selection: bad,drop
     run 0 "$C" -q -w "$W/d.pcap" "$R/$NDPI"
+    has "$W/out" "wrote 0 selected frames"           # its partial seeds: sent, not dropped
+    run 0 "$C" -q -w "$W/d.pcap" $RS "$R/$NDPI"
     has "$W/out" "wrote 73 selected frames"
-    run 0 "$C" -q --format json "$W/d.pcap"
+    run 0 "$C" -q --format json $RS "$W/d.pcap"
     eq "73 frames" "$(jq_ -f type=summary -p frames -p findings.drop)" "73	73"
     # comma list
     run 0 "$C" -q -w "$W/u.pcap" --select unverifiable,rco "$R/zeek__ipv6-fragmented-dns.pcap"
@@ -303,7 +312,7 @@ t_jobs() {
         run 0 "$C" -q $f -j 2 "$R"
         cmp -s "$W/one" "$W/out" || fail "-j 2 $f: output differs from -j 1"
         # shellcheck disable=SC2086
-        run 0 "$C" -q $f -j 0 "$R" "$R/$NDPI"
+        run 0 "$C" -q $f -j 0 $RS "$R" "$R/$NDPI"     # (-v: NDPI's 73 frames drop when replayed)
         [ "$(lines "$W/out")" -gt "$(lines "$W/one")" ] || [ -z "$f" ] || fail "-j 0 lost output"
     done
     eq "nothing on stderr with -q" "$(lines "$W/err")" 0
@@ -488,13 +497,13 @@ t_receiver_flags() {
     # --udp6-zero-csum-rx: VXLAN over IPv6 with the outer UDP checksum zeroed
     fixture tcpdump__gso-ipv6-vxlan-ipv4.pcap z6v.pcap
     patch "$W/z6v.pcap" 100 '\000\000'
-    run 0 "$C" --format json "$W/z6v.pcap"
+    run 0 "$C" --format json $RS "$W/z6v.pcap"
     eq "zero6 refused" "$(jq_ -f type=packet -p layers.2.csum.verdict -p kernel.drop.layer -p kernel.drop.counters)" \
         'zero6	2	["Udp6InCsumErrors","Udp6InErrors"]'
-    run 0 "$C" --format json --udp6-zero-csum-rx "$W/z6v.pcap"
+    run 0 "$C" --format json --udp6-zero-csum-rx $RS "$W/z6v.pcap"
     eq "zero6 accepted" "$(jq_ -f type=packet -p kernel.drop.layer -p kernel.drop.proto)" "6	tcp"
     # --no-socket: nobody listens on the UDP port
-    run 0 "$C" --format json --no-socket "$R/zeek__ip6-udp-good-chksum.pcap"
+    run 0 "$C" --format json --no-socket $RS "$R/zeek__ip6-udp-good-chksum.pcap"
     eq "no socket" "$(jq_ -f type=packet -p kernel.verdict -p kernel.drop.counters)" 'drop	["Udp6NoPorts"]'
     # --gre-csum: the tunnel's checksum flag against packets without C
     run 0 "$C" --format json --gre-csum on "$R/zeek__gre-sample.pcap"
@@ -886,11 +895,11 @@ t_compare() {
 t_compare_real() {
     need_corpus
     Z="$R/zeek__vxlan-overlapping-http-get.pcap"
-    run 0 "$C" --format json --rx none --era 4.6 --compare outer-zero "$Z"
+    run 0 "$C" --format json --rx none --era 4.6 --compare outer-zero $RS "$Z"
     eq "walk-through diff" "$(jq_ -f type=compare -p diff)" \
         '{"layers.udp.good":[28,0],"layers.udp.none":[0,28],"findings.none":[0,28],"kernel.sw_bytes":[18233,16833],"gro.sw_bytes_merged":[18233,16833],"gro.nic.packets_out":[36,40],"gro.nic.ratio":[1.167,1.050],"gro.nic.merged_frames":[9,3],"gro.nic.alone":[30,38],"gro.nic.refused.udp-tunnel-gate":[0,28],"gro.nic.refused.tcp-flags":[15,5],"gro.nic.refused.tcp-no-payload":[15,5],"gro.nic.flushes.poll-end":[3,1],"gro.nic.flushes.below-mss":[3,1],"gro.vxlan.frames_in":[24,28],"gro.vxlan.packets_out":[24,26],"gro.vxlan.ratio":[1.000,1.077],"gro.vxlan.merged_frames":[0,4],"gro.vxlan.alone":[20,21],"gro.vxlan.refused.tcp-flags":[10,11],"gro.vxlan.flushes.poll-end":[2,1],"gro.vxlan.flushes.seq-gap":[2,3],"gro.vxlan.flushes.below-mss":[0,1]}'
     eq "no drops" "$(jq_ -f type=compare -p runs.0.kernel.drop -p runs.1.kernel.drop -p runs.0.kernel.sw_passes -p runs.1.kernel.sw_passes)" "0	0	42	42"
-    run 0 "$C" --format json --rx none --era modern --compare outer-zero "$Z"
+    run 0 "$C" --format json --rx none --era modern --compare outer-zero $RS "$Z"
     eq "modern" "$(jq_ -f type=compare -p diff)" \
         '{"layers.udp.good":[28,0],"layers.udp.none":[0,28],"findings.none":[0,28],"kernel.sw_bytes":[18233,16833],"gro.sw_bytes_merged":[18233,16833]}'
 }

@@ -1,18 +1,19 @@
 #!/usr/bin/python3
 """stops.py - every early end of decoding says why (issue 24).
 
-    stops.py [--write] CSUMCHECK CSC_GEN CAPTURES_DIR
+    stops.py [--write] CSUMCHECK CSC_GEN CAPTURES_DIR [CORPUS_DIR]
 
-Over every committed capture (its "default" run of captures/expected/runs.tsv)
-and over frames the generator makes here for each stop reason, csumcheck's
-JSON Lines are read and:
+Over every committed capture (its "default" run of captures/expected/runs.tsv),
+over frames the generator makes here for each stop reason and, given
+CORPUS_DIR (tests/data/real), over every capture of the public corpus (with
+its MANIFEST.tsv options), csumcheck's JSON Lines are read and:
 
   * every stop names a reason of the vocabulary, and rides on the last layer
     decoded (layers[-1].stop is the packet's stop; a frame with no layer has
     only the packet's);
   * the stops seen, counted by (source, reason, proto, value, option), equal
-    CAPTURES_DIR/expected/stops.tsv (--write rewrites it:
-    scripts/regen-captures.sh);
+    CAPTURES_DIR/expected/stops.tsv, the corpus's CAPTURES_DIR/expected/
+    stops-real.tsv (--write rewrites them: scripts/regen-captures.sh);
   * every reason of the vocabulary is seen at least once;
   * tshark 4.0 (an independent decoder) never decodes more IP, UDP, TCP, ICMP,
     ICMPv6, GRE or IGMP headers in a frame than csumcheck does unless
@@ -85,6 +86,23 @@ def check_frame(src, p):
     return errs, (src, s["reason"], s["proto"], str(s.get("value", "-")), s.get("option", "-"))
 
 
+def manifest_opts(corpus):
+    """the corpus's per-file csumcheck options (MANIFEST.tsv's options column), if any"""
+    opts = {}
+    m = os.path.join(corpus, "MANIFEST.tsv")
+    if not os.path.exists(m):
+        return opts
+    rows = [l.rstrip("\n").split("\t") for l in open(m) if l.strip()]
+    head = rows[0] if rows else []
+    if "options" not in head or "file" not in head:
+        return opts
+    fi, oi = head.index("file"), head.index("options")
+    for r in rows[1:]:
+        if len(r) > max(fi, oi) and r[oi].strip() and r[oi].strip() != "-":
+            opts[r[fi]] = r[oi].split()
+    return opts
+
+
 def tshark_layers(path):
     out = subprocess.run(["tshark", "-n", "-r", path, "-o", "l2tp.l2_specific:Detect", "-T", "fields",
                           "-e", "frame.protocols"], capture_output=True, text=True)
@@ -99,10 +117,11 @@ def tshark_layers(path):
 def main(argv):
     write = len(argv) > 1 and argv[1] == "--write"
     args = argv[2:] if write else argv[1:]
-    if len(args) != 3:
+    if len(args) not in (3, 4):
         print(__doc__)
         return 2
-    csc, gen, caps = args
+    csc, gen, caps = args[:3]
+    corpus = args[3] if len(args) == 4 else None
     if not shutil.which("tshark"):
         return fail("tshark not installed (scripts/setup.sh installs it)")
     errs = 0
@@ -127,7 +146,14 @@ def main(argv):
         if got != want:
             errs += fail("generated %s: stop %s, want %s" % (name, got, want))
         runs.append(("gen:" + name, path, opts))
-    for src, path, opts in runs:
+    nown = len(runs)
+    if corpus:
+        for f in sorted(os.listdir(corpus)):
+            if f.endswith((".pcap", ".pcapng", ".cap")):
+                runs.append(("real:" + f, os.path.join(corpus, f), manifest_opts(corpus).get(f, [])))
+    real = {}
+    for i, (src, path, opts) in enumerate(runs):
+        into = counts if i < nown else real
         pk = packets(csc, opts, path)
         if not pk:
             errs += fail("%s: no packet record" % src)
@@ -136,7 +162,7 @@ def main(argv):
             e, key = check_frame(src, p)
             errs += e
             if key:
-                counts[key] = counts.get(key, 0) + 1
+                into[key] = into.get(key, 0) + 1
                 seen.add(key[1])
         ts = tshark_layers(path)
         for p, t in zip(pk, ts):
@@ -148,17 +174,20 @@ def main(argv):
     for r in REASONS:
         if r not in seen and r != "unknown-link" and r != "depth":
             errs += fail("no capture or generated frame stops with %s" % r)
-    table = ["# source\treason\tproto\tvalue\toption\tframes (tests/golden/stops.py --write)"]
-    table += ["\t".join(k) + "\t%d" % n for k, n in sorted(counts.items())]
-    exp = os.path.join(caps, "expected", "stops.tsv")
-    if write:
-        open(exp, "w").write("\n".join(table) + "\n")
-    elif not os.path.exists(exp) or open(exp).read() != "\n".join(table) + "\n":
-        errs += fail("the stops seen differ from %s:\n%s" % (exp, "\n".join(table)))
-    by_reason = {}
-    for k, n in counts.items():
-        by_reason[k[1]] = by_reason.get(k[1], 0) + n
-    print("stops: %d frames, by reason %s" % (sum(counts.values()), json.dumps(by_reason, sort_keys=True)))
+    tables = [("stops.tsv", counts)] + ([("stops-real.tsv", real)] if corpus else [])
+    for name, cnt in tables:
+        table = ["# source\treason\tproto\tvalue\toption\tframes (tests/golden/stops.py --write)"]
+        table += ["\t".join(k) + "\t%d" % n for k, n in sorted(cnt.items())]
+        exp = os.path.join(caps, "expected", name)
+        if write:
+            open(exp, "w").write("\n".join(table) + "\n")
+        elif not os.path.exists(exp) or open(exp).read() != "\n".join(table) + "\n":
+            errs += fail("the stops seen differ from %s:\n%s" % (exp, "\n".join(table)))
+        by_reason = {}
+        for k, n in cnt.items():
+            by_reason[k[1]] = by_reason.get(k[1], 0) + n
+        print("stops (%s): %d frames, by reason %s" % (name, sum(cnt.values()),
+                                                        json.dumps(by_reason, sort_keys=True)))
     return 1 if errs else 0
 
 

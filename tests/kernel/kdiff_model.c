@@ -24,6 +24,7 @@ void kd_config_of(const struct kd_group *g, const char *report, int nosock, cons
 {
     csc_config_default(cfg);
     cfg->ipv6_mip6 = kd_kernel_mip6 != 0;
+    cfg->replay_sent = true;             /* the TAP receives every frame, whatever it carries */
     csc_report_parse(report, &cfg->rx);
     if (!csc_era_by_name(era, &cfg->era))
         csc_era_by_name("modern", &cfg->era);

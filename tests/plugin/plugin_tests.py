@@ -162,15 +162,24 @@ def t_vxlan_inner_bad():
 
 
 def t_udp_bad():
+    # 127.0.0.1 > 127.0.0.1: a loopback frame, sent by the capturing host (its TX
+    # view, no replay: "sent, not received"); replay_sent replays it as received
     f = corpus("zeek__ip4-udp-bad-chksum.pcap")
-    r = fields(f, LAYER)[0]
+    sent = fields(f, LAYER + ["csumcheck.kernel.drop_reason"])[0]
+    eq("csumcheck.kernel (sent)", sent["csumcheck.kernel"], "sent")
+    eq("csumcheck.kernel.summary (sent)", sent["csumcheck.kernel.summary"], "sent, not received")
+    eq("csumcheck.kernel.drop_reason (sent)", sent["csumcheck.kernel.drop_reason"], "")
+    eq("csumcheck.verdict (sent)", sent["csumcheck.verdict"], "bad")
+    eq("-Y csumcheck.kernel == \"sent\"", frames_matching(f, 'csumcheck.kernel == "sent"'), [1])
+    rs = ["-o", "csumcheck.replay_sent:TRUE"]
+    r = fields(f, LAYER, rs)[0]
     eq("csumcheck.verdict", r["csumcheck.verdict"], "bad")
     eq("csumcheck.layer", r["csumcheck.layer"], "ipv4,udp")
     eq("csumcheck.layer.verdict", r["csumcheck.layer.verdict"], "good,bad")
     eq("csumcheck.layer.checksum", r["csumcheck.layer.checksum"], "0x7cca,0x0001")
     eq("csumcheck.layer.checksum_calculated", r["csumcheck.layer.checksum_calculated"], "0x7cca,0xa92a")
     eq("csumcheck.kernel.summary", r["csumcheck.kernel.summary"], "drop UdpInCsumErrors")
-    rr = fields(f, ["csumcheck.layer.reason", "csumcheck.kernel.drop_reason"])[0]
+    rr = fields(f, ["csumcheck.layer.reason", "csumcheck.kernel.drop_reason"], rs)[0]
     eq("csumcheck.layer.reason (one per layer)", rr["csumcheck.layer.reason"], ",mismatch")
     eq("csumcheck.kernel.drop_reason", rr["csumcheck.kernel.drop_reason"], "UDP_CSUM")
     eq("-Y csumcheck.verdict == \"bad\"", frames_matching(f, 'csumcheck.verdict == "bad"'), [1])
@@ -188,7 +197,11 @@ def t_gso_partial():
     eq("-Y layer.verdict == partial",
        frames_matching(f, 'csumcheck.layer.verdict == "partial"'), [1])
     eq("-Y csumcheck.verdict == \"bad\"", frames_matching(f, 'csumcheck.verdict == "bad"'), [])
-    eq("-Y csumcheck.offload (note)", frames_matching(f, "csumcheck.offload"), [1])
+    # "probably sent" (its outer UDP checksum is a partial seed): the TX view's note
+    eq("-Y csumcheck.sent (note)", frames_matching(f, "csumcheck.sent"), [1])
+    eq("-Y csumcheck.offload", frames_matching(f, "csumcheck.offload"), [])
+    eq("-Y csumcheck.offload (replayed)",
+       frames_matching(f, "csumcheck.offload", ["-o", "csumcheck.replay_sent:TRUE"]), [1])
     eq("-Y csumcheck.bad (error)", frames_matching(f, "csumcheck.bad"), [])
 
 
@@ -219,6 +232,7 @@ def t_ndpi_vxlan_filters():
     eq("frames", n, 127)
     partial = [int(r["frame.number"]) for r in rows if r["csumcheck.verdict"] == "partial"]
     drops = [int(r["frame.number"]) for r in rows if r["csumcheck.kernel"] == "drop"]
+    sent = [int(r["frame.number"]) for r in rows if r["csumcheck.kernel"] == "sent"]
     tcp = [int(r["frame.number"]) for r in rows if "tcp" in r["csumcheck.layer"].split(",")]
     print("    %d partial, %d dropped, %d with inner TCP" % (len(partial), len(drops), len(tcp)))
     eq("some partial frames", len(partial) > 10, True)
@@ -226,9 +240,47 @@ def t_ndpi_vxlan_filters():
     eq("-Y verdict == partial", frames_matching(f, 'csumcheck.verdict == "partial"'), partial)
     eq("-Y kernel.verdict == drop", frames_matching(f, 'csumcheck.kernel == "drop"'), drops)
     eq("-Y layer.proto == tcp", frames_matching(f, 'csumcheck.layer == "tcp"'), tcp)
-    # A partial (TX-side) outer UDP checksum is wrong for a receiver reporting none.
-    eq("partial outer UDP frames are dropped by the replay", partial, drops)
+    # A partial (TX-side) outer UDP checksum: the frame was sent ("probably sent",
+    # the guess), not received: no replay, no drop ...
+    eq("partial outer UDP frames are sent", partial, sent)
+    eq("no drop", drops, [])
+    eq("-Y kernel.verdict == sent", frames_matching(f, 'csumcheck.kernel == "sent"'), sent)
+    # ... and replayed as received, wrong for a receiver reporting none
+    rs = ["-o", "csumcheck.replay_sent:TRUE"]
+    eq("replayed: partial outer UDP frames are dropped",
+       frames_matching(f, 'csumcheck.kernel == "drop"', rs), partial)
     eq("every frame is VXLAN", all("vxlan" in r["csumcheck.stack"] for r in rows), True)
+
+
+def t_sent():
+    # tx-sll2.pcapng: cooked v2 with packet type outgoing on frames 1-10 (the
+    # plugin reads the direction from the packet type, as the CLI does)
+    f = captured("tx-sll2.pcapng")
+    rows = fields(f, ["frame.number", "csumcheck.kernel", "csumcheck.kernel.summary", "csumcheck.tx",
+                      "csumcheck.tx.wire"])
+    r1 = rows[0]
+    eq("frame 1 kernel", r1["csumcheck.kernel"], "sent")
+    eq("frame 1 summary", r1["csumcheck.kernel.summary"], "sent, not received")
+    eq("frame 1 tx", r1["csumcheck.tx"], "partial")
+    eq("frame 1 tx.wire", r1["csumcheck.tx.wire"], "0x4fd4")
+    eq("frame 3 tx (outer lco, inner partial)", rows[2]["csumcheck.tx"], "lco,partial")
+    eq("frame 3 tx.wire", rows[2]["csumcheck.tx.wire"], "0x1420,0x4dd4")
+    eq("frame 8 tx (gso)", rows[7]["csumcheck.tx"], "gso,gso")
+    eq("-Y csumcheck.kernel == sent", frames_matching(f, 'csumcheck.kernel == "sent"'), list(range(1, 11)))
+    eq("-Y csumcheck.kernel == drop", frames_matching(f, 'csumcheck.kernel == "drop"'), [12, 13])
+    eq("-Y csumcheck.sent (note)", frames_matching(f, "csumcheck.sent"), [1, 2, 3, 4, 5, 6, 7, 8, 10])
+    out, _, _ = run_tshark(["-n", "-r", f, "-c", "3", "-T", "fields", "-E", "occurrence=a", "-E",
+                            "aggregator=|", "-e", "_ws.expert.message"])
+    eq("frame 1 expert", [m for m in out[0].split("|") if "sent" in m],
+       ["tcp@40 checksum is partial (seed): sent, not received; the NIC writes 0x4fd4"])
+    eq("frame 3 expert", [m for m in out[2].split("|") if "sent" in m],
+       ["udp@40 checksum is lco (lco): sent, not received; the wire carries it as is, right once "
+        "the NIC completes the inner one",
+        "tcp@90 checksum is partial (seed): sent, not received; the NIC writes 0x4dd4"])
+    # replay_sent: replayed as received, the offload note as before
+    rs = ["-o", "csumcheck.replay_sent:TRUE"]
+    eq("replayed: frame 1 kernel", fields(f, ["csumcheck.kernel"], rs)[0]["csumcheck.kernel"], "drop")
+    eq("replayed: no sent note", frames_matching(f, "csumcheck.sent", rs), [])
 
 
 def t_expert():

@@ -97,6 +97,9 @@ int main(int argc, char **argv)
         { "dir_from", "DIRECTION FROM", csc_dir_from_name, 1, CSC_DF__COUNT },
         { "via", "VIA", csc_via_name, 0, CSC_VIA__COUNT },
         { "pkttype", "PKTTYPE", csc_pkttype_name, 0, 16 },
+        { "tx_kind", "TX KIND", csc_tx_kind_name, 1, CSC_TX__COUNT },
+        { "mss_from", "MSS FROM", csc_mss_from_name, 1, CSC_MSS__COUNT },
+        { "peer_not", "PEER NOT REPLAYED", csc_tx_peer_not_name, 1, CSC_TXP__COUNT },
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         words(t[i].def, t[i].title, t[i].fn, t[i].from, t[i].n);

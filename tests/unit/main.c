@@ -27,6 +27,7 @@ Suite *pkt_type_suite(void);
 Suite *ecn_suite(void);
 Suite *rcv_config_suite(void);
 Suite *gre_rcv_suite(void);
+Suite *tx_suite(void);
 
 int main(void)
 {
@@ -55,6 +56,7 @@ int main(void)
     srunner_add_suite(sr, ecn_suite());
     srunner_add_suite(sr, rcv_config_suite());
     srunner_add_suite(sr, gre_rcv_suite());
+    srunner_add_suite(sr, tx_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -147,6 +147,9 @@ START_TEST(loopback_capture_outer_exempt_inner_not)
     memcpy(f.l[1].dst, lo, 4);
     cfg_set("none", "6.12");
     run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_SENT);          /* a loopback frame: sent */
+    CFG.replay_sent = true;                                  /* replayed as received anyway */
+    run(&f);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);          /* the inner bad TCP checksum */
     ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
     memcpy(f.l[5].src, lo, 4);

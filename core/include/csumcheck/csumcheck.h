@@ -516,6 +516,8 @@ struct csc_config {
     bool guess_direction;    /* a frame nothing else places is "probably sent" when its
                                 outermost checksum is a partial (default true) */
     const struct csc_local_set *local;   /* this host's addresses; NULL: none */
+    bool replay_sent;        /* a sent frame is replayed as received too (--replay-sent);
+                                default false: it gets its TX view (csc_tx) and no replay */
     uint8_t via;             /* enum csc_via: what the capture's interface is when the front
                                 end knows (--iface-kind); loopback is also seen per frame */
     uint8_t nports;
@@ -529,7 +531,9 @@ enum csc_ip_summed {
     CSC_CHECKSUM__COUNT
 };
 
-enum csc_kverdict { CSC_K_ACCEPT = 0, CSC_K_DROP, CSC_K_UNKNOWN, CSC_K__COUNT };
+/* SENT: the frame was sent by the capturing host; it is not replayed through
+ * the receive path (csc_kernel.ran 0) and has a TX view instead (csc_tx) */
+enum csc_kverdict { CSC_K_ACCEPT = 0, CSC_K_DROP, CSC_K_UNKNOWN, CSC_K_SENT, CSC_K__COUNT };
 
 /* nstat counter names (csc_counter_name) */
 enum csc_counter {
@@ -660,6 +664,55 @@ struct csc_sums {
     uint32_t bytes_summed;
 };
 
+/* The TX view of a sent frame (core/tx.c, docs/direction.md): what the stack
+ * left for the NIC and what the NIC puts on the wire. A sent frame was
+ * captured before the NIC (dev_queue_xmit_nit): a CHECKSUM_PARTIAL field
+ * holds the pseudo-header seed the NIC completes from csum_start; an outer
+ * checksum computed by LCO is right once it has; a GSO super-packet is cut
+ * into segments, each with its own checksums. */
+#define CSC_TX_MAX 4
+enum csc_tx_kind {
+    CSC_TX_PARTIAL = 1,      /* a seed the NIC completes (CHECKSUM_PARTIAL at this layer) */
+    CSC_TX_GSO,              /* a seed of a super-packet: completed per segment */
+    CSC_TX_LCO,              /* computed by the stack (lco_csum): the wire carries it as is */
+    CSC_TX__COUNT
+};
+enum csc_mss_from { CSC_MSS_NONE = 0, CSC_MSS_OPTION, CSC_MSS_MTU, CSC_MSS__COUNT };
+struct csc_tx_csum {
+    uint8_t layer;           /* the layer whose checksum it is */
+    uint8_t kind;            /* enum csc_tx_kind */
+    uint8_t wire_known;      /* wire holds what the NIC writes (partial, bytes captured) */
+    uint8_t pad;
+    uint16_t field;          /* what the stack left in the field */
+    uint16_t wire;           /* what the wire carries: the checksum the NIC writes (partial),
+                                the field as it is (lco) */
+    uint32_t csum_start;     /* partial, gso: skb->csum_start as a frame offset (the layer's) */
+    uint16_t csum_offset;    /* the field's offset from csum_start */
+};
+/* What a receiver's kernel does with the wire frame (--peer-rx; filled by the
+ * front end, which replays the frame csc_tx_wire() wrote) */
+struct csc_tx_peer {
+    uint8_t ran;             /* the wire frame was replayed */
+    uint8_t verdict;         /* enum csc_kverdict */
+    uint8_t drop_layer;      /* a layer of this result (the same offsets), CSC_NO_LAYER */
+    uint8_t drop_reason;     /* csc_drop_name */
+    uint8_t not_why;         /* not replayed: enum csc_tx_peer_not */
+    uint32_t counters;       /* 1 << enum csc_counter */
+    uint32_t warnings;       /* enum csc_warning bits */
+};
+/* Why a sent frame's wire frame was not replayed (--peer-rx; none: it was, or not asked) */
+enum csc_tx_peer_not { CSC_TXP_NONE = 0, CSC_TXP_GSO, CSC_TXP_SNAPLEN, CSC_TXP__COUNT };
+struct csc_tx {
+    uint8_t sent;            /* the frame was sent (direction out): this view stands for the
+                                replay (csc_config.replay_sent: the replay ran as well) */
+    uint8_t n;               /* entries in c */
+    uint8_t gso;             /* a GSO super-packet (segs, mss) */
+    uint8_t mss_from;        /* enum csc_mss_from */
+    uint16_t segs, mss;
+    struct csc_tx_csum c[CSC_TX_MAX];
+    struct csc_tx_peer peer;
+};
+
 struct csc_frame {
     const uint8_t *data;
     uint32_t caplen;         /* bytes present in data */
@@ -701,6 +754,7 @@ struct csc_result {
     uint64_t values[CSC_MAX_LAYERS][2];
     struct csc_sums sums;
     struct csc_kernel kernel;
+    struct csc_tx tx;        /* csc_tx(): the TX view of a sent frame */
 };
 
 /* ------------------------------------------------------------------ */
@@ -740,6 +794,15 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
  * capture's flags, the cooked header's packet type, loopback, this host's
  * addresses, then the guess (docs/direction.md). */
 void csc_direction(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *out);
+
+/* The TX view of a sent frame (after csc_direction and csc_verify; csc_analyze
+ * calls it): r->tx from the verdicts. Not sent: r->tx.sent 0 and nothing else. */
+void csc_tx(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r);
+/* The frame as the NIC puts it on the wire (a sent frame that is not a GSO
+ * super-packet, every byte captured): f copied into out with each partial
+ * field completed. Returns the bytes written, 0 when there is no such frame
+ * (r->tx.peer.not_why says why). */
+size_t csc_tx_wire(const struct csc_frame *f, struct csc_result *r, uint8_t *out, size_t cap);
 
 /* "10.0.0.1", "2001:db8::1" or "02:00:00:00:00:01" into set; false when the
  * word is none of them or the set is full. */
@@ -814,6 +877,9 @@ const char *csc_direction_name(unsigned d);  /* "unknown", "in", "out" */
 const char *csc_dir_from_name(unsigned f);   /* "none", "capture", "pkttype", "loopback", ... */
 const char *csc_via_name(unsigned v);        /* "nic", "loopback", "virtual" */
 const char *csc_pkttype_name(unsigned t);    /* "host", "broadcast", ..., "outgoing" */
+const char *csc_tx_kind_name(unsigned k);    /* "partial", "gso", "lco" */
+const char *csc_mss_from_name(unsigned m);   /* "none", "option", "mtu" */
+const char *csc_tx_peer_not_name(unsigned n);/* "none", "gso", "snaplen" */
 
 const char *csc_version(void);
 

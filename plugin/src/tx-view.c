@@ -1,0 +1,76 @@
+/*
+ * tx-view.c - a sent frame's TX view in the tree and expert info (tx-view.h).
+ */
+#include "tx-view.h"
+
+#include "label.h"
+
+#include <epan/proto.h>
+
+static int hf_tx = -1;
+static int hf_tx_wire = -1;
+static expert_field ei_sent = EI_INIT;
+
+void pl_tx_register(int proto, expert_module_t *em)
+{
+    static hf_register_info hf[] = {
+        { &hf_tx, { "Left to the NIC", "csumcheck.tx", FT_STRING, BASE_NONE, NULL, 0,
+                    "A sent frame's checksum the stack left to the NIC: partial (a CHECKSUM_PARTIAL "
+                    "seed), gso (a super-packet's seed, completed per segment), lco (computed by the "
+                    "stack over the inner seed)", HFILL } },
+        { &hf_tx_wire, { "Checksum on the Wire", "csumcheck.tx.wire", FT_UINT16, BASE_HEX, NULL, 0,
+                         "What the wire carries in this field once the NIC has done its work", HFILL } },
+    };
+    static ei_register_info ei[] = {
+        { &ei_sent, { "csumcheck.sent", PI_CHECKSUM, PI_NOTE, "Sent, Not Received: Checksum Left to the NIC",
+                      0, NULL, 0, { 0, { NULL, NULL, FT_NONE, BASE_NONE, NULL, 0,
+                                         "Expert info: a sent frame's checksum left to the NIC (its TX "
+                                         "view): what the wire carries; not replayed (Note/Checksum)",
+                                         HFILL } } } },
+    };
+    proto_register_field_array(proto, hf, array_length(hf));
+    expert_register_field_array(em, ei, array_length(ei));
+}
+
+static proto_item *gen(proto_item *pi)
+{
+    proto_item_set_generated(pi);
+    return pi;
+}
+
+bool pl_tx_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *lt, proto_item *vi, int at,
+                 const struct pl_frame *s, const struct pl_layer *l)
+{
+    if (!pl_sent(s) || !l->tx_kind)
+        return false;
+    const char *kind = csc_tx_kind_name(l->tx_kind);
+    gen(proto_tree_add_string(lt, hf_tx, tvb, at, 0, kind));
+    if (l->tx_wire_known)
+        gen(proto_tree_add_uint(lt, hf_tx_wire, tvb, at, 0, l->tx_wire));
+    struct sb m = { .n = 0 };
+    sb_s(&m, csc_proto_name(l->proto));
+    sb_s(&m, "@");
+    sb_u(&m, l->off);
+    sb_s(&m, " checksum is ");
+    sb_s(&m, csc_verdict_name(l->verdict));
+    sb_s(&m, " (");
+    sb_s(&m, csc_reason_name(l->reason));
+    sb_s(&m, "): sent, not received; ");
+    if (l->tx_kind == CSC_TX_LCO) {
+        sb_s(&m, "the wire carries it as is, right once the NIC completes the inner one");
+    } else if (l->tx_kind == CSC_TX_GSO) {
+        sb_s(&m, "the NIC writes each segment's");
+        if (s->gso_segs_known) {
+            sb_s(&m, " (");
+            sb_u(&m, s->gso_segs);
+            sb_s(&m, " segments)");
+        }
+    } else if (l->tx_wire_known) {
+        sb_s(&m, "the NIC writes ");
+        sb_hex4(&m, l->tx_wire);
+    } else {
+        sb_s(&m, "the NIC completes it");
+    }
+    expert_add_info_format(pinfo, vi, &ei_sent, "%s", m.b);
+    return true;
+}

@@ -129,6 +129,11 @@ int live_model_class(const struct csc_result *r)
      * options past the packet: rx_dropped) at the UDP layer before it */
     if (p == CSC_P_UDP && d + 1 == r->nlayers && k->counters && !(k->counters & ~DEV_COUNTERS))
         return LIVE_C_TUNNEL;
+    /* ... and a GRE header too short to decode, dropped by 7.2's gre_rcv
+     * with the receiving device's rx_dropped, at the IP layer before it */
+    if ((p == CSC_P_IPV4 || p == CSC_P_IPV6) && d + 1 == r->nlayers &&
+        k->counters == (1u << CSC_C_NIC_RX_DROPPED))
+        return LIVE_C_TUNNEL;
     if (d <= outer)
         return LIVE_C_OUTER_IP;
     /* a transport that drops before it counts anything (tcp_v4_rcv on a

@@ -239,6 +239,14 @@ static enum at_kind at_kind_of(const struct rp *rp, uint8_t s, uint8_t *tunnel)
     return AT_TUNNEL;
 }
 
+/* 7.2.13's gre_rcv (gre_demux.c, ip_gre.c, ip6_gre.c) counts every drop of
+ * its own in the receiving device's rx_dropped, a failed pull too (issue 28
+ * finding 2, era GRE_RX_DROPPED; rx.c:gre_rcv for the header checks) */
+static uint32_t gre_drop_nic(const struct rp *rp)
+{
+    return era(rp, CSC_E_GRE_RX_DROPPED) ? CNT(CSC_C_NIC_RX_DROPPED) : 0;
+}
+
 bool pskb_may_pull_fails(struct rp *rp, uint8_t at)
 {
     const struct csc_result *r = rp->r;
@@ -272,7 +280,14 @@ bool pskb_may_pull_fails(struct rp *rp, uint8_t at)
         }
         uint32_t need = pull_len(rp, shorter, off);
         if (need && have < need) {
-            rp_drop(rp, at, (enum kfn)(v6 ? u->fn6 : u->fn4), KD_PKT_TOO_SMALL, v6 ? u->c6 : u->c4);
+            /* a GRE header, or ip6gretap's inner Ethernet, short: gre_rcv's
+             * own drop (sid's 7.2.13 counts both; ip6gretap's short inner IP
+             * is __ip6_tnl_rcv's, and counts none) */
+            bool gre_own = shorter == CSC_P_GRE ||
+                           (kind == AT_TUNNEL && tunnel == CSC_P_GRE && shorter == CSC_P_ETH && v6);
+            uint32_t nic = gre_own ? gre_drop_nic(rp) : 0;
+            rp_drop(rp, at, (enum kfn)(v6 ? u->fn6 : u->fn4), KD_PKT_TOO_SMALL,
+                    (v6 ? u->c6 : u->c4) | nic);
             return true;
         }
         if (shorter == CSC_P_GENEVE)
@@ -288,7 +303,7 @@ bool gre_demux_short(struct rp *rp, uint8_t g)
 {
     if (in_ipv6(rp, g) || bytes_at(rp, L(rp, g)->off) >= 12u)
         return false;
-    rp_drop(rp, g, KF_GRE_RCV, KD_PKT_TOO_SMALL, 0);
+    rp_drop(rp, g, KF_GRE_RCV, KD_PKT_TOO_SMALL, gre_drop_nic(rp));
     return true;
 }
 

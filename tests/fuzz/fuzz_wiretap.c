@@ -10,7 +10,7 @@
  */
 #define _GNU_SOURCE   /* memfd_create */
 #include "csumcheck/csumcheck.h"
-#include "run.h"
+#include "wtr.h"
 
 #include <glib.h>
 #include <stdio.h>

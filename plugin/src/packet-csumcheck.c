@@ -613,7 +613,7 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
     pref_expert(pinfo, ti);
 
     const struct pl_layer *ck = pl_ck(s);
-    if (any_referenced(t, layer_fields, G_N_ELEMENTS(layer_fields))) {
+    if (any_referenced(t, layer_fields, G_N_ELEMENTS(layer_fields)) || pl_tx_fields_referenced(t)) {
         for (unsigned i = 0; i < s->nck; i++)
             render_layer(tvb, pinfo, t, s, &ck[i], caplen);
         render_findings(tvb, t, s);

@@ -32,6 +32,11 @@ void pl_tx_register(int proto, expert_module_t *em)
     expert_register_field_array(em, ei, array_length(ei));
 }
 
+bool pl_tx_fields_referenced(proto_tree *t)
+{
+    return proto_field_is_referenced(t, hf_tx) || proto_field_is_referenced(t, hf_tx_wire);
+}
+
 static proto_item *gen(proto_item *pi)
 {
     proto_item_set_generated(pi);

@@ -242,7 +242,7 @@ static enum at_kind at_kind_of(const struct rp *rp, uint8_t s, uint8_t *tunnel)
 /* 7.2.13's gre_rcv (gre_demux.c, ip_gre.c, ip6_gre.c) counts every drop of
  * its own in the receiving device's rx_dropped, a failed pull too (issue 28
  * finding 2, era GRE_RX_DROPPED; rx.c:gre_rcv for the header checks) */
-static uint32_t gre_drop_nic(const struct rp *rp)
+uint32_t gre_drop_nic(const struct rp *rp)
 {
     return era(rp, CSC_E_GRE_RX_DROPPED) ? CNT(CSC_C_NIC_RX_DROPPED) : 0;
 }

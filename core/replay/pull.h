@@ -20,6 +20,8 @@ bool pskb_may_pull_fails(struct rp *rp, uint8_t at);
  * on over IPv4 (also under FOU) - dropped before anything looks at them.
  * g is the GRE layer; true: dropped. */
 bool gre_demux_short(struct rp *rp, uint8_t g);
+/* 7.2.13's gre_rcv counts its own drops in the receiving device's rx_dropped (era GRE_RX_DROPPED) */
+uint32_t gre_drop_nic(const struct rp *rp);
 
 /* pskb_trim_rcsum_slow (net/core/skbuff.c, v6.12): a CHECKSUM_PARTIAL skb
  * whose checksum field would lie past the new end is not trimmed: -EINVAL.

@@ -679,9 +679,7 @@ void gre_rcv(struct rp *rp, uint8_t i)
         not_modelled(rp, i, KF_GRE_RCV);
         return;
     }
-    /* 7.2.13's gre_rcv (ip_gre.c, ip6_gre.c) and gre_demux.c's: their drop
-     * label counts the receiving device's rx_dropped (finding 2) */
-    uint32_t nic = era(rp, CSC_E_GRE_RX_DROPPED) ? CNT(CSC_C_NIC_RX_DROPPED) : 0;
+    uint32_t nic = gre_drop_nic(rp);   /* 7.2's drop label: rx_dropped (finding 2) */
     if ((flags & GRE_VERSION) != GRE_VERSION_0 || (flags & GRE_R)) {
         rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_FLAGS, nic);
         return;

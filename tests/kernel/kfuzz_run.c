@@ -22,7 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_SIGS 4096
+#define MAX_SIGS 4096            /* distinct signatures the known list explains */
+#define MAX_NEW_SIGS 2048        /* and beyond them, room kept for unexplained ones */
 #define MAX_ROWS 48
 #define MINIMISE_BUDGET 40       /* minimisations per raw disagreement key and tunnel */
 
@@ -51,6 +52,7 @@ static struct {
     struct row rows[MAX_ROWS];
     int nrows;
     unsigned runs_total, runs_minimise, saved;
+    unsigned sigs_dropped;       /* explained disagreements past the table */
     double t_kernel;
     struct { char key[240]; unsigned n; } budget[512];
     int nbudget;
@@ -363,13 +365,18 @@ static void save(struct ns *n, const struct kf_case *orig, const struct kf_case 
     R.saved++;
 }
 
-static struct sig *sig_find(const char *text)
+/* A long run meets more distinct explained signatures than the table holds;
+ * an unexplained one always gets its line (the room kept for them), an
+ * explained one past the table is counted in its row and in sigs_dropped */
+static struct sig *sig_find(const char *text, int known)
 {
     for (size_t i = 0; i < R.nsigs; i++)
         if (!strcmp(R.sigs[i].text, text))
             return &R.sigs[i];
-    if (R.nsigs >= MAX_SIGS)
+    if (R.nsigs >= MAX_SIGS + (known >= 0 ? 0 : MAX_NEW_SIGS)) {
+        R.sigs_dropped++;
         return NULL;
+    }
     struct sig *s = &R.sigs[R.nsigs++];
     memset(s, 0, sizeof *s);
     snprintf(s->text, sizeof s->text, "%s", text);
@@ -404,8 +411,8 @@ static void disagreement(struct ns *n, const struct kf_case *c, struct row *row,
     }
     kf_build(&mc, 0, &fr[0]);
     signature(&mc, &fr[0], key, text, sizeof text);
-    struct sig *sg = sig_find(text);
     int kn = kf_known_match(R.o->kernel, text);
+    struct sig *sg = sig_find(text, kn);
     if (kn >= 0) {
         row->known++;
         kf_known_seen(kn);
@@ -715,7 +722,7 @@ int kf_run_here(const struct kf_opts *o)
     memset(&R, 0, sizeof R);
     R.o = o;
     R.tools.bpf_obj = o->bpf;
-    R.sigs = calloc(MAX_SIGS, sizeof *R.sigs);
+    R.sigs = calloc(MAX_SIGS + MAX_NEW_SIGS, sizeof *R.sigs);
     if (!R.sigs)
         return 1;
     if (o->known && kf_known_load(o->known)) {
@@ -795,7 +802,10 @@ int kf_run_here(const struct kf_opts *o)
     unsigned newsigs = 0;
     for (size_t i = 0; i < R.nsigs; i++)
         newsigs += R.sigs[i].known < 0;
-    printf("\n%zu distinct disagreements (%u not in the known list):\n", R.nsigs, newsigs);
+    printf("\n%zu distinct disagreements (%u not in the known list)", R.nsigs, newsigs);
+    if (R.sigs_dropped)
+        printf(", and %u explained ones past the table of %d (counted in the rows above)", R.sigs_dropped, MAX_SIGS);
+    printf(":\n");
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < R.nsigs; i++) {
             const struct sig *s = &R.sigs[i];

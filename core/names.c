@@ -180,6 +180,8 @@ const char *csc_fn_name(unsigned fn)
         [KF_ETH_TYPE_TRANS] = "eth_type_trans", [KF_VLAN_UNTAG] = "skb_vlan_untag",
         [KF_L2TP_UDP_ENCAP_RECV] = "l2tp_udp_encap_recv", [KF_IPV6_FRAG_RCV] = "ipv6_frag_rcv",
         [KF_ERSPAN_RCV] = "erspan_rcv", [KF_IP6ERSPAN_RCV] = "ip6erspan_rcv",
+        [KF_L2TP_IP_RECV] = "l2tp_ip_recv", [KF_L2TP_IP6_RECV] = "l2tp_ip6_recv",
+        [KF_L2TP_RECV_COMMON] = "l2tp_recv_common", [KF_L2TP_ETH_DEV_RECV] = "l2tp_eth_dev_recv",
     };
     return NAME(t, fn);
 }
@@ -201,6 +203,7 @@ const char *csc_what_name(unsigned what)
         [W_FLAG_MISMATCH] = "csum-flag-mismatch", [W_INVALID_HDR] = "invalid-header",
         [W_SHORT] = "short-packet", [W_REASSEMBLED] = "reassembled",
         [W_ECN_NOT_ECT] = "ecn-not-ect-inner",
+        [W_CSUM_UNION] = "partial-start-overwritten", [W_CSUM_NONE_SET] = "checksum-none-set",
     };
     if (what < CSC_M__COUNT)
         return csc_method_name(what);

@@ -105,7 +105,7 @@ enum kfn {
     KF_ETH_TYPE_TRANS, KF_VLAN_UNTAG, KF_L2TP_UDP_ENCAP_RECV, KF_IPIP6_RCV, KF_IP6_TNL_RCV,
     KF_NETIF_RX, KF_IPV6_FRAG_RCV, KF_ERSPAN_RCV, KF_IP6ERSPAN_RCV, KF_IPV6_RTHDR_RCV,
     KF_IPV6_DESTOPT_RCV, KF_NETIF_RECEIVE_SKB_CORE, KF_IP_ROUTE_INPUT, KF_IP_PROTOCOL_DELIVER_RCU,
-    KF_XFRM_INPUT,
+    KF_XFRM_INPUT, KF_L2TP_IP_RECV, KF_L2TP_IP6_RECV, KF_L2TP_RECV_COMMON, KF_L2TP_ETH_DEV_RECV,
     KF__COUNT
 };
 
@@ -115,7 +115,8 @@ enum what {
     W_REMCSUM_PARTIAL, W_REMCSUM_ADJUST, W_REMCSUM_START, W_REMCSUM_CLEANUP, W_COMPLETE_UNSET,
     W_TRIM_KEEP, W_TRIM_DOWNGRADE, W_DELIVER, W_NO_SOCKET, W_ZERO_REFUSED, W_SKIP_FLUSH,
     W_NOT_MODELLED, W_QUEUED, W_ENCAP_MARK, W_CSUM_BAD_SKIP, W_PARTIAL_LOST, W_REMCSUM_SKIP,
-    W_VALIDATE_FAIL, W_FLAG_MISMATCH, W_INVALID_HDR, W_SHORT, W_REASSEMBLED, W_ECN_NOT_ECT, W__END
+    W_VALIDATE_FAIL, W_FLAG_MISMATCH, W_INVALID_HDR, W_SHORT, W_REASSEMBLED, W_ECN_NOT_ECT,
+    W_CSUM_UNION, W_CSUM_NONE_SET, W__END
 };
 
 /* Kernel drop reasons (names in names.c, after SKB_DROP_REASON_*) */
@@ -233,6 +234,10 @@ void erspan_rcv(struct rp *rp, uint8_t g, uint8_t t);
 bool erspan_tunnel_flags_ok(struct rp *rp, uint8_t g, uint8_t t);
 void ip6_protocol_deliver_rcu(struct rp *rp, uint8_t i);
 void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3);
+/* the first IP layer at or after i past inner Ethernet/VLAN, -1: none */
+int next_l3(const struct rp *rp, unsigned i);
+/* eth_type_trans + skb_vlan_untag of the L2 headers [from, l3) */
+void pull_l2(struct rp *rp, uint8_t from, uint8_t l3);
 /* receive handlers, one per protocol row: inet_protos[] for IP protocols,
  * encap_rcv for a UDP tunnel socket */
 void ipip_rcv(struct rp *rp, uint8_t i);
@@ -251,6 +256,7 @@ void vxlan_gpe_rcv(struct rp *rp, uint8_t t);
 bool vxlan_parse_gpe_proto(const struct rp *rp, uint8_t t);
 void geneve_rcv(struct rp *rp, uint8_t t);
 void gue_rcv(struct rp *rp, uint8_t t);
+/* l2tp_ip_recv / l2tp_ip6_recv / l2tp_udp_encap_recv (l2tp.c) */
 void l2tp_rcv(struct rp *rp, uint8_t t);
 
 /* ---- skb->pkt_type (eth.c) ---- */

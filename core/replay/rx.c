@@ -82,7 +82,7 @@ static bool need_layer(struct rp *rp, unsigned i, uint8_t from, enum kfn fn)
 }
 
 /* First IP layer at or after i (skipping inner Ethernet/VLAN). */
-static int next_l3(const struct rp *rp, unsigned i)
+int next_l3(const struct rp *rp, unsigned i)
 {
     for (; has_layer(rp, i); i++) {
         uint8_t p = L(rp, (uint8_t)i)->proto;
@@ -95,7 +95,7 @@ static int next_l3(const struct rp *rp, unsigned i)
 }
 
 /* eth_type_trans + skb_vlan_untag: pull L2 headers with rcsum. */
-static void pull_l2(struct rp *rp, uint8_t from, uint8_t l3)
+void pull_l2(struct rp *rp, uint8_t from, uint8_t l3)
 {
     for (uint8_t i = from; i < l3; i++) {
         rp_enter(rp, i, L(rp, i)->proto == CSC_P_ETH ? KF_ETH_TYPE_TRANS : KF_VLAN_UNTAG);
@@ -123,7 +123,7 @@ static bool outer_is_ipv6(const struct rp *rp, uint8_t layer)
 
 /* Whether the device runs GRO on what it decapsulated (gro_cells_receive) or
  * hands it to netif_rx (process_backlog: no GRO pass). 6.12: every device
- * but sit (ipip6_rcv ends in netif_rx). Earlier: VXLAN used netif_rx up to
+ * but sit (ipip6_rcv ends in netif_rx) and l2tpeth (dev_forward_skb). Earlier: VXLAN used netif_rx up to
  * v4.2, ip6_tunnel and ip6_gre up to v4.6. gro_cells_receive itself calls
  * netif_rx for a cloned skb (net/core/gro_cells.c, v6.12 = 6.1.192 =
  * 7.2.13): an AF_PACKET capture on the receiving device keeps a clone
@@ -133,7 +133,7 @@ static bool dev_uses_gro_cells(const struct rp *rp, uint8_t kind, bool outer_v6)
     if (rp->cfg->rx_capture)
         return false;
     switch (kind) {
-    case CSC_P_SIT:
+    case CSC_P_SIT: case CSC_P_L2TP:  /* l2tp_eth_dev_recv: dev_forward_skb, netif_rx */
         return false;
     case CSC_P_IPV6:
         return era(rp, CSC_E_IP6_TNL_GRO);
@@ -660,11 +660,21 @@ void eth_in_ip_rcv(struct rp *rp, uint8_t i)
     ip_no_protocol(rp, ip);
 }
 
-/* l2tp_udp_encap_recv / l2tp_ip_recv: the L2TP core is not modelled */
-void l2tp_rcv(struct rp *rp, uint8_t t)
+/* The tunnel device (of tunnel layer tl) counts a packet of a protocol no
+ * packet handler takes and hands it on (gro_cells_receive: its GRO has no
+ * offload for the type either); __netif_receive_skb_core (net/core/dev.c,
+ * v6.12) finds no handler: rx_dropped, UNHANDLED_PROTO, at layer `drop`. */
+static void tunnel_dev_no_handler(struct rp *rp, uint8_t tl, uint8_t at, uint8_t drop)
 {
-    bool udp = t > 0 && L(rp, t - 1)->proto == CSC_P_UDP;
-    not_modelled(rp, t, udp ? KF_L2TP_UDP_ENCAP_RECV : KF_IP_LOCAL_DELIVER);
+    bool gro_cells = dev_uses_gro_cells(rp, L(rp, tl)->proto, outer_is_ipv6(rp, tl));
+    if (!tunnel_dev_enter(rp, tl, at, gro_cells))
+        return;
+    rp_enter(rp, at, gro_cells ? KF_GRO_CELLS_RECEIVE : KF_NETIF_RX);
+    if (gro_cells && rp->cfg->gro_tunnel) {
+        rp->k->devs[rp->dev].gro_ran = 1;
+        rp->k->devs[rp->dev].gro_reason = CSC_G_NO_HANDLER;
+    }
+    rp_drop(rp, drop, KF_NETIF_RECEIVE_SKB_CORE, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
 }
 
 /* gre_rcv -> gre_parse_header -> ip_tunnel_rcv (net/ipv4/gre_demux.c, ip_gre.c) */
@@ -721,16 +731,7 @@ void gre_rcv(struct rp *rp, uint8_t i)
          * NHRP), which counts it; its GRO has no handler for the type, and
          * __netif_receive_skb_core (net/core/dev.c, v6.12) finds no packet
          * handler for it: rx_dropped, UNHANDLED_PROTO */
-        bool gro_cells = dev_uses_gro_cells(rp, CSC_P_GRE, outer_is_ipv6(rp, i));
-        uint8_t at = has_layer(rp, n) ? (uint8_t)n : i;
-        if (!tunnel_dev_enter(rp, i, at, gro_cells))
-            return;
-        rp_enter(rp, at, gro_cells ? KF_GRO_CELLS_RECEIVE : KF_NETIF_RX);
-        if (gro_cells && rp->cfg->gro_tunnel) {
-            rp->k->devs[rp->dev].gro_ran = 1;
-            rp->k->devs[rp->dev].gro_reason = CSC_G_NO_HANDLER;
-        }
-        rp_drop(rp, i, KF_NETIF_RECEIVE_SKB_CORE, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
+        tunnel_dev_no_handler(rp, i, has_layer(rp, n) ? (uint8_t)n : i, i);
         return;
     }
     int l3 = next_l3(rp, n);
@@ -752,11 +753,42 @@ static uint32_t erspan_hdr_len(uint8_t ver)
     return ver == 0 ? 0 : ver == 1 ? WIRE_LEN(erspan2_hdr) : WIRE_LEN(erspan3_hdr);
 }
 
+/* ERSPAN III with O (a platform-specific subheader of 8 bytes): erspan_rcv /
+ * ip6erspan_rcv (v6.12 = 6.1.192 = 7.2.13) pull only erspan_hdr_len(ver),
+ * 12 bytes, so the mirrored "frame" starts at the subheader and its
+ * EtherType is read 4 bytes into the real frame's destination MAC.
+ * __iptunnel_pull_header sets skb->protocol from it (802.2 below 0x600),
+ * IP_ECN_decapsulate leaves a non-IP packet alone, the device counts it
+ * and eth_type_trans reads the same type. A type no packet handler takes
+ * (802.2/802.3 without the llc module: the stock receiver; any EtherType
+ * but IP, IPv6, ARP, a VLAN tag or MPLS) is dropped there with rx_dropped;
+ * one the stack would parse is not modelled. */
+static void erspan3_platform_subheader(struct rp *rp, uint8_t t, enum kfn fn)
+{
+    uint32_t seen = L(rp, t)->off + WIRE_LEN(erspan3_hdr);   /* what the kernel takes as the frame */
+    uint16_t type = 0;
+    if (!pkt_be16(&rp->p, (uint64_t)seen + WIRE_OFF(eth_hdr, type), &type)) {
+        not_modelled(rp, t, fn);
+        return;
+    }
+    switch (type) {
+    case ETH_P_IP: case ETH_P_IPV6: case ETH_P_ARP: case ETH_P_8021Q: case ETH_P_8021AD:
+    case ETH_P_MPLS_UC: case ETH_P_MPLS_MC:
+        not_modelled(rp, t, fn);
+        return;
+    default:
+        break;
+    }
+    skb_pull_rcsum(rp, WIRE_LEN(erspan3_hdr));
+    skb_pull_rcsum(rp, ETH_HLEN);     /* eth_type_trans */
+    tunnel_dev_no_handler(rp, t, t, t);
+}
+
 /* erspan_rcv (net/ipv4/ip_gre.c) / ip6erspan_rcv (net/ipv6/ip6_gre.c), v6.12,
  * after gre_parse_header checked the GRE checksum (if C): type I is a GRE
  * header of 4 bytes and nothing else, II and III pull erspan_hdr_len(ver) -
- * the type III platform-specific subheader (O) is unknown to it and would be
- * read as the mirrored frame (not modelled). ERSPAN carries no checksum of
+ * the type III platform-specific subheader (O) is unknown to it and is read
+ * as the mirrored frame (erspan3_platform_subheader). ERSPAN carries no checksum of
  * its own. __iptunnel_pull_header, then ip_tunnel_rcv / __ip6_tnl_rcv run
  * eth_type_trans on the ARPHRD_ETHER erspan device and hand the mirrored
  * frame to gro_cells_receive: GRO runs there (not at the NIC: gre_gro_receive
@@ -771,7 +803,13 @@ void erspan_rcv(struct rp *rp, uint8_t g, uint8_t t)
     if (!erspan_tunnel_flags_ok(rp, g, t))
         return;
     bool type1 = e->hdr_len == 0;
-    if (type1 ? L(rp, g)->hdr_len != GRE_HLEN : e->hdr_len != erspan_hdr_len(e->u.erspan.version)) {
+    uint32_t pull = type1 ? 0 : erspan_hdr_len(e->u.erspan.version);
+    if (!type1 && e->hdr_len == WIRE_LEN(erspan3_hdr) + ERSPAN3_SUBHDR_LEN &&
+        pull == WIRE_LEN(erspan3_hdr)) {
+        erspan3_platform_subheader(rp, t, fn);
+        return;
+    }
+    if (type1 ? L(rp, g)->hdr_len != GRE_HLEN : e->hdr_len != pull) {
         not_modelled(rp, t, fn);      /* the kernel would pull another length */
         return;
     }

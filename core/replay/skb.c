@@ -109,6 +109,66 @@ static bool __skb_checksum_validate_needed(struct rp *rp, uint8_t layer, enum kf
     return true;
 }
 
+/* The headroom the replay takes a NIC to leave before the frame: NET_SKB_PAD
+ * (include/linux/skbuff.h; 64 on x86-64), what tun_build_skb and
+ * tun_alloc_skb reserve (drivers/net/tun.c v6.12: --live's TAP).
+ * csum_start counts from skb->head, the model's from the frame. */
+#define RP_NIC_HEADROOM 64u
+
+/* inet_compute_pseudo / ip6_compute_pseudo (include/net/ip.h,
+ * include/net/ip6_checksum.h v6.12) as the kernel holds the __wsum on a
+ * little-endian host: csum_tcpudp_nofold adds saddr, daddr and
+ * (len + proto) << 8 as 32-bit words with end-around carry
+ * (lib/checksum.c, arch/x86/include/asm/checksum_64.h); IPv6 keeps
+ * ~csum_unfold(csum_ipv6_magic()), the folded sum in its low 16 bits. */
+static uint32_t kernel_pseudo(const struct rp *rp, uint8_t layer, uint32_t len)
+{
+    const struct csc_layer *l = L(rp, layer);
+    if (l->ip == CSC_NO_LAYER)
+        return 0;
+    const struct csc_layer *ip = L(rp, l->ip);
+    uint8_t proto = l->proto == CSC_P_TCP ? 6 : 17;
+    if (ip->proto == CSC_P_IPV4) {
+        uint32_t sa = 0, da = 0;
+        pkt_le32(&rp->p, (uint64_t)ip->off + WIRE_OFF(ipv4_hdr, saddr), &sa);
+        pkt_le32(&rp->p, (uint64_t)ip->off + WIRE_OFF(ipv4_hdr, daddr), &da);
+        uint64_t s = (uint64_t)sa + da + ((uint64_t)(len + proto) << 8);
+        s = (s & 0xffffffffu) + (s >> 32);
+        s = (s & 0xffffffffu) + (s >> 32);
+        return (uint32_t)s;
+    }
+    uint32_t s = 0;
+    uint16_t w = 0;
+    for (unsigned o = 0; o < 32; o += 2) {     /* saddr, daddr: adjacent */
+        pkt_be16(&rp->p, (uint64_t)ip->off + WIRE_OFF(ipv6_hdr, saddr) + o, &w);
+        s += w;
+    }
+    s += (len >> 16) + (len & 0xffffu) + proto;
+    while (s >> 16)
+        s = (s & 0xffffu) + (s >> 16);
+    return 0xffff0000u | (uint16_t)((s << 8 | s >> 8) & 0xffffu);   /* as read little-endian */
+}
+
+/* struct sk_buff keeps csum and {csum_start, csum_offset} in one union
+ * (include/linux/skbuff.h, since 2.6.19): the deferred validation's
+ * `skb->csum = psum` on a CHECKSUM_PARTIAL skb (a remote checksum offload
+ * whose start is behind data, a GUE PARTIAL kept past its pull) overwrites
+ * csum_start with the sum's low 16 bits and csum_offset with its high ones
+ * (a little-endian host). skb_csum_unnecessary then reads that csum_start
+ * against the headroom: nearly always past it, and the transport's
+ * checksum is taken as verified without a pass. */
+static void skb_csum_union_write(struct rp *rp, uint8_t layer, enum kfn fn)
+{
+    struct sk_buff_model *s = &rp->skb;
+    struct csc_skb_state before = rp_snap(rp);
+    uint32_t v = kernel_pseudo(rp, layer, s->tail - s->data);
+    uint32_t start = v & 0xffffu;
+    /* frame offset; before the frame (under the headroom): before data too */
+    s->csum_start = start >= RP_NIC_HEADROOM ? start - RP_NIC_HEADROOM : 0;
+    s->csum_offset = (uint16_t)(v >> 16);
+    rp_step(rp, layer, fn, W_CSUM_UNION, CSC_TRI_UNDECIDED, 0, &before);
+}
+
 /* __skb_checksum_validate_complete (include/linux/skbuff.h): short packets
  * (CHECKSUM_BREAK) are summed at once, longer ones deferred to the socket. */
 static int __skb_checksum_validate_complete(struct rp *rp, uint8_t layer, enum kfn fn,
@@ -131,6 +191,8 @@ static int __skb_checksum_validate_complete(struct rp *rp, uint8_t layer, enum k
     }
     s->csum = psum;                   /* the COMPLETE value is lost here */
     s->csum_known = 1;
+    if (s->ip_summed == CHECKSUM_PARTIAL)
+        skb_csum_union_write(rp, layer, fn);
     if (complete || s->tail - s->data <= CHECKSUM_BREAK) {
         int r = __skb_checksum_complete(rp, layer, fn);
         s->csum_valid = !r;

@@ -23,11 +23,11 @@ big_input() {
 t_write_errors() {
     run 2 "$C" -q -w /dev/full --select any "$CAPS/demo.pcapng"
     has "$W/err" "/dev/full: write failed: No space left on device"
-    has "$W/out" "wrote 0 selected frames to /dev/full (19 not written: see standard error)"
+    has "$W/out" "wrote 0 selected frames to /dev/full (18 not written: see standard error)"
     run 2 "$C" -q -F json -w /dev/full --select any "$CAPS/demo.pcapng"
     eq "json: written, exit_status" "$(jq_ -f type=summary -p written -p exit_status -p errors)" "0	2	1"
     run 0 "$C" -q -w /dev/null --select any "$CAPS/demo.pcapng"
-    has "$W/out" "wrote 19 selected frames to /dev/null"
+    has "$W/out" "wrote 18 selected frames to /dev/null"
     # a folder that cannot take a file: said at the start, exit 2
     run 2 "$C" -q -w "$W/no/such/dir/o.pcap" "$CAPS/demo.pcapng"
     has "$W/err" "cannot create a temporary file in $W/no/such/dir"

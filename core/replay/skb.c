@@ -127,7 +127,9 @@ static uint32_t kernel_pseudo(const struct rp *rp, uint8_t layer, uint32_t len)
     if (l->ip == CSC_NO_LAYER)
         return 0;
     const struct csc_layer *ip = L(rp, l->ip);
-    uint8_t proto = l->proto == CSC_P_TCP ? 6 : 17;
+    uint8_t proto = l->proto == CSC_P_TCP ? 6 : l->proto == CSC_P_UDP ? 17 : 0;
+    if (!proto)
+        return 0;                     /* deferred validations are TCP's and UDP's */
     if (ip->proto == CSC_P_IPV4) {
         uint32_t sa = 0, da = 0;
         pkt_le32(&rp->p, (uint64_t)ip->off + WIRE_OFF(ipv4_hdr, saddr), &sa);
@@ -191,13 +193,13 @@ static int __skb_checksum_validate_complete(struct rp *rp, uint8_t layer, enum k
     }
     s->csum = psum;                   /* the COMPLETE value is lost here */
     s->csum_known = 1;
-    if (s->ip_summed == CHECKSUM_PARTIAL)
-        skb_csum_union_write(rp, layer, fn);
     if (complete || s->tail - s->data <= CHECKSUM_BREAK) {
         int r = __skb_checksum_complete(rp, layer, fn);
         s->csum_valid = !r;
         return r;
     }
+    if (s->ip_summed == CHECKSUM_PARTIAL)   /* seen only when deferred: the pass sets COMPLETE */
+        skb_csum_union_write(rp, layer, fn);
     rp_step(rp, layer, fn, W_DEFERRED, CSC_TRI_UNDECIDED, 0, &before);
     return 0;
 }

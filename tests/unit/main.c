@@ -28,6 +28,8 @@ Suite *ecn_suite(void);
 Suite *rcv_config_suite(void);
 Suite *gre_rcv_suite(void);
 Suite *tx_suite(void);
+Suite *l2tp_suite(void);
+Suite *skb_union_suite(void);
 
 int main(void)
 {
@@ -57,6 +59,8 @@ int main(void)
     srunner_add_suite(sr, rcv_config_suite());
     srunner_add_suite(sr, gre_rcv_suite());
     srunner_add_suite(sr, tx_suite());
+    srunner_add_suite(sr, l2tp_suite());
+    srunner_add_suite(sr, skb_union_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -110,6 +110,59 @@ START_TEST(ip6erspan_has_no_type_1)
 }
 END_TEST
 
+/* ERSPAN III with O: erspan_rcv pulls 12 bytes, not 20, so the 8-byte
+ * platform subheader starts the "mirrored frame" and its EtherType is read
+ * at bytes 4-5 of the real frame's destination MAC (other-tunnels.pcap 3:
+ * rx_dropped on 5.10, 6.1, 6.12, 7.x). 0x0002 (802.2, no llc handler) and
+ * an unknown EtherType are dropped by __netif_receive_skb_core after the
+ * erspan device counted the packet; 0x0800 would be parsed: unknown. */
+static void erspan3_o_frame(uint16_t seen_type)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *g = pb_push(&f, PB_GRE);
+    g->proto = ETH_P_ERSPAN3;
+    g->gre_flags = GRE_S | 0x2000;   /* S, K */
+    g->key = 100;
+    struct pb_layer *e = pb_push(&f, PB_RAW);
+    memcpy(e->raw, "\x20\x64\x00\x64\x00\x00\x00\x01\x00\x00\x00\x01"   /* ver 2, O */
+                   "\x00\x00\x00\x00\x00\x00\x00\x00", 20);                  /* subheader */
+    e->len = 20;
+    int m = f.n;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP)->csum = PB_BAD;
+    pb_push(&f, PB_PAYLOAD)->len = 40;
+    struct pb_patch *p = pb_patch_add(&f, m, PB_PATCH_SET, 4, 2);
+    ck_assert_ptr_nonnull(p);
+    p->mask[0] = p->mask[1] = 0xff;
+    p->val[0] = (uint8_t)(seen_type >> 8);
+    p->val[1] = (uint8_t)seen_type;
+    cfg_set("none", "6.12");
+    run(&f);
+}
+
+START_TEST(erspan3_platform_subheader)
+{
+    static const uint16_t dropped[] = { 0x0002, 0x1234 };
+    for (unsigned i = 0; i < sizeof dropped / sizeof dropped[0]; i++) {
+        erspan3_o_frame(dropped[i]);
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_ERSPAN, 0));
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "UNHANDLED_PROTO");
+        ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_DEV_RX_DROPPED);
+        ck_assert_ptr_nonnull(dev_of_kind(CSC_P_ERSPAN));   /* counted by the device first */
+        ck_assert_int_eq(R.kernel.ndevs, 2);
+    }
+    erspan3_o_frame(0x0800);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+}
+END_TEST
+
 Suite *erspan_suite(void);
 Suite *erspan_suite(void)
 {
@@ -117,6 +170,7 @@ Suite *erspan_suite(void)
     TCase *t = tcase_create("core");
     tcase_add_test(t, erspan_c_bit_is_a_crc_error);
     tcase_add_test(t, ip6erspan_has_no_type_1);
+    tcase_add_test(t, erspan3_platform_subheader);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1,0 +1,100 @@
+/*
+ * test_l2tp.c - the L2TPv3 Ethernet pseudowire's receive (core/replay/l2tp.c,
+ * net/l2tp/ v6.12): l2tp_eth_dev_recv sets CHECKSUM_NONE, so whatever the
+ * NIC reported every inner checksum is computed in software; the l2tpeth
+ * device takes the frame through netif_rx (no GRO pass). Not modelled: a
+ * default sublayer with S (the session's sequence state), L2TPv2, control
+ * messages. (captures/l2tpv3.pcap 1-6 agree on 5.10, 6.1, 6.12, 7.x.)
+ */
+#include "helpers.h"
+
+enum { OVER_IP, OVER_UDP };
+
+/* L2TPv3 (over IP or UDP, IPv4) / Ethernet / IPv4 / TCP (inner state) / 100 bytes */
+static struct pb_frame l2tp_frame(int over, uint8_t inner_csum, int no_l2spec)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    if (over == OVER_UDP)
+        pb_push(&f, PB_UDP);
+    pb_push(&f, PB_L2TPV3)->l2tp_no_l2spec = (uint8_t)no_l2spec;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP)->csum = inner_csum;
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    return f;
+}
+
+/* The NIC vouched for every level (unnecessary:3): L2TP forgets it, the bad
+ * inner TCP checksum is found by a software pass and dropped */
+START_TEST(none_after_l2tp)
+{
+    for (int over = OVER_IP; over <= OVER_UDP; over++) {
+        struct pb_frame f = l2tp_frame(over, PB_BAD, 0);
+        cfg_set("unnecessary:3", "6.12");
+        run(&f);
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_TCP, 0));
+        ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+        ck_assert_int_ge(find_step("l2tp_eth_dev_recv", "checksum-none-set"), 0);
+        const struct csc_dev *d = dev_of_kind(CSC_P_L2TP);
+        ck_assert_ptr_nonnull(d);
+        ck_assert_int_eq(d->entry.ip_summed, 0);            /* CHECKSUM_NONE */
+        ck_assert_int_eq(d->gro_ran, 0);                    /* netif_rx: no GRO pass */
+        ck_assert_int_eq(d->gro_reason, CSC_G_NETIF_RX);
+        ck_assert_int_ge(find_step(over == OVER_UDP ? "l2tp_udp_encap_recv" : "l2tp_ip_recv", "enter"), 0);
+    }
+}
+END_TEST
+
+/* A good inner frame is delivered after one software pass, with or
+ * without the L2-specific sublayer */
+START_TEST(good_delivered)
+{
+    for (int nosub = 0; nosub < 2; nosub++) {
+        struct pb_frame f = l2tp_frame(OVER_UDP, PB_OK, nosub);
+        cfg_set("unnecessary:1", "6.12");
+        CFG.l2tp_l2spec_len = nosub ? 0 : 4;
+        run(&f);
+        if (R.kernel.verdict != CSC_K_ACCEPT)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+        ck_assert_uint_eq(R.kernel.counters, 0);
+        ASSERT_PASSES(1);
+        ASSERT_METHOD(lay(CSC_P_TCP, 0), CSC_M_SW_PASS, CSC_PATH_NORMAL);
+    }
+}
+END_TEST
+
+/* The default sublayer with S: l2tp_recv_data_seq decides by the session's
+ * sequence state - unknown, never accept */
+START_TEST(sequence_unknown)
+{
+    struct pb_frame f = l2tp_frame(OVER_IP, PB_OK, 0);
+    struct pb_patch *p = pb_patch_add(&f, 2, PB_PATCH_SET, 4, 1);   /* the sublayer's first byte */
+    ck_assert_ptr_nonnull(p);
+    p->mask[0] = 0x40;
+    p->val[0] = 0x40;
+    cfg_set("none", "6.12");
+    CFG.l2tp_l2spec_len = 4;
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    ck_assert_int_ge(find_step("l2tp_recv_common", "not-modelled"), 0);
+}
+END_TEST
+
+Suite *l2tp_suite(void);
+Suite *l2tp_suite(void)
+{
+    Suite *s = suite_create("l2tp");
+    TCase *tc = tcase_create("l2tp_eth");
+    tcase_add_test(tc, none_after_l2tp);
+    tcase_add_test(tc, good_delivered);
+    tcase_add_test(tc, sequence_unknown);
+    suite_add_tcase(s, tc);
+    return s;
+}

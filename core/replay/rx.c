@@ -835,6 +835,11 @@ void ipip_rcv(struct rp *rp, uint8_t i)
     uint8_t kind = ip_in_ip_dev(rp, i);
     rp_enter(rp, i, kind == CSC_P_IPV4 ? KF_IPIP_RCV : kind == CSC_P_SIT ? KF_IPIP6_RCV
                                                                        : KF_IP6_TNL_RCV);
+    /* iptunnel_pull_header(skb, 0, ...) (ipip_tunnel_rcv, ipip6_rcv,
+     * ipxip6_rcv, v6.12): skb_pull_rcsum of nothing still ends a PARTIAL
+     * whose start is behind data - one GUE kept past its pull (a REMCSUM
+     * start inside the inner IP header survives) */
+    skb_pull_rcsum(rp, 0);
     tunnel_dev_receive(rp, i, i);
 }
 

@@ -21,6 +21,7 @@ import os
 import struct
 import subprocess
 import sys
+import tempfile
 
 FIELDS = ["ip", "udp", "tcp", "icmp", "icmpv6", "gre", "igmp"]
 PROTO_FIELD = {"ipv4": "ip", "udp": "udp", "tcp": "tcp", "icmp": "icmp",
@@ -107,22 +108,31 @@ def load_ref(path):
 
 
 def run_csumcheck(csc, cap, extra):
-    """{frame: [layer dicts]} and the error records"""
-    p = subprocess.run([csc, "-F", "json", "-q", "--threads", "1"] + extra + [cap],
-                       capture_output=True)
+    """{frame: the layers and stop} and the error records, the output read as
+    it comes (a large capture's JSON is never held whole)"""
     frames, errors = {}, []
-    for line in p.stdout.splitlines():
-        try:
-            o = json.loads(line)
-        except ValueError:
-            errors.append("unparsable line")
-            continue
-        t = o.get("type")
-        if t == "packet":
-            frames[o["frame"]] = o
-        elif t == "error":
-            errors.append(o.get("message", str(o)))
-    return p.returncode, frames, errors, p.stderr.decode(errors="replace")
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen([csc, "-F", "json", "-q", "--threads", "1"] + extra + [cap],
+                             stdout=subprocess.PIPE, stderr=err)
+        for line in p.stdout:
+            try:
+                o = json.loads(line)
+            except ValueError:
+                errors.append("unparsable line")
+                continue
+            t = o.get("type")
+            if t == "packet":
+                # what the comparison reads, not the replay
+                frames[o["frame"]] = {
+                    "stop": o.get("stop"),
+                    "layers": [{k: x[k] for k in ("proto", "csum", "notes") if k in x}
+                               for x in o["layers"]]}
+            elif t == "error":
+                errors.append(o.get("message", str(o)))
+        rc = p.wait()
+        err.seek(0)
+        stderr = err.read().decode(errors="replace")
+    return rc, frames, errors, stderr
 
 
 def load_known(path):
@@ -245,7 +255,12 @@ def compare(name, ref, pkts, counts, diffs, clamped, refused):
                      "reason": r, "notes": notes, "ts": ts, "protos": protos, "layer": i,
                      "layers": layers, "pkt": pkt, "ours_n": len(ours[f]), "ts_n": len(st[f]),
                      "clamped": frame in clamped, "refused": refused}
-                diffs.append(d)
+                # classified here, kept as a short row: the frame's record
+                # is let go with its file
+                diffs.append((classify(d), name, frame, f, occ + 1,
+                              v + ("/" + r if r else ""), ",".join(notes), ts, len(ours[f]),
+                              len(st[f]), protos, stop_of(pkt),
+                              "/".join(x["proto"] for x in layers)))
 
 
 def main():
@@ -320,19 +335,15 @@ def main():
     known = load_known(a.known)
     by_class, unexplained = {}, []
     for d in diffs:
-        c = classify(d)
+        c = d[0]
         if c is None or c not in known:
-            unexplained.append((c, d))
+            unexplained.append(d)
         else:
             by_class[c] = by_class.get(c, 0) + 1
     if a.diffs:
         with open(a.diffs, "w") as f:
             for d in diffs:
-                f.write("\t".join(str(x) for x in (
-                    classify(d), d["file"], d["frame"], d["field"], d["occ"],
-                    d["ours"] + ("/" + d["reason"] if d["reason"] else ""),
-                    ",".join(d["notes"]), d["ts"], d["ours_n"], d["ts_n"], d["protos"],
-                    stop_of(d["pkt"]), "/".join(l["proto"] for l in (d["layers"] or [])))) + "\n")
+                f.write("\t".join(str(x) for x in d) + "\n")
 
     comp, eq = counts["compared"], counts["equal"]
     expl = sum(by_class.values())
@@ -352,10 +363,10 @@ def main():
           "%.3f%% equal or a documented difference of policy or coverage" % (
               n_open, ", ".join(opened) or "none",
               100.0 * (eq + expl - n_open) / max(comp, 1)))
-    for c, d in unexplained[:60]:
-        print("heldout: UNDOCUMENTED %s frame %d %s#%d ours=%s%s tshark=%d (%s)%s" % (
-            d["file"], d["frame"], d["field"], d["occ"], d["ours"],
-            "/" + d["reason"] if d["reason"] else "", d["ts"], d["protos"],
+    for d in unexplained[:60]:
+        c, fn, frame, fld, occ, ov, notes, ts, _, _, protos, stop, _ = d
+        print("heldout: UNDOCUMENTED %s frame %d %s#%d ours=%s tshark=%d (%s)%s%s" % (
+            fn, frame, fld, occ, ov, ts, protos, " stop " + stop if stop else "",
             " class %s not in known.tsv" % c if c else ""))
     if unexplained:
         bad = True

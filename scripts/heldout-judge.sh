@@ -105,7 +105,12 @@ EOF
     touch "$cache/pcaps/.complete"
 }
 
+# one fetch at a time (the normal and the sanitizer build's runs share the cache)
+mkdir -p "$cache"
+exec 9> "$cache/.lock"
+flock 9
 [ -f "$cache/pcaps/.complete" ] || fetch
+flock -u 9
 echo "heldout: sources: $(tr '\n' ';' < "$cache/versions.txt")"
 [ "$fetch_only" = 1 ] && exit 0
 [ -n "$csc" ] || { echo "heldout-judge.sh: -c CSUMCHECK is needed" >&2; exit 2; }

@@ -79,7 +79,7 @@ def run_tshark(tshark, cap, out):
     for c in TSHARK_COLS:
         cmd += ["-e", c]
     p = subprocess.run(cmd, capture_output=True, env=dict(os.environ, LC_ALL="C.UTF-8"))
-    tmp = out + ".tmp"
+    tmp = "%s.%d.tmp" % (out, os.getpid())
     with open(tmp, "wb") as f:
         # the exit status on the first line: a file tshark cannot read (to its
         # end) is told from one with no checksum

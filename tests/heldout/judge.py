@@ -306,7 +306,7 @@ def main():
                                               os.path.join(rdir, nh[1] + ".tsv")), todo))
 
     counts = {"compared": 0, "equal": 0}
-    diffs, problems, damaged = [], [], []
+    diffs, problems, damaged, ts_early = [], [], [], []
     nframes = 0
 
     def one(nh):
@@ -318,6 +318,8 @@ def main():
     with cf.ThreadPoolExecutor(a.j) as ex:
         for n, rc, ref, crc, pkts, errs, stderr in ex.map(one, caps):
             nframes += len(ref)
+            if rc != 0:
+                ts_early.append(n)
             refused = False
             if "Sanitizer" in stderr or "runtime error:" in stderr:
                 problems.append("%s: sanitizer report: %s" % (n, stderr.strip()[:600]))
@@ -349,8 +351,8 @@ def main():
     expl = sum(by_class.values())
     print("heldout: tshark %s; %d captures (%d held by the project, %d duplicates left out), "
           "%d frames" % (ver, len(caps), n_held, n_dup, nframes))
-    print("heldout: %d damaged captures (tshark and csumcheck both stop early): %s" % (
-        len(damaged), " ".join(damaged)))
+    print("heldout: csumcheck stops early on %d damaged captures, tshark on %d: %s" % (
+        len(damaged), len(ts_early), " ".join(sorted(set(damaged) | set(ts_early)))))
     for c in sorted(known):
         print("heldout: class %-28s %7d" % (c, by_class.get(c, 0)))
     print("heldout: %d verdicts, %d equal (%.2f%%), %d in documented classes, %d undocumented: "

@@ -390,6 +390,9 @@ static const struct gen_case iplen[] = {
     C("ip-padded", "eth ipv4 udp pay:len=4", "a short datagram in a 60-byte Ethernet frame: padding"),
     C("inner-ip-long", "eth ipv4 udp vxlan eth ipv4:lenfix=300 tcp pay:len=40",
       "an inner IPv4 header behind VXLAN claims more than the frame holds: inner TCP good"),
+    C("ip-long-first-frag-udp", "eth ipv4:lenfix=1500,frag=0x2000 udp:bad,lenfix=1480 pay:len=40",
+      "a first fragment (MF) claiming more than the frame holds: its UDP datagram goes on in later "
+      "fragments: unverifiable (tshark: unverified), not bad though wrong over the bytes present"),
 };
 
 /* A frame for every other reason decoding stops early */

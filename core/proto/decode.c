@@ -79,12 +79,15 @@ void dec_csum(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t co
     if (l->verdict != CSC_V_NA)
         return;
     int ip_short = d->ip != CSC_NO_LAYER && (d->r->layers[d->ip].notes & CSC_N_LEN_EXCEEDS);
+    /* A first fragment before a short IP length: the checksum covers bytes
+     * of later fragments whatever the IP length says, so it is never judged
+     * over the bytes present (verify_short_ip would call a UDP one bad). */
     if (ip_short && d->quoted)
         dec_unverifiable(l, CSC_R_ICMP_QUOTE);
-    else if (ip_short || d->len_bad)
-        dec_unverifiable(l, CSC_R_LEN_MISMATCH);
     else if (d->fragment)
         dec_unverifiable(l, CSC_R_FRAGMENT);
+    else if (ip_short || d->len_bad)
+        dec_unverifiable(l, CSC_R_LEN_MISMATCH);
 }
 
 void dec_csum_l4(struct dec *d, struct csc_layer *l, uint32_t csum_off, uint32_t cov_off,

@@ -88,7 +88,7 @@ static const char *line_check(const char *l)
     const char *o = l + 3;
     if (!strncmp(o, "-4 ", 3) || !strncmp(o, "-6 ", 3))
         o += 3;
-    static const char *const objs[] = { "link ", "addr ", "address ", "route ", "fou ", "l2tp " };
+    static const char *const objs[] = { "link ", "addr ", "address ", "route ", "neigh ", "fou ", "l2tp " };
     for (size_t i = 0; i < sizeof objs / sizeof *objs; i++)
         if (!strncmp(o, objs[i], strlen(objs[i])))
             return NULL;

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ static const char *const COMMON[] = {
     "newfstatat", "statx", "access", "faccessat", "faccessat2", "readlink", "readlinkat", "getdents64",
     "statfs", "fstatfs", "mmap", "munmap", "mprotect", "mremap", "brk", "madvise", "rt_sigaction",
     "rt_sigprocmask", "rt_sigreturn", "sigaltstack", "fcntl", "dup", "dup2", "dup3", "pipe", "pipe2", "poll",
-    "ppoll", "select", "pselect6", "sendto", "recvfrom", "sendmsg", "recvmsg", "clone", "wait4", "waitid",
+    "ppoll", "select", "pselect6", "sendto", "recvfrom", "sendmsg", "recvmsg", "wait4", "waitid",
     "exit", "exit_group", "getpid", "getppid", "gettid", "getuid", "geteuid", "getgid", "getegid",
     "getgroups", "getresuid", "getresgid", "futex", "nanosleep", "clock_nanosleep", "clock_gettime",
     "clock_getres", "gettimeofday", "time", "uname", "getrandom", "prlimit64", "getrlimit",
@@ -46,7 +47,7 @@ static const char *const COMMON[] = {
 /* The helper, its namespace processes, ip and tc */
 static const char *const HELPER[] = {
     "open", "openat", "ioctl", "socket", "socketpair", "bind", "listen", "accept", "accept4", "connect",
-    "setsockopt", "sendmmsg", "recvmmsg", "clone3", "fork", "vfork", "execve", "execveat", "kill", "capget",
+    "setsockopt", "sendmmsg", "recvmmsg", "clone", "clone3", "fork", "vfork", "execve", "execveat", "kill", "capget",
     "prctl", "unshare", "mount", "bpf", "setrlimit", "sched_setaffinity", "chdir", "umask", "mkdir",
     "mkdirat", "unlink", "unlinkat", "timerfd_create", "timerfd_settime", "memfd_create", "ftruncate",
     "fsync", "epoll_create", "getdents", "rename", "renameat", "setpriority", "set_mempolicy",
@@ -116,6 +117,12 @@ int live_sandbox_analyser(char *err, size_t n)
         rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ, TCGETS));
     if (!rc)
         rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ, FIONREAD));
+    /* threads and processes, never in new namespaces (a user namespace
+     * would hand it capabilities of its own) */
+    if (!rc)
+        rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
+                              SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC |
+                                      CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET, 0));
     if (!rc)
         rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
     if (rc) {

@@ -78,6 +78,19 @@ else
     bad ".pcap.gz: $(head -n 2 "$D/gz.out" | tr '\n' ' ')"
 fi
 
+# a root run's input in a folder only root may enter: the analyser (nobody)
+# cannot open it, the helper opens it for it (an input the user named)
+mkdir -m 700 "$D/root-only"
+cp "$D/vxlan.pcap" "$D/root-only/"
+chmod 600 "$D/root-only/vxlan.pcap"
+"$CSC" --live "$D/root-only/vxlan.pcap" > "$D/ro.out" 2> "$D/ro.err"
+"$CSC" --live "$D/vxlan.pcap" > "$D/rw.out" 2>&1
+if grep -q '^agreement: [1-9]' "$D/ro.out" && [ "$(grep '^  frame' "$D/ro.out")" = "$(grep '^  frame' "$D/rw.out")" ]; then
+    ok "a root-only folder's capture in a root run: the helper opened it ($(grep -c '^  frame' "$D/ro.out") frames)"
+else
+    bad "a root-only folder's capture in a root run: $(head -n 1 "$D/ro.err")"
+fi
+
 # ---- the processes while they run ----
 field() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status" 2>/dev/null; }
 # status LABEL PID: the analyser's and its helper's, once the analyser set NO_NEW_PRIVS

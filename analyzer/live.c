@@ -417,6 +417,11 @@ static int live_run(struct live_ctx *c, const struct job *jobs, unsigned njobs, 
     return failed || errors ? 2 : disagreements ? 1 : 0;
 }
 
+void live_drop_file_caps(void)
+{
+    live_privsep_drop_file_caps();
+}
+
 int live_main(const struct cli_opts *o, struct cli_run *runs, const struct job *jobs, unsigned njobs,
               unsigned nerrors)
 {
@@ -475,6 +480,8 @@ int live_main(const struct cli_opts *o, struct cli_run *runs, const struct job *
         }
         c.privsep = true;
         c.lr.brk = &c.brk;
+    } else {
+        live_drop_file_caps();       /* a VM kernel or --era: no privilege here */
     }
     catch_signals();
     struct wbuf w = { outbuf, 0, sizeof outbuf, stdout_flush, NULL };

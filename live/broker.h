@@ -110,6 +110,9 @@ void live_broker_close(struct live_broker *b);
  * open (BRK_OPEN), the only files it opens for the analyser. 0, or -1
  * with why in err (nothing was changed, or the process must stop). */
 int live_privsep_start(struct live_broker *b, const char *const *paths, unsigned npaths, char *err, size_t n);
+/* Not root, yet capabilities permitted (a file-capability copy run for
+ * something else than --live here): give them all up */
+void live_privsep_drop_file_caps(void);
 /* Does this process hold what the helper needs (euid 0, or CAP_NET_ADMIN
  * and CAP_SYS_ADMIN permitted)? */
 bool live_privsep_capable(void);

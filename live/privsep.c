@@ -58,6 +58,20 @@ bool live_privsep_capable(void)
     return has_cap(d, CAP_NET_ADMIN, true) && has_cap(d, CAP_SYS_ADMIN, true);
 }
 
+void live_privsep_drop_file_caps(void)
+{
+    struct __user_cap_data_struct d[2];
+    if (getuid() == 0 || geteuid() == 0 || capget_(d) || !(d[0].permitted | d[1].permitted | d[0].inheritable |
+                                                           d[1].inheritable))
+        return;
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    memset(d, 0, sizeof d);
+    if (capset_(d)) {                /* cannot fail when lowering; if it did, stop */
+        fprintf(stderr, "csumcheck: cannot give up the file capabilities: %s\n", strerror(errno));
+        _exit(2);
+    }
+}
+
 static int last_cap(void)
 {
     int last = CAP_LAST_CAP;

@@ -141,6 +141,19 @@ wait
 [ "$H_EFF" = $HELPER_CAPS ] && ok "user run: the helper holds CAP_NET_ADMIN and CAP_SYS_ADMIN" ||
     bad "user run: the helper's CapEff $H_EFF"
 
+# the same copy for anything but --live gives its capabilities up at once
+(cat "$D/vxlan-gpe.pcap"; sleep 6) | $AS_USER "$D/csumcheck" - > /dev/null 2>&1 &
+pid=$! i=0
+while [ $i -lt 30 ] && [ "$(field "$pid" CapPrm)" != 0000000000000000 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+caps="$(field "$pid" CapPrm) $(field "$pid" CapEff) $(field "$pid" CapAmb)"
+wait
+[ "$caps" = "0000000000000000 0000000000000000 0000000000000000" ] &&
+    ok "the file-capability copy without --live holds no capability while it reads" ||
+    bad "the file-capability copy without --live: CapPrm/CapEff/CapAmb $caps"
+
 # ---- a seccomp violation in the helper ----
 CSC_LIVE_TEST_SECCOMP=helper "$CSC" --live "$D/vxlan.pcap" > "$D/v.out" 2> "$D/v.err"
 rc=$?

@@ -95,9 +95,16 @@ static const char *line_check(const char *l)
     return "an ip object the planner does not use";
 }
 
+/* A frame as the planner writes it: its virtio-net header says
+ * CHECKSUM_NONE or NEEDS_CSUM at a place (live_frame_partial), never GSO
+ * (flags, gso_type, hdr_len, gso_size: bytes 0-5) */
 static const char *frame_ok(const struct live_frame *f)
 {
-    return f->len <= LIVE_MAX_FRAME ? NULL : "a frame longer than a jumbo frame";
+    if (f->len > LIVE_MAX_FRAME)
+        return "a frame longer than a jumbo frame";
+    if ((f->vnet[0] & ~1u) || f->vnet[1] || f->vnet[2] || f->vnet[3] || f->vnet[4] || f->vnet[5])
+        return "a virtio-net header other than none or NEEDS_CSUM";
+    return NULL;
 }
 
 const char *brk_setup_check(const struct live_setup *s)

@@ -102,6 +102,13 @@ int main(void)
     expect("a frame for a device past the array", brk_frame_check(&f), 1);
     f.dev = 1;
     expect("a frame of 60 bytes for device 1", brk_frame_check(&f), 0);
+    live_frame_partial(&f.fr, 34, 6);
+    expect("a frame with NEEDS_CSUM (live_frame_partial)", brk_frame_check(&f), 0);
+    f.fr.vnet[1] = 1;                                  /* VIRTIO_NET_HDR_GSO_TCPV4 */
+    expect("a frame with a GSO type", brk_frame_check(&f), 1);
+    f.fr.vnet[1] = 0;
+    f.fr.vnet[0] = 0x80;
+    expect("a frame with an unknown virtio-net flag", brk_frame_check(&f), 1);
 
     /* replies */
     static struct brk_reply r;

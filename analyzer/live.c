@@ -14,18 +14,23 @@
 #include "stats.h"
 #include "wbuf.h"
 
+#include "broker.h"
 #include "replay.h"
 #include "vm.h"
+#include "wtr.h"
 
 #include "csumcheck/csumcheck.h"
 
 #include <glib.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pcap/pcap.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct live_ctx {
@@ -42,6 +47,8 @@ struct live_ctx {
     GString *rec;                    /* JSON: the chunk's packet records, open for their "live" */
     struct cli_filter *flt;          /* -f / the words after the inputs: only the frames it passes */
     uint64_t left;                   /* -c N: frames still to take in this pass */
+    struct live_broker brk;          /* the privileged helper (this machine's kernel) */
+    bool privsep;
 };
 
 static volatile sig_atomic_t live_stop;
@@ -170,19 +177,121 @@ static bool budget_spent(const struct live_ctx *c)
     return c->o->count && !c->left;
 }
 
-static int live_file(struct live_ctx *c, const char *path)
+/* An input's descriptor: opened by this process (with the user's rights
+ * once privilege is dropped), else by the helper when this process may not
+ * (a root-only folder of a root run); "-" is standard input. -1: said. */
+static int open_input(struct live_ctx *c, unsigned index, const char *path, bool say)
 {
-    char err[PCAP_ERRBUF_SIZE];
-    pcap_t *p = pcap_open_offline(path, err);
-    if (!p) {
-        if (c->lr.pass != LIVE_PASS_JUDGE)   /* said once under --kernel */
+    if (!strcmp(path, "-"))
+        return fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    int e = errno;
+    char err[300] = "";
+    if (fd < 0 && c->privsep && (e == EACCES || e == EPERM))
+        fd = live_broker_open(&c->brk, index, err, sizeof err);
+    if (fd < 0 && say)
+        fprintf(stderr, CLI_NAME ": %s: %s\n", path, err[0] ? err : strerror(e));
+    return fd;
+}
+
+/* A capture as the CLI reads it: a classic pcap or pcapng file by libpcap
+ * (as before), anything else - compressed, other formats, a pipe - by
+ * libwiretap (input/wtapread.c), fed through a pipe from the descriptor */
+struct live_in {
+    pcap_t *p;
+    struct wtr *w;
+    int fd;
+};
+
+static bool pcap_magic(const uint8_t m[4])
+{
+    static const uint8_t k[][4] = { { 0xd4, 0xc3, 0xb2, 0xa1 }, { 0xa1, 0xb2, 0xc3, 0xd4 },
+                                    { 0x4d, 0x3c, 0xb2, 0xa1 }, { 0xa1, 0xb2, 0x3c, 0x4d },
+                                    { 0x0a, 0x0d, 0x0d, 0x0a } };
+    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+        if (!memcmp(m, k[i], 4))
+            return true;
+    return false;
+}
+
+static bool in_open(struct live_in *in, int fd, const char *path, char *err, size_t n)
+{
+    memset(in, 0, sizeof *in);
+    in->fd = fd;
+    struct stat sb;
+    uint8_t m[4] = { 0 };
+    size_t got = 0;
+    bool regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+    if (regular) {
+        ssize_t r = pread(fd, m, sizeof m, 0);
+        got = r > 0 ? (size_t)r : 0;
+    }
+    if (regular && got == 4 && pcap_magic(m)) {
+        FILE *f = fdopen(fd, "rb");
+        char e[PCAP_ERRBUF_SIZE] = "";
+        in->p = f ? pcap_fopen_offline(f, e) : NULL;
+        if (!in->p) {
+            snprintf(err, n, "%s", f ? e : strerror(errno));
+            f ? (void)fclose(f) : (void)close(fd);
+            in->fd = -1;
+            return false;
+        }
+        in->fd = -1;                 /* pcap_close closes it */
+        return true;
+    }
+    if (regular && sb.st_size == 0) {
+        snprintf(err, n, "empty file, not a capture");
+        return false;
+    }
+    char *msg = NULL;
+    in->w = wtr_open(path, fd, true, NULL, 0, &msg);
+    if (!in->w) {
+        snprintf(err, n, "%s", msg ? msg : "cannot be read");
+        g_free(msg);
+        return false;
+    }
+    return true;
+}
+
+/* 1 (*h, *data, *dlt set), 0 at the end, -1 an error */
+static int in_next(struct live_in *in, struct pcap_pkthdr **h, const u_char **data, int *dlt)
+{
+    if (in->p) {
+        *dlt = pcap_datalink(in->p);
+        int rc = pcap_next_ex(in->p, h, data);
+        return rc == 1 ? 1 : rc == -1 ? -1 : 0;
+    }
+    uint8_t dir;
+    return wtr_next(in->w, h, data, dlt, &dir);
+}
+
+static void in_close(struct live_in *in)
+{
+    if (in->p)
+        pcap_close(in->p);
+    if (in->w)
+        wtr_close(in->w);
+    if (in->fd >= 0)
+        close(in->fd);
+}
+
+static int live_file(struct live_ctx *c, unsigned index, const char *path)
+{
+    char err[PCAP_ERRBUF_SIZE + 300];
+    bool say = c->lr.pass != LIVE_PASS_JUDGE;   /* said once under --kernel */
+    int fd = open_input(c, index, path, say);
+    if (fd < 0)
+        return -1;
+    struct live_in in;
+    if (!in_open(&in, fd, path, err, sizeof err)) {
+        if (say)
             fprintf(stderr, CLI_NAME ": %s: %s\n", path, err);
+        in_close(&in);
         return -1;
     }
     bool out = c->lr.pass != LIVE_PASS_JOB;  /* --kernel's first pass writes the job only */
     if (c->json && out)
         out_file_open(&c->out, c->o, &c->run, path);
-    uint8_t link = (uint8_t)csc_link_from_linktype((uint32_t)pcap_datalink(p));
     if (!c->json && !c->csv && out)
         wb_printf(c->w, "%s\n", path);
     c->csv_name = (char *)path;
@@ -191,15 +300,21 @@ static int live_file(struct live_ctx *c, const char *path)
     const u_char *data;
     uint64_t no = 0;
     const struct bpf_program *prog = NULL;
-    if (c->flt) {                    /* NULL: the filter cannot apply to this link type */
-        char *why = NULL;
-        prog = filter_prog(c->flt, pcap_datalink(p), &why);
-        if (why)                     /* said once in the run */
-            fprintf(stderr, CLI_NAME ": %s: %s\n", path, why);
-        g_free(why);
-    }
-    while (!live_stop && !budget_spent(c) && pcap_next_ex(p, &h, &data) == 1) {
+    int dlt, last_dlt = INT32_MIN;
+    uint8_t link = CSC_LINK_UNKNOWN;
+    while (!live_stop && !budget_spent(c) && in_next(&in, &h, &data, &dlt) == 1) {
         no++;                        /* frames keep their numbers in the file */
+        if (dlt != last_dlt) {       /* a pcapng read by libwiretap may have several */
+            last_dlt = dlt;
+            link = dlt < 0 ? CSC_LINK_UNKNOWN : (uint8_t)csc_link_from_linktype((uint32_t)dlt);
+            if (c->flt) {            /* NULL: the filter cannot apply to this link type */
+                char *why = NULL;
+                prog = filter_prog(c->flt, dlt, &why);
+                if (why)             /* said once in the run */
+                    fprintf(stderr, CLI_NAME ": %s: %s\n", path, why);
+                g_free(why);
+            }
+        }
         if (c->flt && (!prog || !filter_match(prog, h, data)))
             continue;
         c->left -= c->o->count != 0;
@@ -207,7 +322,7 @@ static int live_file(struct live_ctx *c, const char *path)
         record_frame(c, f, h, data, link);
     }
     live_replay_file_end(&c->lr);
-    pcap_close(p);
+    in_close(&in);
     if (c->json && out)
         out_file_close(&c->out);
     return 0;
@@ -220,7 +335,7 @@ static unsigned live_pass(struct live_ctx *c, enum live_pass pass, const struct 
     c->left = c->o->count;           /* every pass takes the same frames */
     for (unsigned i = 0; i < njobs && !live_stop && !budget_spent(c); i++) {
         if (!jobs[i].error) {
-            failed += live_file(c, jobs[i].path) != 0;
+            failed += live_file(c, i, jobs[i].path) != 0;
         } else if (pass != LIVE_PASS_JOB) {   /* an input that could not be expanded (issue 17: a job) */
             fprintf(stderr, CLI_NAME ": %s: %s\n", jobs[i].path, jobs[i].error);
             failed++;
@@ -302,6 +417,11 @@ static int live_run(struct live_ctx *c, const struct job *jobs, unsigned njobs, 
     return failed || errors ? 2 : disagreements ? 1 : 0;
 }
 
+void live_drop_file_caps(void)
+{
+    live_privsep_drop_file_caps();
+}
+
 int live_main(const struct cli_opts *o, struct cli_run *runs, const struct job *jobs, unsigned njobs,
               unsigned nerrors)
 {
@@ -344,12 +464,37 @@ int live_main(const struct cli_opts *o, struct cli_run *runs, const struct job *
     c.run = runs[0];
     c.run.cfg = c.lr.cfg;
     c.rec = g_string_sized_new(1u << 16);
+    /* This machine's kernel: the namespaces are made by a privileged helper,
+     * and this process reads the captures with no privilege (broker.h). A
+     * VM kernel needs no privilege here, and its runner reads the kernel
+     * cache of the user who runs it: such runs are not split (docs/live.md). */
+    const char **paths = NULL;
+    if (o->live && live_replay_has_host(&c.lr) && !live_replay_needs_job(&c.lr) &&
+        (geteuid() == 0 || live_privsep_capable())) {
+        paths = g_new0(const char *, njobs + 1);
+        for (unsigned i = 0; i < njobs; i++)
+            paths[i] = jobs[i].path;
+        if (live_privsep_start(&c.brk, paths, njobs, err, sizeof err)) {
+            fprintf(stderr, CLI_NAME ": --live: cannot separate the privileged helper: %s\n", err);
+            return 2;
+        }
+        c.privsep = true;
+        c.lr.brk = &c.brk;
+    } else {
+        live_drop_file_caps();       /* a VM kernel or --era: no privilege here */
+    }
     catch_signals();
     struct wbuf w = { outbuf, 0, sizeof outbuf, stdout_flush, NULL };
     c.w = &w;
     c.lo = (struct live_out){ o, &c.lr, &w };
     rc = live_run(&c, jobs, njobs, nerrors);
     live_replay_end(&c.lr);
+    if (c.privsep) {
+        if (c.brk.dead && rc < 2)
+            rc = 2;                  /* the helper died: the run is not complete */
+        live_broker_close(&c.brk);
+    }
+    g_free(paths);
     g_string_free(c.rec, TRUE);
     if (c.flt)
         filter_free(c.flt);

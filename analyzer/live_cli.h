@@ -18,7 +18,14 @@
 #ifdef CSC_HAVE_LIVE
 int live_main(const struct cli_opts *o, struct cli_run *runs, const struct job *jobs, unsigned njobs,
               unsigned nerrors);
+/* A copy of csumcheck with file capabilities (docs/live.md, Privileges)
+ * run for anything but --live on this machine's kernel: every capability
+ * given up before an input is read. Nothing for root or a plain user. */
+void live_drop_file_caps(void);
 #else
+static inline void live_drop_file_caps(void)
+{
+}
 #include <stdio.h>
 static inline int live_main(const struct cli_opts *o, struct cli_run *runs, const struct job *jobs,
                             unsigned njobs, unsigned nerrors)

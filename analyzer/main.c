@@ -208,6 +208,8 @@ int main(int argc, char **argv)
         options_free_runs(runs, CLI_MAX_RUNS);
         return rc;
     }
+    if (!o.live)                     /* --live decides in live_main (its helper keeps them) */
+        live_drop_file_caps();
     for (unsigned i = 0; i < o.nruns; i++)   /* the replay records its trace if it is printed */
         runs[i].cfg.trace_steps = out_traces(&o);
 

@@ -182,6 +182,9 @@ static int enter_ns(char *err, size_t n)
     write_file("/proc/sys/net/ipv6/conf/all/accept_dad", "0");
     write_file("/proc/sys/net/ipv6/conf/default/accept_dad", "0");
     write_file("/proc/sys/net/ipv6/conf/default/router_solicitations", "0");
+    /* a capture's ports below 1024 get their sockets from a helper that
+     * holds CAP_NET_ADMIN but not CAP_NET_BIND_SERVICE (broker.h) */
+    write_file("/proc/sys/net/ipv4/ip_unprivileged_port_start", "0");
     return 0;
 }
 

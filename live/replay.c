@@ -16,6 +16,8 @@
 #define _GNU_SOURCE
 #include "replay_int.h"
 
+#include "broker.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -219,11 +221,11 @@ void live_bpf_object(struct live_replay *lr)
 /* This machine: 0, or the reason it cannot run in why */
 int live_host_preflight(struct live_replay *lr, char *why, size_t n)
 {
-    if (geteuid() != 0) {
-        snprintf(why, n, "needs root (a private network namespace and a TAP)");
+    if (!lr->brk && geteuid() != 0 && !live_privsep_capable()) {
+        snprintf(why, n, "needs root, or CAP_NET_ADMIN and CAP_SYS_ADMIN (a private network namespace and a TAP)");
         return -1;
     }
-    if (access("/dev/net/tun", R_OK | W_OK) != 0) {
+    if (!lr->brk && access("/dev/net/tun", R_OK | W_OK) != 0) {   /* the helper's preflight opens it */
         snprintf(why, n, "/dev/net/tun is missing");
         return -1;
     }
@@ -232,7 +234,7 @@ int live_host_preflight(struct live_replay *lr, char *why, size_t n)
         return -1;
     }
     live_bpf_object(lr);
-    if (live_preflight(&lr->tools, why, n)) {
+    if (lr->brk ? live_broker_preflight(lr->brk, why, n) : live_preflight(&lr->tools, why, n)) {
         if (!why[0])
             snprintf(why, n, "cannot make a network namespace with a TAP here");
         return -1;
@@ -376,9 +378,30 @@ static void account(struct live_replay *lr, const struct live_fr *f)
         lr->face.frame(lr->face.ctx, f);
 }
 
+/* The namespace's calls: through the helper when there is one */
+static int ss_start(struct live_replay *lr, const struct live_setup *s)
+{
+    return lr->brk ? live_broker_start(lr->brk, &lr->ss, s, LIVE_CHUNK_S)
+                   : live_session_start(&lr->ss, &lr->tools, s, LIVE_CHUNK_S);
+}
+
+static int ss_extend(struct live_replay *lr, const struct live_setup *s)
+{
+    return lr->brk ? live_broker_extend(lr->brk, &lr->ss, s, LIVE_CHUNK_S)
+                   : live_session_extend(&lr->ss, s, LIVE_CHUNK_S);
+}
+
+static int ss_run(struct live_replay *lr, const struct live_batch *b, struct live_obs *o)
+{
+    return lr->brk ? live_broker_run(lr->brk, &lr->ss, b, o, LIVE_FRAME_MS)
+                   : live_session_run(&lr->ss, b, o, LIVE_FRAME_MS);
+}
+
 static void replay_session_end(struct live_replay *lr)
 {
-    if (lr->ss_up)
+    if (lr->ss_up && lr->brk)
+        live_broker_end(lr->brk, &lr->ss);
+    else if (lr->ss_up)
         live_session_end(&lr->ss);
     lr->ss_up = false;
 }
@@ -426,11 +449,11 @@ static void chunk_run(struct live_replay *lr, struct live_chunk *ch)
     if (lr->ss_up && (!ch->s.extends || stopped(lr)))
         replay_session_end(lr);     /* a new namespace begins */
     if (live && lr->ss_up) {         /* the namespace goes on, grown to what this chunk needs */
-        rc = live_session_extend(ss, &ch->s, LIVE_CHUNK_S);
+        rc = ss_extend(lr, &ch->s);
         lr->ss_up = rc == 0;
     }
     if (live && !lr->ss_up) {
-        rc = live_session_start(ss, &lr->tools, &ch->s, LIVE_CHUNK_S);
+        rc = ss_start(lr, &ch->s);
         lr->ss_up = rc == 0;
         if (lr->pass == LIVE_PASS_HERE)
             lr->setups++;
@@ -455,7 +478,7 @@ static void chunk_run(struct live_replay *lr, struct live_chunk *ch)
             } else if (rc == 0 && !stopped(lr)) {
                 struct live_batch b = { (int32_t)i, (uint8_t)f->dev, 1, { &f->fr }, 0 };
                 int64_t tf = now_us();
-                if (live_session_run(ss, &b, &o, LIVE_FRAME_MS))
+                if (ss_run(lr, &b, &o))
                     lr->ss_up = false;   /* it ended: the chunk's other frames say so */
                 lr->frame_seconds += (double)(now_us() - tf) / 1e6;
                 live_judge_kernel(ch, f, out, &o);

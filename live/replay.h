@@ -32,6 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct live_broker;
+
 #define LIVE_CHUNK 256               /* frames of one namespace at most */
 #define LIVE_FRAME_MS 5000           /* one frame's answer, at most */
 #define LIVE_CHUNK_S 600             /* one namespace's whole life, at most */
@@ -140,6 +142,8 @@ struct live_replay {
     int interrupted;                 /* the signal that stopped the run (0: none) */
     double seconds;                  /* in namespaces (making them, their frames) */
     double frame_seconds;            /* writing and observing replayed frames */
+    struct live_broker *brk;         /* the privileged helper that makes the namespaces (broker.h);
+                                        NULL: this process makes them itself */
     struct live_session ss;          /* this machine's namespace, kept from chunk to chunk */
     bool ss_up;
     struct live_chunk *ch;
@@ -163,6 +167,8 @@ int live_replay_init_eras(struct live_replay *lr, const struct csc_config *cfg, 
 int live_replay_prepare(struct live_replay *lr, char *err, size_t n);
 /* Does any kernel run in a VM (two passes)? */
 bool live_replay_needs_job(const struct live_replay *lr);
+/* Is this machine's kernel one of them? */
+bool live_replay_has_host(const struct live_replay *lr);
 
 /* A pass over the inputs: begin, then per file begin / frames / end. */
 int live_replay_pass(struct live_replay *lr, enum live_pass pass, char *err, size_t n);

@@ -82,7 +82,6 @@ const char *live_receiver_missing(const struct live_recv *rv, const char *refusa
 
 /* replay.c */
 void live_kernel_release(struct live_replay *lr, struct live_kernel *k, const char *release);
-bool live_replay_has_host(const struct live_replay *lr);
 int live_host_preflight(struct live_replay *lr, char *why, size_t n);
 void live_bpf_object(struct live_replay *lr);
 

@@ -9,7 +9,7 @@ PKGS="cmake make gcc clang pkg-config libpcap-dev libglib2.0-dev check \
 libwireshark-dev libwiretap-dev wireshark-dev tshark tcpdump iproute2 time linux-libc-dev python3 \
 qemu-system-x86 busybox-static kmod cpio xz-utils zstd \
 libjson-glib-dev lz4 parallel debootstrap \
-python3-jsonschema python3-junitparser libxml2-utils lintian"
+python3-jsonschema python3-junitparser libxml2-utils lintian libseccomp-dev"
 
 missing=""
 for p in $PKGS; do

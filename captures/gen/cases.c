@@ -355,6 +355,18 @@ static const struct gen_case ipsec[] = {
     C("esp6", "eth ipv6 esp:len=64,spi=0x2000", "ESP over IPv6"),
 };
 
+/* MACsec (802.1AE): integrity only (TCI E=0, C=0) leaves the user data in
+ * clear, decoded up to the 16-byte ICV; E=1 ends the stack encrypted */
+static const struct gen_case macsec[] = {
+    C("macsec-tcp", "eth macsec ipv4 tcp pay:len=80", "integrity only, an SCI: IPv4 TCP judged"),
+    C("macsec-udp-bad", "eth macsec ipv4 udp:bad pay:len=60", "integrity only, UDP bad: judged inside"),
+    C("macsec-nosci-icmp6", "eth macsec:tci=0x00 ipv6 icmpv6 pay:len=40", "no SCI (SC clear), IPv6 ICMPv6"),
+    C("macsec-short-udp", "eth macsec ipv4 udp pay:len=4",
+      "secure data under 48 bytes: SL gives its end, the ICV and padding follow"),
+    C("macsec-vlan-tcp-bad", "eth macsec vlan:vlan=7 ipv4 tcp:bad pay:len=40", "a VLAN tag in the user data, TCP bad"),
+    C("macsec-encrypted", "eth macsec:tci=0x2c,len=64", "E and C set: encrypted, the stack ends there"),
+};
+
 /* Ethernet in IPv6 (next header 143, RFC 8986 SRv6 End.DX2) */
 static const struct gen_case srv6[] = {
     C("eth6-tcp", "eth ipv6 eth ipv4 tcp pay:len=80", "IPv6 next header 143: Ethernet, inner IPv4 TCP"),
@@ -575,6 +587,8 @@ const struct gen_file gen_files[] = {
     FILE_CASES("l2tpv3-nosub.pcap", "L2TPv3 without the L2-specific sublayer (chosen from the bytes), an unknown cookie",
                CAPW_PCAP, 0, l2tp_nosub),
     FILE_CASES("ipsec.pcap", "IPsec AH (transport, tunnel; IPv4, IPv6) and ESP", CAPW_PCAP, 0, ipsec),
+    FILE_CASES("macsec.pcap", "MACsec (802.1AE): integrity only, decoded to the ICV; encrypted", CAPW_PCAP, 0,
+               macsec),
     FILE_CASES("srv6.pcap", "Ethernet in IPv6 (next header 143), with and without a segment routing header",
                CAPW_PCAP, 0, srv6),
     FILE_CASES("aruba.pcap", "Aruba WLAN over GRE (0x8200, 0x8300): 802.11 data frames, one protected", CAPW_PCAP,

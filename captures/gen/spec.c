@@ -10,7 +10,7 @@
  *
  *   states   ok bad zero seed seednolen lco garb   (pb.h PB_OK ... PB_GARBAGE)
  *   kinds    eth vlan qinq mpls sll2 ipv4 ipv6 udp tcp icmp icmpv6 gre vxlan
- *            gpe geneve gue l2tp pay raw igmp nhrp ah esp wlan
+ *            gpe geneve gue l2tp pay raw igmp nhrp ah esp wlan macsec
  *   fields   opts=N (IPv4 option bytes)  id=N  frag=N (IPv4 flags+offset,
  *            IPv6 fragment field)  tl0 (total/payload length 0: BIG TCP)
  *            ext=hbh+dst+rh0+srh+frag+hao (IPv6 extension headers)
@@ -24,6 +24,7 @@
  *            field override)  rev (IP: source and destination swapped)
  *            cookie=N nol2spec (L2TPv3 cookie bytes, no L2-specific sublayer)
  *            spi=N (AH, ESP)  prot (802.11 protected: CCMP, payload opaque)
+ *            tci=N (MACsec TCI/AN byte: 0x20 SC, 0x08 E, 0x04 C)
  * Numbers are decimal or 0x-hex.
  */
 #include "gen.h"
@@ -40,7 +41,7 @@ static const struct {
     { "tcp", PB_TCP }, { "icmp", PB_ICMP }, { "icmpv6", PB_ICMPV6 }, { "gre", PB_GRE }, { "nhrp", PB_NHRP },
     { "vxlan", PB_VXLAN }, { "gpe", PB_VXLAN_GPE }, { "geneve", PB_GENEVE }, { "gue", PB_GUE },
     { "l2tp", PB_L2TPV3 }, { "pay", PB_PAYLOAD }, { "raw", PB_RAW }, { "igmp", PB_IGMP },
-    { "ah", PB_AH }, { "esp", PB_ESP }, { "wlan", PB_WLAN },
+    { "ah", PB_AH }, { "esp", PB_ESP }, { "wlan", PB_WLAN }, { "macsec", PB_MACSEC },
 };
 
 static const struct {
@@ -173,6 +174,7 @@ static int item(struct pb_layer *l, const char *it, char *err, size_t errlen)
     else if (!strcmp(key, "lenfix")) l->len_override = (uint16_t)v;
     else if (!strcmp(key, "cookie")) l->l2tp_cookie = (uint8_t)v;
     else if (!strcmp(key, "spi")) l->spi = (uint32_t)v;
+    else if (!strcmp(key, "tci")) l->macsec_tci = (uint8_t)v;
     else goto bad;
     return 0;
 bad:

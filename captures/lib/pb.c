@@ -8,6 +8,12 @@
 
 #include <string.h>
 
+/* MACsec: the SecTAG after the EtherType is TCI/AN, SL, PN (6), with SC an
+ * SCI (8); E=0, C=0: the user data's EtherType (2) is part of the layer */
+#define PB_MACSEC_SC 0x20
+#define PB_MACSEC_EC 0x0c
+#define PB_MACSEC_ICV 16u
+
 static const uint8_t v4_src[4] = { 10, 0, 0, 1 }, v4_dst[4] = { 10, 0, 0, 2 };
 static const uint8_t v6_src[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
 static const uint8_t v6_dst[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 };
@@ -60,6 +66,10 @@ struct pb_layer *pb_push(struct pb_frame *f, enum pb_kind kind)
     case PB_AH:
         l->spi = 0x1000;
         break;
+    case PB_MACSEC:
+        l->macsec_tci = PB_MACSEC_SC;
+        l->len = 48;
+        break;
     default:
         break;
     }
@@ -79,6 +89,7 @@ static uint16_t ethertype_of(const struct pb_frame *f, int i)
     case PB_MPLS: return 0x8847;
     case PB_ETH: return 0x6558;
     case PB_NHRP: return 0x2001;
+    case PB_MACSEC: return 0x88e5;
     default: return 0x88b5;
     }
 }
@@ -147,6 +158,11 @@ static size_t l2tpv3_len(const struct pb_frame *f, int i)
     return (i > 0 && f->l[i - 1].kind == PB_UDP) ? n + 4 : n;
 }
 
+static size_t macsec_tag_len(const struct pb_layer *l)
+{
+    return 6u + ((l->macsec_tci & PB_MACSEC_SC) ? 8u : 0u);
+}
+
 /* 802.11 QoS data from the DS (24 + 2), then LLC/SNAP (8) or a CCMP header (8) */
 #define WLAN_HLEN 26u
 
@@ -172,6 +188,7 @@ static size_t header_len(const struct pb_frame *f, int i)
     case PB_AH: return 24;
     case PB_ESP: return 8u + l->len;
     case PB_WLAN: return WLAN_HLEN + 8;
+    case PB_MACSEC: return macsec_tag_len(l) + ((l->macsec_tci & PB_MACSEC_EC) ? l->len : 2u);
     case PB_PAYLOAD: return l->len;
     case PB_RAW: return l->len <= sizeof l->raw ? l->len : sizeof l->raw;
     case PB_NHRP: return 40;         /* fixed header + the indication's mandatory part */
@@ -424,6 +441,23 @@ static void write_headers(struct pb_frame *f, uint8_t *b, size_t *tot)
                 be16(p + WLAN_HLEN + 6, l->proto ? l->proto : ethertype_of(f, i + 1));
             }
             break;
+        case PB_MACSEC: {
+            size_t tag = macsec_tag_len(l);
+            size_t secure = f->hlen[i] - tag + (i + 1 < f->n ? tot[i + 1] : 0);
+            p[0] = l->macsec_tci;
+            p[1] = secure < 48 ? (uint8_t)secure : 0;     /* SL (802.1AE §9.7) */
+            be32(p + 2, 1);                               /* PN */
+            if (l->macsec_tci & PB_MACSEC_SC) {           /* SCI: the source MAC, port 1 */
+                memcpy(p + 6, "\x02\x00\x00\x00\x00\x01", 6);
+                be16(p + 12, 1);
+            }
+            if (l->macsec_tci & PB_MACSEC_EC)
+                for (size_t k = tag; k < f->hlen[i]; k++)
+                    p[k] = (uint8_t)(k * 29 + 7);         /* stands for the ciphertext */
+            else
+                be16(p + tag, l->proto ? l->proto : ethertype_of(f, i + 1));
+            break;
+        }
         case PB_IGMP:
             p[0] = 0x16;                       /* v2 membership report */
             memcpy(p + 4, "\xef\x01\x01\x01", 4);
@@ -570,12 +604,24 @@ size_t pb_build(struct pb_frame *f, uint8_t *out, size_t cap)
     tot[f->n] = 0;
     for (int i = f->n - 1; i >= 0; i--)
         tot[i] = f->hlen[i] + tot[i + 1];
+    /* a MACsec ICV after the last layer: inside the lengths of the layers
+     * up to the SecTAG, outside those of the user data */
+    size_t icv = 0;
+    for (int i = f->n - 1; i >= 0; i--) {
+        if (f->l[i].kind == PB_MACSEC)
+            icv += PB_MACSEC_ICV;
+        tot[i] += icv;
+    }
+    o += icv;
+    f->len = o;
     size_t frame = o;
     if (!f->no_pad && f->l[0].kind == PB_ETH && frame < 60)
         frame = 60;
     if (frame > cap)
         return 0;
     memset(out, 0, frame);
+    for (size_t k = o - icv; k < o; k++)
+        out[k] = (uint8_t)(0xd0 + k % 16);                /* ICV */
     write_headers(f, out, tot);
     apply_patches(f, out, frame);
 

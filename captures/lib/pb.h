@@ -25,7 +25,8 @@
  * (protocol 143, RFC 8986); PB_WLAN after PB_GRE is Aruba's 802.11 over GRE
  * (protocol 0x8200). PB_AH and PB_ESP are IPsec headers (RFC 4302, 4303):
  * AH's next header follows from the next layer (transport or tunnel mode);
- * ESP's payload is `len` opaque bytes.
+ * ESP's payload is `len` opaque bytes. PB_MACSEC after PB_ETH is 802.1AE
+ * (EtherType 0x88E5); its ICV trails the frame.
  * Checksums are computed innermost first, so an outer checksum covers the
  * inner fields as they end up in the frame; PB_LCO gives the value lco_csum()
  * computes: right once the inner partial fields are filled in.
@@ -49,6 +50,11 @@ enum pb_kind {
     PB_ESP,           /* IPsec ESP: SPI, sequence, `len` bytes standing for the ciphertext */
     PB_WLAN,          /* IEEE 802.11 QoS data frame from the DS, no FCS, then LLC/SNAP
                          (with prot: a CCMP header, the rest opaque) */
+    PB_MACSEC,        /* MACsec SecTAG (802.1AE), TCI/AN from macsec_tci (default 0x20:
+                         SC, an SCI follows); E=0, C=0: the next layer's EtherType and
+                         the layers after it in clear; E or C: `len` opaque bytes. A
+                         16-byte ICV goes after the last layer (before any padding); SL
+                         is set when the secure data is shorter than 48 bytes */
 };
 
 enum pb_state {
@@ -107,6 +113,7 @@ struct pb_layer {
     uint8_t l2tp_no_l2spec;  /* L2TPv3 without the 4-byte L2-specific sublayer */
     uint8_t wlan_prot;       /* 802.11 protected frame (CCMP header, payload opaque) */
     uint32_t spi;            /* AH / ESP SPI (default 0x1000) */
+    uint8_t macsec_tci;      /* MACsec TCI/AN byte */
 };
 
 /* Bytes written over a layer's header after the builder wrote it and before

@@ -267,7 +267,7 @@ void dec_ethertype(struct dec *d, uint16_t type, uint32_t off)
     case ETH_P_ERSPAN3: dec_erspan3(d, off); break;
     case ETH_P_NSH: dec_nsh(d, off); break;
     case ETH_P_NHRP: dec_nhrp(d, off); break;
-    case ETH_P_MACSEC: dec_stop_unknown(d, CSC_STOP_ENCRYPTED, off, type); break;
+    case ETH_P_MACSEC: dec_macsec(d, off); break;
     default:
         if (!ethertype_is_leaf(type))
             dec_stop_unknown(d, CSC_STOP_ETHERTYPE, off, type);

@@ -196,6 +196,7 @@ void dec_gre_udp(struct dec *d, uint32_t off);
 void dec_esp(struct dec *d, uint32_t off);
 void dec_ah(struct dec *d, uint32_t off);
 void dec_wlan(struct dec *d, uint32_t off);
+void dec_macsec(struct dec *d, uint32_t off);
 
 /* True when [off, off+len) is captured and inside the enclosing payload.
  * Otherwise records why the stack ends: nothing left (normal end), the

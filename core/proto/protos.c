@@ -151,6 +151,9 @@ const struct proto_row csc_protos[CSC_P__COUNT] = {
     ROW(AH) = { .pub = { .name = "ah", .flags = CSC_PF_ID }, .decode_ip = dec_ah, .rcv = xfrm_rcv },
     /* Aruba's 802.11 over GRE: decoded from GRE's protocol field (gre.c) */
     ROW(WLAN) = { .pub = { .name = "wlan", .title = "IEEE 802.11" } },
+    /* 802.1AE's SecTAG: a link-layer header the real device's rx_handler
+     * (macsec_handle_frame) takes off; no GRO handler for 0x88E5 */
+    ROW(MACSEC) = { .pub = { .name = "macsec", .title = "MACsec" } },
 };
 
 #define INET(n, p) [IPPROTO_##n##_] = &csc_protos[CSC_P_##p]

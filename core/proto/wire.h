@@ -53,7 +53,7 @@
 #define ETH_P_CFM       0x8902   /* 802.1ag connectivity fault management */
 #define ETH_P_FIP       0x8914   /* FCoE initialization */
 #define ETH_P_LOOPBACK  0x9000   /* Ethernet configuration testing protocol */
-#define ETH_P_MACSEC    0x88e5   /* 802.1AE: the payload is encrypted */
+#define ETH_P_MACSEC    0x88e5   /* 802.1AE SecTAG (macsec.c) */
 #define ETH_P_CDP       0x2000   /* Cisco Discovery Protocol (over GRE as its protocol type) */
 struct eth_hdr { uint8_t dst[6], src[6], type[2]; };
 struct vlan_hdr { uint8_t tci[2], type[2]; };
@@ -132,6 +132,23 @@ struct esp_hdr { uint8_t spi[4], seq[4]; };
 struct ah_hdr { uint8_t nexthdr, hdrlen, reserved[2], spi[4], seq[4]; };   /* + ICV */
 #define AH_HLEN_MIN     WIRE_LEN(ah_hdr)   /* Payload Len 1: no ICV (NULL integrity) */
 #define AH_LEN_BIAS     2u       /* Payload Len counts 32-bit words minus 2 */
+
+/* ---- MACsec (IEEE 802.1AE-2018 §9.3) ----
+ * The SecTAG after the MACsec EtherType (the Ethernet layer holds that);
+ * the bit names are Linux's (include/net/macsec.h). */
+struct macsec_hdr { uint8_t tci_an, sl, pn[4]; };    /* + SCI (8) when TCI SC */
+#define MACSEC_SCI_LEN      8u
+#define MACSEC_TYPE_LEN     2u       /* the user data's EtherType (E=0, C=0) */
+#define MACSEC_TCI_VERSION  0x80     /* V: must be 0 */
+#define MACSEC_TCI_SC       0x20     /* an explicit SCI follows the PN */
+#define MACSEC_TCI_E        0x08     /* encryption */
+#define MACSEC_TCI_C        0x04     /* changed text: the user data is not as sent */
+#define MACSEC_SL_MASK      0x3f     /* short length: the secure data's length when < 48 */
+/* The ICV's length is a SecY setting the frame does not carry: 16 bytes is
+ * the default (802.1AE §14: GCM-AES-128/256 and their XPN forms; Linux's
+ * MACSEC_DEFAULT_ICV_LEN). Other lengths (Linux icvlen 8..32) are not told
+ * from the bytes. */
+#define MACSEC_ICV_LEN      16u
 
 /* ---- IPv4 (ip.h) ---- */
 struct ipv4_hdr {

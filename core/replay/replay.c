@@ -120,7 +120,7 @@ void rp_replay(const struct csc_config *cfg, const struct csc_frame *f, struct c
     if (l0 >= in->nlayers)
         return;
     uint8_t p0 = in->layers[l0].proto;
-    if (p0 != CSC_P_IPV4 && p0 != CSC_P_IPV6) {
+    if (p0 != CSC_P_IPV4 && p0 != CSC_P_IPV6 && p0 != CSC_P_MACSEC) {
         k->warnings |= CSC_W_NOT_MODELLED;
         return;
     }
@@ -133,8 +133,12 @@ void rp_replay(const struct csc_config *cfg, const struct csc_frame *f, struct c
     k->devs[0] = (struct csc_dev){ CSC_P_NONE, (uint8_t)l0, 0, CSC_G_OFF, (uint8_t)l0, rp_snap(&rp),
                                    0, 0, 0, 0 };
     rp_enter(&rp, (uint8_t)l0, KF_DRIVER);
-    dev_gro_receive(&rp, (uint8_t)l0);
-    netif_receive_skb(&rp, (uint8_t)l0);
+    if (p0 == CSC_P_MACSEC) {
+        macsec_handle_frame(&rp, (uint8_t)l0);   /* the real device's rx_handler (rx.c) */
+    } else {
+        dev_gro_receive(&rp, (uint8_t)l0);
+        netif_receive_skb(&rp, (uint8_t)l0);
+    }
     finish(&rp);
     copy_out(r, in);
 }

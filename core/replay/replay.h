@@ -106,6 +106,7 @@ enum kfn {
     KF_NETIF_RX, KF_IPV6_FRAG_RCV, KF_ERSPAN_RCV, KF_IP6ERSPAN_RCV, KF_IPV6_RTHDR_RCV,
     KF_IPV6_DESTOPT_RCV, KF_NETIF_RECEIVE_SKB_CORE, KF_IP_ROUTE_INPUT, KF_IP_PROTOCOL_DELIVER_RCU,
     KF_XFRM_INPUT, KF_L2TP_IP_RECV, KF_L2TP_IP6_RECV, KF_L2TP_RECV_COMMON, KF_L2TP_ETH_DEV_RECV,
+    KF_MACSEC_HANDLE_FRAME,
     KF__COUNT
 };
 
@@ -249,6 +250,7 @@ void igmp_rcv(struct rp *rp, uint8_t i);
 void gre_rcv(struct rp *rp, uint8_t i);
 void ip_no_protocol(struct rp *rp, uint8_t ip);
 void xfrm_rcv(struct rp *rp, uint8_t i);
+void macsec_handle_frame(struct rp *rp, uint8_t i);
 void eth_in_ip_rcv(struct rp *rp, uint8_t i);
 void vxlan_rcv(struct rp *rp, uint8_t t);
 void vxlan_gpe_rcv(struct rp *rp, uint8_t t);

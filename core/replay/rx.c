@@ -644,6 +644,24 @@ void xfrm_rcv(struct rp *rp, uint8_t i)
     not_modelled(rp, i, KF_XFRM_INPUT);
 }
 
+/* A MACsec frame at the real device: its rx_handler macsec_handle_frame
+ * (drivers/net/macsec.c, v6.12) runs in __netif_receive_skb_core (GRO has
+ * no handler for 0x88E5). Every path that hands the user data on (a known
+ * SC: ICV checked by macsec_decrypt; an unused SA or an unknown SCI under
+ * validateFrames not Strict: not checked) goes through macsec_finalize_skb,
+ * which sets CHECKSUM_NONE, pulls the SecTAG and trims the ICV, then to the
+ * macsec device (gro_cells_receive, or __netif_rx for an unknown SCI): the
+ * inner checksums are then verified in software. Whether it is handed on
+ * at all - the SecY's SCs and SAs, its key (the ICV), validateFrames,
+ * replay protection, E set with C clear (RX_HANDLER_PASS) - is the
+ * receiver's configuration, which the model has not: not modelled, never
+ * accepted. */
+void macsec_handle_frame(struct rp *rp, uint8_t i)
+{
+    rp_enter(rp, i, KF_MACSEC_HANDLE_FRAME);
+    not_modelled(rp, i, KF_MACSEC_HANDLE_FRAME);
+}
+
 /* Ethernet in IPv6 (next header 143): inet6_protos[IPPROTO_ETHERNET] is empty
  * (v6.12). Only a seg6local End.DX2 route for the destination
  * (net/ipv6/seg6_local.c, input_action_end_dx2, taken in the route lookup

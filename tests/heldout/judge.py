@@ -219,8 +219,6 @@ def classify(d):
         return "header-cut"
     if st.get("reason") in STOP_LINK and st.get("proto") in ("none", "eth", "ppp"):
         return "link-not-decoded"
-    if st.get("reason") == "encrypted" and st.get("value") == 0x88e5 and "macsec" in protos:
-        return "macsec-integrity-only"
     if not st and any(p in protos for p in PACKET_IN_PAYLOAD):
         return "packet-in-payload"
     return None

@@ -46,6 +46,7 @@ static void ccmp(struct pb_frame *f)
 {
     pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_GRE); pb_push(f, PB_WLAN)->wlan_prot = 1; pb_push(f, PB_PAYLOAD);
 }
+static void macsec_enc(struct pb_frame *f) { pb_push(f, PB_ETH); pb_push(f, PB_MACSEC)->macsec_tci = 0x2c; }
 static void vxlan_8472(struct pb_frame *f) { vxlan_tcp(f); f->l[2].dport = 8472; }
 static void l2tp_cookie(struct pb_frame *f)
 {
@@ -95,6 +96,9 @@ static const struct stop_case cases[] = {
       CSC_K_UNKNOWN, NULL, NOC },
     { "encrypted-wlan", ccmp, 0, CSC_STOP_ENCRYPTED, CSC_P_WLAN, 3, "encrypted wlan@38", NULL, NULL,
       CSC_K_DROP, "UNHANDLED_PROTO", CSC_C_DEV_RX_DROPPED },
+    /* macsec_handle_frame: the receiver's SecY decides (not modelled) */
+    { "encrypted-macsec", macsec_enc, 0, CSC_STOP_ENCRYPTED, CSC_P_MACSEC, 1, "encrypted macsec@14", NULL, NULL,
+      CSC_K_UNKNOWN, NULL, NOC },
     { "needs-option-port", vxlan_8472, 0, CSC_STOP_NEEDS_OPTION, CSC_P_UDP, 2,
       "needs-option --vxlan-port 8472 udp@34", "vxlan-port", "vxlan_ports", CSC_K_ACCEPT, NULL, NOC },
     { "needs-option-cookie", l2tp_cookie, 0, CSC_STOP_NEEDS_OPTION, CSC_P_L2TP, 2,

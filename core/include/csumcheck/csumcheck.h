@@ -110,6 +110,9 @@ enum csc_proto {
                             (transport or, in tunnel mode, an IP packet) is decoded */
     CSC_P_WLAN,          /* IEEE 802.11 frame without FCS (Aruba's GRE 0x8200..0x8370),
                             its LLC/SNAP header included */
+    CSC_P_MACSEC,        /* MACsec SecTAG (IEEE 802.1AE, EtherType 0x88E5); without
+                            encryption its cleartext EtherType is part of the layer and
+                            the user data is decoded */
     CSC_P__COUNT
 };
 
@@ -326,6 +329,7 @@ union csc_layer_view {
     struct { uint32_t spi_si; } nsh;
     struct { uint32_t sgt; } cmd;                       /* Cisco MetaData security group tag */
     struct { uint32_t spi, seq; } ipsec;                /* ah, esp */
+    struct { uint32_t pn; uint8_t tci_an, sl; } macsec; /* packet number, TCI|AN, short length */
     struct { uint32_t vid; } vlan;
     struct { uint32_t label; uint8_t depth; } mpls;     /* the bottom label, labels in the stack */
     struct { uint32_t session; } pppoe;

@@ -55,7 +55,8 @@ void dec_macsec(struct dec *d, uint32_t off)
     struct span b;
     pkt_hdr(&d->p, off, WIRE_LEN(macsec_hdr), &b);      /* there: dec_header */
     DEC_VAL(d, l, u.macsec.tci_an, &b, WIRE_OFF(macsec_hdr, tci_an), 1, 0xff, 0);
-    DEC_VAL(d, l, u.macsec.sl, &b, WIRE_OFF(macsec_hdr, sl), 1, MACSEC_SL_MASK, 0);
+    /* SL decides where the data ends: a guarded read, not a value */
+    l->u.macsec.sl = span_u8(&b, WIRE_OFF(macsec_hdr, sl)) & MACSEC_SL_MASK;
     DEC_VAL(d, l, u.macsec.pn, &b, WIRE_OFF(macsec_hdr, pn), 4, 0xffffffffu, 0);
     if (!clear) {
         if (d->quoted)

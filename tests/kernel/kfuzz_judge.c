@@ -155,8 +155,23 @@ void kf_model_run(const struct kf_case *c, const struct kf_frame *seg, const cha
     struct kf_outcome one;
     struct csc_config cfg;
     const struct live_frame *fp[KD_MAX_SEGS];
-    kf_model(c, &seg[0], era, m);
-    for (int s = 1; s < c->nseg && s < KD_MAX_SEGS; s++) {
+    /* the run's transport (family, protocol, listener) is the flow's: read
+     * from a segment no one-segment mutation broke (a cut, another
+     * protocol on segment 1 alone would name the wrong socket) */
+    int base = 0;
+    for (int s = 0; s < c->nseg && s < KD_MAX_SEGS; s++) {
+        int hit = 0;
+        for (int i = 0; i < c->nmut; i++)
+            hit |= c->mut[i].seg == s + 1;
+        if (!hit) {
+            base = s;
+            break;
+        }
+    }
+    kf_model(c, &seg[base], era, m);
+    for (int s = 0; s < c->nseg && s < KD_MAX_SEGS; s++) {
+        if (s == base)
+            continue;
         kf_model(c, &seg[s], era, &one);
         m->unknown |= one.unknown;
     }

@@ -210,6 +210,7 @@ struct kf_outcome {
     int unknown;             /* the model: verdict unknown (not modelled, queued) */
     int in6, nosock;         /* the innermost IP family, no listener for the transport */
     int l4proto;             /* the innermost transport (enum csc_proto), CSC_P_NONE */
+    int l4layer;             /* its layer index (how deep the decode went), -1 */
     int64_t bytes;           /* UDP delivered: the payload bytes the socket reads (model: the
                                 datagram's UDP length less its header) */
 };

@@ -118,7 +118,7 @@ static int run_vm(const struct args *a)
         snprintf(range, sizeof range, "--cases");
         snprintf(range2, sizeof range2, "/mnt/host/cases.txt");
     } else if (o->list) {
-        snprintf(range, sizeof range, "--frames");
+        snprintf(range, sizeof range, "%s--frames", have_cases ? "--with-cases /mnt/host/cases.txt " : "");
         snprintf(range2, sizeof range2, "%.4100s", o->list_text);
     } else {
         snprintf(range, sizeof range, "%s--first %u", have_cases ? "--with-cases /mnt/host/cases.txt " : "",

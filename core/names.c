@@ -238,6 +238,8 @@ const char *csc_drop_name(unsigned d)
         [KD_PKT_TYPE] = "NOT_SPECIFIED (pkt_type not host)",
         [KD_IP_TUNNEL_ECN] = "IP_TUNNEL_ECN", [KD_ECN_NOT_ECT] = "NOT_SPECIFIED (ecn: ce over not-ect)",
         [KD_RTHDR_MIP6] = "NOT_SPECIFIED (routing type 2)",
+        [KD_RTHDR_NOT_HOST] = "NOT_SPECIFIED (routing header: multicast or not for this host)",
+        [KD_FRAG_TWICE] = "NOT_SPECIFIED (a second fragment header: parameter problem)",
     };
     return NAME(t, d);
 }

@@ -232,6 +232,16 @@ static bool sum_without_field(const struct csc_result *r, unsigned i, uint32_t *
     return true;
 }
 
+static bool region_all_zero(const struct pkt *p, const struct csc_layer *l)
+{
+    for (uint64_t o = l->cov_off; o < l->cov_end; o++) {
+        uint8_t b = 0;
+        if (!pkt_u8(p, o, &b) || b)
+            return false;
+    }
+    return true;
+}
+
 static uint16_t payload_mss(const struct csc_result *r, const struct csc_layer *tcp)
 {
     if (tcp->u.tcp.mss)
@@ -295,6 +305,13 @@ void verify_layer(struct csc_result *r, const struct pkt *p, unsigned i)
     }
     bool with_pseudo = has_pseudo(l);
     uint32_t pseudo = with_pseudo ? l->pseudo : 0;
+    /* end-around carry from +0 (the kernel's csum_partial) gives +0 only
+     * for a region of zero bytes, which csum_fold makes 0xffff: invalid;
+     * the prefix sums' difference says -0 there. Without a pseudo-header
+     * (ICMPv4) such a region is the whole sum: an all-zero ICMP header is
+     * bad (icmp_rcv: ICMP_CSUM), its right field 0xffff. */
+    if (!with_pseudo && fold16(s) == 0xffff && region_all_zero(p, l))
+        s = s0 = 0;
     uint16_t expected = csum_fold(csum_add(pseudo, s0));
     if (l->proto == CSC_P_UDP && expected == 0)
         expected = CSUM_MANGLED_0;

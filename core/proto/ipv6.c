@@ -144,8 +144,16 @@ static bool ext_headers(struct dec *d, struct ext_chain *c, uint32_t *src, uint3
             if (!dec_need(d, CSC_P_IPV6, c->cur, WIRE_LEN(ipv6_frag_hdr)))
                 return false;
             pkt_u8(&d->p, c->cur + WIRE_OFF(ipv6_frag_hdr, nexthdr), &c->nh);
-            pkt_be16(&d->p, c->cur + WIRE_OFF(ipv6_frag_hdr, frag_off), &c->frag);
-            pkt_be32(&d->p, c->cur + WIRE_OFF(ipv6_frag_hdr, identification), &c->frag_id);
+            /* the first fragment header decides (ipv6_frag_rcv queues by it;
+             * a second one is a header error once the first has passed) */
+            if (!c->frag_seen) {
+                pkt_be16(&d->p, c->cur + WIRE_OFF(ipv6_frag_hdr, frag_off), &c->frag);
+                pkt_be32(&d->p, c->cur + WIRE_OFF(ipv6_frag_hdr, identification), &c->frag_id);
+                c->rh_flags |= ((c->rh_flags & CSC_RH_SEEN) ? CSC_RH_BEFORE_FRAG : 0) |
+                               ((c->notes & CSC_N_HOME_ADDRESS) ? CSC_RH_HAO_BEFORE_FRAG : 0);
+            } else {
+                c->rh_flags |= CSC_RH_FRAG_TWICE;
+            }
             c->frag_seen = true;
             c->rh_flags |= CSC_RH_FRAG_HDR;
             c->cur += WIRE_LEN(ipv6_frag_hdr);

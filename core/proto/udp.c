@@ -11,7 +11,8 @@
  *
  * The checksum covers the UDP length (the kernel trims the skb to it); a
  * length beyond the IP payload or below 8 is a lying length. Length 0 in a
- * super-packet (jumbo / GSO) means "to the end of the IP payload".
+ * super-packet (jumbo / GSO) means "to the end of the IP payload", and over
+ * IPv6 the receiver reads it so in any packet.
  * The payload is dispatched by port through the configured port table.
  */
 #include "decode.h"
@@ -34,6 +35,11 @@ void dec_udp(struct dec *d, uint32_t off)
                                  (d->r->layers[d->ip].notes & CSC_N_JUMBO)))) {
         len = avail;
         l->notes |= CSC_N_GSO;
+    } else if (ulen == 0 && !d->quoted && d->ip != CSC_NO_LAYER && d->r->layers[d->ip].proto == CSC_P_IPV6) {
+        /* __udp6_lib_rcv (net/ipv6/udp.c, v6.12 = 5.10): "Check for jumbo
+         * payload" takes length 0 as skb->len in any IPv6 packet, jumbogram
+         * or not; the pseudo-header sums that length (ip6_compute_pseudo) */
+        len = avail;
     } else if (ulen < UDP_HLEN) {
         l->notes |= CSC_N_LEN_SHORT;
         len = avail;

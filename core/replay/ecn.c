@@ -24,9 +24,17 @@
  * (gretap, erspan) before it, but __iptunnel_pull_header has already set
  * skb->protocol to the inner EtherType (v6.12 ip_tunnel_core.c): an inner
  * Ethernet frame is checked when its EtherType is IP, on every device.
- * Behind an inner VLAN tag vlan_get_protocol reads with the outer frame's
- * mac_len, not at the tag: not modelled as a check (it finds no IP
- * EtherType in practice; the host 6.18 agrees for VXLAN).
+ * Behind an inner VLAN tag skb_protocol(skb, true) (__vlan_get_protocol)
+ * walks the tags from skb->data + the outer frame's mac_len - 4. After
+ * eth_type_trans (vxlan_rcv, geneve_rx, __ip6_tnl_rcv) skb->data is past
+ * the inner Ethernet header and the walk reads the inner IP header as
+ * tags: no IP EtherType, no check (the host 6.18 agrees for VXLAN). In
+ * ip_tunnel_rcv (gretap, erspan over IPv4) skb->data is the inner Ethernet
+ * header itself: with the outer mac_len 14 the walk reads its TPID at
+ * bytes 12-13 and goes on to the inner EtherType, so an IP packet behind
+ * the tags is found - but the network header is still ETH_HLEN in
+ * (skb_set_network_header), on the first tag: the "inner TOS" is the
+ * tag's TCI (IPv4: its low byte, IPv6: ipv6_get_dsfield of its two bytes).
  */
 #include "replay.h"
 
@@ -45,31 +53,41 @@ static int __INET_ECN_decapsulate(uint8_t outer, uint8_t inner)
  * low two bits of the traffic class, bits 5-4 of the header's second byte.
  * The whole byte is read (the memo keeps whole bytes: analyze_cached.c
  * keep_reads). False when not captured. */
+static bool ip_ecn_at(const struct rp *rp, uint64_t off, uint8_t proto, uint8_t *ecn)
+{
+    uint8_t b = 0;
+    if (!pkt_u8(&rp->p, off + WIRE_OFF(ipv4_hdr, tos), &b))
+        return false;                 /* IPv4 tos and IPv6's second byte: offset 1 */
+    *ecn = proto == CSC_P_IPV4 ? (uint8_t)(b & 0x03) : (uint8_t)((b >> 4) & 0x03);
+    return true;
+}
+
 static bool ip_ecn(const struct rp *rp, uint8_t i, uint8_t *ecn)
 {
-    const struct csc_layer *ip = L(rp, i);
-    uint8_t b = 0;
-    if (!pkt_u8(&rp->p, (uint64_t)ip->off + WIRE_OFF(ipv4_hdr, tos), &b))
-        return false;                 /* IPv4 tos and IPv6's second byte: offset 1 */
-    *ecn = ip->proto == CSC_P_IPV4 ? (uint8_t)(b & 0x03) : (uint8_t)((b >> 4) & 0x03);
-    return true;
+    return ip_ecn_at(rp, L(rp, i)->off, L(rp, i)->proto, ecn);
 }
 
 /* The function that calls IP[6]_ECN_decapsulate for this device, and
  * whether the inner packet's protocol is IP there (see the head). */
-static enum kfn ecn_caller(const struct rp *rp, uint8_t tl, uint8_t l3, bool *checked)
+static enum kfn ecn_caller(const struct rp *rp, uint8_t tl, uint8_t l3, bool *checked, bool *on_tag)
 {
     const struct csc_layer *t = L(rp, tl);
     bool outer6 = t->ip != CSC_NO_LAYER && L(rp, t->ip)->proto == CSC_P_IPV6;
     bool l2 = tl + 1u < l3;           /* an inner Ethernet header (and tags) */
-    bool direct = !l2 || (tl + 2u == l3 && L(rp, tl + 1)->proto == CSC_P_ETH);
+    bool eth = l2 && L(rp, tl + 1)->proto == CSC_P_ETH;
+    bool direct = !l2 || (tl + 2u == l3 && eth);
     *checked = direct;
+    *on_tag = false;
     switch (t->proto) {
     case CSC_P_VXLAN: case CSC_P_VXLAN_GPE:
         return KF_VXLAN_RCV;
     case CSC_P_GENEVE:
         return KF_GENEVE_RX;
     case CSC_P_GRE: case CSC_P_ERSPAN:
+        if (!outer6 && eth && tl + 2u < l3) {   /* ip_tunnel_rcv: the TCI as the TOS */
+            *checked = true;
+            *on_tag = true;
+        }
         return outer6 ? KF_IP6_TNL_RCV : KF_IP_TUNNEL_RCV;
     case CSC_P_IPV4: case CSC_P_IPV6:  /* IP in IP: tl is the inner IP header */
         if (outer6)
@@ -86,13 +104,16 @@ static enum kfn ecn_caller(const struct rp *rp, uint8_t tl, uint8_t l3, bool *ch
  * tl's enclosing IP layer. False: dropped. */
 bool IP_ECN_decapsulate(struct rp *rp, uint8_t tl, uint8_t l3)
 {
-    bool checked = false;
-    enum kfn fn = ecn_caller(rp, tl, l3, &checked);
+    bool checked = false, on_tag = false;
+    enum kfn fn = ecn_caller(rp, tl, l3, &checked, &on_tag);
     uint8_t outer_ip = L(rp, tl)->ip, outer = 0, inner = 0;
     /* an outer Not-ECT decides alone: the inner field is read only when it
      * can matter (fewer guarded bytes for the memo and the fast path) */
     if (!checked || outer_ip == CSC_NO_LAYER || !ip_ecn(rp, outer_ip, &outer) ||
-        outer == INET_ECN_NOT_ECT || !ip_ecn(rp, l3, &inner))
+        outer == INET_ECN_NOT_ECT)
+        return true;
+    if (on_tag ? !ip_ecn_at(rp, (uint64_t)L(rp, tl + 1)->off + ETH_HLEN, L(rp, l3)->proto, &inner)
+               : !ip_ecn(rp, l3, &inner))
         return true;
     int err = __INET_ECN_decapsulate(outer, inner);
     if (!err)

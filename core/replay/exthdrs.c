@@ -5,6 +5,7 @@
  * options' Home Address (ipv6_destopt_rcv). Hop-by-hop options are
  * ip6_rcv_core's (tlv.c).
  */
+#include "addr.h"
 #include "replay.h"
 
 /* ipv6_rthdr_rcv (net/ipv6/exthdrs.c, v6.12; the same in Debian's 5.10.262
@@ -27,6 +28,13 @@ static bool ipv6_rthdr_rcv(struct rp *rp, uint8_t i)
     const struct csc_layer *ip = L(rp, i);
     uint8_t type = ip->u.ip.rh_type;
     rp_enter(rp, i, KF_IPV6_RTHDR_RCV);
+    /* before the type: a multicast destination or a packet not for this
+     * host (pkt_type from eth_type_trans: a broadcast or multicast MAC) is
+     * an address error whatever the header says (v6.12 = 6.1.192 = 5.10) */
+    if ((ip_addr_classes(&rp->p, ip) & A_DST_MCAST) || rp->pkt_type != PACKET_HOST) {
+        rp_drop(rp, i, KF_IPV6_RTHDR_RCV, KD_RTHDR_NOT_HOST, CNT(CSC_C_IP6_IN_ADDR_ERRORS));
+        return false;
+    }
     if ((type == IPV6_SRCRT_TYPE_4 && era(rp, CSC_E_SEG6_RCV)) ||
         (type == IPV6_SRCRT_TYPE_3 && era(rp, CSC_E_RPL_RCV))) {
         rp_drop(rp, i, KF_IPV6_RTHDR_RCV, KD_RTHDR_DISABLED, 0);
@@ -60,20 +68,53 @@ static void ipv6_destopt_rcv(struct rp *rp, uint8_t i)
 }
 
 /* ip6_protocol_deliver_rcu runs the extension headers' handlers in chain
- * order before the transport's. False when one of them took the packet. */
-bool ipv6_exthdrs_rcv(struct rp *rp, uint8_t i)
+ * order before the transport's: rh / hao say which of the routing header
+ * and the Home Address option are to run now. False when one of them took
+ * the packet. */
+static bool exthdr_handlers(struct rp *rp, uint8_t i, bool rh, bool hao)
 {
     const struct csc_layer *ip = L(rp, i);
-    bool hao = ip->notes & CSC_N_HOME_ADDRESS;
-    if (hao && (ip->u.ip.rh_flags & CSC_RH_AFTER_HAO)) {
+    if (hao && rh && (ip->u.ip.rh_flags & CSC_RH_AFTER_HAO)) {
         ipv6_destopt_rcv(rp, i);
         return false;
     }
-    if ((ip->u.ip.rh_flags & CSC_RH_SEEN) && !ipv6_rthdr_rcv(rp, i))
+    if (rh && !ipv6_rthdr_rcv(rp, i))
         return false;
     if (hao) {
         ipv6_destopt_rcv(rp, i);
         return false;
     }
     return true;
+}
+
+/* The handlers of the headers before the first fragment header run before
+ * ipv6_frag_rcv (a routing header, then a fragment: ipv6_rthdr_rcv may
+ * drop what would have been queued). An atomic fragment header passes
+ * (ipv6_frag_rcv: "not a fragmented frame", IP6SKB_FRAGMENTED set); a
+ * second fragment header then finds IP6SKB_FRAGMENTED and fails
+ * (fail_hdr: Ip6InHdrErrors, parameter problem; net/ipv6/reassembly.c
+ * v6.12 = 6.1.192 = 5.10). The handlers between the two are not run here. */
+bool ipv6_exthdrs_before_frag(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *ip = L(rp, i);
+    uint8_t f = ip->u.ip.rh_flags;
+    if (!(f & CSC_RH_FRAG_HDR))
+        return true;
+    if (!exthdr_handlers(rp, i, f & CSC_RH_BEFORE_FRAG, f & CSC_RH_HAO_BEFORE_FRAG))
+        return false;
+    if ((f & CSC_RH_FRAG_TWICE) && !(ip->notes & CSC_N_FRAGMENT)) {
+        rp_enter(rp, i, KF_IPV6_FRAG_RCV);
+        rp_drop(rp, i, KF_IPV6_FRAG_RCV, KD_FRAG_TWICE, CNT(CSC_C_IP6_IN_HDR_ERRORS));
+        return false;
+    }
+    return true;
+}
+
+/* The rest: the handlers after the fragment header (or all of them) */
+bool ipv6_exthdrs_rcv(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *ip = L(rp, i);
+    uint8_t f = ip->u.ip.rh_flags;
+    return exthdr_handlers(rp, i, (f & CSC_RH_SEEN) && !(f & CSC_RH_BEFORE_FRAG),
+                           (ip->notes & CSC_N_HOME_ADDRESS) && !(f & CSC_RH_HAO_BEFORE_FRAG));
 }

@@ -185,10 +185,15 @@ static bool tcp_options_short(struct rp *rp, uint8_t at, uint32_t off, uint32_t 
 /* icmp_rcv / icmpv6_rcv (net/ipv4/icmp.c, net/ipv6/icmp.c, v6.12) on an
  * ICMP header shorter than its 8 bytes: skb_checksum_simple_validate /
  * skb_checksum_validate (with the pseudo-header) over the bytes there -
- * trusted, else summed in software (short of CHECKSUM_BREAK) - then
+ * trusted (UNNECESSARY, PARTIAL; not csum_valid, which it clears first),
+ * else summed in software (short of CHECKSUM_BREAK) - then
  * pskb_pull of the header fails. ip is the IP layer before it. */
 static void icmp_header_short(struct rp *rp, uint8_t ip, uint32_t off, uint32_t have, bool v6)
 {
+    /* __skb_checksum_validate clears csum_valid before it asks
+     * skb_csum_unnecessary: a UDP tunnel's outer validation (csum_valid
+     * left by udp[6]_csum_init) stands for nothing here */
+    rp->skb.csum_valid = 0;
     bool ok = skb_csum_unnecessary(rp);
     if (!ok) {
         /* summed from the bytes read here (and the IPv6 addresses for the

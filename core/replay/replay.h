@@ -127,7 +127,7 @@ enum kdrop {
     KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR, KD_GUE_HDR, KD_GUE_CONTROL, KD_OTHERHOST,
     KD_RTHDR_UNKNOWN, KD_RTHDR_DISABLED, KD_HAO_NO_STATE, KD_UNHANDLED_PROTO, KD_MARTIAN,
     KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT, KD_FRAG_NOT_ROUNDED, KD_FRAG_EMPTY, KD_GPE_HDR, KD_TUNNEL_SEQ, KD_PKT_TYPE,
-    KD_IP_TUNNEL_ECN, KD_ECN_NOT_ECT, KD_RTHDR_MIP6,
+    KD_IP_TUNNEL_ECN, KD_ECN_NOT_ECT, KD_RTHDR_MIP6, KD_RTHDR_NOT_HOST, KD_FRAG_TWICE,
     KD__COUNT
 };
 
@@ -218,6 +218,7 @@ bool ip6_rcv_core_addrs(struct rp *rp, uint8_t i);
 /* the extension headers' handlers in chain order (exthdrs.c); false: one
  * of them took the packet */
 bool ipv6_exthdrs_rcv(struct rp *rp, uint8_t i);
+bool ipv6_exthdrs_before_frag(struct rp *rp, uint8_t i);
 /* ip6_rcv_core's ipv6_parse_hopopts (tlv.c); false: went no further */
 bool ipv6_parse_hopopts(struct rp *rp, uint8_t i);
 /* ip_frag_queue / ip6_frag_queue before the queue (defrag.c): queued (verdict

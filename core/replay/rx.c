@@ -214,6 +214,8 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
     if (ip->proto == CSC_P_IPV4 ? !ip_route_input_addrs(rp, i)     /* ip_rcv_finish_core */
                                 : !ipv6_parse_hopopts(rp, i))      /* ip6_rcv_core */
         return false;
+    if (ip->proto == CSC_P_IPV6 && !ipv6_exthdrs_before_frag(rp, i))
+        return false;
     if (ip->notes & CSC_N_FRAGMENT) {
         ip_frag_queue(rp, i);
         return false;

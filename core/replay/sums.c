@@ -7,6 +7,23 @@
  */
 #include "replay.h"
 
+/* Whether [a, b) holds only zero bytes (patched fields as they are now) */
+static bool region_zero(const struct rp *rp, uint32_t a, uint32_t b)
+{
+    for (unsigned i = 0; i < rp->npatch; i++)
+        if (rp->patch[i].off >= a && rp->patch[i].off + CSUM_LEN <= b && rp->patch[i].cur)
+            return false;
+    for (uint32_t o = a; o < b; o++) {
+        uint8_t v = 0;
+        bool patched = false;
+        for (unsigned i = 0; i < rp->npatch; i++)
+            patched |= o >= rp->patch[i].off && o < rp->patch[i].off + CSUM_LEN;
+        if (!patched && (!pkt_u8(&rp->p, o, &v) || v))
+            return false;
+    }
+    return true;
+}
+
 bool rp_region(const struct rp *rp, uint32_t a, uint32_t b, uint32_t *sum)
 {
     if (b < a || !csc_region_sum(rp->vals, a, b, sum))
@@ -18,6 +35,12 @@ bool rp_region(const struct rp *rp, uint32_t a, uint32_t b, uint32_t *sum)
             *sum = csum_add(*sum, csum_word_at(fp->cur, fp->off - a));
         }
     }
+    /* csum_partial adds from +0 with end-around carry: only zero bytes sum
+     * to +0 (which csum_fold makes 0xffff, invalid); the prefix sums'
+     * difference says -0 for them. It matters where nothing else is added
+     * (an ICMPv4 header of zeros: icmp_rcv's ICMP_CSUM). */
+    if (fold16(*sum) == 0xffff && region_zero(rp, a, b))
+        *sum = 0;
     return true;
 }
 

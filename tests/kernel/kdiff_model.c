@@ -91,7 +91,7 @@ void kd_model_frames(const struct csc_config *cfg, const struct kd_group *g, int
      * the run: a super-packet the encapsulating UDP socket loses (L8:
      * gso_lost) takes every segment merged into it */
     int delivered[KD_MAX_SEGS] = { 0 }, at_dev[KD_MAX_SEGS] = { 0 }, lost[KD_MAX_SEGS] = { 0 };
-    int merged[KD_MAX_SEGS] = { 0 };
+    int merged[KD_MAX_SEGS] = { 0 }, before_udp[KD_MAX_SEGS] = { 0 };
     uint32_t counters[KD_MAX_SEGS] = { 0 };
     for (int s = 0; s < nseg && s < KD_MAX_SEGS; s++) {
         struct csc_frame f = { frames[s]->data, frames[s]->len, frames[s]->len, CSC_LINK_ETHERNET, CSC_DIR_IN };
@@ -104,6 +104,15 @@ void kd_model_frames(const struct csc_config *cfg, const struct kd_group *g, int
         delivered[s] = cls == LIVE_C_DELIVERED;
         at_dev[s] = r.kernel.ndevs >= 2;
         counters[s] = r.kernel.counters;
+        /* dropped before the encapsulating UDP socket (the outer IPv6
+         * routing header, ipv6_rthdr_rcv): a super-packet it stands for
+         * never reaches udp_rcv_segment */
+        if (r.kernel.verdict == CSC_K_DROP && r.kernel.drop_layer != CSC_NO_LAYER) {
+            int udp = 0;
+            while (udp < r.nlayers && r.layers[udp].proto != CSC_P_UDP)
+                udp++;
+            before_udp[s] = r.kernel.drop_layer < udp;
+        }
         m->cls = m->cls < 0 || m->cls == cls ? cls : LIVE_C_MIXED;
         struct csc_gro_decision d;
         csc_gro_feed(&gro, &f, &r, (uint64_t)s, (uint64_t)s * 50, &d);
@@ -114,7 +123,8 @@ void kd_model_frames(const struct csc_config *cfg, const struct kd_group *g, int
                 m->merges++;
                 merged[s] = 1;
             }
-            if (d.fate[i].gso_lost) {
+            if (d.fate[i].gso_lost && !before_udp[s] &&
+                !(d.fate[i].super < (uint64_t)nseg && before_udp[d.fate[i].super])) {
                 lost[s] = 1;
                 if (d.fate[i].super < (uint64_t)nseg)
                     lost[d.fate[i].super] = 1;

@@ -18,6 +18,7 @@
  *   kfuzz_run.c    sessions per namespace, minimisation, the findings
  *   kfuzz_known.c  the known-disagreement list, --classify
  *   kfuzz_trace.c  where the kernel dropped a saved frame (skb:kfree_skb)
+ *   kfuzz_oops.c   frames a kernel of the list crashes on (skipped, said)
  *   kfuzz_main.c   the program: options, the VM relay, known list, tables
  */
 #ifndef CSC_KFUZZ_H
@@ -158,6 +159,7 @@ struct kf_frame {
     int role_layer[RO__COUNT];   /* pb layer index of each role, -1: absent */
     size_t l3_off;           /* the outer IP header's offset (partial starts are from it) */
     size_t inner_l3_len;     /* the innermost IP packet's length (a run's device bytes) */
+    size_t iip_off;          /* the inner IP header's offset, 0: no inner IP layer */
     uint16_t pstart, poff;   /* KFR_PARTIAL */
 };
 
@@ -208,6 +210,7 @@ struct kf_outcome {
     int unknown;             /* the model: verdict unknown (not modelled, queued) */
     int in6, nosock;         /* the innermost IP family, no listener for the transport */
     int l4proto;             /* the innermost transport (enum csc_proto), CSC_P_NONE */
+    int l4layer;             /* its layer index (how deep the decode went), -1 */
     int64_t bytes;           /* UDP delivered: the payload bytes the socket reads (model: the
                                 datagram's UDP length less its header) */
 };
@@ -250,6 +253,8 @@ struct kf_opts {
     const char *summary;     /* the table, for CI and the docs */
     unsigned max_saved;      /* reports written at most (one per distinct disagreement) */
     int no_minimise;
+    int minimise_all;        /* minimise every disagreement (else a known line and key that had
+                                KNOWN_MINIMISED minimisations count the next ones as they come) */
     int trace;               /* trace drops for the reports (the VM: always) */
     int model_only;          /* no kernel: generate, build, model (the fuzzer's own cost) */
     const struct kf_case *cases;   /* --cases: these count recipes instead of generated frames;
@@ -280,6 +285,10 @@ const char *kf_case_text(uint32_t i);
 int kf_trace_available(void);
 void kf_trace_begin(void);
 void kf_trace_end(char *buf, size_t n);
+
+/* kfuzz_oops.c: why writing this frame would crash the kernel of this
+ * release (the VM and the run with it), NULL when it would not */
+const char *kf_oops(const struct kf_case *c, const struct kf_frame *fr, const char *release);
 
 /* kfuzz_known.c: the known-disagreement list */
 int kf_known_load(const char *path);

@@ -211,6 +211,7 @@ void kf_build(const struct kf_case *c, int seg, struct kf_frame *fr)
     fr->l3_off = f.off[role[RO_OIP]];
     int iip = role[RO_IIP] >= 0 ? role[RO_IIP] : role[RO_OIP];
     fr->inner_l3_len = f.len > f.off[iip] ? f.len - f.off[iip] : 0;
+    fr->iip_off = role[RO_IIP] >= 0 ? f.off[role[RO_IIP]] : 0;
     live_frame_set(&fr->lf, buf, n);
     if (c->report == KFR_PARTIAL)
         partial_of(c, &f, role, n, fr);

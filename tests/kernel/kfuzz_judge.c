@@ -88,6 +88,7 @@ void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *er
     if (short_l4)
         m->in6 = r.layers[r.stop_layer].proto == CSC_P_IPV6;
     m->l4proto = l4 >= 0 ? r.layers[l4].proto : CSC_P_NONE;
+    m->l4layer = l4;
     if (short_l4 && (r.stop_proto == CSC_P_TCP || r.stop_proto == CSC_P_UDP))
         m->nosock = 0;   /* a transport header too short to read: discarded before any socket
                             lookup, nothing answers it (core/replay/pull.c) */
@@ -155,11 +156,26 @@ void kf_model_run(const struct kf_case *c, const struct kf_frame *seg, const cha
     struct kf_outcome one;
     struct csc_config cfg;
     const struct live_frame *fp[KD_MAX_SEGS];
-    kf_model(c, &seg[0], era, m);
-    for (int s = 1; s < c->nseg && s < KD_MAX_SEGS; s++) {
+    /* the run's transport (family, protocol, listener) is the flow's: read
+     * from a segment no one-segment mutation broke (a cut, another
+     * protocol on segment 1 alone would name the wrong socket) */
+    int base = -1, flow = 0, deepest = -2, unknown = 0;
+    for (int s = 0; s < c->nseg && s < KD_MAX_SEGS; s++) {
+        int hit = 0;
+        for (int i = 0; i < c->nmut; i++)
+            hit |= c->mut[i].seg == s + 1;
         kf_model(c, &seg[s], era, &one);
-        m->unknown |= one.unknown;
+        unknown |= one.unknown;
+        if (!hit && base < 0)
+            base = s;
+        if (one.l4layer > deepest) {   /* every segment touched: the one decoded deepest */
+            deepest = one.l4layer;
+            flow = s;
+        }
     }
+    base = base >= 0 ? base : flow;
+    kf_model(c, &seg[base], era, m);
+    m->unknown |= unknown;
     for (int s = 0; s < c->nseg && s < KD_MAX_SEGS; s++)
         fp[s] = &seg[s].lf;
     config_of(c, &seg[0], era, m->nosock, &cfg);

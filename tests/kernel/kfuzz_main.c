@@ -4,7 +4,7 @@
  *
  *   csc-kfuzz --kernel host|bullseye|bookworm|trixie|sid [--seed S] [--count N]
  *             [--first I | --frame I | --frames I,J,..] [--bpf OBJ] [--vm RUNNER] [--known FILE]
- *             [--out DIR] [--summary FILE] [--max-saved N] [--no-minimise] [--trace] [-v]
+ *             [--out DIR] [--summary FILE] [--max-saved N] [--no-minimise | --minimise-all] [--trace] [-v]
  *
  * On the host it runs in-process (libcsclive's namespaces, as root). For a
  * Debian kernel it boots that kernel with the VM runner and runs itself in
@@ -40,7 +40,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: csc-kfuzz --kernel host|bullseye|bookworm|trixie|sid [--seed S] [--count N] "
                     "[--first I | --frame I | --frames I,J,..] [--bpf OBJ] [--vm RUNNER] [--known FILE] [--out DIR] "
-                    "[--summary FILE] [--max-saved N] [--no-minimise] [--trace] [--no-fast-path] [-v]\n"
+                    "[--summary FILE] [--max-saved N] [--no-minimise | --minimise-all] [--trace] [--no-fast-path] [-v]\n"
                     "       csc-kfuzz --kernel K --cases FILE [...]   (fixed recipes: each must agree)\n"
                     "       csc-kfuzz --kernel K --with-cases FILE --seed S --count N [...]   (both in one run)\n"
                     "       csc-kfuzz --classify LOG --known FILE   (a run's disagreements against the list now)\n");
@@ -118,7 +118,7 @@ static int run_vm(const struct args *a)
         snprintf(range, sizeof range, "--cases");
         snprintf(range2, sizeof range2, "/mnt/host/cases.txt");
     } else if (o->list) {
-        snprintf(range, sizeof range, "--frames");
+        snprintf(range, sizeof range, "%s--frames", have_cases ? "--with-cases /mnt/host/cases.txt " : "");
         snprintf(range2, sizeof range2, "%.4100s", o->list_text);
     } else {
         snprintf(range, sizeof range, "%s--first %u", have_cases ? "--with-cases /mnt/host/cases.txt " : "",
@@ -133,7 +133,7 @@ static int run_vm(const struct args *a)
              a->vm, dir, self, limit, o->kernel, env, self, o->kernel, (unsigned long long)o->seed, range, range2,
              o->max_saved, have_bpf ? " --bpf /mnt/host/csum_level.bpf.o" : "",
              have_known ? " --known /mnt/host/known.txt" : "", tmp ? "" : " --out /mnt/host",
-             o->no_minimise ? " --no-minimise" : "", o->no_fast_path ? " --no-fast-path" : "",
+             o->no_minimise ? " --no-minimise" : o->minimise_all ? " --minimise-all" : "", o->no_fast_path ? " --no-fast-path" : "",
              o->verbose ? " -v" : "", o->verbose > 1 ? " -v" : "");
     printf("csc-kfuzz: %u frames of seed %llu in Debian's %s kernel (%s)\n", o->count, (unsigned long long)o->seed,
            o->kernel, a->vm);
@@ -224,6 +224,7 @@ int main(int argc, char **argv)
         else if (!strcmp(s, "--max-saved") && v) a.o.max_saved = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(s, "--tunnels") && v) a.tunnels = argv[++i];
         else if (!strcmp(s, "--no-minimise")) a.o.no_minimise = 1;
+        else if (!strcmp(s, "--minimise-all")) a.o.minimise_all = 1;
         else if (!strcmp(s, "--trace")) a.o.trace = 1;
         else if (!strcmp(s, "--model-only")) a.o.model_only = 1;
         else if (!strcmp(s, "--no-fast-path")) a.o.no_fast_path = 1;

@@ -22,10 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_SIGS 4096            /* distinct signatures the known list explains */
-#define MAX_NEW_SIGS 2048        /* and beyond them, room kept for unexplained ones */
 #define MAX_ROWS 48
 #define MINIMISE_BUDGET 40       /* minimisations per raw disagreement key and tunnel */
+#define KNOWN_MINIMISED 3        /* minimisations a known line gets before the frames it explains
+                                    as they come are counted so (--minimise-all: every frame) */
+#define PROGRESS_EVERY 10000     /* frames between two progress lines */
 
 struct sig {
     char text[600];              /* tunnel report mutations : model X, kernel Y (why) */
@@ -35,6 +36,7 @@ struct sig {
     int known;                   /* index into the known list, -1 */
     int minimised;
     char file[360];
+    uint64_t hash;
 };
 
 struct row {
@@ -47,12 +49,22 @@ static struct {
     const char *era;
     char release[128];
     struct live_tools tools;
-    struct sig *sigs;
-    size_t nsigs;
+    struct sig *sigs;            /* every distinct signature, in the order met */
+    size_t nsigs, capsigs;
+    uint32_t *sigix;             /* open addressing by hash: index + 1 into sigs, 0 empty */
+    size_t capix;
+    /* minimisations that ended on each known line: after KNOWN_MINIMISED a
+     * frame the line explains unminimised is counted as it comes */
+    unsigned *kmin;
+    size_t nkmin;
+    unsigned counted_unminimised;
+    unsigned frames_done, frames_total;
+    unsigned oops_skipped;       /* frames not written: the kernel would crash (kfuzz_oops.c) */
+    char oops_why[200];
+    double t_start, t_progress;
     struct row rows[MAX_ROWS];
     int nrows;
     unsigned runs_total, runs_minimise, saved;
-    unsigned sigs_dropped;       /* explained disagreements past the table */
     double t_kernel;
     struct { char key[240]; unsigned n; } budget[512];
     int nbudget;
@@ -133,7 +145,9 @@ static int run_frame(struct ns *n, const struct kf_case *c, const struct kf_fram
 }
 
 /* Run and judge: 1 agree, 0 disagree, 2 model unknown, -1 error, -2
- * skipped. fr: room for KD_MAX_SEGS frames. */
+ * skipped, -3 not written: the kernel would crash on it (kfuzz_oops.c;
+ * minimisation can uncover such a frame too). fr: room for KD_MAX_SEGS
+ * frames. */
 static int judge(struct ns *n, const struct kf_case *c, struct kf_frame *fr, struct live_obs *o,
                  struct kf_outcome *m, struct kf_outcome *k, char *why, size_t wn)
 {
@@ -142,6 +156,12 @@ static int judge(struct ns *n, const struct kf_case *c, struct kf_frame *fr, str
         kf_build(c, s, &fr[s]);
         if (!fr[s].ok)
             return -1;
+        const char *oops = kf_oops(c, &fr[s], R.release);
+        if (oops) {
+            snprintf(R.oops_why, sizeof R.oops_why, "%s", oops);
+            snprintf(why, wn, "not written: %s", oops);
+            return -3;
+        }
     }
     int rc = run_frame(n, c, fr, o);
     if (rc)
@@ -365,23 +385,83 @@ static void save(struct ns *n, const struct kf_case *orig, const struct kf_case 
     R.saved++;
 }
 
-/* A long run meets more distinct explained signatures than the table holds;
- * an unexplained one always gets its line (the room kept for them), an
- * explained one past the table is counted in its row and in sigs_dropped */
-static struct sig *sig_find(const char *text, int known)
+static uint64_t hash_text(const char *t)
 {
-    for (size_t i = 0; i < R.nsigs; i++)
-        if (!strcmp(R.sigs[i].text, text))
-            return &R.sigs[i];
-    if (R.nsigs >= MAX_SIGS + (known >= 0 ? 0 : MAX_NEW_SIGS)) {
-        R.sigs_dropped++;
-        return NULL;
+    uint64_t h = 0xcbf29ce484222325ull;        /* FNV-1a */
+    while (*t)
+        h = (h ^ (uint8_t)*t++) * 0x100000001b3ull;
+    return h;
+}
+
+/* Put sigs[i] into the index (capix a power of two, never more than half full) */
+static void sig_index_put(size_t i)
+{
+    size_t m = R.capix - 1;
+    for (size_t j = (size_t)R.sigs[i].hash & m;; j = (j + 1) & m)
+        if (!R.sigix[j]) {
+            R.sigix[j] = (uint32_t)(i + 1);
+            return;
+        }
+}
+
+/* The signature's line in the table, added when new; a long run meets tens
+ * of thousands of distinct ones (the unminimised ones above all), so the
+ * table grows and is found by hash. NULL: out of memory (counted in the
+ * row all the same). */
+static struct sig *sig_find(const char *text)
+{
+    uint64_t h = hash_text(text);
+    if (R.capix) {
+        size_t m = R.capix - 1;
+        for (size_t j = (size_t)h & m; R.sigix[j]; j = (j + 1) & m) {
+            struct sig *s = &R.sigs[R.sigix[j] - 1];
+            if (s->hash == h && !strcmp(s->text, text))
+                return s;
+        }
     }
-    struct sig *s = &R.sigs[R.nsigs++];
+    if (R.nsigs == R.capsigs) {
+        size_t cap = R.capsigs ? R.capsigs * 2 : 256;
+        struct sig *n = realloc(R.sigs, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        R.sigs = n;
+        R.capsigs = cap;
+    }
+    if (2 * (R.nsigs + 1) > R.capix) {
+        size_t cap = R.capix ? R.capix * 2 : 1024;
+        uint32_t *ix = calloc(cap, sizeof *ix);
+        if (!ix)
+            return NULL;
+        free(R.sigix);
+        R.sigix = ix;
+        R.capix = cap;
+        for (size_t i = 0; i < R.nsigs; i++)
+            sig_index_put(i);
+    }
+    struct sig *s = &R.sigs[R.nsigs];
     memset(s, 0, sizeof *s);
     snprintf(s->text, sizeof s->text, "%s", text);
+    s->hash = h;
     s->known = -1;
+    sig_index_put(R.nsigs++);
     return s;
+}
+
+/* The count of minimisations that ended on known line kn */
+static unsigned *kmin_of(int kn)
+{
+    if (kn < 0)
+        return NULL;
+    if ((size_t)kn >= R.nkmin) {
+        size_t cap = (size_t)kn + 64;
+        unsigned *n = realloc(R.kmin, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        memset(n + R.nkmin, 0, (cap - R.nkmin) * sizeof *n);
+        R.kmin = n;
+        R.nkmin = cap;
+    }
+    return &R.kmin[kn];
 }
 
 /* A frame that disagreed: again (noise?), then minimised and recorded */
@@ -393,9 +473,17 @@ static void disagreement(struct ns *n, const struct kf_case *c, struct row *row,
     struct kf_outcome m, k;
     char why[200], key[200], key2[200], text[600];
     key_of(c, m0, k0, key, sizeof key);
-    int rc = judge(n, c, fr, &o, &m, &k, why, sizeof why);
-    if (rc == 0)
-        key_of(c, &m, &k, key2, sizeof key2);
+    /* a run is written twice more: whether GRO merges depends on timing a
+     * loaded machine can upset (docs/kernel-diff.md, "GRO runs") */
+    int rc = 0;
+    for (int rep = 0; rep < (nseg_of(c) > 1 ? 3 : 1) && rc == 0; rep++) {
+        rc = judge(n, c, fr, &o, &m, &k, why, sizeof why);
+        if (rc == 0) {
+            key_of(c, &m, &k, key2, sizeof key2);
+            if (strcmp(key, key2))
+                break;
+        }
+    }
     if (rc != 0 || strcmp(key, key2)) {
         row->noise++;
         if (R.o->verbose)
@@ -403,16 +491,30 @@ static void disagreement(struct ns *n, const struct kf_case *c, struct row *row,
                    rc == 0 ? key2 : rc == 1 ? "agreed" : "did not run");
         return;
     }
+    /* The frame as it came: a known line that has had its minimisations
+     * explains it without more (the minimisation is most of the cost of a
+     * disagreement; the line's pattern is matched against every mutation
+     * of the frame, so one of them must be the line's) */
+    kf_build(c, 0, &fr[0]);
+    signature(c, &fr[0], key, text, sizeof text);
+    int kn = kf_known_match(R.o->kernel, text);
+    unsigned *km = R.o->minimise_all ? NULL : kmin_of(kn);
     struct kf_case mc = *c;
     int minimised = 0;
-    if (!R.o->no_minimise && budget_left(c, key)) {
-        minimise(n, &mc, key);
-        minimised = 1;
+    if (km && *km >= KNOWN_MINIMISED) {
+        R.counted_unminimised++;
+    } else {
+        if (!R.o->no_minimise && budget_left(c, key)) {
+            minimise(n, &mc, key);
+            minimised = 1;
+        }
+        kf_build(&mc, 0, &fr[0]);
+        signature(&mc, &fr[0], key, text, sizeof text);
+        kn = kf_known_match(R.o->kernel, text);
+        if (minimised && (km = kmin_of(kn)))
+            ++*km;
     }
-    kf_build(&mc, 0, &fr[0]);
-    signature(&mc, &fr[0], key, text, sizeof text);
-    int kn = kf_known_match(R.o->kernel, text);
-    struct sig *sg = sig_find(text, kn);
+    struct sig *sg = sig_find(text);
     if (kn >= 0) {
         row->known++;
         kf_known_seen(kn);
@@ -535,17 +637,28 @@ static void run_ns(const uint32_t *idx, size_t cnt)
             j = judge(&n, &c, fr, &o, &m, &k, why, sizeof why);
         if (R.o->cases)                /* a listed case: every line says how it went */
             printf("[%3u] %s | %s\n", c.index, kf_case_text(c.index),
-                   j == 1 ? "agree" : j == 2 ? "MODEL UNKNOWN" : j == 0 ? why : j == -2 ? "skipped" : "error");
+                   j == 1 ? "agree" : j == 2 ? "MODEL UNKNOWN" : j == 0 || j == -3 ? why : j == -2 ? "skipped" : "error");
         else if (R.o->verbose > 1 || (R.o->verbose && R.o->count <= 4)) {
             char label[1024];
             kf_case_label(&c, label, sizeof label);
             printf("[%u] %s | %s\n", c.index, label, j == 1 ? "agree" : j == 2 ? "model unknown" : why);
+        }
+        if (++R.frames_done % PROGRESS_EVERY == 0 && !R.o->cases) {
+            double t = now_s() - R.t_start;
+            unsigned dis = 0, kn = 0;
+            for (int r = 0; r < R.nrows; r++)
+                dis += R.rows[r].disagree, kn += R.rows[r].known;
+            printf("progress: %u of %u frames in %.0f s (%.1f frames/s; the last %d: %.1f/s), %u known, %u "
+                   "unexplained\n", R.frames_done, R.frames_total, t, t > 0 ? R.frames_done / t : 0.0,
+                   PROGRESS_EVERY, PROGRESS_EVERY / (now_s() - R.t_progress), kn, dis);
+            R.t_progress = now_s();
         }
         switch (j) {
         case 1: row->agree++; break;
         case 2: row->unknown++; break;
         case 0: disagreement(&n, &c, row, &m, &k, &o); break;
         case -2: row->skipped++; note_skip(&o); break;
+        case -3: row->skipped++; R.oops_skipped++; break;
         default:
             row->errors++;
             printf("*** HARNESS ERROR frame %u: %s ***\n", c.index, o.msg[0] ? o.msg : n.ss.msg);
@@ -722,9 +835,6 @@ int kf_run_here(const struct kf_opts *o)
     memset(&R, 0, sizeof R);
     R.o = o;
     R.tools.bpf_obj = o->bpf;
-    R.sigs = calloc(MAX_SIGS + MAX_NEW_SIGS, sizeof *R.sigs);
-    if (!R.sigs)
-        return 1;
     if (o->known && kf_known_load(o->known)) {
         perror(o->known);
         return 1;
@@ -763,6 +873,8 @@ int kf_run_here(const struct kf_opts *o)
         key[i] = (uint8_t)ns_key(&c);
     }
     double t0 = now_s();
+    R.t_start = R.t_progress = t0;
+    R.frames_total = o->count;
     for (unsigned k = 0; k < NS_KEYS; k++) {
         size_t n = 0;
         for (uint32_t i = 0; i < o->count; i++)
@@ -803,8 +915,9 @@ int kf_run_here(const struct kf_opts *o)
     for (size_t i = 0; i < R.nsigs; i++)
         newsigs += R.sigs[i].known < 0;
     printf("\n%zu distinct disagreements (%u not in the known list)", R.nsigs, newsigs);
-    if (R.sigs_dropped)
-        printf(", and %u explained ones past the table of %d (counted in the rows above)", R.sigs_dropped, MAX_SIGS);
+    if (R.counted_unminimised)
+        printf(", %u frames counted unminimised by a known line already minimised %d times",
+               R.counted_unminimised, KNOWN_MINIMISED);
     printf(":\n");
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < R.nsigs; i++) {
@@ -818,6 +931,8 @@ int kf_run_here(const struct kf_opts *o)
         }
     for (int k = 0; k < R.nskipmsg; k++)
         printf("*** SKIPPED (not in this kernel): %s ***\n", R.skipmsg[k]);
+    if (R.oops_skipped)
+        printf("*** SKIPPED %u frames, not written (the kernel would crash): %s ***\n", R.oops_skipped, R.oops_why);
     unsigned ran = 0, errors = 0, unknown = 0;
     for (int r = 0; r < R.nrows; r++) {
         ran += R.rows[r].frames - R.rows[r].skipped - R.rows[r].errors;
@@ -829,7 +944,11 @@ int kf_run_here(const struct kf_opts *o)
            "(kernel side %.1f s); %u reports saved%s%s\n", ran, R.runs_total, R.runs_minimise, total,
            total > 0 ? ran / total : 0.0, R.t_kernel, R.saved, o->out ? " in " : "", o->out ? o->out : "");
     kf_fast_report(stdout);            /* the model's frames: from plans, by the general path */
+    if (!o->cases)
+        printf("time: %u frames in %.1f s: %.1f frames/s\n", o->count, total, total > 0 ? o->count / total : 0.0);
     free(R.sigs);
+    free(R.sigix);
+    free(R.kmin);
     kf_known_free();
     if (!ran)
         return 77;

@@ -288,9 +288,13 @@ struct csc_layer_kernel {
 /* csc_layer_view.ip.rh_flags: an IPv6 routing header is in the chain; it
  * comes after the destination options header carrying a Home Address option;
  * a fragment header is in the chain (an atomic one too: IPv6 GRO stops there);
- * the first routing header's hdrlen is 2: one address (a valid type 2 header) */
+ * the first routing header's hdrlen is 2: one address (a valid type 2 header);
+ * a routing header / a Home Address option comes before the first fragment
+ * header (their handlers run before ipv6_frag_rcv queues the fragment); a
+ * second fragment header follows the first (frag_off is the first's) */
 enum { CSC_RH_SEEN = 1u << 0, CSC_RH_AFTER_HAO = 1u << 1, CSC_RH_FRAG_HDR = 1u << 2,
-       CSC_RH_HDRLEN2 = 1u << 3 };
+       CSC_RH_HDRLEN2 = 1u << 3, CSC_RH_BEFORE_FRAG = 1u << 4, CSC_RH_HAO_BEFORE_FRAG = 1u << 5,
+       CSC_RH_FRAG_TWICE = 1u << 6 };
 
 union csc_layer_view {
     struct {                      /* ipv4, ipv6 */
@@ -302,7 +306,7 @@ union csc_layer_view {
                                      IPv6: the fragment header's offset << 3 | M */
         uint8_t rh_type;          /* IPv6: the first routing header's type */
         uint8_t rh_segs_left;     /* and its segments left */
-        uint8_t rh_flags;         /* CSC_RH_SEEN, CSC_RH_AFTER_HAO */
+        uint8_t rh_flags;         /* CSC_RH_* */
     } ip;
     struct {                      /* udp; tcp starts alike */
         uint16_t sport, dport;

@@ -37,7 +37,7 @@ mirror=${CSC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 jobs=${CSC_JOBS:-2}
 PKGS="cmake make gcc libc6-dev pkg-config libpcap-dev libglib2.0-dev check \
 libwireshark-dev libwiretap-dev wireshark-dev tshark python3 util-linux binutils \
-libjson-glib-dev"
+libjson-glib-dev libseccomp-dev"
 
 suite_of() {
     case $1 in

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "broker.h"
+#include "live_int.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -173,16 +174,7 @@ const char *brk_reply_check(const struct brk_reply *r, uint32_t type, uint32_t s
 
 int brk_read_full(int fd, void *buf, size_t n)
 {
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = read(fd, (char *)buf + got, n - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        got += (size_t)r;
-    }
-    return 0;
+    return live_read_full(fd, buf, n);     /* the session's loop: EINTR retried, EOF an error */
 }
 
 int brk_write_full(int fd, const void *buf, size_t n)

@@ -37,14 +37,25 @@ trap 'rm -rf "$TMP"' EXIT
 # one whole run first: can --live run here, and how long does a run last
 # (the kills are spread over it: a faster --live must still be killed
 # inside its namespaces)
-t0=$(date +%s.%N)
-# shellcheck disable=SC2086
-"$CSC" --live $KERNEL -q "$@" >/dev/null 2>/tmp/csc-kill-pre.$$
-rc=$?
-dur=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
-if [ $rc = 77 ]; then
-    echo "SKIP: $(cat /tmp/csc-kill-pre.$$)"; rm -f /tmp/csc-kill-pre.$$; exit 77
-fi
+# Twice, and the shorter counts: the first run after a test that made many
+# namespaces waits for the kernel to free them (cleanup_net holds the lock
+# that creating one takes); in the ASan CI it took 20.6 s where the runs after
+# it took under 11.5 s, and 8 of 10 kills came after the run had ended.
+# (VM runs are long enough that their boot dominates: once for them.)
+dur=
+calib="1 2"; [ -n "$KERNEL" ] && calib=1
+for k in $calib; do
+    t0=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    "$CSC" --live $KERNEL -q "$@" >/dev/null 2>/tmp/csc-kill-pre.$$
+    rc=$?
+    d=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+    if [ $rc = 77 ]; then
+        echo "SKIP: $(cat /tmp/csc-kill-pre.$$)"; rm -f /tmp/csc-kill-pre.$$; exit 77
+    fi
+    dur=$(awk -v a="${dur:-$d}" -v b="$d" 'BEGIN { printf "%.3f", (b < a ? b : a) }')
+    echo "whole run $k: ${d} s"
+done
 rm -f /tmp/csc-kill-pre.$$
 for tool in lsns setsid; do
     command -v $tool >/dev/null || { echo "SKIP: $tool not found"; exit 77; }

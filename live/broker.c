@@ -179,16 +179,7 @@ int brk_read_full(int fd, void *buf, size_t n)
 
 int brk_write_full(int fd, const void *buf, size_t n)
 {
-    size_t put = 0;
-    while (put < n) {
-        ssize_t w = send(fd, (const char *)buf + put, n - put, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        put += (size_t)w;
-    }
-    return 0;
+    return live_io_full(LIVE_SEND, fd, (void *)(uintptr_t)buf, n);
 }
 
 int brk_send_fd(int sock, const void *buf, size_t n, int fd)

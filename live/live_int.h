@@ -7,6 +7,8 @@
 #include "live.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #define SNAP_MAX 1024
@@ -77,20 +79,37 @@ typedef void (*cmd_fail_fn)(void *ctx, int d, int unsupported_here, const char *
 int cmd_run_setup_lines(const struct live_tools *t, const struct live_setup *s, cmd_fail_fn fail, void *ctx,
                         char *err, size_t n);
 
-/* n bytes from fd, across short reads and signals; -1 at the end or on an
- * error (a struct live_obs is larger than PIPE_BUF: a pipe may give part) */
-static inline int live_read_full(int fd, void *buf, size_t n)
+enum live_io { LIVE_READ, LIVE_WRITE, LIVE_SEND };
+
+/* n bytes from or to fd, across short transfers and signals; -1 at the end
+ * or on an error (a struct live_obs is larger than PIPE_BUF: a pipe may give
+ * part). LIVE_SEND: a socket whose peer may be gone (no SIGPIPE). */
+static inline int live_io_full(enum live_io how, int fd, void *buf, size_t n)
 {
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = read(fd, (char *)buf + got, n - got);
+    size_t done = 0;
+    while (done < n) {
+        char *p = (char *)buf + done;
+        ssize_t r = how == LIVE_READ    ? read(fd, p, n - done)
+                    : how == LIVE_WRITE ? write(fd, p, n - done)
+                                        : send(fd, p, n - done, MSG_NOSIGNAL);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
             return -1;
-        got += (size_t)r;
+        done += (size_t)r;
     }
     return 0;
+}
+
+static inline int live_read_full(int fd, void *buf, size_t n)
+{
+    return live_io_full(LIVE_READ, fd, buf, n);
+}
+
+/* (write(2) and send(2) only read buf: the cast drops nothing) */
+static inline int live_write_full(int fd, const void *buf, size_t n)
+{
+    return live_io_full(LIVE_WRITE, fd, (void *)(uintptr_t)buf, n);
 }
 
 #endif

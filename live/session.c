@@ -42,20 +42,6 @@ struct wire_frame {
     uint16_t len;
 };
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-    size_t put = 0;
-    while (put < n) {
-        ssize_t w = write(fd, (const char *)buf + put, n - put);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        put += (size_t)w;
-    }
-    return 0;
-}
-
 /* The child: make the setup, say how it went, then answer batches until
  * the pipe closes. */
 static void child_main(const struct live_tools *t, const struct live_setup *s, int rfd, int wfd,
@@ -75,7 +61,7 @@ static void child_main(const struct live_tools *t, const struct live_setup *s, i
     o.id = -1;
     int st = live_setup(t, s, o.msg, sizeof o.msg);
     o.status = st ? LIVE_ERROR : LIVE_OK;
-    if (write_all(wfd, &o, sizeof o))
+    if (live_write_full(wfd, &o, sizeof o))
         _exit(3);
     if (st)
         _exit(0);
@@ -91,7 +77,7 @@ static void child_main(const struct live_tools *t, const struct live_setup *s, i
             memset(&o, 0, sizeof o);
             o.id = -1;
             o.status = live_setup_extend(&more, o.msg, sizeof o.msg) ? LIVE_ERROR : LIVE_OK;
-            if (write_all(wfd, &o, sizeof o))
+            if (live_write_full(wfd, &o, sizeof o))
                 _exit(3);
             if (o.status != LIVE_OK)
                 _exit(0);
@@ -121,7 +107,7 @@ static void child_main(const struct live_tools *t, const struct live_setup *s, i
         } else {
             live_run_batch(&b, &o);
         }
-        if (write_all(wfd, &o, sizeof o))
+        if (live_write_full(wfd, &o, sizeof o))
             _exit(3);
     }
 }
@@ -203,7 +189,7 @@ int live_session_extend(struct live_session *ss, const struct live_setup *s, uns
     struct live_obs o;
     struct pollfd pfd = { ss->rfd, POLLIN, 0 };
     int pr = -1;
-    if (!write_all(ss->wfd, &wb, sizeof wb) && !write_all(ss->wfd, s, sizeof *s))
+    if (!live_write_full(ss->wfd, &wb, sizeof wb) && !live_write_full(ss->wfd, s, sizeof *s))
         while ((pr = poll(&pfd, 1, (int)(timeout_s ? timeout_s : 600) * 1000)) < 0 && errno == EINTR) {
         }
     int got = pr > 0 && !live_read_full(ss->rfd, &o, sizeof o);
@@ -234,12 +220,12 @@ int live_session_run(struct live_session *ss, const struct live_batch *b, struct
         return -1;
     }
     struct wire_batch wb = { WIRE_MAGIC, b->id, b->dev, b->nframes, b->flags };
-    int bad = write_all(ss->wfd, &wb, sizeof wb);
+    int bad = live_write_full(ss->wfd, &wb, sizeof wb);
     for (unsigned i = 0; !bad && i < b->nframes; i++) {
         struct wire_frame wf;
         memcpy(wf.vnet, b->frames[i]->vnet, sizeof wf.vnet);
         wf.len = b->frames[i]->len;
-        bad = write_all(ss->wfd, &wf, sizeof wf) || write_all(ss->wfd, b->frames[i]->data, wf.len);
+        bad = live_write_full(ss->wfd, &wf, sizeof wf) || live_write_full(ss->wfd, b->frames[i]->data, wf.len);
     }
     int64_t tw = live_now_us();
     struct pollfd pfd = { ss->rfd, POLLIN, 0 };

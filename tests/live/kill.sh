@@ -115,6 +115,12 @@ while [ $i -lt "$RUNS" ]; do
         fi
         sleep 0.1; t=$((t + 1))
     done
+    # a run that had ended before its kill says runs are shorter now than
+    # the timing above (the kernel frees earlier namespaces as it goes): the
+    # next kills are spread over what this one took at most
+    if [ "$st" -le 2 ]; then
+        dur=$(awk -v a="$dur" -v b="$delay" 'BEGIN { printf "%.3f", (b < a ? b : a) }')
+    fi
     how=""
     # a SIGINT/SIGTERM the run caught: 128 + the signal, "INTERRUPTED" in the
     # summary when it got to its frames, never a harness error
@@ -135,7 +141,7 @@ while [ $i -lt "$RUNS" ]; do
     fi
 done
 rm -f /tmp/csc-kill-out.$$
-echo "$RUNS runs, $mid killed while a namespace or VM was up (a whole run: ${dur} s)"
+echo "$RUNS runs, $mid killed while a namespace or VM was up (a whole run, at the end: ${dur} s)"
 # a kill that never met a namespace tests nothing: most must
 [ $mid -ge $((RUNS / 2)) ] || { echo "FAIL: only $mid of $RUNS runs were killed inside a namespace"; fail=1; }
 exit $fail

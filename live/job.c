@@ -26,6 +26,7 @@
 #include "live_int.h"
 
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -177,23 +178,28 @@ static int send_case(struct job_reader *jr)
     return jr->st->case_fn ? jr->st->case_fn(jr->st->ctx, &jr->b) : 0;
 }
 
+/* The setup's yes/no lines: "KEY 0|1" into one uint8_t of the setup */
+static const struct {
+    const char *key;
+    size_t off;
+} SETUP_FLAGS[] = {
+    { "napi ", offsetof(struct live_setup, napi) },
+    { "extends ", offsetof(struct live_setup, extends) },
+    { "pin ", offsetof(struct live_setup, pin) },
+};
+
 /* One line of a setup's description into s; 0 ok, -1 malformed. */
 static int setup_line(struct live_setup *s, char *line, char *arg)
 {
     unsigned long v;
-    if (!strncmp(line, "napi ", 5)) {
-        if (get_uint(arg, 1, &v))
-            return -1;
-        s->napi = (uint8_t)v;
-    } else if (!strncmp(line, "extends ", 8)) {
-        if (get_uint(arg, 1, &v))
-            return -1;
-        s->extends = (uint8_t)v;
-    } else if (!strncmp(line, "pin ", 4)) {
-        if (get_uint(arg, 1, &v))
-            return -1;
-        s->pin = (uint8_t)v;
-    } else if (!strncmp(line, "gro ", 4)) {
+    for (size_t i = 0; i < sizeof SETUP_FLAGS / sizeof SETUP_FLAGS[0]; i++)
+        if (!strncmp(line, SETUP_FLAGS[i].key, strlen(SETUP_FLAGS[i].key))) {
+            if (get_uint(arg, 1, &v))
+                return -1;
+            *((uint8_t *)s + SETUP_FLAGS[i].off) = (uint8_t)v;
+            return 0;
+        }
+    if (!strncmp(line, "gro ", 4)) {
         if (get_uint(arg, 1000000000, &v))
             return -1;
         s->gro_flush_ns = (uint32_t)v;

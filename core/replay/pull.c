@@ -273,8 +273,9 @@ bool pskb_may_pull_fails(struct rp *rp, uint8_t at)
             (u->family && u->family != (v6 ? 6 : 4)) || (u->era_sw != NO_ERA && !era(rp, u->era_sw)))
             continue;
         if (shorter == CSC_P_GUE) {
-            /* gue_udp_recv: every header it refuses, short or not, is freed */
-            rp_drop(rp, at, KF_GUE_UDP_RECV, KD_PKT_TOO_SMALL, 0);
+            /* gue_udp_recv: every header it refuses, short or not, is
+             * freed at its drop label (kfree_skb: NOT_SPECIFIED, v6.12) */
+            rp_drop(rp, at, KF_GUE_UDP_RECV, KD_GUE_HDR, 0);
             return true;
         }
         if (shorter == CSC_P_ICMP || shorter == CSC_P_ICMPV6) {

@@ -37,6 +37,14 @@ static void gue_253(struct pb_frame *f)
 {
     pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_GUE)->proto = 253; pb_push(f, PB_PAYLOAD);
 }
+/* a GUE header claiming 31 words of options that the datagram lacks */
+static void gue_short(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_GUE); pb_push(f, PB_PAYLOAD)->len = 4;
+    struct pb_patch *p = pb_patch_add(f, 3, PB_PATCH_SET, 0, 1);
+    p->mask[0] = 0xff;
+    p->val[0] = 0x1f;
+}
 static void gpe_9(struct pb_frame *f)
 {
     pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_VXLAN_GPE)->proto = 9; pb_push(f, PB_PAYLOAD);
@@ -78,6 +86,10 @@ static const struct stop_case cases[] = {
      * (core/replay/pull.c), a discard that counts nothing the model has */
     { "malformed", ip_tcp_no_header, 0, CSC_STOP_MALFORMED, CSC_P_TCP, 1, "malformed tcp@34", NULL, NULL,
       CSC_K_DROP, "PKT_TOO_SMALL", NOC },
+    /* gue_udp_recv frees a header it cannot pull at its drop label (v6.12):
+     * no reason, no counter */
+    { "malformed-gue", gue_short, 0, CSC_STOP_MALFORMED, CSC_P_GUE, 2, "malformed gue@42", NULL, NULL,
+      CSC_K_DROP, "NOT_SPECIFIED (gue header)", NOC },
     { "unsupported", gre_v2, 0, CSC_STOP_UNSUPPORTED, CSC_P_GRE, 2, "unsupported gre@34", NULL, NULL,
       CSC_K_DROP, "NOT_SPECIFIED (gre flags)", NOC },
     { "fragment", ip_fragment, 0, CSC_STOP_FRAGMENT, CSC_P_IPV4, 1, "fragment ipv4@34", NULL, NULL,

@@ -4,7 +4,8 @@
  * Per device: 8 hash buckets of at most 8 held packets (GRO_HASH_BUCKETS,
  * MAX_GRO_SKBS). A frame the per-frame replay found eligible is matched to
  * a held packet of its flow and merged or refused as tcp_gro_receive does:
- *   flush the held packet if ack/flags/options/tos/ttl differ, CWR is set,
+ *   flush the held packet if ack/flags/options/tos/ttl differ, CWR is set
+ *   (by era, csc_gro_cfg.era_sw: or differs, 6.18; only differs, 7.2),
  *   the segment is larger than the flow's mss ((len - 1) >= mss), the
  *   sequence is not the next one, or gro_max_size would be exceeded;
  *   after a merge, a segment smaller than mss or carrying PSH/FIN/URG/RST/SYN
@@ -31,6 +32,8 @@ void csc_gro_cfg_default(struct csc_gro_cfg *cfg)
     cfg->max_size = 65536;
     cfg->poll_gap_us = 100;
     cfg->flush_timeout_us = 0;
+    struct csc_era e;
+    cfg->era_sw = csc_era_by_name("modern", &e) ? e.sw : 0;
 }
 
 void csc_gro_init(struct csc_gro *g, const struct csc_gro_cfg *cfg)
@@ -647,7 +650,14 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
 
     if (h) {
         enum csc_gro_flush why = CSC_GF__COUNT;
-        if (h->hdr != s->hdr || (s->flags & TCP_CWR))
+        /* tcp_gro_receive's CWR rule by era (docs/eras.md): a CWR segment
+         * flushes; "gro: prevent ACE field corruption & better AccECN
+         * handling": a CWR difference flushes too; "gro: flushing when CWR
+         * is set negatively affects AccECN" (7.2.13): only the difference */
+        uint64_t sw = g->cfg.era_sw;
+        bool cwr = (!(sw & CSC_ERA_BIT(CSC_E_TCP_GRO_CWR_NO_FLUSH)) && (s->flags & TCP_CWR)) ||
+                   ((sw & CSC_ERA_BIT(CSC_E_TCP_GRO_CWR_IN_FLAGS)) && ((h->flags ^ s->flags) & TCP_CWR));
+        if (h->hdr != s->hdr || cwr)
             why = CSC_GF_HEADER;
         else if (s->payload == 0 || s->payload > h->mss)     /* (len - 1) >= mss */
             why = s->payload == 0 ? CSC_GF_SMALL : CSC_GF_MSS;

@@ -73,8 +73,12 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
 #define SW_6_1 (SW_5_10 | E(VXLAN_GPE_GRO) | E(UDP_ENCAP_FLUSH) | E(GUE_REMCSUM_ORDER) | E(VXLAN_INNER_PULL) | \
                 E(HOP_IOAM) | E(HOP_JUMBO_ONE_COUNT))
 #define SW_6_12 SW_6_1
-/* modern (6.14+, 6.18, 7.x): v6.14 VXLAN reserved bits checked before RCO. */
-#define SW_MODERN (SW_6_12 | E(VXLAN_RESERVED_EARLY))
+/* modern (6.14+, 6.18, 7.x): v6.14 VXLAN reserved bits checked before RCO.
+ * tcp_gro_receive flushes on a CWR difference (AccECN preparation, "gro:
+ * prevent ACE field corruption & better AccECN handling"): 6.12.118 masks
+ * it, the host's 6.18.44 flushes (kfuzz-cases, "CWR"); the first release
+ * between them was not read here. */
+#define SW_MODERN (SW_6_12 | E(VXLAN_RESERVED_EARLY) | E(TCP_GRO_CWR_IN_FLAGS))
 /* Debian sid's 7.2 (7.2.13): gre_rcv's drop label in net/ipv4/ip_gre.c and
  * net/ipv6/ip6_gre.c, and gre_demux.c's, call
  * dev_core_stats_rx_dropped_inc(skb->dev) - a GRE header or checksum that
@@ -82,7 +86,12 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * Debian's 6.12.118 lacks it; the commit and first release between them
  * could not be read here (no history in the source packages; the host 6.18
  * has no GRE): the preset is the release seen to have it. */
-#define SW_7_2 (SW_MODERN | E(GRE_RX_DROPPED))
+/* tcp_gro_receive (net/ipv4/tcp_offload.c, 7.2.13) no longer flushes on a
+ * CWR segment: the AccECN series' "gro: flushing when CWR is set
+ * negatively affects AccECN" (posted as v13 in January 2026; the host's
+ * 6.18.44 still flushes). A run whose every segment has CWR merges on 7.2
+ * (sid seed 5001 frame 26925: the old KF50). */
+#define SW_7_2 (SW_MODERN | E(GRE_RX_DROPPED) | E(TCP_GRO_CWR_NO_FLUSH))
 
 struct era_def {
     struct csc_era era;
@@ -119,10 +128,11 @@ static const struct era_def eras[] = {
     { { "6.12", SW_6_12 },
       "Debian trixie's 6.12 (6.12.117): as 6.1 (no v6.14 VXLAN reserved-bits order yet)" },
     { { "modern", SW_MODERN },
-      "6.14 and later (6.18, 7.x): 6.12 + the VXLAN reserved-bits check before RCO" },
+      "6.14 and later (6.18, 7.x): 6.12 + the VXLAN reserved-bits check before RCO; TCP GRO "
+      "flushes on a CWR change (AccECN)" },
     { { "7.2", SW_7_2 },
       "Debian sid's 7.2 (7.2.13): modern + a GRE drop in gre_rcv counts the receiving "
-      "device's rx_dropped" },
+      "device's rx_dropped; TCP GRO merges CWR segments (AccECN)" },
 };
 
 size_t csc_era_count(void)

@@ -10,6 +10,7 @@
  * their last segment arrived.
  */
 #include "gro-fate.h"
+#include "prefs.h"
 
 #include <epan/proto_data.h>
 #include <epan/wmem_scopes.h>
@@ -35,6 +36,7 @@ void pl_gro_init(void)
     c.flush_timeout_us = pref_flush_timeout;
     c.max_size = pref_max_size ? pref_max_size : c.max_size;
     c.poll_gap_us = pref_poll_gap;
+    c.era_sw = pl_prefs_config()->era.sw;   /* tcp_gro_receive's CWR rule is the era's */
     if (!engine)
         engine = g_new(struct csc_gro, 1);
     csc_gro_init(engine, &c);

@@ -112,6 +112,7 @@ enum kf_eop {
 #define KF_MAX_EDIT 4
 struct kf_edit {
     uint8_t op, role, len;
+    uint8_t seg;             /* 0: every segment; N: segment N of a run only ("sN:") */
     uint16_t off;
     uint8_t val[16];
 };
@@ -276,7 +277,7 @@ int kf_case_parse(const char *line, uint32_t index, struct kf_case *c, char *err
 int kf_cases_load(const char *path, struct kf_case **out, uint32_t *n);
 void kf_cases_free(void);      /* what kf_cases_load allocated */
 /* The edits of a listed case, over its stack after the mutations (kf_build) */
-void kf_edits_apply(const struct kf_case *c, struct pb_frame *f, int *role);
+void kf_edits_apply(const struct kf_case *c, int seg, struct pb_frame *f, int *role);
 /* The recipe text of loaded case i, as written in the file */
 const char *kf_case_text(uint32_t i);
 

@@ -182,7 +182,7 @@ void kf_build(const struct kf_case *c, int seg, struct kf_frame *fr)
         if (on_seg(&c->mut[i], seg))
             kf_mut_apply(c, &c->mut[i], &f, role);
     if (c->nedit)
-        kf_edits_apply(c, &f, role);
+        kf_edits_apply(c, seg, &f, role);
     uint8_t buf[LIVE_MAX_FRAME];
     size_t n = pb_build(&f, buf, sizeof buf - 256);
     if (!n)

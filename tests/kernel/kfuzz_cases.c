@@ -28,6 +28,7 @@
  *                                  length still right ("iip.short=10")
  *                ROLE.set@OFF=HEX  bytes written at OFF of the role's header before the
  *                                  checksums ("tun.set@1=02": GRE version 2)
+ *              an edit too may be on one segment of a run only: "s2:l4.set@13=10" 
  *              ROLE: oeth oip oudp tun gre ieth iip l4 pay (kf_role_name)
  */
 #include "kfuzz.h"
@@ -173,6 +174,14 @@ static int mutation_of(struct kf_case *c, const char *word, struct kf_mut *out)
 /* ROLE.short=N, ROLE.set@OFF=HEX: an edit beyond the catalogue */
 static int edit_of(const char *w, struct kf_edit *e)
 {
+    unsigned seg = 0;
+    if (w[0] == 's' && isdigit((unsigned char)w[1])) {     /* sN: one segment of a run */
+        seg = (unsigned)strtoul(w + 1, NULL, 10);
+        w = strchr(w, ':');
+        if (!w || seg < 1 || seg > KD_MAX_SEGS)
+            return -1;
+        w++;
+    }
     const char *dot = strchr(w, '.');
     if (!dot)
         return -1;
@@ -184,6 +193,7 @@ static int edit_of(const char *w, struct kf_edit *e)
         return -1;
     memset(e, 0, sizeof *e);
     e->role = (uint8_t)role;
+    e->seg = (uint8_t)seg;
     char *end;
     if (!strncmp(dot + 1, "short=", 6)) {
         unsigned long n = strtoul(dot + 7, &end, 10);
@@ -231,12 +241,12 @@ static uint16_t next_proto_of(const struct pb_frame *f, const uint8_t *buf, int 
     }
 }
 
-void kf_edits_apply(const struct kf_case *c, struct pb_frame *f, int *role)
+void kf_edits_apply(const struct kf_case *c, int seg, struct pb_frame *f, int *role)
 {
     for (int i = 0; i < c->nedit; i++) {
         const struct kf_edit *e = &c->edit[i];
         int l = role[e->role];
-        if (l < 0 || l >= f->n)
+        if (l < 0 || l >= f->n || (e->seg && e->seg != seg + 1))
             continue;
         if (e->op == KE_SET) {
             struct pb_patch *p = pb_patch_add(f, l, PB_PATCH_SET, e->off, e->len);

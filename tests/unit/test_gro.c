@@ -305,6 +305,57 @@ START_TEST(flow_table_lru)
 END_TEST
 
 
+/* tcp_gro_receive's CWR rule by era: 6.12.118 flushes on a CWR segment and
+ * masks a CWR difference; modern (the host's 6.18.44) flushes on both;
+ * 7.2.13 (the AccECN series) merges CWR segments and flushes on a
+ * difference (sid seed 5001 frame 26925, the old KF50). */
+static const struct csc_gro_dev_stats *cwr_run(const char *era, const uint8_t *flags, int n)
+{
+    cfg_set("none", era);
+    struct csc_gro_cfg c;
+    csc_gro_cfg_default(&c);
+    c.era_sw = CFG.era.sw;
+    csc_gro_init(&G, &c);
+    struct flow_opts o = { PB_OK, 1000, 1000, 0, 0, PB_OK, 0 };
+    for (int i = 0; i < n; i++) {
+        o.flags = flags[i];
+        seg(&o, (uint64_t)i + 1, (uint64_t)i);
+        o.seq += 1000;
+    }
+    csc_gro_finish(&G);
+    return nic();
+}
+
+START_TEST(cwr_by_era)
+{
+    static const uint8_t all[] = { 0x90, 0x90, 0x90 };      /* CWR|ACK each */
+    static const uint8_t first[] = { 0x90, 0x10, 0x10 };    /* CWR on the first only */
+    const struct csc_gro_dev_stats *d = cwr_run("6.12", all, 3);
+    ck_assert_uint_eq(d->packets_out, 3);                   /* each CWR segment flushes */
+    ck_assert_uint_eq(d->flushes[CSC_GF_HEADER], 2);
+    d = cwr_run("7.2", all, 3);
+    ck_assert_uint_eq(d->packets_out, 1);
+    ck_assert_uint_eq(d->merged_frames, 3);
+    d = cwr_run("modern", all, 3);
+    ck_assert_uint_eq(d->packets_out, 3);
+    d = cwr_run("modern", first, 3);
+    ck_assert_uint_eq(d->packets_out, 2);
+    ck_assert_uint_eq(d->merged_frames, 2);
+    d = cwr_run("6.12", first, 3);
+    ck_assert_uint_eq(d->packets_out, 1);                   /* the difference is masked */
+    ck_assert_uint_eq(d->merged_frames, 3);
+    d = cwr_run("7.2", first, 3);
+    ck_assert_uint_eq(d->packets_out, 2);                   /* CWR 1 -> 0 flushes */
+    ck_assert_uint_eq(d->flushes[CSC_GF_HEADER], 1);
+    ck_assert_uint_eq(d->merged_frames, 2);
+    /* the default engine configuration is the modern preset's */
+    struct csc_gro_cfg c;
+    struct csc_era m;
+    csc_gro_cfg_default(&c);
+    ck_assert(csc_era_by_name("modern", &m) && c.era_sw == m.sw);
+}
+END_TEST
+
 /* The flow key and the header hash of each device (csc_gro_prepare), for a
  * VXLAN frame with one field changed (what: 0 none). */
 enum { K_NONE, K_PAYLOAD, K_OUTER_SRC, K_VNI, K_OUTER_ZERO, K_INNER_PORT, K_ACK, K_DF, K_MSS };
@@ -385,6 +436,7 @@ Suite *gro_suite(void)
     tcase_add_test(t, seed000_conversion_allows_gro);
     tcase_add_test(t, flow_table_lru);
     tcase_add_test(t, flow_keys_per_device);
+    tcase_add_test(t, cwr_by_era);
     suite_add_tcase(s, t);
     return s;
 }

@@ -461,6 +461,12 @@ enum csc_era_switch {
     CSC_E_GRE_RX_DROPPED,             /* gre_rcv (ip_gre.c, ip6_gre.c, gre_demux.c) counts
                                          its drops in the receiving device's rx_dropped
                                          (6.12.118 lacks, 7.2.13 has) */
+    CSC_E_TCP_GRO_CWR_IN_FLAGS,       /* tcp_gro_receive: a CWR difference flushes ("gro:
+                                         prevent ACE field corruption & better AccECN
+                                         handling"; 6.12.118 lacks it, 6.18.44 and 7.2.13 have it) */
+    CSC_E_TCP_GRO_CWR_NO_FLUSH,       /* tcp_gro_receive: a CWR segment no longer flushes
+                                         by itself ("gro: flushing when CWR is set
+                                         negatively affects AccECN"; 6.18.44 lacks it, 7.2.13 has it) */
     CSC_E__COUNT
 };
 

@@ -49,6 +49,8 @@ struct csc_gro_cfg {
     uint32_t max_size;       /* gro_max_size (65536) */
     uint32_t poll_gap_us;    /* a gap longer than this ends a poll (100) */
     uint32_t flush_timeout_us; /* gro_flush_timeout; 0: flush at every poll end */
+    uint64_t era_sw;         /* the kernel era's switches (csc_era.sw, default modern's):
+                                tcp_gro_receive's CWR rule (TCP_GRO_CWR_*) */
 };
 
 struct csc_gro_held {

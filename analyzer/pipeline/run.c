@@ -166,7 +166,9 @@ static void run_file_init(struct run_file *rf, const struct cli_run *run, bool f
     csc_frag_attach(&rf->frag, &run->cfg, rf->frag_store);
     csc_fast_init(&rf->fast);
     rf->gro = g_malloc(sizeof *rf->gro);
-    csc_gro_init(rf->gro, &run->gro_cfg);
+    struct csc_gro_cfg gcfg = run->gro_cfg;
+    gcfg.era_sw = run->cfg.era.sw;      /* the ID rule of the run's era */
+    csc_gro_init(rf->gro, &gcfg);
     rf->fid = g_new0(struct cli_flow_id, CSC_GRO_FLOWS);
     rf->shapes = fast_path ? g_new0(struct flow_shapes, 1) : NULL;
     rf->stat_shapes = fast_path ? g_new0(struct stat_shapes, 1) : NULL;

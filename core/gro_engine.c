@@ -743,7 +743,11 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
 
     if (h) {
         enum csc_gro_flush why = CSC_GF__COUNT;
-        if (h->hdr != s->hdr || (s->flags & TCP_CWR))
+        /* CWR: tcp_gro_receive flushes on it (v6.12), 7.2 only when it
+         * differs from the held packet's */
+        unsigned cwr = g->cfg.era_sw & CSC_ERA_BIT(CSC_E_GRO_CWR_COMPARED) ? (s->flags ^ h->flags) & TCP_CWR
+                                                                          : s->flags & TCP_CWR;
+        if (h->hdr != s->hdr || cwr)
             why = CSC_GF_HEADER;
         else if (s->payload == 0 || s->payload > h->mss)     /* (len - 1) >= mss */
             why = s->payload == 0 ? CSC_GF_SMALL : CSC_GF_MSS;

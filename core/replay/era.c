@@ -90,8 +90,11 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * fails counts in the receiving device's rx_dropped (issue 28, finding 2).
  * Debian's 6.12.118 lacks it; the commit and first release between them
  * could not be read here (no history in the source packages; the host 6.18
- * has no GRE): the preset is the release seen to have it. */
-#define SW_7_2 (SW_MODERN | E(GRE_RX_DROPPED))
+ * has no GRE): the preset is the release seen to have it. Its
+ * tcp_gro_receive no longer flushes on CWR: the flag is compared with the
+ * held packet's like the others (6.12.118 flushes on every CWR; the host
+ * 6.18.44 not checked yet, so 7.2 only). */
+#define SW_7_2 (SW_MODERN | E(GRE_RX_DROPPED) | E(GRO_CWR_COMPARED))
 
 struct era_def {
     struct csc_era era;
@@ -133,7 +136,7 @@ static const struct era_def eras[] = {
       "a fixed IPv4 ID per header, with or without DF (6.18, 7.2)" },
     { { "7.2", SW_7_2 },
       "Debian sid's 7.2 (7.2.13): modern + a GRE drop in gre_rcv counts the receiving "
-      "device's rx_dropped" },
+      "device's rx_dropped; TCP GRO compares CWR instead of flushing on it" },
 };
 
 size_t csc_era_count(void)

@@ -470,6 +470,9 @@ enum csc_era_switch {
                                          ip_fixedid bit per header, the outer one checked
                                          with DF too (7.2.13 and the host's 6.18.44
                                          have, 6.12.118 lacks) */
+    CSC_E_GRO_CWR_COMPARED,           /* tcp_gro_receive compares CWR with the held packet's
+                                         instead of flushing on every CWR (7.2.13 has,
+                                         6.12.118 lacks) */
     CSC_E__COUNT
 };
 

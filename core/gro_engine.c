@@ -159,18 +159,23 @@ static inline void key_layer(uint64_t *k, uint64_t *h, const struct pkt *p,
                                          (uint32_t)b[WIRE_OFF(ipv4_hdr, ttl)] << 8 |
                                          (uint32_t)!!(l->u.ip.frag_off & IP_DF) << 16, 1));
         break;
-    case GRO_KEY_IPV6:   /* key: addresses, next header; header: class, flow label, hop limit */
+    case GRO_KEY_IPV6: {
+        /* ipv6_gro_receive (v6.1, v6.12): version and flow label differ,
+         * another flow (not_same_flow: the held packet stays); traffic
+         * class and hop limit differ, a flush */
         b = pkt_span(p, l->off, IPV6_HLEN);
         if (!b) {
             *k = mix_word(*k, KW(CSC_P_IPV6, l->next, 0));
             break;
         }
-        *k = mix_word(*k, KW(CSC_P_IPV6, l->next, 1));
+        const uint8_t *w = b + WIRE_OFF(ipv6_hdr, vtc_flow);
+        uint32_t vtc = (uint32_t)w[0] << 24 | (uint32_t)w[1] << 16 | (uint32_t)w[2] << 8 | w[3];
+        *k = mix_word(*k, KW(CSC_P_IPV6, l->next, 1) | (uint64_t)(vtc & 0xf00fffffu) << 16);
         for (unsigned i = 0; i < 2 * IPV6_ADDR_LEN; i += 8)
             *k = mix_word(*k, load_le64(b + WIRE_OFF(ipv6_hdr, saddr) + i));
-        *h = mix_word(*h, KW(CSC_P_IPV6, load_le32(b + WIRE_OFF(ipv6_hdr, vtc_flow)) << 8 |
-                                         b[WIRE_OFF(ipv6_hdr, hop_limit)], 1));
+        *h = mix_word(*h, KW(CSC_P_IPV6, (vtc >> 20 & 0xff) << 8 | b[WIRE_OFF(ipv6_hdr, hop_limit)], 1));
         break;
+    }
     case GRO_KEY_UDP:    /* ports, and whether the checksum is zero */
         b = pkt_span(p, l->off, L4_PORTS_LEN);
         *k = mix_word(*k, KW(CSC_P_UDP, (b ? load_le32(b) << 1 : 0) | (l->field == 0), b));
@@ -202,6 +207,30 @@ static inline void key_layer(uint64_t *k, uint64_t *h, const struct pkt *p,
     default:
         *k = mix_word(*k, KW(l->proto, 0, 1));
         break;
+    }
+}
+
+/* The IP headers the ID rule reads (ipid_flush): the outermost and the
+ * innermost from the device's first layer to the TCP header. */
+static void seg_ip(struct csc_gro_seg *o, const struct pkt *p, const struct csc_result *r,
+                   unsigned tcp, unsigned l0)
+{
+    o->nip = 0;
+    for (unsigned i = l0; i < tcp; i++) {
+        const struct csc_layer *l = &r->layers[i];
+        unsigned rule = layer_row(l)->gro_key;
+        if (rule != GRO_KEY_IPV4 && rule != GRO_KEY_IPV6)
+            continue;
+        if (o->nip == 1) {               /* the one seen so far was the outermost */
+            o->ip_v4[0] = o->ip_v4[1];
+            o->ip_df[0] = o->ip_df[1];
+            o->ip_id[0] = o->ip_id[1];
+        }
+        o->nip = o->nip ? 2 : 1;
+        const uint8_t *b = rule == GRO_KEY_IPV4 ? pkt_span(p, l->off, IPV4_HLEN) : NULL;
+        o->ip_v4[1] = b != NULL;
+        o->ip_df[1] = b && (l->u.ip.frag_off & IP_DF);
+        o->ip_id[1] = b ? (uint16_t)(b[WIRE_OFF(ipv4_hdr, id)] << 8 | b[WIRE_OFF(ipv4_hdr, id) + 1]) : 0;
     }
 }
 
@@ -256,7 +285,7 @@ static void segments_all(const struct csc_frame *f, const struct csc_result *r,
     unsigned n = r->nlayers < CSC_MAX_LAYERS ? r->nlayers : CSC_MAX_LAYERS, low = n;
     uint32_t starts = 0;
     for (unsigned d = 0; d < nd; d++) {
-        out[d].tcp = out[d].gso_lost = 0;
+        out[d].tcp = out[d].gso_lost = out[d].nip = 0;
         out[d].key = out[d].hdr = 0;
         if (l0s[d] < n) {
             starts |= 1u << l0s[d];
@@ -296,6 +325,7 @@ static void segments_all(const struct csc_frame *f, const struct csc_result *r,
         out[d].key = key_final(kat[ld]);
         out[d].hdr = key_final(hat[ld]);
         seg_tcp(&out[d], r, tcpat[ld], ld);
+        seg_ip(&out[d], &p, r, tcpat[ld], ld);
     }
 }
 
@@ -307,7 +337,7 @@ static void segments_walk(const struct csc_frame *f, const struct csc_result *r,
     struct pkt p = pkt_of(f, NULL);
     unsigned n = w->n;
     for (unsigned d = 0; d < nd; d++) {
-        out[d].tcp = out[d].gso_lost = 0;
+        out[d].tcp = out[d].gso_lost = out[d].nip = 0;
         out[d].key = out[d].hdr = 0;
     }
     uint64_t kat[CSC_GRO_WALK_LAYERS], hat[CSC_GRO_WALK_LAYERS];
@@ -330,6 +360,7 @@ static void segments_walk(const struct csc_frame *f, const struct csc_result *r,
         out[d].key = key_final(kat[ld]);
         out[d].hdr = key_final(hat[ld]);
         seg_tcp(&out[d], r, w->tcpat[ld], ld);
+        seg_ip(&out[d], &p, r, w->tcpat[ld], ld);
     }
 }
 
@@ -608,6 +639,69 @@ static struct csc_gro_held *new_held(struct csc_gro *g, uint8_t dev, uint64_t ke
 
 _Static_assert(CSC_GRO_PER_BUCKET <= 8, "a bucket's used entries fit a byte");
 
+/* The IPv4 ID rule: does s flush the held packet h of its flow? A DF
+ * header's ID is either fixed or goes up by one a segment (decided at the
+ * second); a header without DF must go up by one. Headers whose TTL, TOS or
+ * DF differ never get here (the header chain). */
+static bool ipid_flush(struct csc_gro_held *h, const struct csc_gro_seg *s, uint64_t era_sw)
+{
+    const uint16_t count = h->count;
+    unsigned first = s->nip >= 2 ? 0 : 1;
+    if (era_sw & CSC_ERA_BIT(CSC_E_GRO_FIXEDID_PER_HEADER)) {
+        /* inet_gro_flush (v7.2): fixed or +1 per header, DF or not; the
+         * header checked as inner (encap_mark) has bit 2 of ip_fixedid */
+        unsigned flush = 0;
+        for (unsigned i = first; i < 2; i++) {
+            if (!s->ip_v4[i])
+                continue;
+            unsigned bit = i == 1 && s->nip >= 2 ? 2 : 1;
+            uint16_t off = (uint16_t)(s->ip_id[i] - h->ip_id[i]);
+            if (count == 1 && !off)
+                h->fixedid |= (uint8_t)bit;
+            flush |= (uint16_t)(off ^ (uint16_t)(count * !(h->fixedid & bit)));
+        }
+        return flush != 0;
+    }
+    if (era_sw & CSC_ERA_BIT(CSC_E_GRO_NETWORK_FLUSH)) {
+        /* gro_receive_network_flush (v6.12): inet_gro_flush on the
+         * outermost header (outer with encap_mark: DF skips the ID), then
+         * the innermost; one ip_fixedid for both */
+        unsigned flush = 0;
+        for (unsigned i = first; i < 2; i++) {
+            if (!s->ip_v4[i] || (i == 0 && s->ip_df[i]))
+                continue;                /* ipv6_gro_flush has no ID */
+            uint16_t off = (uint16_t)(s->ip_id[i] - h->ip_id[i]);
+            if (count == 1 && s->ip_df[i] && !off)
+                h->fixedid = 1;
+            flush |= (uint16_t)(off ^ (uint16_t)(count * !h->fixedid));
+        }
+        return flush != 0;
+    }
+    /* inet_gro_receive / ipv6_gro_receive (v6.1): each header's flush_id
+     * replaces the one before when that one had DF (or was IPv6), else adds
+     * to it; tcp_gro_receive then takes the second segment's +1 as the end
+     * of fixed-ID mode (is_atomic) */
+    uint16_t fid = 0;
+    bool skb_atomic = true;
+    for (unsigned i = first; i < 2; i++) {
+        if (!s->ip_v4[i]) {
+            if (skb_atomic)
+                fid = 0;
+            skb_atomic = true;
+            continue;
+        }
+        uint16_t f = (uint16_t)(s->ip_id[i] - h->ip_id[i]);
+        if (!h->atomic || !s->ip_df[i])
+            f = (uint16_t)(f ^ count) ? 0xffff : 0;
+        fid = skb_atomic ? f : (uint16_t)(fid | f);
+        skb_atomic = s->ip_df[i];
+    }
+    if (fid != 1 || count != 1 || !h->atomic)
+        return fid != 0;
+    h->atomic = 0;
+    return false;
+}
+
 /* One frame at one device. Returns the fate. */
 static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct csc_gro_seg *kd,
                                     const struct csc_gro_input *in, uint64_t frame_no,
@@ -662,7 +756,9 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
         else if (s->payload == 0 || s->payload > h->mss)     /* (len - 1) >= mss */
             why = s->payload == 0 ? CSC_GF_SMALL : CSC_GF_MSS;
         else if (s->seq != h->next_seq)
-            why = CSC_GF_SEQ;
+            why = CSC_GF_SEQ;     /* named before the ID: a lost segment took an ID too */
+        else if (ipid_flush(h, s, g->cfg.era_sw))
+            why = CSC_GF_HEADER;
         else if (h->len + s->payload > g->cfg.max_size)
             why = CSC_GF_SIZE;
         if (why == CSC_GF__COUNT) {                         /* skb_gro_receive */
@@ -712,6 +808,10 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
     h->len = s->len;
     h->key = s->key;
     h->hdr = s->hdr;
+    h->ip_id[0] = s->ip_id[0];
+    h->ip_id[1] = s->ip_id[1];
+    h->atomic = s->nip && s->ip_v4[1] ? s->ip_df[1] : 1;   /* is_atomic: the innermost DF */
+    h->fixedid = 0;
     h->first_frame = frame_no;
     h->first_us = now;
     h->later_passes = later_passes;

@@ -167,7 +167,7 @@ static void run_file_init(struct run_file *rf, const struct cli_run *run, bool f
     csc_fast_init(&rf->fast);
     rf->gro = g_malloc(sizeof *rf->gro);
     struct csc_gro_cfg gcfg = run->gro_cfg;
-    gcfg.era_sw = run->cfg.era.sw;      /* the run's era decides tcp_gro_receive's CWR rule */
+    gcfg.era_sw = run->cfg.era.sw;      /* the run's era: the IPv4 ID and CWR rules */
     csc_gro_init(rf->gro, &gcfg);
     rf->fid = g_new0(struct cli_flow_id, CSC_GRO_FLOWS);
     rf->shapes = fast_path ? g_new0(struct flow_shapes, 1) : NULL;

@@ -72,13 +72,22 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * (6.12.117 vxlan_rcv). */
 #define SW_6_1 (SW_5_10 | E(VXLAN_GPE_GRO) | E(UDP_ENCAP_FLUSH) | E(GUE_REMCSUM_ORDER) | E(VXLAN_INNER_PULL) | \
                 E(HOP_IOAM) | E(HOP_JUMBO_ONE_COUNT))
-#define SW_6_12 SW_6_1
+/* Debian trixie's 6.12: GRO's L3 flush checks moved from inet_gro_receive /
+ * ipv6_gro_receive into tcp_gro_receive ("net: gro: move L3 flush checks to
+ * tcp_gro_receive and udp_gro_receive_segment", v6.10: 6.12.118's
+ * include/net/gro.h gro_receive_network_flush / inet_gro_flush; 6.1.192 has
+ * inet_gro_receive's flush_id and is_atomic). */
+#define SW_6_12 (SW_6_1 | E(GRO_NETWORK_FLUSH))
 /* modern (6.14+, 6.18, 7.x): v6.14 VXLAN reserved bits checked before RCO.
+ * inet_gro_flush (include/net/gro.h) takes a fixed IPv4 ID with or without
+ * DF, keeps one ip_fixedid bit per header (ip_fixedid:2, "1 << inner") and
+ * checks the outer header's ID with DF too: read in 7.2.13, seen on the host
+ * 6.18.44 (kfuzz-host cases), absent in 6.12.118; 6.14-6.17 not checked.
  * tcp_gro_receive flushes on a CWR difference (AccECN preparation, "gro:
  * prevent ACE field corruption & better AccECN handling"): 6.12.118 masks
  * it, the host's 6.18.44 flushes (kfuzz-cases, "CWR"); the first release
  * between them was not read here. */
-#define SW_MODERN (SW_6_12 | E(VXLAN_RESERVED_EARLY) | E(TCP_GRO_CWR_IN_FLAGS))
+#define SW_MODERN (SW_6_12 | E(VXLAN_RESERVED_EARLY) | E(GRO_FIXEDID_PER_HEADER) | E(TCP_GRO_CWR_IN_FLAGS))
 /* Debian sid's 7.2 (7.2.13): gre_rcv's drop label in net/ipv4/ip_gre.c and
  * net/ipv6/ip6_gre.c, and gre_demux.c's, call
  * dev_core_stats_rx_dropped_inc(skb->dev) - a GRE header or checksum that
@@ -126,10 +135,11 @@ static const struct era_def eras[] = {
       "Debian bookworm's 6.1 (6.1.192): 5.10 + VXLAN-GPE GRO, the 2024 encapsulation flush "
       "and the 2026 GUE REMCSUM order check (stable backports)" },
     { { "6.12", SW_6_12 },
-      "Debian trixie's 6.12 (6.12.117): as 6.1 (no v6.14 VXLAN reserved-bits order yet)" },
+      "Debian trixie's 6.12 (6.12.117): 6.1 + GRO's L3 checks in tcp_gro_receive (v6.10: "
+      "outermost and innermost IP header, one ip_fixedid); no v6.14 VXLAN reserved-bits order" },
     { { "modern", SW_MODERN },
-      "6.14 and later (6.18, 7.x): 6.12 + the VXLAN reserved-bits check before RCO; TCP GRO "
-      "flushes on a CWR change (AccECN)" },
+      "6.14 and later (6.18, 7.x): 6.12 + the VXLAN reserved-bits check before RCO; GRO takes "
+      "a fixed IPv4 ID per header, with or without DF; TCP GRO flushes on a CWR change (AccECN)" },
     { { "7.2", SW_7_2 },
       "Debian sid's 7.2 (7.2.13): modern + a GRE drop in gre_rcv counts the receiving "
       "device's rx_dropped; TCP GRO merges CWR segments (AccECN)" },

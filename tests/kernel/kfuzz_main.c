@@ -43,7 +43,8 @@ static int usage(void)
                     "[--summary FILE] [--max-saved N] [--no-minimise | --minimise-all] [--trace] [--no-fast-path] [-v]\n"
                     "       csc-kfuzz --kernel K --cases FILE [...]   (fixed recipes: each must agree)\n"
                     "       csc-kfuzz --kernel K --with-cases FILE --seed S --count N [...]   (both in one run)\n"
-                    "       csc-kfuzz --classify LOG --known FILE   (a run's disagreements against the list now)\n");
+                    "       csc-kfuzz --classify LOG --known FILE   (a run's disagreements against the list now)\n"
+                    "       csc-kfuzz --kernel K --model-only --seed S --count N [-v]   (no kernel; -v: each frame's recipe)\n");
     return 2;
 }
 

@@ -811,6 +811,11 @@ static int model_only(const struct kf_opts *o)
         }
         unknown += m.unknown != 0;
         digest = outcome_digest(digest_add(digest, i), &m);
+        if (o->verbose && !o->cases) {   /* each frame's recipe, to find one by its label */
+            char lab[512];
+            kf_case_label(&c, lab, sizeof lab);
+            printf("[%u] %s\n", frame_at(o, i), lab);
+        }
         if (o->verbose && o->cases) {  /* what the model does with each listed case */
             printf("[%3u] %s\n", i, kf_case_text(i));
             kf_dump_model(&c, &fr[0], "6.12", stdout);

@@ -467,6 +467,15 @@ enum csc_era_switch {
     CSC_E_TCP_GRO_CWR_NO_FLUSH,       /* tcp_gro_receive: a CWR segment no longer flushes
                                          by itself ("gro: flushing when CWR is set
                                          negatively affects AccECN"; 6.18.44 lacks it, 7.2.13 has it) */
+    CSC_E_GRO_NETWORK_FLUSH,          /* GRO's L3 checks in tcp_gro_receive
+                                         (gro_receive_network_flush, inet_gro_flush): the
+                                         outermost and innermost IP header only, one
+                                         ip_fixedid per held packet (v6.10; 6.12.118 has,
+                                         6.1.192 has inet_gro_receive's flush_id/is_atomic) */
+    CSC_E_GRO_FIXEDID_PER_HEADER,     /* inet_gro_flush: a fixed ID with or without DF, one
+                                         ip_fixedid bit per header, the outer one checked
+                                         with DF too (7.2.13 and the host's 6.18.44
+                                         have, 6.12.118 lacks) */
     CSC_E__COUNT
 };
 

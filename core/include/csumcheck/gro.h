@@ -49,8 +49,9 @@ struct csc_gro_cfg {
     uint32_t max_size;       /* gro_max_size (65536) */
     uint32_t poll_gap_us;    /* a gap longer than this ends a poll (100) */
     uint32_t flush_timeout_us; /* gro_flush_timeout; 0: flush at every poll end */
-    uint64_t era_sw;         /* the kernel era's switches (csc_era.sw, default modern's):
-                                tcp_gro_receive's CWR rule (TCP_GRO_CWR_*) */
+    uint64_t era_sw;         /* the kernel era's switches (csc_era.sw; default: modern's):
+                                the IPv4 ID rule (GRO_NETWORK_FLUSH, GRO_FIXEDID_PER_HEADER)
+                                and tcp_gro_receive's CWR rule (TCP_GRO_CWR_*) */
 };
 
 struct csc_gro_held {
@@ -65,6 +66,9 @@ struct csc_gro_held {
     uint64_t first_frame, first_us;
     uint32_t later_passes, later_bytes;  /* passes after NIC GRO, if it goes up alone */
     uint8_t gso_lost;        /* merged, the encap UDP socket loses it (csc_gro_seg) */
+    uint8_t atomic;          /* v6.1 NAPI_GRO_CB(p)->is_atomic: fixed-ID mode still open */
+    uint8_t fixedid;         /* v6.12 NAPI_GRO_CB(p)->ip_fixedid */
+    uint16_t ip_id[2];       /* the first segment's IPv4 IDs (csc_gro_seg.ip_id) */
 };
 
 struct csc_gro_flow_stats {
@@ -166,6 +170,11 @@ struct csc_gro_seg {
                                 the FOU/GUE socket's udp_unexpected_gso() sends it to
                                 udp_rcv_segment(), whose segmentation fails (6.12) */
     uint8_t flags;
+    uint8_t nip;             /* IP headers from the device's first layer to the TCP (2: two
+                                or more, the kernel's encap_mark): [0] the outermost, [1] the
+                                innermost (with one: [1] only) */
+    uint8_t ip_v4[2], ip_df[2];
+    uint16_t ip_id[2];       /* IPv4 identification (the GRO ID rule: ipid_flush) */
     uint32_t seq, ack, payload, len;
     uint64_t key, hdr;
 };

@@ -118,6 +118,11 @@ int live_model_class(const struct csc_result *r)
     ip_layers(r, &outer, &inner);
     int d = k->drop_layer;
     uint8_t p = r->layers[d].proto;
+    /* the NIC's IP header that the decoder refused has no layer: the
+     * replay drops it at the Ethernet before it, with ip_rcv_core's
+     * counters (core/replay/rx.c:ip_rcv_core_refused) */
+    if (outer < 0 && p == CSC_P_ETH && d + 1 == r->nlayers && k->counters)
+        return LIVE_C_OUTER_IP;
     if (outer < 0)
         return LIVE_C_UNKNOWN;
     /* a transport header too short to decode has no layer: the replay drops

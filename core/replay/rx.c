@@ -211,7 +211,7 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
         return false;
     }
     pskb_trim_rcsum(rp, i, ip->end);
-    if (ip->proto == CSC_P_IPV4 ? !ip_route_input_addrs(rp, i)     /* ip_rcv_finish_core */
+    if (ip->proto == CSC_P_IPV4 ? !ip_route_input_addrs(rp, i) || !ip_rcv_options(rp, i)  /* ip_rcv_finish_core */
                                 : !ipv6_parse_hopopts(rp, i))      /* ip6_rcv_core */
         return false;
     if (ip->proto == CSC_P_IPV6 && !ipv6_exthdrs_before_frag(rp, i))
@@ -230,6 +230,54 @@ static bool drop_otherhost(struct rp *rp, uint8_t i, enum kfn fn)
     if (rp->pkt_type != PACKET_OTHERHOST)
         return false;
     rp_drop(rp, i, fn, KD_OTHERHOST, 0);
+    return true;
+}
+
+/* ip_rcv_core / ip6_rcv_core (net/ipv4/ip_input.c, net/ipv6/ip6_input.c,
+ * v6.12 = 6.1.192 = 5.10) on the NIC's own IP header, the one the EtherType
+ * names, when the decoder refused it and the frame is whole (not cut by the
+ * capture): after the PACKET_OTHERHOST drop, fewer than 20 (40) bytes, an
+ * IPv4 ihl under 5 or a version that is not the EtherType's, or an ihl*4
+ * the packet does not hold, are header errors (IP_INHDR / UNHANDLED_PROTO:
+ * Ip[6]InHdrErrors). The NIC's GRO pass flushes such a header before any
+ * checksum (inet_gro_receive: the first byte not 0x45; a short one
+ * either family), but ipv6_gro_receive does not read the version: with GRO
+ * on, a whole IPv6 header of another version stays unknown. eth is the
+ * Ethernet layer, the header at its end. False: not such a header. */
+bool ip_rcv_core_refused(struct rp *rp, uint8_t eth)
+{
+    const struct csc_result *r = rp->r;
+    const struct csc_layer *e = L(rp, eth);
+    uint32_t off = e->off + e->hdr_len;
+    if ((r->stop != CSC_STOP_MALFORMED && r->stop != CSC_STOP_TRUNCATED) || r->stop_layer != eth ||
+        r->stop_off != off || (r->stop_proto != CSC_P_IPV4 && r->stop_proto != CSC_P_IPV6) ||
+        rp->p.caplen < rp->skb.tail)
+        return false;
+    bool v6 = r->stop_proto == CSC_P_IPV6;
+    enum kfn fn = v6 ? KF_IPV6_RCV : KF_IP_RCV_CORE;
+    uint32_t have = rp->skb.tail > off ? rp->skb.tail - off : 0;
+    uint8_t b0 = 0;
+    bool bad;
+    if (have < (v6 ? IPV6_HLEN : IPV4_HLEN)) {
+        bad = true;                      /* pskb_may_pull of the fixed header */
+    } else if (!pkt_u8(&rp->p, off, &b0)) {
+        return false;
+    } else if (v6) {
+        bad = (b0 >> 4) != 6;
+        if (bad && rp->cfg->gro_nic) {
+            rp_unknown(rp, eth, KF_DEV_GRO_RECEIVE);
+            return true;
+        }
+    } else {
+        /* version, ihl, then pskb_may_pull(ihl * 4) */
+        bad = (b0 >> 4) != 4 || (b0 & IPV4_IHL_MASK) < IPV4_IHL_MIN || (uint32_t)(b0 & IPV4_IHL_MASK) * 4u > have;
+    }
+    if (!bad)
+        return false;
+    rp->skb.data = off;
+    rp_enter(rp, eth, fn);
+    if (!drop_otherhost(rp, eth, fn))
+        rp_drop(rp, eth, fn, KD_IP_INHDR, v6 ? CNT(CSC_C_IP6_IN_HDR_ERRORS) : CNT(CSC_C_IP_IN_HDR_ERRORS));
     return true;
 }
 

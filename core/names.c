@@ -244,6 +244,7 @@ const char *csc_drop_name(unsigned d)
         [KD_IP_SRR] = "NOT_SPECIFIED (source route, accept_source_route 0)",
         [KD_FRAG_HDR_INCOMPLETE] = "NOT_SPECIFIED (first fragment without the upper-layer header: parameter problem)",
         [KD_FRAG_TOO_FAR] = "NOT_SPECIFIED (fragment end past 65535: parameter problem)",
+        [KD_IP6_NOT_FINAL] = "NOT_SPECIFIED (a non-final protocol after a final one)",
     };
     return NAME(t, d);
 }

@@ -48,6 +48,25 @@ void ip_no_protocol(struct rp *rp, uint8_t ip)
             v6 ? CNT(CSC_C_IP6_IN_UNKNOWN_PROTOS) : CNT(CSC_C_IP_IN_UNKNOWN_PROTOS));
 }
 
+/* ip6_protocol_deliver_rcu (net/ipv6/ip6_input.c, v6.12 = 6.1.192 =
+ * 5.10) resubmitted by the UDP socket of GUE over IPv6 with have_final set
+ * (UDP is final): a protocol whose handler is not INET6_PROTO_FINAL - the
+ * routing, fragment and destination options headers - is discarded
+ * ("don't allow encapsulation on any non-final ones"): Ip6InDiscards, not
+ * among the model's counters. g is the GUE layer; true: dropped. */
+static bool gue_not_final(struct rp *rp, uint8_t g)
+{
+    const struct csc_layer *t = L(rp, g);
+    uint8_t b0 = 0, proto = 0;
+    if (t->proto != CSC_P_GUE || L(rp, t->ip)->proto != CSC_P_IPV6 || !pkt_u8(&rp->p, t->off, &b0) ||
+        (b0 >> 5) != 0 || !pkt_u8(&rp->p, (uint64_t)t->off + 1u, &proto))
+        return false;                  /* version 0, a data message: byte 1 is the protocol */
+    if (proto != IPPROTO_ROUTING_ && proto != IPPROTO_FRAG_ && proto != IPPROTO_DSTOPTS_)
+        return false;
+    rp_drop(rp, g, KF_IP6_PROTOCOL_DELIVER_RCU, KD_IP6_NOT_FINAL, 0);
+    return true;
+}
+
 /* The kernel layer the stack would reach next is missing from the capture.
  * Where the decoder reached the payload (stop end: data, or a protocol that
  * carries no packet) the packet is delivered there; an IP protocol nothing
@@ -70,7 +89,8 @@ static bool need_layer(struct rp *rp, unsigned i, uint8_t from, enum kfn fn)
     }
     if (stopped_at(rp, from, CSC_STOP_IPPROTO) && (p == CSC_P_GUE || p == CSC_P_FOU) &&
         L(rp, from)->ip != CSC_NO_LAYER) {
-        ip_no_protocol(rp, L(rp, from)->ip);   /* gue_udp_recv / fou_udp_recv resubmit it */
+        if (!gue_not_final(rp, from))
+            ip_no_protocol(rp, L(rp, from)->ip);   /* gue_udp_recv / fou_udp_recv resubmit it */
         return false;
     }
     if (pskb_may_pull_fails(rp, from))        /* the next header is short (pull.c) */
@@ -195,9 +215,48 @@ void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
 
 /* The length checks of ip_rcv_core / ipv6_rcv, the trim to the IP length,
  * and ip_defrag's queue for a fragment. False when the packet went no further. */
+/* ip6_rcv_core (v6.12 = 6.1.192 = 5.10) trims the skb to the payload
+ * length (0 with no hop-by-hop header first: no jumbogram, and a packet off
+ * the wire is not GSO, so ipv6_payload_len is 0) before the extension
+ * headers' handlers run. Where the first extension header does not fit in
+ * what is left, its handler's pull fails: ipv6_parse_hopopts (in
+ * ip6_rcv_core), ipv6_rthdr_rcv, ipv6_destopt_rcv (the default
+ * max_dst_opts_len is never reached) - and ipv6_frag_rcv, which refuses
+ * payload_len 0 before its pull. Each counts Ip6InHdrErrors. A later header
+ * cut, or a transport after none, is the old rule's (ip_len_checks;
+ * kfuzz-known KF12). True: dropped here. */
+static bool ipv6_first_ext_short(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *ip = L(rp, i);
+    uint8_t nh = 0, b[2] = { 0, 0 }, hl = 0;
+    if (ip->proto != CSC_P_IPV6 || !(ip->notes & (CSC_N_GSO | CSC_N_LEN_SHORT)) || (ip->notes & CSC_N_JUMBO) ||
+        !pkt_u8(&rp->p, (uint64_t)ip->off + 4u, &b[0]) || !pkt_u8(&rp->p, (uint64_t)ip->off + 5u, &b[1]) ||
+        !pkt_u8(&rp->p, (uint64_t)ip->off + 6u, &nh))
+        return false;
+    uint32_t plen = (uint32_t)b[0] << 8 | b[1];
+    enum kfn fn = nh == IPPROTO_HOPOPTS_ ? KF_IPV6_RCV : nh == IPPROTO_FRAG_ ? KF_IPV6_FRAG_RCV
+                  : nh == IPPROTO_ROUTING_ ? KF_IPV6_RTHDR_RCV : nh == IPPROTO_DSTOPTS_ ? KF_IPV6_DESTOPT_RCV
+                  : KF_NONE;
+    if (fn == KF_NONE || (plen == 0 && nh == IPPROTO_HOPOPTS_))
+        return false;
+    bool cut = plen < 8u;                  /* the first pull: 8 bytes (the fragment header's all) */
+    if (!cut && nh != IPPROTO_FRAG_) {
+        if (!pkt_u8(&rp->p, (uint64_t)ip->off + IPV6_HLEN + 1u, &hl))
+            return false;
+        cut = plen < ((uint32_t)hl + 1u) * 8u;
+    }
+    if (!cut)
+        return false;
+    rp_enter(rp, i, fn);
+    rp_drop(rp, i, fn, KD_IP_INHDR, CNT(CSC_C_IP6_IN_HDR_ERRORS));
+    return true;
+}
+
 static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_err, uint32_t trunc)
 {
     const struct csc_layer *ip = L(rp, i);
+    if (ipv6_first_ext_short(rp, i))
+        return false;
     if (ip->notes & (CSC_N_GSO | CSC_N_LEN_SHORT)) {
         rp_drop(rp, i, fn, KD_IP_INHDR, hdr_err);      /* length below the header / 0 */
         return false;

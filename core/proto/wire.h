@@ -58,6 +58,7 @@
 struct eth_hdr { uint8_t dst[6], src[6], type[2]; };
 struct vlan_hdr { uint8_t tci[2], type[2]; };
 #define ETH_HLEN        WIRE_LEN(eth_hdr)
+#define ETH_P_802_3_MIN_ 0x0600  /* below: an 802.3 length, not an EtherType */
 #define VLAN_HLEN       WIRE_LEN(vlan_hdr)
 #define VLAN_VID_MASK   0x0fff
 #define ETH_DATA_LEN    1500     /* the MTU assumed where a segment names no MSS */

@@ -231,6 +231,7 @@ bool ipv6_parse_hopopts(struct rp *rp, uint8_t i);
 void ip_frag_queue(struct rp *rp, uint8_t i);
 /* icmp_rcv after the checksum (icmp.c); false: dropped */
 bool icmp_rcv_type(struct rp *rp, uint8_t i);
+bool icmpv6_rcv_type(struct rp *rp, uint8_t i);
 
 /* ---- normal path (rx.c) ---- */
 void netif_receive_skb(struct rp *rp, uint8_t li);

@@ -17,6 +17,7 @@
 
 
 static void deliver_l4(struct rp *rp, uint8_t i);
+static bool teb_8023_no_handler(struct rp *rp, uint8_t tl);
 
 /* A path the model does not know: the outcome is unknown, never accept. */
 static void not_modelled(struct rp *rp, uint8_t i, enum kfn fn)
@@ -582,7 +583,7 @@ void vxlan_rcv(struct rp *rp, uint8_t t)
     }
     int l3 = next_l3(rp, t + 1u);
     if (l3 < 0) {
-        if (!pskb_may_pull_fails(rp, t))
+        if (!pskb_may_pull_fails(rp, t) && !teb_8023_no_handler(rp, t))
             not_modelled(rp, t, KF_VXLAN_RCV);
         return;
     }
@@ -628,7 +629,7 @@ void geneve_rcv(struct rp *rp, uint8_t t)
     }
     int l3 = next_l3(rp, t + 1u);
     if (l3 < 0) {
-        if (!pskb_may_pull_fails(rp, t))
+        if (!pskb_may_pull_fails(rp, t) && !(g->next == ETH_P_TEB && teb_8023_no_handler(rp, t)))
             not_modelled(rp, t, KF_GENEVE_RX);
         return;
     }
@@ -791,7 +792,15 @@ void eth_in_ip_rcv(struct rp *rp, uint8_t i)
  * packet handler takes and hands it on (gro_cells_receive: its GRO has no
  * offload for the type either); __netif_receive_skb_core (net/core/dev.c,
  * v6.12) finds no handler: rx_dropped, UNHANDLED_PROTO, at layer `drop`. */
+static void tunnel_dev_drop(struct rp *rp, uint8_t tl, uint8_t at, uint8_t drop, enum kdrop why, uint32_t c);
+
 static void tunnel_dev_no_handler(struct rp *rp, uint8_t tl, uint8_t at, uint8_t drop)
+{
+    tunnel_dev_drop(rp, tl, at, drop, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
+}
+
+/* ... or a handler that frees it (why, counters c) */
+static void tunnel_dev_drop(struct rp *rp, uint8_t tl, uint8_t at, uint8_t drop, enum kdrop why, uint32_t c)
 {
     bool gro_cells = dev_uses_gro_cells(rp, L(rp, tl)->proto, outer_is_ipv6(rp, tl));
     if (!tunnel_dev_enter(rp, tl, at, gro_cells))
@@ -801,7 +810,37 @@ static void tunnel_dev_no_handler(struct rp *rp, uint8_t tl, uint8_t at, uint8_t
         rp->k->devs[rp->dev].gro_ran = 1;
         rp->k->devs[rp->dev].gro_reason = CSC_G_NO_HANDLER;
     }
-    rp_drop(rp, drop, KF_NETIF_RECEIVE_SKB_CORE, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
+    rp_drop(rp, drop, KF_NETIF_RECEIVE_SKB_CORE, why, c);
+}
+
+/* An Ethernet tunnel (VXLAN, GENEVE, gretap: layer tl) whose inner frame
+ * has an 802.3 length where the EtherType goes: eth_type_trans
+ * (net/ethernet/eth.c, v6.12) makes skb->protocol ETH_P_802_3 or
+ * ETH_P_802_2, not IP - the tunnel's ECN decapsulation does nothing for it,
+ * the device counts it and no packet handler takes it (the stock receiver
+ * has no LLC): rx_dropped, UNHANDLED_PROTO. The decoder ends such a frame
+ * at its Ethernet header (an 802.3 payload). True: taken here. */
+static bool teb_8023_no_handler(struct rp *rp, uint8_t tl)
+{
+    uint8_t e = (uint8_t)(tl + 1u), b[2];
+    if (!has_layer(rp, e) || L(rp, e)->proto != CSC_P_ETH || has_layer(rp, e + 1u) ||
+        (rp->r->stop != CSC_STOP_END && !stopped_at(rp, e, CSC_STOP_ETHERTYPE)) || L(rp, e)->hdr_len != ETH_HLEN ||
+        !pkt_u8(&rp->p, (uint64_t)L(rp, e)->off + 12u, &b[0]) || !pkt_u8(&rp->p, (uint64_t)L(rp, e)->off + 13u, &b[1]) ||
+        ((uint32_t)b[0] << 8 | b[1]) >= ETH_P_802_3_MIN_)
+        return false;
+    /* eth_type_trans: ETH_P_802_3 when the payload starts 0xFFFF (raw
+     * IPX: no handler anywhere), else ETH_P_802_2 - llc_rcv where the
+     * receiver has it (cfg->rx_llc), which frees a frame for no bound SAP
+     * without a counter */
+    uint8_t p0 = 0, p1 = 0;
+    uint32_t pay = L(rp, e)->off + ETH_HLEN;
+    bool raw = pkt_u8(&rp->p, pay, &p0) && pkt_u8(&rp->p, (uint64_t)pay + 1u, &p1) && p0 == 0xff && p1 == 0xff;
+    pull_l2(rp, e, (uint8_t)(e + 1u));
+    if (rp->cfg->rx_llc && !raw)
+        tunnel_dev_drop(rp, tl, e, e, KD_NONE, 0);
+    else
+        tunnel_dev_no_handler(rp, tl, e, e);
+    return true;
 }
 
 /* gre_rcv -> gre_parse_header -> ip_tunnel_rcv (net/ipv4/gre_demux.c, ip_gre.c) */
@@ -812,11 +851,17 @@ void gre_rcv(struct rp *rp, uint8_t i)
     rp_enter(rp, i, KF_GRE_RCV);
     if (gre_demux_short(rp, i))
         return;
-    if ((flags & GRE_VERSION) == GRE_VERSION_1) {   /* PPTP: the pptp module, not modelled */
-        not_modelled(rp, i, KF_GRE_RCV);
+    uint32_t nic = gre_drop_nic(rp);   /* 7.2's drop label: rx_dropped (finding 2) */
+    /* gre_rcv (net/ipv4/gre_demux.c, v6.12): version 1 (PPTP) goes to
+     * gre_proto[1], which only the pptp module registers - the stock
+     * receiver has none loaded: dropped like a version >= GREPROTO_MAX.
+     * Over IPv6 ip6gre's gre_parse_header refuses any version. 7.2.13
+     * counts rx_dropped for a version >= GREPROTO_MAX, not for the missing
+     * gre_proto[1] (the sid kfuzz cases: gre, gretap, FOU ver1 0, ver2 1). */
+    if ((flags & GRE_VERSION) != GRE_VERSION_0 && !outer_is_ipv6(rp, i)) {
+        rp_drop(rp, i, KF_GRE_RCV, KD_GRE_FLAGS, (flags & GRE_VERSION) == GRE_VERSION_1 ? 0 : nic);
         return;
     }
-    uint32_t nic = gre_drop_nic(rp);   /* 7.2's drop label: rx_dropped (finding 2) */
     if ((flags & GRE_VERSION) != GRE_VERSION_0 || (flags & GRE_R)) {
         rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_FLAGS, nic);
         return;
@@ -865,7 +910,7 @@ void gre_rcv(struct rp *rp, uint8_t i)
     if (l3 < 0) {
         if (!has_layer(rp, n))
             need_layer(rp, n, i, KF_IP_TUNNEL_RCV);
-        else if (!pskb_may_pull_fails(rp, i))
+        else if (!pskb_may_pull_fails(rp, i) && !teb_8023_no_handler(rp, i))
             not_modelled(rp, i, KF_IP_TUNNEL_RCV);
         return;
     }
@@ -1017,7 +1062,7 @@ static void icmp_rcv_v(struct rp *rp, uint8_t i, bool v6)
         rp_drop(rp, i, fn, KD_ICMP_CSUM, c);
         return;
     }
-    if (!v6 && !icmp_rcv_type(rp, i))
+    if (v6 ? !icmpv6_rcv_type(rp, i) : !icmp_rcv_type(rp, i))
         return;
     deliver(rp, i, fn);
 }

@@ -182,7 +182,7 @@ const char *csc_fn_name(unsigned fn)
         [KF_ERSPAN_RCV] = "erspan_rcv", [KF_IP6ERSPAN_RCV] = "ip6erspan_rcv",
         [KF_L2TP_IP_RECV] = "l2tp_ip_recv", [KF_L2TP_IP6_RECV] = "l2tp_ip6_recv",
         [KF_L2TP_RECV_COMMON] = "l2tp_recv_common", [KF_L2TP_ETH_DEV_RECV] = "l2tp_eth_dev_recv",
-        [KF_MACSEC_HANDLE_FRAME] = "macsec_handle_frame",
+        [KF_MACSEC_HANDLE_FRAME] = "macsec_handle_frame", [KF_IP_RCV_OPTIONS] = "ip_rcv_options",
     };
     return NAME(t, fn);
 }
@@ -240,6 +240,11 @@ const char *csc_drop_name(unsigned d)
         [KD_RTHDR_MIP6] = "NOT_SPECIFIED (routing type 2)",
         [KD_RTHDR_NOT_HOST] = "NOT_SPECIFIED (routing header: multicast or not for this host)",
         [KD_FRAG_TWICE] = "NOT_SPECIFIED (a second fragment header: parameter problem)",
+        [KD_IP_OPTIONS] = "NOT_SPECIFIED (ip options: parameter problem)",
+        [KD_IP_SRR] = "NOT_SPECIFIED (source route, accept_source_route 0)",
+        [KD_FRAG_HDR_INCOMPLETE] = "NOT_SPECIFIED (first fragment without the upper-layer header: parameter problem)",
+        [KD_FRAG_TOO_FAR] = "NOT_SPECIFIED (fragment end past 65535: parameter problem)",
+        [KD_IP6_NOT_FINAL] = "NOT_SPECIFIED (a non-final protocol after a final one)",
     };
     return NAME(t, d);
 }

@@ -74,6 +74,22 @@ bool live_kernel_mip6(const char *release)
     return local != 0;
 }
 
+bool live_kernel_llc(const char *release)
+{
+    struct utsname u;
+    char line[128];
+    if (!release || uname(&u) || strcmp(release, u.release))
+        return false;
+    FILE *f = fopen("/proc/net/ptype", "r");
+    if (!f)
+        return false;
+    bool has = false;
+    while (fgets(line, sizeof line, f))
+        has |= !strncmp(line, "0004 ", 5);
+    fclose(f);
+    return has;
+}
+
 /* The first two IP headers: the one the frame arrives with and the one
  * the tunnel device delivers. */
 static void ip_layers(const struct csc_result *r, int *outer, int *inner)
@@ -118,6 +134,11 @@ int live_model_class(const struct csc_result *r)
     ip_layers(r, &outer, &inner);
     int d = k->drop_layer;
     uint8_t p = r->layers[d].proto;
+    /* the NIC's IP header that the decoder refused has no layer: the
+     * replay drops it at the Ethernet before it, with ip_rcv_core's
+     * counters (core/replay/rx.c:ip_rcv_core_refused) */
+    if (outer < 0 && p == CSC_P_ETH && d + 1 == r->nlayers && k->counters)
+        return LIVE_C_OUTER_IP;
     if (outer < 0)
         return LIVE_C_UNKNOWN;
     /* a transport header too short to decode has no layer: the replay drops
@@ -149,6 +170,11 @@ int live_model_class(const struct csc_result *r)
             return LIVE_C_OUTER_L4;
         inner = r->nlayers;
     }
+    /* a frame the tunnel device took that a packet handler freed without
+     * a counter (llc_rcv on an inner 802.2 frame, core/replay/rx.c:
+     * teb_8023_no_handler) */
+    if (d < inner && p == CSC_P_ETH && d > outer && !k->counters && k->ndevs >= 2)
+        return LIVE_C_INNER_SILENT;
     if (d < inner)
         return p == CSC_P_UDP && d == outer + 1 ? LIVE_C_OUTER_L4 : LIVE_C_TUNNEL;
     /* IP in IP has no tunnel header: a drop the tunnel's receive makes on

@@ -33,6 +33,9 @@ const char *live_era_for_release(const char *release);
  * this machine's from /proc/config.gz or /boot/config-RELEASE; another
  * (a Debian VM kernel) and one whose config is not readable: true */
 bool live_kernel_mip6(const char *release);
+/* Whether this machine's kernel (release: uname's) has an 802.2 packet
+ * handler now (/proc/net/ptype lists 0004: llc_rcv); a VM's kernel: no */
+bool live_kernel_llc(const char *release);
 
 /* The model's class of one analysed frame. */
 int live_model_class(const struct csc_result *r);

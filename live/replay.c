@@ -86,6 +86,7 @@ void live_kernel_release(struct live_replay *lr, struct live_kernel *k, const ch
     k->cfg = lr->cfg;
     csc_era_by_name(k->era, &k->cfg.era);
     k->cfg.ipv6_mip6 = live_kernel_mip6(release);
+    k->cfg.rx_llc = live_kernel_llc(release);
 }
 
 /* The receiver as the TAP makes it, whatever the options said of the NIC */

@@ -58,6 +58,7 @@
 struct eth_hdr { uint8_t dst[6], src[6], type[2]; };
 struct vlan_hdr { uint8_t tci[2], type[2]; };
 #define ETH_HLEN        WIRE_LEN(eth_hdr)
+#define ETH_P_802_3_MIN_ 0x0600  /* below: an 802.3 length, not an EtherType */
 #define VLAN_HLEN       WIRE_LEN(vlan_hdr)
 #define VLAN_VID_MASK   0x0fff
 #define ETH_DATA_LEN    1500     /* the MTU assumed where a segment names no MSS */
@@ -158,6 +159,17 @@ struct ipv4_hdr {
 #define IPV4_IHL_MIN    5
 #define IPV4_IHL_MASK   0x0f
 #define IPV4_ADDR_LEN   4
+/* IPv4 option types (include/uapi/linux/ip.h; '_': the kernel's names) */
+#define IPOPT_END_      0
+#define IPOPT_NOOP_     1
+#define IPOPT_RR_       7
+#define IPOPT_TS_       68
+#define IPOPT_LSRR_     131
+#define IPOPT_CIPSO_    134
+#define IPOPT_SSRR_     137
+#define IPOPT_RA_       148
+#define IPOPT_TS_TSANDADDR_ 1    /* timestamp flags (low nibble of byte 3) */
+#define IPOPT_TS_PRESPEC_   3
 #define IP_DF           0x4000   /* frag_off: don't fragment */
 #define IP_MF           0x2000   /* frag_off: more fragments */
 #define IP_OFFSET       0x1fff   /* frag_off: offset in 8-byte units */
@@ -178,6 +190,7 @@ struct ipv6_tlv { uint8_t type, len; };             /* + len bytes of value */
 #define IPV6_FLOWLABEL_MASK 0x000fffffu   /* of the first 32-bit word */
 #define IP6_OFFSET      0xfff8   /* fragment header frag_off: offset << 3 */
 #define IP6_OFFSET_SHIFT 3
+#define IPV6_MAXPLEN_   65535    /* the largest payload without a jumbo option */
 #define IP6_MF          0x0001
 #define IP6_FRAG_RES    0x0006   /* reserved bits between offset and M */
 #define IPV6_TLV_PAD1   0x00

@@ -141,3 +141,97 @@ bool ip6_rcv_core_addrs(struct rp *rp, uint8_t i)
     }
     return true;
 }
+
+/* ip_rcv_options -> __ip_options_compile (net/ipv4/ip_input.c,
+ * net/ipv4/ip_options.c, v6.12; the same in Debian's 5.10 and 6.1): run by
+ * ip_rcv_finish_core after the route for a header with options (ihl > 5).
+ * What refuses them: an option length under 2 or past the options; LSRR /
+ * SSRR, RR and timestamp pointers under their minimum or whose next slot
+ * overruns the option; a second source route, RR or timestamp; a timestamp
+ * whose overflow count is already 15; any CIPSO option (cipso_v4_validate:
+ * a stock receiver has no DOI). The packet is then dropped with
+ * IpInHdrErrors (and a parameter problem to the sender). A source route that
+ * compiles is dropped without a counter: accept_source_route is 0 (the
+ * model's receiver). What the compile only rewrites (a record-route slot, a
+ * timestamp, bytes after an end of list) happens after the NIC summed the
+ * packet: no checksum sees it. False when the packet went no further. */
+bool ip_rcv_options(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *ip = L(rp, i);
+    if (ip->hdr_len <= IPV4_HLEN)
+        return true;
+    uint32_t off = ip->off + IPV4_HLEN;
+    int l = (int)ip->hdr_len - IPV4_HLEN;
+    bool srr = false, rr = false, ts = false, bad = false;
+    uint8_t o[4];
+    rp_enter(rp, i, KF_IP_RCV_OPTIONS);
+    while (l > 0 && !bad) {
+        if (!pkt_u8(&rp->p, off, &o[0]))
+            goto unknown;
+        if (o[0] == IPOPT_END_)
+            break;
+        if (o[0] == IPOPT_NOOP_) {
+            l--;
+            off++;
+            continue;
+        }
+        if (l < 2) {
+            bad = true;
+            break;
+        }
+        if (!pkt_u8(&rp->p, off + 1u, &o[1]))
+            goto unknown;
+        int optlen = o[1];
+        if (optlen < 2 || optlen > l) {
+            bad = true;
+            break;
+        }
+        /* the pointer and flags bytes, where the option has them */
+        o[2] = o[3] = 0;
+        if ((optlen > 2 && !pkt_u8(&rp->p, off + 2u, &o[2])) || (optlen > 3 && !pkt_u8(&rp->p, off + 3u, &o[3])))
+            goto unknown;
+        switch (o[0]) {
+        case IPOPT_SSRR_: case IPOPT_LSRR_:
+            bad = optlen < 3 || o[2] < 4 || srr;
+            srr = true;
+            break;
+        case IPOPT_RR_:
+            bad = rr || optlen < 3 || o[2] < 4 || (o[2] <= optlen && o[2] + 3 > optlen);
+            rr = true;
+            break;
+        case IPOPT_TS_:
+            bad = ts || optlen < 4 || o[2] < 5;
+            if (!bad && o[2] <= optlen) {
+                uint8_t fl = o[3] & 0x0f;
+                bad = o[2] + 3 > optlen ||
+                      ((fl == IPOPT_TS_TSANDADDR_ || fl == IPOPT_TS_PRESPEC_) && o[2] + 7 > optlen);
+            } else if (!bad && (o[3] & 0x0f) != IPOPT_TS_PRESPEC_) {
+                bad = (o[3] >> 4) == 15;
+            }
+            ts = true;
+            break;
+        case IPOPT_RA_:
+            bad = optlen < 4;
+            break;
+        case IPOPT_CIPSO_:
+            bad = true;
+            break;
+        default:                 /* security, stream ID, unknown: taken as they are */
+            break;
+        }
+        l -= optlen;
+        off += (uint32_t)optlen;
+    }
+    if (bad) {
+        rp_drop(rp, i, KF_IP_RCV_OPTIONS, KD_IP_OPTIONS, CNT(CSC_C_IP_IN_HDR_ERRORS));
+        return false;
+    }
+    if (srr) {
+        rp_drop(rp, i, KF_IP_RCV_OPTIONS, KD_IP_SRR, 0);
+        return false;
+    }
+    return true;
+unknown:
+    rp_unknown(rp, i, KF_IP_RCV_OPTIONS);
+    return false;
+}

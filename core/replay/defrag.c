@@ -36,6 +36,44 @@ static void frag_place(const struct csc_layer *ip, uint32_t *offset, uint32_t *e
  *    the model's counters), the skb freed.
  * Anything else is queued: the frame's verdict is unknown, the datagram's
  * is core/frag.c's. */
+/* ipv6_frag_rcv (net/ipv6/reassembly.c, v6.12 = 6.1.192 = 5.10) before the
+ * queue: a first fragment (offset 0) must hold the upper-layer header's fixed
+ * part after the headers ipv6_skip_exthdr walks (ipv6frag_thdr_truncated:
+ * TCP 20, UDP 8, ICMPv6 8, anything else 1 byte); then ip6_frag_queue refuses
+ * a fragment whose end passes IPV6_MAXPLEN. Both: Ip6InHdrErrors, a
+ * parameter problem. The kernel's end counts the headers after the fragment
+ * header as payload, the model's does not (frag_place): where they could
+ * fall on both sides of 65535 the model says unknown. False: dropped (or
+ * unknown). */
+static bool ipv6_frag_checks(struct rp *rp, uint8_t i, uint32_t offset, uint32_t end)
+{
+    const struct csc_layer *ip = L(rp, i);
+    uint32_t pay = ip->off + ip->hdr_len;
+    enum kdrop why = KD_NONE;
+    if (offset == 0) {
+        uint32_t need = ip->next == IPPROTO_TCP_ ? TCP_HLEN
+                        : ip->next == IPPROTO_UDP_ || ip->next == IPPROTO_ICMPV6_ ? 8u : 1u;
+        if (ip->next == IPPROTO_AH_) {         /* ipv6_skip_exthdr walks past AH, the decoder not */
+            rp_unknown(rp, i, KF_IPV6_FRAG_RCV);
+            return false;
+        }
+        if (pay + need > ip->end)
+            why = KD_FRAG_HDR_INCOMPLETE;
+    }
+    if (why == KD_NONE && end > IPV6_MAXPLEN_) {
+        why = KD_FRAG_TOO_FAR;
+    } else if (why == KD_NONE && ip->hdr_len > IPV6_HLEN + 8u &&
+               offset + (ip->end - ip->off - IPV6_HLEN - 8u) > IPV6_MAXPLEN_) {
+        rp_unknown(rp, i, KF_IPV6_FRAG_RCV);   /* headers after the fragment header decide */
+        return false;
+    }
+    if (why == KD_NONE)
+        return true;
+    rp_enter(rp, i, KF_IPV6_FRAG_RCV);
+    rp_drop(rp, i, KF_IPV6_FRAG_RCV, why, CNT(CSC_C_IP6_IN_HDR_ERRORS));
+    return false;
+}
+
 void ip_frag_queue(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *ip = L(rp, i);
@@ -43,6 +81,8 @@ void ip_frag_queue(struct rp *rp, uint8_t i)
     enum kfn fn = v6 ? KF_IPV6_FRAG_RCV : KF_IP_DEFRAG;
     uint32_t offset, end;
     frag_place(ip, &offset, &end, &more);
+    if (v6 && !ipv6_frag_checks(rp, i, offset, end))
+        return;
     if (more && (end & 7u)) {
         if (v6) {
             rp_enter(rp, i, fn);

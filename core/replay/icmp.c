@@ -40,3 +40,42 @@ bool icmp_rcv_type(struct rp *rp, uint8_t i)
     rp_drop(rp, i, KF_ICMP_RCV, why, CNT(CSC_C_ICMP_IN_ERRORS));
     return false;
 }
+
+#define ICMPV6_PKT_TOOBIG 2
+#define ICMPV6_INFOMSG_MASK 0x80
+
+/* ipv6_ext_hdr (include/net/ipv6.h): the headers icmpv6_notify skips */
+static bool ipv6_ext_hdr(uint8_t nh)
+{
+    return nh == 0 || nh == 43 || nh == 44 || nh == 51 || nh == 59 || nh == 60;
+}
+
+/* icmpv6_rcv -> icmpv6_notify (net/ipv6/icmp.c, v6.12; the same in 6.1.192
+ * and 5.10) for an error type (below 128: unreachable, packet too big, time
+ * exceeded, parameter problem and the unknown ones, which go "to upper
+ * level" the same way): the quote after the 8-byte header must hold an
+ * IPv6 header (too big: before icmpv6_notify, goto discard_it) and 8 bytes
+ * of what it carries; a shorter one counts Icmp6InErrors and is dropped
+ * (NOT_SPECIFIED). A quote with extension headers (ipv6_skip_exthdr) and
+ * what a whole quote meets (the quoted protocol's err handler, its socket)
+ * are not modelled: unknown. False when the message went no further. */
+bool icmpv6_rcv_type(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *l = L(rp, i);
+    uint8_t type = l->u.icmp.type, nh = 0;
+    uint32_t body = l->end > l->off + ICMP_HLEN ? l->end - l->off - ICMP_HLEN : 0;
+    if (type & ICMPV6_INFOMSG_MASK)
+        return true;
+    if (body >= IPV6_HLEN) {
+        if (!pkt_u8(&rp->p, (uint64_t)l->off + ICMP_HLEN + 6u, &nh))
+            return true;               /* not read: the old rule */
+        if (type != ICMPV6_PKT_TOOBIG && ipv6_ext_hdr(nh)) {
+            rp_unknown(rp, i, KF_ICMPV6_RCV);
+            return false;
+        }
+        if (type == ICMPV6_PKT_TOOBIG || body >= IPV6_HLEN + 8u)
+            return true;               /* a whole quote: the old rule (B7) */
+    }
+    rp_drop(rp, i, KF_ICMPV6_RCV, KD_ICMP_QUOTE, CNT(CSC_C_ICMP6_IN_ERRORS));
+    return false;
+}

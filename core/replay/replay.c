@@ -105,6 +105,28 @@ void csc_replay(const struct csc_config *cfg, const struct csc_frame *f, struct 
     rp_replay(cfg, f, r, &in, NULL);
 }
 
+/* A frame of one Ethernet header whose IP header the decoder refused: the
+ * driver's eth_type_trans, then ip_rcv_core's checks (rx.c); otherwise the
+ * outcome stays unknown */
+static void ip_hdr_refused(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r,
+                           struct csc_result *in, struct csc_rec *rec)
+{
+    if (in->nlayers != 1 || in->layers[0].proto != CSC_P_ETH)
+        return;
+    struct rp rp;
+    rp_init(&rp, cfg, f, r, in, 0, rec);
+    eth_type_trans_nic(&rp);
+    r->kernel.ndevs = 1;
+    r->kernel.devs[0] = (struct csc_dev){ CSC_P_NONE, 0, 0, CSC_G_OFF, 0, rp_snap(&rp), 0, 0, 0, 0 };
+    rp_enter(&rp, 0, KF_DRIVER);
+    if (!ip_rcv_core_refused(&rp, 0)) {
+        kernel_reset(r);
+        return;
+    }
+    finish(&rp);
+    copy_out(r, in);
+}
+
 void rp_replay(const struct csc_config *cfg, const struct csc_frame *f, struct csc_result *r,
                struct csc_result *in, struct csc_rec *rec)
 {
@@ -117,8 +139,10 @@ void rp_replay(const struct csc_config *cfg, const struct csc_frame *f, struct c
     unsigned l0 = 0;
     while (l0 < in->nlayers && proto_has(in->layers[l0].proto, CSC_PF_LINK))   /* the NIC strips it */
         l0++;
-    if (l0 >= in->nlayers)
+    if (l0 >= in->nlayers) {
+        ip_hdr_refused(cfg, f, r, in, rec);
         return;
+    }
     uint8_t p0 = in->layers[l0].proto;
     if (p0 != CSC_P_IPV4 && p0 != CSC_P_IPV6 && p0 != CSC_P_MACSEC) {
         k->warnings |= CSC_W_NOT_MODELLED;

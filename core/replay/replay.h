@@ -106,7 +106,7 @@ enum kfn {
     KF_NETIF_RX, KF_IPV6_FRAG_RCV, KF_ERSPAN_RCV, KF_IP6ERSPAN_RCV, KF_IPV6_RTHDR_RCV,
     KF_IPV6_DESTOPT_RCV, KF_NETIF_RECEIVE_SKB_CORE, KF_IP_ROUTE_INPUT, KF_IP_PROTOCOL_DELIVER_RCU,
     KF_XFRM_INPUT, KF_L2TP_IP_RECV, KF_L2TP_IP6_RECV, KF_L2TP_RECV_COMMON, KF_L2TP_ETH_DEV_RECV,
-    KF_MACSEC_HANDLE_FRAME,
+    KF_MACSEC_HANDLE_FRAME, KF_IP_RCV_OPTIONS,
     KF__COUNT
 };
 
@@ -127,7 +127,8 @@ enum kdrop {
     KD_IGMP_CSUM, KD_TUNNEL_CSUM_FLAGS, KD_GENEVE_HDR, KD_GUE_HDR, KD_GUE_CONTROL, KD_OTHERHOST,
     KD_RTHDR_UNKNOWN, KD_RTHDR_DISABLED, KD_HAO_NO_STATE, KD_UNHANDLED_PROTO, KD_MARTIAN,
     KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT, KD_FRAG_NOT_ROUNDED, KD_FRAG_EMPTY, KD_GPE_HDR, KD_TUNNEL_SEQ, KD_PKT_TYPE,
-    KD_IP_TUNNEL_ECN, KD_ECN_NOT_ECT, KD_RTHDR_MIP6, KD_RTHDR_NOT_HOST, KD_FRAG_TWICE,
+    KD_IP_TUNNEL_ECN, KD_ECN_NOT_ECT, KD_RTHDR_MIP6, KD_RTHDR_NOT_HOST, KD_FRAG_TWICE, KD_IP_OPTIONS, KD_IP_SRR, KD_FRAG_HDR_INCOMPLETE, KD_FRAG_TOO_FAR,
+    KD_IP6_NOT_FINAL,
     KD__COUNT
 };
 
@@ -214,6 +215,10 @@ void gue_gro_receive(struct rp *rp, uint8_t t);
 
 /* ---- addresses (addr.c): ip6_rcv_core, ip_route_input; false: went no further ---- */
 bool ip_route_input_addrs(struct rp *rp, uint8_t i);
+/* ip_rcv_finish_core's ip_rcv_options for a header with options (addr.c) */
+bool ip_rcv_options(struct rp *rp, uint8_t i);
+/* the NIC's IP header the decoder refused: ip_rcv_core's header errors (rx.c) */
+bool ip_rcv_core_refused(struct rp *rp, uint8_t eth);
 bool ip6_rcv_core_addrs(struct rp *rp, uint8_t i);
 /* the extension headers' handlers in chain order (exthdrs.c); false: one
  * of them took the packet */
@@ -226,6 +231,7 @@ bool ipv6_parse_hopopts(struct rp *rp, uint8_t i);
 void ip_frag_queue(struct rp *rp, uint8_t i);
 /* icmp_rcv after the checksum (icmp.c); false: dropped */
 bool icmp_rcv_type(struct rp *rp, uint8_t i);
+bool icmpv6_rcv_type(struct rp *rp, uint8_t i);
 
 /* ---- normal path (rx.c) ---- */
 void netif_receive_skb(struct rp *rp, uint8_t li);

@@ -17,6 +17,7 @@
 
 
 static void deliver_l4(struct rp *rp, uint8_t i);
+static bool teb_8023_no_handler(struct rp *rp, uint8_t tl);
 
 /* A path the model does not know: the outcome is unknown, never accept. */
 static void not_modelled(struct rp *rp, uint8_t i, enum kfn fn)
@@ -48,6 +49,25 @@ void ip_no_protocol(struct rp *rp, uint8_t ip)
             v6 ? CNT(CSC_C_IP6_IN_UNKNOWN_PROTOS) : CNT(CSC_C_IP_IN_UNKNOWN_PROTOS));
 }
 
+/* ip6_protocol_deliver_rcu (net/ipv6/ip6_input.c, v6.12 = 6.1.192 =
+ * 5.10) resubmitted by the UDP socket of GUE over IPv6 with have_final set
+ * (UDP is final): a protocol whose handler is not INET6_PROTO_FINAL - the
+ * routing, fragment and destination options headers - is discarded
+ * ("don't allow encapsulation on any non-final ones"): Ip6InDiscards, not
+ * among the model's counters. g is the GUE layer; true: dropped. */
+static bool gue_not_final(struct rp *rp, uint8_t g)
+{
+    const struct csc_layer *t = L(rp, g);
+    uint8_t b0 = 0, proto = 0;
+    if (t->proto != CSC_P_GUE || L(rp, t->ip)->proto != CSC_P_IPV6 || !pkt_u8(&rp->p, t->off, &b0) ||
+        (b0 >> 5) != 0 || !pkt_u8(&rp->p, (uint64_t)t->off + 1u, &proto))
+        return false;                  /* version 0, a data message: byte 1 is the protocol */
+    if (proto != IPPROTO_ROUTING_ && proto != IPPROTO_FRAG_ && proto != IPPROTO_DSTOPTS_)
+        return false;
+    rp_drop(rp, g, KF_IP6_PROTOCOL_DELIVER_RCU, KD_IP6_NOT_FINAL, 0);
+    return true;
+}
+
 /* The kernel layer the stack would reach next is missing from the capture.
  * Where the decoder reached the payload (stop end: data, or a protocol that
  * carries no packet) the packet is delivered there; an IP protocol nothing
@@ -70,7 +90,8 @@ static bool need_layer(struct rp *rp, unsigned i, uint8_t from, enum kfn fn)
     }
     if (stopped_at(rp, from, CSC_STOP_IPPROTO) && (p == CSC_P_GUE || p == CSC_P_FOU) &&
         L(rp, from)->ip != CSC_NO_LAYER) {
-        ip_no_protocol(rp, L(rp, from)->ip);   /* gue_udp_recv / fou_udp_recv resubmit it */
+        if (!gue_not_final(rp, from))
+            ip_no_protocol(rp, L(rp, from)->ip);   /* gue_udp_recv / fou_udp_recv resubmit it */
         return false;
     }
     if (pskb_may_pull_fails(rp, from))        /* the next header is short (pull.c) */
@@ -195,9 +216,48 @@ void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
 
 /* The length checks of ip_rcv_core / ipv6_rcv, the trim to the IP length,
  * and ip_defrag's queue for a fragment. False when the packet went no further. */
+/* ip6_rcv_core (v6.12 = 6.1.192 = 5.10) trims the skb to the payload
+ * length (0 with no hop-by-hop header first: no jumbogram, and a packet off
+ * the wire is not GSO, so ipv6_payload_len is 0) before the extension
+ * headers' handlers run. Where the first extension header does not fit in
+ * what is left, its handler's pull fails: ipv6_parse_hopopts (in
+ * ip6_rcv_core), ipv6_rthdr_rcv, ipv6_destopt_rcv (the default
+ * max_dst_opts_len is never reached) - and ipv6_frag_rcv, which refuses
+ * payload_len 0 before its pull. Each counts Ip6InHdrErrors. A later header
+ * cut, or a transport after none, is the old rule's (ip_len_checks;
+ * kfuzz-known KF12). True: dropped here. */
+static bool ipv6_first_ext_short(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *ip = L(rp, i);
+    uint8_t nh = 0, b[2] = { 0, 0 }, hl = 0;
+    if (ip->proto != CSC_P_IPV6 || !(ip->notes & (CSC_N_GSO | CSC_N_LEN_SHORT)) || (ip->notes & CSC_N_JUMBO) ||
+        !pkt_u8(&rp->p, (uint64_t)ip->off + 4u, &b[0]) || !pkt_u8(&rp->p, (uint64_t)ip->off + 5u, &b[1]) ||
+        !pkt_u8(&rp->p, (uint64_t)ip->off + 6u, &nh))
+        return false;
+    uint32_t plen = (uint32_t)b[0] << 8 | b[1];
+    enum kfn fn = nh == IPPROTO_HOPOPTS_ ? KF_IPV6_RCV : nh == IPPROTO_FRAG_ ? KF_IPV6_FRAG_RCV
+                  : nh == IPPROTO_ROUTING_ ? KF_IPV6_RTHDR_RCV : nh == IPPROTO_DSTOPTS_ ? KF_IPV6_DESTOPT_RCV
+                  : KF_NONE;
+    if (fn == KF_NONE || (plen == 0 && nh == IPPROTO_HOPOPTS_))
+        return false;
+    bool cut = plen < 8u;                  /* the first pull: 8 bytes (the fragment header's all) */
+    if (!cut && nh != IPPROTO_FRAG_) {
+        if (!pkt_u8(&rp->p, (uint64_t)ip->off + IPV6_HLEN + 1u, &hl))
+            return false;
+        cut = plen < ((uint32_t)hl + 1u) * 8u;
+    }
+    if (!cut)
+        return false;
+    rp_enter(rp, i, fn);
+    rp_drop(rp, i, fn, KD_IP_INHDR, CNT(CSC_C_IP6_IN_HDR_ERRORS));
+    return true;
+}
+
 static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_err, uint32_t trunc)
 {
     const struct csc_layer *ip = L(rp, i);
+    if (ipv6_first_ext_short(rp, i))
+        return false;
     if (ip->notes & (CSC_N_GSO | CSC_N_LEN_SHORT)) {
         rp_drop(rp, i, fn, KD_IP_INHDR, hdr_err);      /* length below the header / 0 */
         return false;
@@ -211,7 +271,7 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
         return false;
     }
     pskb_trim_rcsum(rp, i, ip->end);
-    if (ip->proto == CSC_P_IPV4 ? !ip_route_input_addrs(rp, i)     /* ip_rcv_finish_core */
+    if (ip->proto == CSC_P_IPV4 ? !ip_route_input_addrs(rp, i) || !ip_rcv_options(rp, i)  /* ip_rcv_finish_core */
                                 : !ipv6_parse_hopopts(rp, i))      /* ip6_rcv_core */
         return false;
     if (ip->proto == CSC_P_IPV6 && !ipv6_exthdrs_before_frag(rp, i))
@@ -230,6 +290,54 @@ static bool drop_otherhost(struct rp *rp, uint8_t i, enum kfn fn)
     if (rp->pkt_type != PACKET_OTHERHOST)
         return false;
     rp_drop(rp, i, fn, KD_OTHERHOST, 0);
+    return true;
+}
+
+/* ip_rcv_core / ip6_rcv_core (net/ipv4/ip_input.c, net/ipv6/ip6_input.c,
+ * v6.12 = 6.1.192 = 5.10) on the NIC's own IP header, the one the EtherType
+ * names, when the decoder refused it and the frame is whole (not cut by the
+ * capture): after the PACKET_OTHERHOST drop, fewer than 20 (40) bytes, an
+ * IPv4 ihl under 5 or a version that is not the EtherType's, or an ihl*4
+ * the packet does not hold, are header errors (IP_INHDR / UNHANDLED_PROTO:
+ * Ip[6]InHdrErrors). The NIC's GRO pass flushes such a header before any
+ * checksum (inet_gro_receive: the first byte not 0x45; a short one
+ * either family), but ipv6_gro_receive does not read the version: with GRO
+ * on, a whole IPv6 header of another version stays unknown. eth is the
+ * Ethernet layer, the header at its end. False: not such a header. */
+bool ip_rcv_core_refused(struct rp *rp, uint8_t eth)
+{
+    const struct csc_result *r = rp->r;
+    const struct csc_layer *e = L(rp, eth);
+    uint32_t off = e->off + e->hdr_len;
+    if ((r->stop != CSC_STOP_MALFORMED && r->stop != CSC_STOP_TRUNCATED) || r->stop_layer != eth ||
+        r->stop_off != off || (r->stop_proto != CSC_P_IPV4 && r->stop_proto != CSC_P_IPV6) ||
+        rp->p.caplen < rp->skb.tail)
+        return false;
+    bool v6 = r->stop_proto == CSC_P_IPV6;
+    enum kfn fn = v6 ? KF_IPV6_RCV : KF_IP_RCV_CORE;
+    uint32_t have = rp->skb.tail > off ? rp->skb.tail - off : 0;
+    uint8_t b0 = 0;
+    bool bad;
+    if (have < (v6 ? IPV6_HLEN : IPV4_HLEN)) {
+        bad = true;                      /* pskb_may_pull of the fixed header */
+    } else if (!pkt_u8(&rp->p, off, &b0)) {
+        return false;
+    } else if (v6) {
+        bad = (b0 >> 4) != 6;
+        if (bad && rp->cfg->gro_nic) {
+            rp_unknown(rp, eth, KF_DEV_GRO_RECEIVE);
+            return true;
+        }
+    } else {
+        /* version, ihl, then pskb_may_pull(ihl * 4) */
+        bad = (b0 >> 4) != 4 || (b0 & IPV4_IHL_MASK) < IPV4_IHL_MIN || (uint32_t)(b0 & IPV4_IHL_MASK) * 4u > have;
+    }
+    if (!bad)
+        return false;
+    rp->skb.data = off;
+    rp_enter(rp, eth, fn);
+    if (!drop_otherhost(rp, eth, fn))
+        rp_drop(rp, eth, fn, KD_IP_INHDR, v6 ? CNT(CSC_C_IP6_IN_HDR_ERRORS) : CNT(CSC_C_IP_IN_HDR_ERRORS));
     return true;
 }
 
@@ -475,7 +583,7 @@ void vxlan_rcv(struct rp *rp, uint8_t t)
     }
     int l3 = next_l3(rp, t + 1u);
     if (l3 < 0) {
-        if (!pskb_may_pull_fails(rp, t))
+        if (!pskb_may_pull_fails(rp, t) && !teb_8023_no_handler(rp, t))
             not_modelled(rp, t, KF_VXLAN_RCV);
         return;
     }
@@ -521,7 +629,7 @@ void geneve_rcv(struct rp *rp, uint8_t t)
     }
     int l3 = next_l3(rp, t + 1u);
     if (l3 < 0) {
-        if (!pskb_may_pull_fails(rp, t))
+        if (!pskb_may_pull_fails(rp, t) && !(g->next == ETH_P_TEB && teb_8023_no_handler(rp, t)))
             not_modelled(rp, t, KF_GENEVE_RX);
         return;
     }
@@ -684,7 +792,15 @@ void eth_in_ip_rcv(struct rp *rp, uint8_t i)
  * packet handler takes and hands it on (gro_cells_receive: its GRO has no
  * offload for the type either); __netif_receive_skb_core (net/core/dev.c,
  * v6.12) finds no handler: rx_dropped, UNHANDLED_PROTO, at layer `drop`. */
+static void tunnel_dev_drop(struct rp *rp, uint8_t tl, uint8_t at, uint8_t drop, enum kdrop why, uint32_t c);
+
 static void tunnel_dev_no_handler(struct rp *rp, uint8_t tl, uint8_t at, uint8_t drop)
+{
+    tunnel_dev_drop(rp, tl, at, drop, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
+}
+
+/* ... or a handler that frees it (why, counters c) */
+static void tunnel_dev_drop(struct rp *rp, uint8_t tl, uint8_t at, uint8_t drop, enum kdrop why, uint32_t c)
 {
     bool gro_cells = dev_uses_gro_cells(rp, L(rp, tl)->proto, outer_is_ipv6(rp, tl));
     if (!tunnel_dev_enter(rp, tl, at, gro_cells))
@@ -694,7 +810,37 @@ static void tunnel_dev_no_handler(struct rp *rp, uint8_t tl, uint8_t at, uint8_t
         rp->k->devs[rp->dev].gro_ran = 1;
         rp->k->devs[rp->dev].gro_reason = CSC_G_NO_HANDLER;
     }
-    rp_drop(rp, drop, KF_NETIF_RECEIVE_SKB_CORE, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
+    rp_drop(rp, drop, KF_NETIF_RECEIVE_SKB_CORE, why, c);
+}
+
+/* An Ethernet tunnel (VXLAN, GENEVE, gretap: layer tl) whose inner frame
+ * has an 802.3 length where the EtherType goes: eth_type_trans
+ * (net/ethernet/eth.c, v6.12) makes skb->protocol ETH_P_802_3 or
+ * ETH_P_802_2, not IP - the tunnel's ECN decapsulation does nothing for it,
+ * the device counts it and no packet handler takes it (the stock receiver
+ * has no LLC): rx_dropped, UNHANDLED_PROTO. The decoder ends such a frame
+ * at its Ethernet header (an 802.3 payload). True: taken here. */
+static bool teb_8023_no_handler(struct rp *rp, uint8_t tl)
+{
+    uint8_t e = (uint8_t)(tl + 1u), b[2];
+    if (!has_layer(rp, e) || L(rp, e)->proto != CSC_P_ETH || has_layer(rp, e + 1u) ||
+        (rp->r->stop != CSC_STOP_END && !stopped_at(rp, e, CSC_STOP_ETHERTYPE)) || L(rp, e)->hdr_len != ETH_HLEN ||
+        !pkt_u8(&rp->p, (uint64_t)L(rp, e)->off + 12u, &b[0]) || !pkt_u8(&rp->p, (uint64_t)L(rp, e)->off + 13u, &b[1]) ||
+        ((uint32_t)b[0] << 8 | b[1]) >= ETH_P_802_3_MIN_)
+        return false;
+    /* eth_type_trans: ETH_P_802_3 when the payload starts 0xFFFF (raw
+     * IPX: no handler anywhere), else ETH_P_802_2 - llc_rcv where the
+     * receiver has it (cfg->rx_llc), which frees a frame for no bound SAP
+     * without a counter */
+    uint8_t p0 = 0, p1 = 0;
+    uint32_t pay = L(rp, e)->off + ETH_HLEN;
+    bool raw = pkt_u8(&rp->p, pay, &p0) && pkt_u8(&rp->p, (uint64_t)pay + 1u, &p1) && p0 == 0xff && p1 == 0xff;
+    pull_l2(rp, e, (uint8_t)(e + 1u));
+    if (rp->cfg->rx_llc && !raw)
+        tunnel_dev_drop(rp, tl, e, e, KD_NONE, 0);
+    else
+        tunnel_dev_no_handler(rp, tl, e, e);
+    return true;
 }
 
 /* gre_rcv -> gre_parse_header -> ip_tunnel_rcv (net/ipv4/gre_demux.c, ip_gre.c) */
@@ -705,11 +851,17 @@ void gre_rcv(struct rp *rp, uint8_t i)
     rp_enter(rp, i, KF_GRE_RCV);
     if (gre_demux_short(rp, i))
         return;
-    if ((flags & GRE_VERSION) == GRE_VERSION_1) {   /* PPTP: the pptp module, not modelled */
-        not_modelled(rp, i, KF_GRE_RCV);
+    uint32_t nic = gre_drop_nic(rp);   /* 7.2's drop label: rx_dropped (finding 2) */
+    /* gre_rcv (net/ipv4/gre_demux.c, v6.12): version 1 (PPTP) goes to
+     * gre_proto[1], which only the pptp module registers - the stock
+     * receiver has none loaded: dropped like a version >= GREPROTO_MAX.
+     * Over IPv6 ip6gre's gre_parse_header refuses any version. 7.2.13
+     * counts rx_dropped for a version >= GREPROTO_MAX, not for the missing
+     * gre_proto[1] (the sid kfuzz cases: gre, gretap, FOU ver1 0, ver2 1). */
+    if ((flags & GRE_VERSION) != GRE_VERSION_0 && !outer_is_ipv6(rp, i)) {
+        rp_drop(rp, i, KF_GRE_RCV, KD_GRE_FLAGS, (flags & GRE_VERSION) == GRE_VERSION_1 ? 0 : nic);
         return;
     }
-    uint32_t nic = gre_drop_nic(rp);   /* 7.2's drop label: rx_dropped (finding 2) */
     if ((flags & GRE_VERSION) != GRE_VERSION_0 || (flags & GRE_R)) {
         rp_drop(rp, i, KF_GRE_PARSE_HEADER, KD_GRE_FLAGS, nic);
         return;
@@ -758,7 +910,7 @@ void gre_rcv(struct rp *rp, uint8_t i)
     if (l3 < 0) {
         if (!has_layer(rp, n))
             need_layer(rp, n, i, KF_IP_TUNNEL_RCV);
-        else if (!pskb_may_pull_fails(rp, i))
+        else if (!pskb_may_pull_fails(rp, i) && !teb_8023_no_handler(rp, i))
             not_modelled(rp, i, KF_IP_TUNNEL_RCV);
         return;
     }
@@ -910,7 +1062,7 @@ static void icmp_rcv_v(struct rp *rp, uint8_t i, bool v6)
         rp_drop(rp, i, fn, KD_ICMP_CSUM, c);
         return;
     }
-    if (!v6 && !icmp_rcv_type(rp, i))
+    if (v6 ? !icmpv6_rcv_type(rp, i) : !icmp_rcv_type(rp, i))
         return;
     deliver(rp, i, fn);
 }

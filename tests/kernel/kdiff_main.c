@@ -553,6 +553,7 @@ int main(int argc, char **argv)
     const char *era = live_era_for_release(release);
     const char *series = o.kernel;   /* pending entries are per kernel (suite) */
     kd_kernel_mip6 = live_kernel_mip6(release);   /* this machine's, or a VM's: Debian */
+    kd_kernel_llc = live_kernel_llc(release);
     if (!o.bpf)
         printf("*** no BPF object: the unnecessary:L cases are skipped ***\n");
     FILE *log = o.log ? fopen(o.log, "w") : NULL;

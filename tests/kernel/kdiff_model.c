@@ -18,12 +18,14 @@
 #include <string.h>
 
 int kd_kernel_mip6 = 1;
+int kd_kernel_llc = 0;
 
 void kd_config_of(const struct kd_group *g, const char *report, int nosock, const char *era,
                   struct csc_config *cfg)
 {
     csc_config_default(cfg);
     cfg->ipv6_mip6 = kd_kernel_mip6 != 0;
+    cfg->rx_llc = kd_kernel_llc != 0;
     cfg->replay_sent = true;             /* the TAP receives every frame, whatever it carries */
     csc_report_parse(report, &cfg->rx);
     if (!csc_era_by_name(era, &cfg->era))

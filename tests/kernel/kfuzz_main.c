@@ -279,6 +279,7 @@ int main(int argc, char **argv)
     if (!a.o.model_only || !strcmp(a.o.kernel, "host")) {   /* the kernel it runs on */
         struct utsname u;
         kd_kernel_mip6 = uname(&u) || live_kernel_mip6(u.release);
+        kd_kernel_llc = !uname(&u) && live_kernel_llc(u.release);
     }
     if (name)
         a.o.kernel = name;

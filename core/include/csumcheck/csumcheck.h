@@ -530,6 +530,10 @@ struct csc_config {
                                 of the skb makes gro_cells_receive hand the decapsulated
                                 packet to netif_rx, no GRO pass at the tunnel device
                                 (default false) */
+    bool rx_llc;             /* the receiver has an 802.2 packet handler (llc_rcv: the llc
+                                module, built in or loaded with bridge/stp): an inner frame
+                                with an 802.3 length is taken silently, not rx_dropped
+                                (default false: Debian's stock kernels load none) */
     bool assume_bad;         /* uncaptured checksums: assume bad (default good) */
     bool trace_steps;        /* record csc_kernel.steps (default true) */
     uint8_t l2tp_cookie_len; /* L2TPv3 cookie: 0, 4 or 8 bytes (default 0) */

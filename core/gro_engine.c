@@ -677,6 +677,15 @@ static bool ipid_flush(struct csc_gro_held *h, const struct csc_gro_seg *s, uint
         }
         return flush != 0;
     }
+    if (!(era_sw & CSC_ERA_BIT(CSC_E_GRO_FIXEDID_DF))) {
+        /* inet_gro_receive (v4.6): each IPv4 header overwrites flush_id,
+         * so the innermost one's ID must go up by one a segment, DF or not
+         * (tcp_gro_receive ORs it into its flush) */
+        for (unsigned i = 2; i-- > first;)
+            if (s->ip_v4[i])
+                return (uint16_t)(s->ip_id[i] - h->ip_id[i]) != count;
+        return false;
+    }
     /* inet_gro_receive / ipv6_gro_receive (v6.1): each header's flush_id
      * replaces the one before when that one had DF (or was IPv6), else adds
      * to it; tcp_gro_receive then takes the second segment's +1 as the end

@@ -41,10 +41,13 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * and ip6_gre: ip6_tnl_rcv with gro_cells, ip4ip6/ip6ip6 GRO callbacks
  * (v4.6.2 netif_rx and none, v4.7.4 has them). Routing type 4 has its
  * handler, ipv6_srh_rcv (1ababeba4a21, v4.10); hop-by-hop CALIPSO has
- * ipv6_hop_calipso (v4.8). */
+ * ipv6_hop_calipso (v4.8). GRO's IPv4 ID rule with is_atomic (v4.7: a
+ * DF header may keep its ID fixed; every header is checked); v4.6's
+ * inet_gro_receive keeps only the innermost header's flush_id. */
 #define SW_4_13 ((SW_4_6 & ~E(HAS_CSUM_BAD)) | E(REMCSUM_CLEARED_ON_EXIT) | \
                  E(GENEVE_ZERO6_EXTERNAL) | E(GENEVE_CRIT_COUNTERS) | \
-                 E(GENEVE_BAD_HDR_DROPPED) | E(IP6_TNL_GRO) | E(SEG6_RCV) | E(HOP_CALIPSO))
+                 E(GENEVE_BAD_HDR_DROPPED) | E(IP6_TNL_GRO) | E(SEG6_RCV) | E(HOP_CALIPSO) | \
+                 E(GRO_FIXEDID_DF))
 /* v4.20: COMPLETE unset in UDP db4f1be3ca9b; pskb_trim_rcsum keeps COMPLETE
  * ("net: pskb_trim_rcsum() and CHECKSUM_COMPLETE are friends": absent in
  * v4.13.4, pskb_trim_rcsum_slow in v4.20). The UDP tunnel gate still comes

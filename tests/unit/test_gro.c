@@ -326,6 +326,59 @@ static const struct csc_gro_dev_stats *cwr_run(const char *era, const uint8_t *f
     return nic();
 }
 
+/* The IPv4 ID rule by era, VXLAN: outer without DF and a fixed ID over an
+ * inner DF header, three segments. v4.6's inet_gro_receive checks only the
+ * innermost header's ID (+1 a segment, DF or not); from v4.7 (is_atomic,
+ * GRO_FIXEDID_DF) every header is checked and only a DF one may stay fixed. */
+static const struct csc_gro_dev_stats *ipid_run(const char *era, int inner_step)
+{
+    cfg_set("none", era);
+    struct csc_gro_cfg c;
+    csc_gro_cfg_default(&c);
+    c.era_sw = CFG.era.sw;
+    csc_gro_init(&G, &c);
+    for (int i = 0; i < 3; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        struct pb_layer *o = pb_push(&f, PB_IPV4);
+        o->frag = 0;                              /* no DF */
+        o->ip_id = 0;                             /* fixed */
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_VXLAN);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4)->ip_id = (uint16_t)(0x100 + i * inner_step);
+        struct pb_layer *t = pb_push(&f, PB_TCP);
+        t->seq = 1000u + 1000u * (uint32_t)i;
+        t->tcp_flags = 0x10;
+        pb_push(&f, PB_PAYLOAD)->len = 1000;
+        run(&f);
+        struct csc_frame fr = { FRAME, (uint32_t)FRAME_LEN, (uint32_t)FRAME_LEN, CSC_LINK_ETHERNET, 0 };
+        csc_gro_feed(&G, &fr, &R, (uint64_t)i + 1, (uint64_t)i, &D);
+    }
+    csc_gro_finish(&G);
+    return nic();
+}
+
+START_TEST(ipid_innermost_before_4_7)
+{
+    const struct csc_gro_dev_stats *d = ipid_run("4.6", 1);
+    ck_assert_uint_eq(d->merged_frames, 3);          /* the outer ID is not looked at */
+    ck_assert_uint_eq(d->packets_out, 1);
+    d = ipid_run("4.6", 0);
+    ck_assert_uint_eq(d->packets_out, 3);            /* a fixed inner ID never merges */
+    ck_assert_uint_eq(d->merged_frames, 0);
+    d = ipid_run("5.10", 1);
+    ck_assert_uint_eq(d->packets_out, 3);            /* the outer one must go up too */
+    ck_assert_uint_eq(d->merged_frames, 0);
+    d = ipid_run("5.10", 0);
+    ck_assert_uint_eq(d->packets_out, 3);
+    struct csc_era e;
+    ck_assert(csc_era_by_name("4.6", &e) && !(e.sw & CSC_ERA_BIT(CSC_E_GRO_FIXEDID_DF)));
+    ck_assert(csc_era_by_name("4.13", &e) && (e.sw & CSC_ERA_BIT(CSC_E_GRO_FIXEDID_DF)));
+}
+END_TEST
+
 START_TEST(cwr_by_era)
 {
     static const uint8_t all[] = { 0x90, 0x90, 0x90 };      /* CWR|ACK each */
@@ -437,6 +490,7 @@ Suite *gro_suite(void)
     tcase_add_test(t, flow_table_lru);
     tcase_add_test(t, flow_keys_per_device);
     tcase_add_test(t, cwr_by_era);
+    tcase_add_test(t, ipid_innermost_before_4_7);
     suite_add_tcase(s, t);
     return s;
 }

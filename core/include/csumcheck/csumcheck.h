@@ -472,6 +472,11 @@ enum csc_era_switch {
                                          outermost and innermost IP header only, one
                                          ip_fixedid per held packet (v6.10; 6.12.118 has,
                                          6.1.192 has inet_gro_receive's flush_id/is_atomic) */
+    CSC_E_GRO_FIXEDID_DF,             /* inet_gro_receive: a DF header may keep a fixed ID
+                                         (is_atomic), every header's ID checked ("GRO: Add
+                                         support for TCP with fixed IPv4 ID field, limit
+                                         tunnel IP ID values", v4.7); before, only the
+                                         innermost IPv4 header's, always +1 a segment */
     CSC_E_GRO_FIXEDID_PER_HEADER,     /* inet_gro_flush: a fixed ID with or without DF, one
                                          ip_fixedid bit per header, the outer one checked
                                          with DF too (7.2.13 and the host's 6.18.44

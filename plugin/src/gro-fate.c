@@ -10,7 +10,6 @@
  * their last segment arrived.
  */
 #include "gro-fate.h"
-#include "prefs.h"
 
 #include <epan/proto_data.h>
 #include <epan/wmem_scopes.h>
@@ -28,7 +27,7 @@ static struct csc_gro *engine;         /* ~0.5 MB: one per process, reset per fi
 static wmem_map_t *heads;              /* first-segment frame number -> its struct pl_frame */
 
 
-void pl_gro_init(void)
+void pl_gro_init(uint64_t era_sw)
 {
     struct csc_gro_cfg c;
     csc_gro_cfg_default(&c);
@@ -36,7 +35,7 @@ void pl_gro_init(void)
     c.flush_timeout_us = pref_flush_timeout;
     c.max_size = pref_max_size ? pref_max_size : c.max_size;
     c.poll_gap_us = pref_poll_gap;
-    c.era_sw = pl_prefs_config()->era.sw;   /* tcp_gro_receive's CWR rule is the era's */
+    c.era_sw = era_sw;
     if (!engine)
         engine = g_new(struct csc_gro, 1);
     csc_gro_init(engine, &c);

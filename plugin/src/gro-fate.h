@@ -22,8 +22,9 @@
 void pl_gro_register(int proto, module_t *module);
 /* An invalid engine preference, or NULL (apply_prefs reports it). */
 const char *pl_gro_pref_error(void);
-/* A file (re)opens: a fresh engine with the preferences in force. */
-void pl_gro_init(void);
+/* A file (re)opens: a fresh engine with the preferences in force, under
+ * the era's switches (its IPv4 ID and CWR rules: csc_gro_cfg.era_sw). */
+void pl_gro_init(uint64_t era_sw);
 /* First pass only, in capture order: feed the frame, record its fates in s. */
 void pl_gro_feed(const struct csc_frame *f, const struct csc_result *r, const packet_info *pinfo,
                  struct pl_frame *s);

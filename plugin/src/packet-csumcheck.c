@@ -107,7 +107,7 @@ static void init_csumcheck(void)
     static uint8_t frag_store[CSC_FRAG_STORE_BYTES];   /* the fragments' bytes, as the CLI */
     csc_frag_init(&frag);
     csc_frag_attach(&frag, pl_prefs_config(), frag_store);
-    pl_gro_init();
+    pl_gro_init(pl_prefs_config()->era.sw);
 }
 
 /* ------------------------------------------------------------------ */

@@ -245,6 +245,10 @@ const char *csc_drop_name(unsigned d)
         [KD_FRAG_HDR_INCOMPLETE] = "NOT_SPECIFIED (first fragment without the upper-layer header: parameter problem)",
         [KD_FRAG_TOO_FAR] = "NOT_SPECIFIED (fragment end past 65535: parameter problem)",
         [KD_IP6_NOT_FINAL] = "NOT_SPECIFIED (a non-final protocol after a final one)",
+        [KD_LOCAL_MAC] = "LOCAL_MAC",
+        [KD_INVALID_PROTO] = "INVALID_PROTO",
+        [KD_MC_NOT_JOINED] = "NOT_SPECIFIED (multicast group not joined)",
+        [KD_GENEVE_LOOP] = "NOT_SPECIFIED (geneve: inner source MAC is the device's)",
     };
     return NAME(t, d);
 }

@@ -75,7 +75,7 @@ void dec_gre(struct dec *d, uint32_t off)
         dec_erspan1(d, pay);             /* ERSPAN type I: bare mirrored frame */
         return;
     }
-    if (proto == ETH_P_WCCP) {
+    if (proto == ETH_P_WCCP && flags == 0) {   /* gre_parse_header: WCCP only without flags */
         dec_wccp(d, pay);
         return;
     }

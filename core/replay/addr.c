@@ -95,8 +95,9 @@ static bool lo_capture(const struct rp *rp, uint8_t i, unsigned c)
  * dropped without a MIB counter (RT_CACHE_STAT only; 127/8 is routed with
  * route_localnet, cfg->route_localnet); to a multicast group
  * (ip_route_input_mc) a 0.0.0.0 source is allowed. A multicast or
- * limited-broadcast destination: unknown (see above). False when the packet
- * went no further. */
+ * limited-broadcast destination: unknown (see above) - a group other than
+ * 224.0.0.1 is dropped when the receiver is known to have joined none
+ * (cfg mc_only_all_hosts). False when the packet went no further. */
 bool ip_route_input_addrs(struct rp *rp, uint8_t i)
 {
     unsigned c = ip_addr_classes(&rp->p, L(rp, i));
@@ -105,6 +106,15 @@ bool ip_route_input_addrs(struct rp *rp, uint8_t i)
     bool martian = c & (A_SRC_MCAST | A_SRC_LBCAST);
     if (c & A_DST_MCAST) {
         if (!(c & A_DST_ALL_HOSTS)) {
+            /* ip_route_input_rcu: ip_check_mc_rcu finds no such group on the
+             * device and it forwards no multicast (IN_DEV_MFORWARD): -EINVAL,
+             * ip_rcv_finish_core's drop_error, no counter - what the
+             * receiver's groups decide; known only when the configuration
+             * says it joined none (cfg mc_only_all_hosts) */
+            if (rp->cfg->mc_only_all_hosts) {
+                rp_drop(rp, i, KF_IP_ROUTE_INPUT, KD_MC_NOT_JOINED, 0);
+                return false;
+            }
             rp_unknown(rp, i, KF_IP_ROUTE_INPUT);
             return false;
         }

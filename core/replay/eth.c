@@ -58,3 +58,25 @@ void tunnel_rx_pkt_type(struct rp *rp, uint8_t kind, bool outer_v6, uint8_t tunn
         return;
     rp->pkt_type = eth_type_trans_pkt_type(rp, eth, other);
 }
+
+/* The loop check of vxlan_set_mac (drivers/net/vxlan/vxlan_core.c) and
+ * geneve_rx (drivers/net/geneve.c), v6.12 = 6.1.192 = 5.10:
+ * ether_addr_equal(eth_hdr(skb)->h_source, dev->dev_addr) after
+ * eth_type_trans. The model knows the device's address only when the
+ * receiver's configuration gives it (cfg dev_mac_known, which the kernel
+ * harnesses set); without it, or without the six bytes, the source is
+ * another host's: false. */
+bool ether_addr_equal_dev_addr(const struct rp *rp, uint8_t eth)
+{
+    if (!rp->cfg->dev_mac_known || eth >= rp->r->nlayers || L(rp, eth)->proto != CSC_P_ETH)
+        return false;
+    uint64_t off = (uint64_t)L(rp, eth)->off + WIRE_OFF(eth_hdr, src);
+    bool same = true;
+    for (unsigned i = 0; i < sizeof rp->cfg->dev_mac; i++) {
+        uint8_t b = 0;
+        if (!pkt_u8(&rp->p, off + i, &b))
+            return false;
+        same = same && b == rp->cfg->dev_mac[i];
+    }
+    return same;
+}

@@ -6,18 +6,26 @@
  * the error handlers of the quoted protocol, ping sockets for echo replies;
  * docs/kernel-branches.md section 26).
  */
+#include "addr.h"
 #include "replay.h"
 
 #define NR_ICMP_TYPES 18
 #define ICMP_TIMESTAMP 13
+#define ICMP_ADDRESS 17
+#define ICMP_ADDRESSREPLY 18
 #define ICMP_EXT_ECHO 42
 #define ICMP_EXT_ECHOREPLY 43
 
 /* icmp_rcv, v6.12: a type above NR_ICMP_TYPES but the extended echo pair
- * (UNHANDLED_PROTO); icmp_unreach (3, 4, 11, 12): a quoted IPv4 header of
- * fewer than 20 bytes or with ihl < 5; icmp_redirect (5): under 20 bytes
- * (PKT_TOO_SMALL); icmp_timestamp (13): under 4 bytes (PKT_TOO_SMALL).
- * False when the message was dropped. */
+ * (UNHANDLED_PROTO); on a multicast route (RTCF_MULTICAST: the model routes
+ * only the all-hosts group 224.0.0.1 locally, addr.c; a broadcast
+ * destination is unknown before this) every type but the address mask
+ * pair (17, 18) - echo and timestamp because icmp_echo_ignore_broadcasts
+ * is 1, the default the model's receiver keeps (INVALID_PROTO,
+ * IcmpInErrors; the same in 6.1.192 and 5.10); icmp_unreach (3, 4, 11,
+ * 12): a quoted IPv4 header of fewer than 20 bytes or with ihl < 5;
+ * icmp_redirect (5): under 20 bytes (PKT_TOO_SMALL); icmp_timestamp (13):
+ * under 4 bytes (PKT_TOO_SMALL). False when the message was dropped. */
 bool icmp_rcv_type(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *l = L(rp, i);
@@ -26,6 +34,9 @@ bool icmp_rcv_type(struct rp *rp, uint8_t i)
     enum kdrop why = KD_NONE;
     if (type > NR_ICMP_TYPES && type != ICMP_EXT_ECHO && type != ICMP_EXT_ECHOREPLY) {
         why = KD_UNHANDLED_PROTO;
+    } else if (type <= NR_ICMP_TYPES && type != ICMP_ADDRESS && type != ICMP_ADDRESSREPLY &&
+               l->ip != CSC_NO_LAYER && (ip_addr_classes(&rp->p, L(rp, l->ip)) & A_DST_MCAST)) {
+        why = KD_INVALID_PROTO;       /* rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST) */
     } else if (type == ICMP_DEST_UNREACH || type == ICMP_SOURCE_QUENCH || type == ICMP_TIME_EXCEEDED ||
                type == ICMP_PARAMETERPROB) {
         uint8_t vihl = 0;

@@ -128,7 +128,7 @@ enum kdrop {
     KD_RTHDR_UNKNOWN, KD_RTHDR_DISABLED, KD_HAO_NO_STATE, KD_UNHANDLED_PROTO, KD_MARTIAN,
     KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT, KD_FRAG_NOT_ROUNDED, KD_FRAG_EMPTY, KD_GPE_HDR, KD_TUNNEL_SEQ, KD_PKT_TYPE,
     KD_IP_TUNNEL_ECN, KD_ECN_NOT_ECT, KD_RTHDR_MIP6, KD_RTHDR_NOT_HOST, KD_FRAG_TWICE, KD_IP_OPTIONS, KD_IP_SRR, KD_FRAG_HDR_INCOMPLETE, KD_FRAG_TOO_FAR,
-    KD_IP6_NOT_FINAL,
+    KD_IP6_NOT_FINAL, KD_LOCAL_MAC, KD_GENEVE_LOOP, KD_INVALID_PROTO, KD_MC_NOT_JOINED,
     KD__COUNT
 };
 
@@ -271,6 +271,9 @@ void l2tp_rcv(struct rp *rp, uint8_t t);
 /* ---- skb->pkt_type (eth.c) ---- */
 /* the NIC's eth_type_trans of the frame's own Ethernet header */
 void eth_type_trans_nic(struct rp *rp);
+/* ether_addr_equal(eth_hdr(skb)->h_source, dev->dev_addr): the inner frame at
+ * layer eth comes from the receiving tunnel device's own MAC (cfg dev_mac) */
+bool ether_addr_equal_dev_addr(const struct rp *rp, uint8_t eth);
 /* what the tunnel device hands on: scrubbed, then its eth_type_trans */
 void tunnel_rx_pkt_type(struct rp *rp, uint8_t kind, bool outer_v6, uint8_t tunnel_layer,
                         uint8_t inner_l3);

@@ -538,6 +538,18 @@ void udp_rcv(struct rp *rp, uint8_t i)
 
 /* ---- tunnels ---- */
 
+/* vxlan_set_mac (drivers/net/vxlan/vxlan_core.c, v6.12; a bool before the
+ * drop reasons, 5.10): after eth_type_trans, a frame from the device's own
+ * MAC (a loop, a multicast echo) is dropped, LOCAL_MAC, no counter.
+ * Learning is off on the model's receiver (nolearning). True: dropped. */
+static bool vxlan_set_mac(struct rp *rp, uint8_t t)
+{
+    if (!has_layer(rp, t + 1u) || !ether_addr_equal_dev_addr(rp, (uint8_t)(t + 1)))
+        return false;
+    rp_drop(rp, t, KF_VXLAN_SET_MAC, KD_LOCAL_MAC, 0);
+    return true;
+}
+
 void vxlan_rcv(struct rp *rp, uint8_t t)
 {
     const struct csc_layer *vx = L(rp, t);
@@ -581,6 +593,8 @@ void vxlan_rcv(struct rp *rp, uint8_t t)
         rp_drop(rp, t, KF_VXLAN_RCV, KD_VXLAN_INVALID_HDR, 0);
         return;
     }
+    if (vxlan_set_mac(rp, t))
+        return;
     int l3 = next_l3(rp, t + 1u);
     if (l3 < 0) {
         if (!pskb_may_pull_fails(rp, t) && !teb_8023_no_handler(rp, t))
@@ -625,6 +639,14 @@ void geneve_rcv(struct rp *rp, uint8_t t)
         rp_drop(rp, t, KF_GENEVE_RX, KD_GENEVE_HDR,
                 era(rp, CSC_E_GENEVE_CRIT_COUNTERS)
                     ? CNT(CSC_C_DEV_RX_FRAME_ERRORS) | CNT(CSC_C_DEV_RX_ERRORS) : 0);
+        return;
+    }
+    /* geneve_rx: after eth_type_trans, the loop check (a frame from the
+     * device's own MAC: rx_errors, dropped). An innerprotoinherit device
+     * (ARPHRD_NONE) has no MAC of the receiver's choosing: not checked. */
+    if (g->next == ETH_P_TEB && !inherit && has_layer(rp, t + 1u) &&
+        ether_addr_equal_dev_addr(rp, (uint8_t)(t + 1))) {
+        rp_drop(rp, t, KF_GENEVE_RX, KD_GENEVE_LOOP, CNT(CSC_C_DEV_RX_ERRORS));
         return;
     }
     int l3 = next_l3(rp, t + 1u);
@@ -905,6 +927,20 @@ void gre_rcv(struct rp *rp, uint8_t i)
          * handler for it: rx_dropped, UNHANDLED_PROTO */
         tunnel_dev_no_handler(rp, i, has_layer(rp, n) ? (uint8_t)n : i, i);
         return;
+    }
+    if (has_layer(rp, n) && L(rp, (uint8_t)n)->proto == CSC_P_WCCP) {
+        /* gre_parse_header (net/ipv4/gre_demux.c, v6.12 = 6.1.192 = 5.10):
+         * WCCP (0x883e) without flags is the outer family's protocol - IPv4
+         * for gre_rcv; ip6gre's IPv6 is not modelled - and, unless the
+         * payload starts 0x4X, 4 more bytes of redirect header are in
+         * hdr_len (the decoder's WCCP layer), pulled with the GRE header */
+        if (outer_is_ipv6(rp, i)) {
+            not_modelled(rp, i, KF_GRE_PARSE_HEADER);
+            return;
+        }
+        rp_enter(rp, (uint8_t)n, KF_GRE_PARSE_HEADER);
+        skb_pull_rcsum(rp, L(rp, (uint8_t)n)->hdr_len);
+        n++;
     }
     int l3 = next_l3(rp, n);
     if (l3 < 0) {

@@ -41,6 +41,16 @@ void kd_config_of(const struct kd_group *g, const char *report, int nosock, cons
     cfg->inner_socket = !nosock;
     /* a GRE device either requires the checksum flag (icsum) or refuses it */
     cfg->gre_csum = (g->opts & KO_ICSUM) ? CSC_GRE_CSUM_ON : CSC_GRE_CSUM_OFF;
+    /* the address kd_setup_add_dev gives the VXLAN and GENEVE devices
+     * (LIVE_TAP_MAC; an innerprotoinherit GENEVE device has none): their
+     * loop check drops an inner frame from it (vxlan_set_mac, geneve_rx) */
+    if (g->tun == KT_VXLAN || (g->tun == KT_GENEVE && !(g->opts & KO_INHERIT))) {
+        static const uint8_t mac[6] = { 0x02, 0, 0, 0, 0, 0x02 };   /* LIVE_TAP_MAC */
+        cfg->dev_mac_known = true;
+        memcpy(cfg->dev_mac, mac, sizeof mac);
+    }
+    /* the namespace joins no IPv4 group but 224.0.0.1 and routes no multicast */
+    cfg->mc_only_all_hosts = true;
     /* the device's port, as the receiver was told (the standard ports are
      * in the defaults; the variants of a tunnel use ports of their own) */
     struct kd_devspec ds;

@@ -177,6 +177,10 @@ void kf_mut_name(const struct kf_case *c, const struct kf_mut *m, char *buf, siz
  * the kind does not apply there); f and role_layer: its base stack */
 unsigned kf_mut_nsel(const struct kf_case *c, const struct pb_frame *f, const int *role_layer, unsigned k,
                      unsigned r);
+/* The same for a fixed case's recipe (kfuzz_cases.c): also the values the
+ * generator does not draw (a source MAC "own") */
+unsigned kf_mut_nsel_cases(const struct kf_case *c, const struct pb_frame *f, const int *role_layer, unsigned k,
+                           unsigned r);
 /* Whether a mutation keeps a run a run (one_segment: it touches one) */
 int kf_mut_run_ok(unsigned k, unsigned sel, int one_segment);
 /* The weight of kind k in a random draw */

@@ -156,7 +156,7 @@ static int mutation_of(struct kf_case *c, const char *word, struct kf_mut *out)
     }
     for (unsigned k = 0; k < MK__COUNT; k++)
         for (unsigned r = 0; r < RO__COUNT; r++) {
-            unsigned n = kf_mut_nsel(c, &f, role, k, r);
+            unsigned n = kf_mut_nsel_cases(c, &f, role, k, r);
             for (unsigned s = 0; s < n; s++) {
                 struct kf_mut m = { (uint8_t)k, (uint8_t)r, (uint8_t)s, 0 };
                 char name[96];

@@ -347,6 +347,18 @@ static int outer_addr_fixed(const struct kf_case *c)
 
 static int is_ip(int k) { return k == PB_IPV4 || k == PB_IPV6; }
 
+/* The fixed cases (kfuzz_cases.c) may also name the last MAC, "own", as a
+ * source: the VXLAN and GENEVE loop check (vxlan_set_mac, geneve_rx), which
+ * the model decides with the device's MAC the harness gives it
+ * (kd_config_of). The generator leaves it out: elsewhere (the TAP, gretap,
+ * ERSPAN) nothing checks it, and the seeds' frames stay what they were. */
+unsigned kf_mut_nsel_cases(const struct kf_case *c, const struct pb_frame *fp, const int *role, unsigned k,
+                           unsigned r)
+{
+    unsigned n = kf_mut_nsel(c, fp, role, k, r);
+    return k == MK_SMAC && n ? (unsigned)N(MAC) : n;
+}
+
 unsigned kf_mut_nsel(const struct kf_case *c, const struct pb_frame *fp, const int *role, unsigned k, unsigned r)
 {
     int kind = kind_at(fp, role, r);

@@ -119,6 +119,37 @@ START_TEST(multicast_destination_unknown_but_all_hosts)
 }
 END_TEST
 
+/* ip_route_input_rcu (v6.12 net/ipv4/route.c): a group the device did not
+ * join, on a receiver that forwards no multicast, is -EINVAL - dropped in
+ * ip_rcv_finish_core without a counter, before the bad TCP checksum. The
+ * model decides it only when told the receiver joined none but 224.0.0.1
+ * (cfg mc_only_all_hosts, the kernel harnesses'); IPv6 and the limited
+ * broadcast stay unknown. kfuzz cases "... oip.daddr=mcast-group". */
+START_TEST(multicast_group_not_joined_dropped_when_known)
+{
+    static const uint8_t mc4[4] = { 239, 1, 2, 3 }, bc4[4] = { 255, 255, 255, 255 },
+                         all4[4] = { 224, 0, 0, 1 }, mc6[16] = { 0xff, 0x0e, [14] = 1, 0x23 };
+    struct pb_frame f;
+    vxlan_inner(&f, 0, NULL, mc4);
+    cfg_set("none", "6.12");
+    CFG.mc_only_all_hosts = true;
+    run(&f);
+    expect_dropped_at_inner(0, 0, "NOT_SPECIFIED (multicast group not joined)");
+    ck_assert_int_ge(find_step("ip_route_input_slow", "drop"), 0);
+
+    vxlan_inner(&f, 0, NULL, all4);                   /* joined: on to TCP */
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+    vxlan_inner(&f, 0, NULL, bc4);
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    vxlan_inner(&f, 1, NULL, mc6);
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+}
+END_TEST
+
 /* The outer header too: a VXLAN packet from a multicast source never
  * reaches UDP (ip_rcv_finish_core routes before ip_local_deliver). */
 START_TEST(outer_martian_before_udp)
@@ -198,6 +229,7 @@ Suite *addr_suite(void)
     tcase_add_test(t, ipv4_martians_dropped_silently);
     tcase_add_test(t, ipv6_address_header_errors);
     tcase_add_test(t, multicast_destination_unknown_but_all_hosts);
+    tcase_add_test(t, multicast_group_not_joined_dropped_when_known);
     tcase_add_test(t, outer_martian_before_udp);
     tcase_add_test(t, loopback_capture_outer_exempt_inner_not);
     tcase_add_test(t, hop_by_hop_options);

@@ -138,6 +138,46 @@ START_TEST(gre_drops_count_nic_rx_dropped_from_7_2)
 }
 END_TEST
 
+/* gre_parse_header (net/ipv4/gre_demux.c, v6.12 = 6.1.192 = 5.10): WCCP
+ * (0x883e) without flags is IPv4 for gre_rcv, the payload pulled as the
+ * inner IP header when it starts 0x4X; with a flag the type stays 0x883e,
+ * which no handler takes at the gre device (rx_dropped, UNHANDLED_PROTO);
+ * over IPv6 (ip6gre: the payload taken as IPv6) the model says unknown.
+ * kfuzz cases "gre ip4 none tcp4 tun.tproto=wccp", "gre+C[icsum] ... wccp". */
+START_TEST(gre_wccp_without_flags_is_ipv4)
+{
+    struct pb_frame f;
+    gre_plain(&f, false, 0, PB_OK);
+    f.l[2].proto = 0x883e;
+    cfg_set("none", "6.12");
+    run(&f);
+    if (R.kernel.verdict != CSC_K_ACCEPT)
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+    int w = lay(CSC_P_WCCP, 0);
+    ck_assert_int_eq(R.layers[w].hdr_len, 0);          /* 0x45: no redirect header */
+    ck_assert_int_eq(lay(CSC_P_IPV4, 1), w + 1);
+    ck_assert_int_ge(find_step("gre_parse_header", "enter"), 0);
+    ck_assert_int_ge(find_step("tcp_v4_rcv", "deliver"), 0);
+
+    gre_plain(&f, false, 0x8000, PB_OK);               /* C: raw 0x883e */
+    f.l[2].proto = 0x883e;
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "UNHANDLED_PROTO");
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_GRE, 0));
+    for (int i = 0; i < R.nlayers; i++)
+        ck_assert_int_ne(R.layers[i].proto, CSC_P_WCCP);
+
+    gre_plain(&f, true, 0, PB_OK);                     /* ip6gre: IPv6 follows */
+    f.l[2].proto = 0x883e;
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    ck_assert_uint_ne(R.kernel.warnings & CSC_W_NOT_MODELLED, 0);
+}
+END_TEST
+
 Suite *gre_rcv_suite(void);
 Suite *gre_rcv_suite(void)
 {
@@ -145,6 +185,7 @@ Suite *gre_rcv_suite(void)
     TCase *tc = tcase_create("gre_rcv");
     tcase_add_test(tc, partial_at_outer_udp_does_not_cover_gre);
     tcase_add_test(tc, gre_drops_count_nic_rx_dropped_from_7_2);
+    tcase_add_test(tc, gre_wccp_without_flags_is_ipv4);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -71,6 +71,43 @@ START_TEST(icmp_handler_lengths)
 }
 END_TEST
 
+/* icmp_rcv on a multicast route (v6.12 net/ipv4/icmp.c, rt_flags &
+ * RTCF_MULTICAST): the model routes the all-hosts group 224.0.0.1 locally;
+ * echo and timestamp are refused (icmp_echo_ignore_broadcasts 1, the
+ * default), every other type but the address mask pair too: INVALID_PROTO,
+ * IcmpInErrors. A bad checksum is found first. kfuzz cases "plain4 ip4
+ * none icmp4 oip.daddr=mcast-all ..." */
+START_TEST(icmp_to_all_hosts)
+{
+    static const uint8_t all_hosts[4] = { 224, 0, 0, 1 };
+    static const struct { uint8_t type; size_t n; enum pb_state csum; int accept; } c[] = {
+        { 8, 56, PB_OK, 0 }, { 13, 12, PB_OK, 0 }, { 0, 56, PB_OK, 0 }, { 3, 28, PB_OK, 0 },
+        { 17, 4, PB_OK, 1 }, { 18, 4, PB_OK, 1 }, { 8, 56, PB_BAD, 0 },
+    };
+    for (unsigned i = 0; i < sizeof c / sizeof *c; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        struct pb_layer *ip = pb_push(&f, PB_IPV4);
+        memcpy(ip->dst, all_hosts, 4);
+        struct pb_layer *ic = pb_push(&f, PB_ICMP);
+        ic->icmp_type = c[i].type;
+        ic->csum = (uint8_t)c[i].csum;
+        pb_push(&f, PB_PAYLOAD)->len = (uint16_t)c[i].n;
+        cfg_set("none", "6.12");
+        run(&f);
+        if (c[i].accept) {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+            ck_assert_uint_eq(R.kernel.counters, 0);
+        } else if (c[i].csum == PB_BAD) {
+            expect_icmp_drop("ICMP_CSUM", counters_of(CSC_C_ICMP_IN_CSUM_ERRORS, CSC_C_ICMP_IN_ERRORS));
+        } else {
+            expect_icmp_drop("INVALID_PROTO", 1u << CSC_C_ICMP_IN_ERRORS);
+        }
+    }
+}
+END_TEST
+
 Suite *icmp_rcv_suite(void);
 Suite *icmp_rcv_suite(void)
 {
@@ -78,6 +115,7 @@ Suite *icmp_rcv_suite(void)
     TCase *t = tcase_create("icmp_rcv");
     tcase_add_test(t, icmp_type_above_18);
     tcase_add_test(t, icmp_handler_lengths);
+    tcase_add_test(t, icmp_to_all_hosts);
     suite_add_tcase(s, t);
     return s;
 }

@@ -173,6 +173,52 @@ START_TEST(erspan_mirrored_mac)
 }
 END_TEST
 
+/* The loop check after the tunnel device's eth_type_trans (vxlan_set_mac:
+ * LOCAL_MAC, no counter; geneve_rx: rx_errors), v6.12 = 6.1.192 = 5.10:
+ * decided only with the device's MAC given (cfg dev_mac_known, as the
+ * kernel harnesses set it); without it the source is another host's. An
+ * innerprotoinherit GENEVE device is not checked. kfuzz cases "vxlan ip4
+ * none tcp4 ieth.smac=own", "geneve ip4 none tcp4 ieth.smac=own". */
+START_TEST(tunnel_loop_check_own_source_mac)
+{
+    static const uint8_t own[6] = { 0x02, 0, 0, 0, 0, 0x42 };
+    for (int geneve = 0; geneve < 2; geneve++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH); pb_push(&f, PB_IPV4); pb_push(&f, PB_UDP);
+        pb_push(&f, geneve ? PB_GENEVE : PB_VXLAN);
+        pb_push(&f, PB_ETH); pb_push(&f, PB_IPV4); pb_push(&f, PB_TCP);
+        pb_push(&f, PB_PAYLOAD)->len = 40;
+        struct pb_patch *p = pb_patch_add(&f, 4, PB_PATCH_SET, 6, 6);   /* the source MAC */
+        ck_assert_ptr_nonnull(p);
+        for (int i = 0; i < 6; i++) {
+            p->mask[i] = 0xff;
+            p->val[i] = own[i];
+        }
+        cfg_set("none", "6.12");
+        run(&f);                                         /* not told: taken */
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+
+        cfg_set("none", "6.12");
+        CFG.dev_mac_known = true;
+        memcpy(CFG.dev_mac, own, 6);
+        run(&f);
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, 3);
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason),
+                         geneve ? "NOT_SPECIFIED (geneve: inner source MAC is the device's)" : "LOCAL_MAC");
+        ck_assert_uint_eq(R.kernel.counters, geneve ? 1u << CSC_C_DEV_RX_ERRORS : 0);
+        ck_assert_int_ge(find_step(geneve ? "geneve_rx" : "vxlan_set_mac", "drop"), 0);
+
+        CFG.dev_mac[5] = 0x43;                           /* another MAC: taken */
+        run(&f);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    }
+}
+END_TEST
+
 Suite *pkt_type_suite(void);
 Suite *pkt_type_suite(void)
 {
@@ -182,6 +228,7 @@ Suite *pkt_type_suite(void)
     tcase_add_test(t, tunnel_inner_mac_decides);
     tcase_add_test(t, l3_tunnel_scrubs);
     tcase_add_test(t, erspan_mirrored_mac);
+    tcase_add_test(t, tunnel_loop_check_own_source_mac);
     suite_add_tcase(s, t);
     return s;
 }

@@ -539,6 +539,17 @@ struct csc_config {
                                 module, built in or loaded with bridge/stp): an inner frame
                                 with an 802.3 length is taken silently, not rx_dropped
                                 (default false: Debian's stock kernels load none) */
+    bool dev_mac_known;      /* dev_mac is the address of the receiver's VXLAN and GENEVE
+                                devices: a decapsulated frame whose inner source MAC is it is
+                                dropped (vxlan_set_mac LOCAL_MAC; geneve_rx rx_errors).
+                                Default false: the model takes the inner source for another
+                                host's, as the kernel harnesses' frames are (they set it) */
+    uint8_t dev_mac[6];
+    bool mc_only_all_hosts;  /* the receiver joined no IPv4 multicast group but the all-hosts
+                                group 224.0.0.1 every interface joins, and forwards no
+                                multicast (the kernel harnesses' namespace): a datagram to
+                                another group is dropped by ip_route_input_rcu. Default false:
+                                group membership unknown, the replay says unknown */
     bool assume_bad;         /* uncaptured checksums: assume bad (default good) */
     bool trace_steps;        /* record csc_kernel.steps (default true) */
     uint8_t l2tp_cookie_len; /* L2TPv3 cookie: 0, 4 or 8 bytes (default 0) */

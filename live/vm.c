@@ -147,6 +147,29 @@ static int proc_read(const struct live_vm_cmd *c, struct vm_proc *p)
     return 1;
 }
 
+/* Wait for p's runner to end, reading its pipe meanwhile: a stopped runner
+ * still writes while it cleans up, and a pipe closed under it killed it with
+ * SIGPIPE inside its exit trap, its run folder left behind (live-kill-vm,
+ * ASan CI of 2026-12-03). */
+static pid_t reap_draining(const struct live_vm_cmd *c, struct vm_proc *p, int *st)
+{
+    pid_t r;
+    for (;;) {
+        r = waitpid(p->pid, st, p->fd >= 0 ? WNOHANG : 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r != 0 || p->fd < 0)
+            break;
+        struct pollfd pf = { .fd = p->fd, .events = POLLIN };
+        int k = poll(&pf, 1, 100);
+        if (k > 0 && !proc_read(c, p))
+            close(p->fd), p->fd = -1;
+    }
+    if (p->fd >= 0)
+        close(p->fd), p->fd = -1;
+    return r;
+}
+
 /* Follow n commands until each ended; a stop ends them all (SIGTERM:
  * csc-vm takes its VM down) */
 static void wait_all(const struct live_vm_cmd *c, struct vm_proc *p, int n)
@@ -179,12 +202,8 @@ static void wait_all(const struct live_vm_cmd *c, struct vm_proc *p, int n)
             continue;
         if (c->stop && *c->stop)
             kill(-p[i].pid, SIGTERM);    /* its process group: the runner and what it started */
-        if (p[i].fd >= 0)
-            close(p[i].fd), p[i].fd = -1;
         int st;
-        pid_t r;
-        while ((r = waitpid(p[i].pid, &st, 0)) < 0 && errno == EINTR) {
-        }
+        pid_t r = reap_draining(c, &p[i], &st);
         p[i].status = r > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : LIVE_VM_CANNOT_RUN;
     }
 }

@@ -185,6 +185,11 @@ int live_model_class(const struct csc_result *r)
                         (1u << CSC_C_DEV_RX_LENGTH_ERRORS);
     if (d == inner && k->counters && !(k->counters & ~dev_only))
         return LIVE_C_TUNNEL;
+    /* ... and a GRE header inside it that 7.2's gre_rcv refuses, counted
+     * in the rx_dropped of the device that decapsulated it (GRE in IPIP:
+     * core/replay/pull.c:gre_drop_nic) */
+    if (d > inner && p == CSC_P_GRE && k->counters == (1u << CSC_C_DEV_RX_DROPPED))
+        return LIVE_C_TUNNEL;
     /* past the device, an IP-level drop that counts nothing
      * (PACKET_OTHERHOST) shows in the kernel only as "reached the device,
      * then nothing" (a TCP segment with no listener still counts InSegs) */

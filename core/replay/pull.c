@@ -249,7 +249,12 @@ static enum at_kind at_kind_of(const struct rp *rp, uint8_t s, uint8_t *tunnel)
  * finding 2, era GRE_RX_DROPPED; rx.c:gre_rcv for the header checks) */
 uint32_t gre_drop_nic(const struct rp *rp)
 {
-    return era(rp, CSC_E_GRE_RX_DROPPED) ? CNT(CSC_C_NIC_RX_DROPPED) : 0;
+    /* dev_core_stats_rx_dropped_inc(skb->dev): the NIC, or the tunnel
+     * device that decapsulated the GRE packet (GRE inside IPIP: 7.2.13
+     * counts the ipip device's rx_dropped, kf case of tgr-20) */
+    if (!era(rp, CSC_E_GRE_RX_DROPPED))
+        return 0;
+    return rp->dev == 0 ? CNT(CSC_C_NIC_RX_DROPPED) : CNT(CSC_C_DEV_RX_DROPPED);
 }
 
 bool pskb_may_pull_fails(struct rp *rp, uint8_t at)

@@ -262,6 +262,16 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
         rp_drop(rp, i, fn, KD_IP_INHDR, hdr_err);      /* length below the header / 0 */
         return false;
     }
+    if ((ip->notes & (CSC_N_JUMBO | CSC_N_LEN_EXCEEDS)) == (CSC_N_JUMBO | CSC_N_LEN_EXCEEDS)) {
+        /* a jumbogram longer than the skb: ip6_rcv_core does not trim it
+         * (payload_len 0 before a hop-by-hop header), ipv6_hop_jumbo
+         * (net/ipv6/exthdrs.c, 6.12) frees it PKT_TOO_SMALL without a
+         * counter of its own and ipv6_parse_hopopts's failure counts
+         * Ip6InHdrErrors in ip6_rcv_core; 5.10's ipv6_hop_jumbo counted
+         * Ip6InTruncatedPkts first (gone with HOP_JUMBO_ONE_COUNT). */
+        rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, hdr_err | (era(rp, CSC_E_HOP_JUMBO_ONE_COUNT) ? 0 : trunc));
+        return false;
+    }
     if (ip->notes & CSC_N_LEN_EXCEEDS) {
         rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, trunc);   /* skb->len < the IP length */
         return false;

@@ -76,24 +76,26 @@ const char *csc_gro_flush_name(unsigned f)
  * are equal only when the bytes compared are. */
 #define KEY_SEED 0x243f6a8885a308d3ull
 
-static inline uint64_t load_le64(const uint8_t *p)
+/* n bytes (8 at most) as a little-endian word: on a big-endian machine
+ * they fill the high bytes, which the swap brings down */
+static inline uint64_t load_le(const uint8_t *p, unsigned n)
 {
-    uint64_t w;
-    memcpy(&w, p, 8);
+    uint64_t w = 0;
+    memcpy(&w, p, n);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     w = __builtin_bswap64(w);
 #endif
     return w;
 }
 
+static inline uint64_t load_le64(const uint8_t *p)
+{
+    return load_le(p, 8);
+}
+
 static inline uint64_t load_le32(const uint8_t *p)
 {
-    uint32_t w;
-    memcpy(&w, p, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap32(w);
-#endif
-    return w;
+    return load_le(p, 4);
 }
 
 static inline uint64_t mix_word(uint64_t h, uint64_t w)

@@ -108,6 +108,19 @@ static const char *frame_ok(const struct live_frame *f)
     return NULL;
 }
 
+/* n planned command lines, each terminated and of the planner's alphabet */
+static const char *lines_check(const char (*cmds)[LIVE_CMD_LEN], int n, const char *unterminated)
+{
+    const char *why;
+    for (int i = 0; i < n; i++) {
+        if (!terminated(cmds[i], LIVE_CMD_LEN))
+            return unterminated;
+        if ((why = line_check(cmds[i])))
+            return why;
+    }
+    return NULL;
+}
+
 const char *brk_setup_check(const struct live_setup *s)
 {
     const char *why;
@@ -116,12 +129,8 @@ const char *brk_setup_check(const struct live_setup *s)
     if (s->ncmds < 0 || s->ncmds > LIVE_MAX_CMDS || s->nsocks < 0 || s->nsocks > LIVE_MAX_SOCKS ||
         s->ndevs < 0 || s->ndevs > LIVE_MAX_DEVS || s->level < -1 || s->level > 2)
         return "a setup count out of range";
-    for (int i = 0; i < s->ncmds; i++) {
-        if (!terminated(s->cmds[i], LIVE_CMD_LEN))
-            return "a setup line not terminated";
-        if ((why = line_check(s->cmds[i])))
-            return why;
-    }
+    if ((why = lines_check(s->cmds, s->ncmds, "a setup line not terminated")))
+        return why;
     for (int i = 0; i < s->nsocks; i++)
         if (s->socks[i].kind > LIVE_TCP6)
             return "a socket of no kind";
@@ -132,12 +141,8 @@ const char *brk_setup_check(const struct live_setup *s)
         if (v->ncmds < 0 || v->ncmds > LIVE_MAX_DEV_CMDS || v->nsent < 0 || v->nsent > LIVE_MAX_SENT ||
             v->nwatch < 0 || v->nwatch > LIVE_MAX_WATCH)
             return "a device count out of range";
-        for (int i = 0; i < v->ncmds; i++) {
-            if (!terminated(v->cmds[i], LIVE_CMD_LEN))
-                return "a device line not terminated";
-            if ((why = line_check(v->cmds[i])))
-                return why;
-        }
+        if ((why = lines_check(v->cmds, v->ncmds, "a device line not terminated")))
+            return why;
         for (int i = 0; i < v->nsent; i++)
             if (v->sent_sock[i] >= s->nsocks || (why = frame_ok(&v->sent[i])))
                 return why ? why : "a sentinel without its socket";

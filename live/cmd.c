@@ -41,13 +41,9 @@ static int run_argv(char *const argv[], char *err, size_t n)
         snprintf(err, n, "pipe: %s", strerror(errno));
         return -1;
     }
-    pid_t p = fork();
-    if (p < 0) {
-        snprintf(err, n, "fork: %s", strerror(errno));
-        close(pfd[0]);
-        close(pfd[1]);
+    pid_t p = live_fork_pair(pfd, err, n);
+    if (p < 0)
         return -1;
-    }
     if (p == 0) {
         dup2(pfd[1], 1);
         dup2(pfd[1], 2);

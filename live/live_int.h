@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -99,6 +101,21 @@ static inline int live_io_full(enum live_io how, int fd, void *buf, size_t n)
         done += (size_t)r;
     }
     return 0;
+}
+
+/* fork with both ends of a pipe or socket pair open: on failure both are
+ * closed and err (when given) says why. The child's pid, 0 in the child,
+ * -1 on failure. */
+static inline pid_t live_fork_pair(int fd[2], char *err, size_t n)
+{
+    pid_t p = fork();
+    if (p < 0) {
+        if (err)
+            snprintf(err, n, "fork: %s", strerror(errno));
+        close(fd[0]);
+        close(fd[1]);
+    }
+    return p;
 }
 
 static inline int live_read_full(int fd, void *buf, size_t n)

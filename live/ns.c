@@ -873,12 +873,9 @@ int live_run_setup(const struct live_tools *t, const struct live_setup *s,
         return -1;
     }
     fflush(NULL);
-    pid_t p = fork();
-    if (p < 0) {
-        close(pfd[0]);
-        close(pfd[1]);
+    pid_t p = live_fork_pair(pfd, NULL, 0);
+    if (p < 0)
         return -1;
-    }
     if (p == 0) {
         close(pfd[0]);
         prctl(PR_SET_PDEATHSIG, SIGKILL);

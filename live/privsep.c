@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "broker.h"
+#include "live_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -370,13 +371,9 @@ int live_privsep_start(struct live_broker *b, const char *const *paths, unsigned
     }
     pid_t parent = getpid();
     fflush(NULL);
-    pid_t p = fork();
-    if (p < 0) {
-        snprintf(err, n, "fork: %s", strerror(errno));
-        close(sv[0]);
-        close(sv[1]);
+    pid_t p = live_fork_pair(sv, err, n);
+    if (p < 0)
         return -1;
-    }
     if (p == 0) {
         close(sv[0]);
         helper_main(sv[1], parent, paths, npaths);

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "vm.h"
+#include "live_int.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -65,16 +66,21 @@ struct vm_proc {
     int status;
 };
 
+/* A pipe and a child that holds it: the child's pid, 0 in the child, -1
+ * with nothing left open */
+static pid_t fork_piped(int fd[2])
+{
+    if (pipe(fd))
+        return -1;
+    return live_fork_pair(fd, NULL, 0);
+}
+
 static int spawn(const char *cmd, struct vm_proc *p)
 {
     int fd[2];
-    if (pipe(fd))
+    pid_t pid = fork_piped(fd);
+    if (pid < 0)
         return -1;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd[0]), close(fd[1]);
-        return -1;
-    }
     if (pid == 0) {
         /* its own process group (a stop signals all of it), and the runner
          * told to go (SIGTERM: csc-vm takes its VM down) when this process
@@ -279,13 +285,9 @@ static const char *job_log(const struct live_vm_job *j)
 int live_vm_janitor(const char *dir, int *pid)
 {
     int fd[2];
-    if (pipe(fd))
+    pid_t p = fork_piped(fd);
+    if (p < 0)
         return -1;
-    pid_t p = fork();
-    if (p < 0) {
-        close(fd[0]), close(fd[1]);
-        return -1;
-    }
     if (p == 0) {                    /* it outlives the run if it must: no signal of the terminal's */
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);

@@ -213,6 +213,23 @@ static bool add_counts(struct merged *m, JsonObject *o, const char *key, uint64_
     return !m->bad;
 }
 
+/* {ROW: {NAME: count}} with a protocol or device kind for ROW (row_name),
+ * added into the table t of CSC_P__COUNT rows of ncols counts; what names
+ * a row in the message on an unknown one */
+static void add_table(struct merged *m, JsonObject *o, uint64_t *t, unsigned ncols,
+                      const char *(*row_name)(unsigned), const char *(*name)(unsigned), const char *what)
+{
+    GList *rows = o ? json_object_get_members(o) : NULL;
+    for (GList *r = rows; r && !m->bad; r = r->next) {
+        int i = index_of(row_name, CSC_P__COUNT, r->data);
+        if (i < 0)
+            bad(m, "unknown %s '%s'", what, (const char *)r->data);
+        else
+            add_counts(m, o, r->data, t + (size_t)i * ncols, ncols, name);
+    }
+    g_list_free(rows);
+}
+
 /* ---- the counters --------------------------------------------------------------- */
 
 /* a group of the summary's counts (sumfields.c) from object o */
@@ -233,16 +250,8 @@ static bool kernel_counts(struct merged *m, JsonObject *k, struct cli_stats *st)
         !add_counts(m, k, "drop_reasons", st->drop_reason, CLI_DROP_NAMES, csc_drop_name) ||
         !add_counts(m, k, "warnings", st->warning, CLI_BITS, csc_warning_name))
         return false;
-    JsonObject *gro = obj_of(m, k, "gro");
-    GList *devs = gro ? json_object_get_members(gro) : NULL;
-    for (GList *d = devs; d && !m->bad; d = d->next) {
-        int kind = index_of(csc_dev_name, CSC_P__COUNT, d->data);
-        if (kind < 0)
-            bad(m, "unknown device '%s'", (const char *)d->data);
-        else
-            add_counts(m, gro, d->data, st->gro[kind], CSC_G__COUNT, csc_gro_reason_name);
-    }
-    g_list_free(devs);
+    add_table(m, obj_of(m, k, "gro"), &st->gro[0][0], CSC_G__COUNT, csc_dev_name, csc_gro_reason_name,
+              "device");
     return !m->bad;
 }
 
@@ -251,15 +260,7 @@ static bool stats_of(struct merged *m, JsonObject *s, struct cli_stats *st)
     memset(st, 0, sizeof *st);
     sum_group_of(m, s, st, SG_HEAD);
     JsonObject *layers = obj_of(m, s, "layers"), *findings = obj_of(m, s, "findings");
-    GList *protos = layers ? json_object_get_members(layers) : NULL;
-    for (GList *p = protos; p && !m->bad; p = p->next) {
-        int i = index_of(csc_proto_name, CSC_P__COUNT, p->data);
-        if (i < 0)
-            bad(m, "unknown protocol '%s'", (const char *)p->data);
-        else
-            add_counts(m, layers, p->data, st->layer[i], CSC_V__COUNT, csc_verdict_name);
-    }
-    g_list_free(protos);
+    add_table(m, layers, &st->layer[0][0], CSC_V__COUNT, csc_proto_name, csc_verdict_name, "protocol");
     if (m->bad || !add_counts(m, s, "reasons", st->reason, CSC_R__COUNT, csc_reason_name) ||
         !add_counts(m, s, "stops", st->stop, CSC_STOP__COUNT, csc_stop_name))
         return false;
@@ -475,13 +476,21 @@ static bool file_of(struct merged *m, JsonObject *o, const GArray *jobs, unsigne
     return false;
 }
 
+/* The length of one of "gro"'s arrays (none: 0); false past max (what: of what) */
+static bool gro_len(struct merged *m, JsonArray *a, unsigned max, const char *what, unsigned *n)
+{
+    *n = a ? json_array_get_length(a) : 0;
+    if (*n <= max)
+        return true;
+    bad(m, "\"gro\": %u %s (at most %u)", *n, what, max);
+    return false;
+}
+
 static bool gro_devices(struct merged *m, JsonArray *devs, struct cli_gro_totals *t)
 {
-    unsigned n = devs ? json_array_get_length(devs) : 0;
-    if (n > CLI_GRO_DEVS) {
-        bad(m, "\"gro\": %u devices (at most %d)", n, CLI_GRO_DEVS);
+    unsigned n;
+    if (!gro_len(m, devs, CLI_GRO_DEVS, "devices", &n))
         return false;
-    }
     for (unsigned i = 0; i < n && !m->bad; i++) {
         JsonObject *d = elem_of(m, devs, i, "devices");
         const char *dev = str_of(m, d, "device");
@@ -505,11 +514,9 @@ static bool gro_devices(struct merged *m, JsonArray *devs, struct cli_gro_totals
 
 static bool gro_top(struct merged *m, JsonArray *top, unsigned first, struct cli_gro_totals *t)
 {
-    unsigned n = top ? json_array_get_length(top) : 0;
-    if (n > CLI_TOP_FLOWS_MAX) {
-        bad(m, "\"gro\": %u top flows (at most %d)", n, CLI_TOP_FLOWS_MAX);
+    unsigned n;
+    if (!gro_len(m, top, CLI_TOP_FLOWS_MAX, "top flows", &n))
         return false;
-    }
     for (unsigned i = 0; i < n && !m->bad; i++) {
         JsonObject *f = elem_of(m, top, i, "top_flows");
         struct cli_gro_flow *fl = &t->top[t->ntop];

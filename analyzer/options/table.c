@@ -68,6 +68,16 @@ static char *opt_peer_rx(struct parse_state *ps, const char *name, const char *v
     return NULL;
 }
 
+/* A string option given once: kept in *slot; a second one is an error
+ * ("NAME: give " what) */
+static char *set_once(char **slot, const char *name, const char *value, const char *what)
+{
+    if (*slot)
+        return g_strdup_printf("%s: give %s", name, what);
+    *slot = g_strdup(value);
+    return NULL;
+}
+
 static char *opt_era(struct parse_state *ps, const char *name, const char *value)
 {
     if (!strcmp(value, "list")) {
@@ -77,9 +87,9 @@ static char *opt_era(struct parse_state *ps, const char *name, const char *value
     char first[64];
     if (strchr(value, ',')) {        /* --era A,B: the fates across eras (live.c) */
         snprintf(first, sizeof first, "%.*s", (int)strcspn(value, ","), value);
-        if (ps->era_list)
-            return g_strdup_printf("%s: give one list of eras", name);
-        ps->era_list = g_strdup(value);
+        char *m = set_once(&ps->era_list, name, value, "one list of eras");
+        if (m)
+            return m;
     } else {
         snprintf(first, sizeof first, "%s", value);
     }
@@ -297,10 +307,7 @@ static char *opt_count(struct parse_state *ps, const char *name, const char *val
 
 static char *opt_filter(struct parse_state *ps, const char *name, const char *value)
 {
-    if (ps->filter)
-        return g_strdup_printf("%s: give the capture filter once", name);
-    ps->filter = g_strdup(value);
-    return NULL;
+    return set_once(&ps->filter, name, value, "the capture filter once");
 }
 
 static char *opt_read(struct parse_state *ps, const char *name, const char *value)
@@ -312,20 +319,14 @@ static char *opt_read(struct parse_state *ps, const char *name, const char *valu
 
 static char *opt_write(struct parse_state *ps, const char *name, const char *value)
 {
-    if (ps->write_path)
-        return g_strdup_printf("%s: give one output file", name);
-    ps->write_path = g_strdup(value);
-    return NULL;
+    return set_once(&ps->write_path, name, value, "one output file");
 }
 
 /* --baseline, --junit: a path, given once */
 static char *opt_path(struct parse_state *ps, const char *name, const char *value)
 {
     char **slot = !strcmp(name, "--baseline") ? &ps->o->baseline_path : &ps->o->junit_path;
-    if (*slot)
-        return g_strdup_printf("%s: give it once", name);
-    *slot = g_strdup(value);
-    return NULL;
+    return set_once(slot, name, value, "it once");
 }
 
 static char *opt_write_format(struct parse_state *ps, const char *name, const char *value)
@@ -341,10 +342,7 @@ static char *opt_write_format(struct parse_state *ps, const char *name, const ch
 
 static char *opt_live_kernel(struct parse_state *ps, const char *name, const char *value)
 {
-    if (ps->live_kernel)
-        return g_strdup_printf("%s: give one kernel list (VERSION[,VERSION...])", name);
-    ps->live_kernel = g_strdup(value);
-    return NULL;
+    return set_once(&ps->live_kernel, name, value, "one kernel list (VERSION[,VERSION...])");
 }
 
 /* ---- the table ----------------------------------------------------------------- */

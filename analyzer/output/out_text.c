@@ -51,25 +51,32 @@ static void colored(struct wbuf *w, const struct out_file *f, const char *code, 
     sgr_end(w, f);
 }
 
+/* "accept|drop [at proto@off reason counters...]": a replay's verdict (the
+ * frame's, or its wire frame's at the peer) */
+static void text_kverdict(struct wbuf *w, const struct out_file *f, const struct csc_result *r,
+                          uint8_t verdict, uint8_t drop_layer, uint8_t drop_reason, uint32_t counters)
+{
+    colored(w, f, verdict == CSC_K_DROP ? SGR_BAD : verdict == CSC_K_ACCEPT ? SGR_GOOD : SGR_NOTE,
+            csc_kverdict_name(verdict));
+    if (verdict != CSC_K_DROP)
+        return;
+    if (drop_layer < out_nlayers(r)) {
+        WB_LIT(w, " at ");
+        text_at(w, &r->layers[drop_layer]);
+    }
+    wb_putc(w, ' ');
+    wb_puts(w, csc_drop_name(drop_reason));
+    for (uint32_t c = counters; c; c &= c - 1) {
+        wb_putc(w, ' ');
+        wb_puts(w, csc_counter_name((unsigned)__builtin_ctz(c)));
+    }
+}
+
 /* "accept|drop [at proto@off reason counters...], N sw passes/B bytes" */
 static void text_verdict(struct wbuf *w, const struct out_file *f, const struct csc_result *r)
 {
     const struct csc_kernel *k = &r->kernel;
-    colored(w, f, k->verdict == CSC_K_DROP ? SGR_BAD : k->verdict == CSC_K_ACCEPT ? SGR_GOOD
-                                                                                  : SGR_NOTE,
-            csc_kverdict_name(k->verdict));
-    if (k->verdict == CSC_K_DROP) {
-        if (k->drop_layer < out_nlayers(r)) {
-            WB_LIT(w, " at ");
-            text_at(w, &r->layers[k->drop_layer]);
-        }
-        wb_putc(w, ' ');
-        wb_puts(w, csc_drop_name(k->drop_reason));
-        for (uint32_t c = k->counters; c; c &= c - 1) {
-            wb_putc(w, ' ');
-            wb_puts(w, csc_counter_name((unsigned)__builtin_ctz(c)));
-        }
-    }
+    text_kverdict(w, f, r, k->verdict, k->drop_layer, k->drop_reason, k->counters);
     WB_LIT(w, ", ");
     wb_u64(w, k->sw_passes);
     WB_LIT(w, " sw passes/");
@@ -180,21 +187,7 @@ static void text_peer(struct wbuf *w, const struct out_file *f, const struct csc
         wb_putc(w, ')');
         return;
     }
-    colored(w, f, p->verdict == CSC_K_DROP ? SGR_BAD : p->verdict == CSC_K_ACCEPT ? SGR_GOOD
-                                                                                  : SGR_NOTE,
-            csc_kverdict_name(p->verdict));
-    if (p->verdict != CSC_K_DROP)
-        return;
-    if (p->drop_layer < out_nlayers(r)) {
-        WB_LIT(w, " at ");
-        text_at(w, &r->layers[p->drop_layer]);
-    }
-    wb_putc(w, ' ');
-    wb_puts(w, csc_drop_name(p->drop_reason));
-    for (uint32_t c = p->counters; c; c &= c - 1) {
-        wb_putc(w, ' ');
-        wb_puts(w, csc_counter_name((unsigned)__builtin_ctz(c)));
-    }
+    text_kverdict(w, f, r, p->verdict, p->drop_layer, p->drop_reason, p->counters);
 }
 
 /* a sent frame: "sent, not received; tx: tcp@90 partial 0x1c46 -> 0x9b1e, udp@40 lco

@@ -142,6 +142,16 @@ static bool open_temporary(struct wout *o, const char *final, const struct stat 
     return true;
 }
 
+/* The writer and the strings it owns */
+static void wout_free(struct wout *o)
+{
+    g_free(o->error);
+    g_free(o->tmpname);
+    g_free(o->final);
+    g_free(o->path);
+    g_free(o);
+}
+
 struct wout *wout_open(const char *path, enum wout_format fmt, char **err)
 {
     struct wout *o = g_new0(struct wout, 1);
@@ -158,8 +168,7 @@ struct wout *wout_open(const char *path, enum wout_format fmt, char **err)
         o->f = fopen(path, "wb");
         if (!o->f) {
             *err = g_strdup_printf("cannot create: %s", g_strerror(errno));
-            g_free(o->path);
-            g_free(o);
+            wout_free(o);
             return NULL;
         }
     } else {
@@ -175,10 +184,7 @@ struct wout *wout_open(const char *path, enum wout_format fmt, char **err)
                 close(o->fd);
             if (o->tmpname)
                 unlink(o->tmpname);
-            g_free(o->tmpname);
-            g_free(o->final);
-            g_free(o->path);
-            g_free(o);
+            wout_free(o);
             return NULL;
         }
     }
@@ -323,10 +329,6 @@ bool wout_close(struct wout *o, int fallback_dlt, char **err)
         *err = o->direct ? g_strdup(o->error)
                          : g_strdup_printf("%s; not written (an earlier file of that name is left "
                                            "as it was)", o->error);
-    g_free(o->error);
-    g_free(o->tmpname);
-    g_free(o->final);
-    g_free(o->path);
-    g_free(o);
+    wout_free(o);
     return ok;
 }

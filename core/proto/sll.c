@@ -28,6 +28,16 @@ static void sll_payload(struct dec *d, uint16_t proto, uint32_t off)
     }
 }
 
+/* The fields SLL and SLL2 share, then the payload at off */
+static void sll_fields(struct dec *d, struct csc_layer *l, uint16_t pkttype, uint16_t hatype,
+                       uint16_t proto, uint32_t off)
+{
+    l->next = proto;
+    l->u.sll.pkttype = pkttype;
+    l->u.sll.hatype = hatype;
+    sll_payload(d, proto, off);
+}
+
 void dec_sll(struct dec *d, uint32_t off)
 {
     uint16_t pkttype = 0, hatype = 0, proto = 0;
@@ -37,10 +47,7 @@ void dec_sll(struct dec *d, uint32_t off)
     pkt_be16(&d->p, off + WIRE_OFF(sll_hdr, pkttype), &pkttype);
     pkt_be16(&d->p, off + WIRE_OFF(sll_hdr, hatype), &hatype);
     pkt_be16(&d->p, off + WIRE_OFF(sll_hdr, protocol), &proto);
-    l->next = proto;
-    l->u.sll.pkttype = pkttype;
-    l->u.sll.hatype = hatype;
-    sll_payload(d, proto, off + WIRE_LEN(sll_hdr));
+    sll_fields(d, l, pkttype, hatype, proto, off + WIRE_LEN(sll_hdr));
 }
 
 void dec_sll2(struct dec *d, uint32_t off)
@@ -54,10 +61,7 @@ void dec_sll2(struct dec *d, uint32_t off)
     pkt_u8(&d->p, off + WIRE_OFF(sll2_hdr, pkttype), &pkttype);
     pkt_be16(&d->p, off + WIRE_OFF(sll2_hdr, hatype), &hatype);
     pkt_be32(&d->p, off + WIRE_OFF(sll2_hdr, ifindex), &l->u.sll.ifindex);
-    l->next = proto;
-    l->u.sll.pkttype = pkttype;
-    l->u.sll.hatype = hatype;
-    sll_payload(d, proto, off + WIRE_LEN(sll2_hdr));
+    sll_fields(d, l, pkttype, hatype, proto, off + WIRE_LEN(sll2_hdr));
 }
 
 static void family_payload(struct dec *d, uint32_t fam, uint32_t off)

@@ -28,22 +28,27 @@ static const struct { const char *option, *pref; } stop_opts[CSC_SO__COUNT] = {
     [CSC_SO_L2TP_L2SPEC] = { "l2tp-l2spec-len", "l2tp_l2spec_len" },
 };
 
-const char *csc_stop_option(const struct csc_stop_info *s)
+/* The CLI option (pref false) or the plugin's preference a needs-option
+ * stop names: a port's is its protocol row's */
+static const char *stop_option_name(const struct csc_stop_info *s, bool pref)
 {
     if (s->reason != CSC_STOP_NEEDS_OPTION || s->opt >= CSC_SO__COUNT)
         return NULL;
-    if (s->opt == CSC_SO_PORT)
-        return csc_proto_desc(s->opt_proto)->option;
-    return stop_opts[s->opt].option;
+    if (s->opt == CSC_SO_PORT) {
+        const struct csc_proto_desc *p = csc_proto_desc(s->opt_proto);
+        return pref ? p->pref : p->option;
+    }
+    return pref ? stop_opts[s->opt].pref : stop_opts[s->opt].option;
+}
+
+const char *csc_stop_option(const struct csc_stop_info *s)
+{
+    return stop_option_name(s, false);
 }
 
 const char *csc_stop_pref(const struct csc_stop_info *s)
 {
-    if (s->reason != CSC_STOP_NEEDS_OPTION || s->opt >= CSC_SO__COUNT)
-        return NULL;
-    if (s->opt == CSC_SO_PORT)
-        return csc_proto_desc(s->opt_proto)->pref;
-    return stop_opts[s->opt].pref;
+    return stop_option_name(s, true);
 }
 
 /* The value as its field is usually written: EtherTypes and the other

@@ -218,19 +218,27 @@ static void gro_l3(struct rp *rp, uint8_t i)
         gro_flush(rp, i, KF_DEV_GRO_RECEIVE, CSC_G_NO_HANDLER);
 }
 
+/* encap_mark (v4.6+) in fn, an IP-in-IP or GRE gro_receive: a second
+ * tunnel header in one pass is flushed. False: flushed. */
+static bool gro_encap_mark(struct rp *rp, uint8_t i, enum kfn fn)
+{
+    if (!era(rp, CSC_E_GRE_SETS_ENCAP_MARK))
+        return true;
+    if (rp->cb.encap_mark) {
+        gro_flush(rp, i, fn, CSC_G_ENCAP_MARK);
+        return false;
+    }
+    rp->cb.encap_mark = 1;
+    return true;
+}
+
 /* ipip_gro_receive / sit_ip6ip6_gro_receive / ip4ip6_gro_receive: encap_mark
  * (v4.6+), then the inner header's own gro_receive */
 static void gro_ip_in_ip(struct rp *rp, uint8_t i, enum kfn fn)
 {
     rp_enter(rp, i, fn);
-    if (era(rp, CSC_E_GRE_SETS_ENCAP_MARK)) {
-        if (rp->cb.encap_mark) {
-            gro_flush(rp, i, fn, CSC_G_ENCAP_MARK);
-            return;
-        }
-        rp->cb.encap_mark = 1;
-    }
-    gro_l3(rp, i);
+    if (gro_encap_mark(rp, i, fn))
+        gro_l3(rp, i);
 }
 
 /* ---- L4 ---- */
@@ -360,13 +368,8 @@ void gre_gro_receive(struct rp *rp, uint8_t i)
     const struct csc_layer *g = L(rp, i);
     uint16_t flags = g->u.gre.flags;
     rp_enter(rp, i, KF_GRE_GRO_RECEIVE);
-    if (era(rp, CSC_E_GRE_SETS_ENCAP_MARK)) {
-        if (rp->cb.encap_mark) {
-            gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_ENCAP_MARK);
-            return;
-        }
-        rp->cb.encap_mark = 1;
-    }
+    if (!gro_encap_mark(rp, i, KF_GRE_GRO_RECEIVE))
+        return;
     if ((flags & GRE_VERSION) != GRE_VERSION_0 || (flags & ~(GRE_C | GRE_K | GRE_VERSION))) {
         gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_GRE_FLAGS);
         return;

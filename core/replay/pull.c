@@ -55,7 +55,7 @@ enum at_kind {
 struct pull_rule {
     uint8_t at;            /* enum at_kind */
     uint8_t tunnel;        /* AT_TUNNEL, AT_ETH: the tunnel header; else CSC_P_NONE */
-    uint8_t shorter;       /* the short header */
+    uint8_t shorter;       /* the short header (IP_EITHER: IPv4 or IPv6) */
     uint8_t family;        /* 4 / 6: only under that outer family; 0 either */
     uint8_t era_sw;        /* an era switch the rule needs (CSC_E__COUNT: none) */
     uint8_t fn4, fn6;      /* enum kfn under IPv4 / IPv6 */
@@ -64,6 +64,7 @@ struct pull_rule {
 
 #define LEN_ERR (CNT(CSC_C_DEV_RX_LENGTH_ERRORS) | CNT(CSC_C_DEV_RX_ERRORS))
 #define NO_ERA CSC_E__COUNT
+#define IP_EITHER CSC_P__COUNT  /* shorter: an inner IPv4 or IPv6 header, the same rule */
 
 static const struct pull_rule rules[] = {
     { AT_IP, CSC_P_NONE, CSC_P_UDP, 0, NO_ERA, KF_UDP4_LIB_RCV, KF_UDP6_LIB_RCV,
@@ -83,27 +84,16 @@ static const struct pull_rule rules[] = {
       CNT(CSC_C_DEV_RX_DROPPED), CNT(CSC_C_DEV_RX_DROPPED) },
     { AT_TUNNEL, CSC_P_GRE, CSC_P_ETH, 0, NO_ERA, KF_GRE_RCV, KF_GRE_RCV, 0, 0 },
     { AT_TUNNEL, CSC_P_ERSPAN, CSC_P_ETH, 4, NO_ERA, KF_ERSPAN_RCV, KF_ERSPAN_RCV, 0, 0 },
-    { AT_TUNNEL, CSC_P_GRE, CSC_P_IPV4, 0, CSC_E_TUNNEL_INNER_PULL, KF_IP_TUNNEL_RCV, KF_IP6_TNL_RCV,
+    { AT_TUNNEL, CSC_P_GRE, IP_EITHER, 0, CSC_E_TUNNEL_INNER_PULL, KF_IP_TUNNEL_RCV, KF_IP6_TNL_RCV,
       LEN_ERR, LEN_ERR },
-    { AT_TUNNEL, CSC_P_GRE, CSC_P_IPV6, 0, CSC_E_TUNNEL_INNER_PULL, KF_IP_TUNNEL_RCV, KF_IP6_TNL_RCV,
+    { AT_TUNNEL, CSC_P_GENEVE, IP_EITHER, 0, CSC_E_TUNNEL_INNER_PULL, KF_GENEVE_RX, KF_GENEVE_RX,
       LEN_ERR, LEN_ERR },
-    { AT_TUNNEL, CSC_P_GENEVE, CSC_P_IPV4, 0, CSC_E_TUNNEL_INNER_PULL, KF_GENEVE_RX, KF_GENEVE_RX,
+    { AT_ETH, CSC_P_VXLAN, IP_EITHER, 0, CSC_E_VXLAN_INNER_PULL, KF_VXLAN_RCV, KF_VXLAN_RCV, LEN_ERR, LEN_ERR },
+    { AT_ETH, CSC_P_GENEVE, IP_EITHER, 0, CSC_E_TUNNEL_INNER_PULL, KF_GENEVE_RX, KF_GENEVE_RX,
       LEN_ERR, LEN_ERR },
-    { AT_TUNNEL, CSC_P_GENEVE, CSC_P_IPV6, 0, CSC_E_TUNNEL_INNER_PULL, KF_GENEVE_RX, KF_GENEVE_RX,
+    { AT_ETH, CSC_P_GRE, IP_EITHER, 0, CSC_E_TUNNEL_INNER_PULL, KF_IP_TUNNEL_RCV, KF_IP6_TNL_RCV,
       LEN_ERR, LEN_ERR },
-    { AT_ETH, CSC_P_VXLAN, CSC_P_IPV4, 0, CSC_E_VXLAN_INNER_PULL, KF_VXLAN_RCV, KF_VXLAN_RCV, LEN_ERR, LEN_ERR },
-    { AT_ETH, CSC_P_VXLAN, CSC_P_IPV6, 0, CSC_E_VXLAN_INNER_PULL, KF_VXLAN_RCV, KF_VXLAN_RCV, LEN_ERR, LEN_ERR },
-    { AT_ETH, CSC_P_GENEVE, CSC_P_IPV4, 0, CSC_E_TUNNEL_INNER_PULL, KF_GENEVE_RX, KF_GENEVE_RX,
-      LEN_ERR, LEN_ERR },
-    { AT_ETH, CSC_P_GENEVE, CSC_P_IPV6, 0, CSC_E_TUNNEL_INNER_PULL, KF_GENEVE_RX, KF_GENEVE_RX,
-      LEN_ERR, LEN_ERR },
-    { AT_ETH, CSC_P_GRE, CSC_P_IPV4, 0, CSC_E_TUNNEL_INNER_PULL, KF_IP_TUNNEL_RCV, KF_IP6_TNL_RCV,
-      LEN_ERR, LEN_ERR },
-    { AT_ETH, CSC_P_GRE, CSC_P_IPV6, 0, CSC_E_TUNNEL_INNER_PULL, KF_IP_TUNNEL_RCV, KF_IP6_TNL_RCV,
-      LEN_ERR, LEN_ERR },
-    { AT_ETH, CSC_P_ERSPAN, CSC_P_IPV4, 4, CSC_E_TUNNEL_INNER_PULL, KF_IP_TUNNEL_RCV, KF_IP_TUNNEL_RCV,
-      LEN_ERR, LEN_ERR },
-    { AT_ETH, CSC_P_ERSPAN, CSC_P_IPV6, 4, CSC_E_TUNNEL_INNER_PULL, KF_IP_TUNNEL_RCV, KF_IP_TUNNEL_RCV,
+    { AT_ETH, CSC_P_ERSPAN, IP_EITHER, 4, CSC_E_TUNNEL_INNER_PULL, KF_IP_TUNNEL_RCV, KF_IP_TUNNEL_RCV,
       LEN_ERR, LEN_ERR },
 };
 
@@ -226,6 +216,13 @@ static void icmp_header_short(struct rp *rp, uint8_t ip, uint32_t off, uint32_t 
     rp_drop(rp, ip, v6 ? KF_ICMPV6_RCV : KF_ICMP_RCV, ok ? KD_PKT_TOO_SMALL : KD_ICMP_CSUM, c);
 }
 
+static bool shorter_matches(uint8_t rule, uint8_t shorter)
+{
+    if (rule == IP_EITHER)
+        return shorter == CSC_P_IPV4 || shorter == CSC_P_IPV6;
+    return rule == shorter;
+}
+
 static enum at_kind at_kind_of(const struct rp *rp, uint8_t s, uint8_t *tunnel)
 {
     uint8_t p = L(rp, s)->proto;
@@ -274,7 +271,7 @@ bool pskb_may_pull_fails(struct rp *rp, uint8_t at)
     uint8_t shorter = r->stop_proto;
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
         const struct pull_rule *u = &rules[i];
-        if (u->at != kind || u->tunnel != tunnel || u->shorter != shorter ||
+        if (u->at != kind || u->tunnel != tunnel || !shorter_matches(u->shorter, shorter) ||
             (u->family && u->family != (v6 ? 6 : 4)) || (u->era_sw != NO_ERA && !era(rp, u->era_sw)))
             continue;
         if (shorter == CSC_P_GUE) {

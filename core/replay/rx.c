@@ -263,7 +263,17 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
         return false;
     }
     if (ip->notes & CSC_N_LEN_EXCEEDS) {
-        rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, trunc);   /* skb->len < the IP length */
+        /* skb->len < the IP length. A jumbogram's (payload_len 0, the
+         * hop-by-hop jumbo option's length past the packet): ipv6_hop_jumbo
+         * fails and ip6_rcv_core counts Ip6InHdrErrors for the failed
+         * ipv6_parse_hopopts (v6.12); ipv6_hop_jumbo's own
+         * Ip6InTruncatedPkts went with its other counters (era
+         * HOP_JUMBO_ONE_COUNT; the 5.10 VM kernel counts both). ip6-12's
+         * fixed case, every VM kernel. */
+        uint32_t c = trunc;
+        if (ip->notes & CSC_N_JUMBO)
+            c = era(rp, CSC_E_HOP_JUMBO_ONE_COUNT) ? hdr_err : trunc | hdr_err;
+        rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, c);
         return false;
     }
     if (pskb_trim_rcsum_fails(rp, ip->end)) {     /* IPv4: IpInDiscards (no model counter) */
@@ -898,6 +908,10 @@ void gre_rcv(struct rp *rp, uint8_t i)
         rp_layer_result(rp, i, CSC_M_UNCHECKED, 1, 0);
     }
     unsigned n = i + 1u;
+    /* a short ERSPAN II/III header: gre_parse_header's own pull, before
+     * ip_tunnel_rcv's flag checks (pull.c:erspan_short) */
+    if (!has_layer(rp, n) && rp->r->stop_proto == CSC_P_ERSPAN && pskb_may_pull_fails(rp, i))
+        return;
     bool erspan = has_layer(rp, n) && L(rp, (uint8_t)n)->proto == CSC_P_ERSPAN;
     uint8_t want = rp->cfg->gre_csum;   /* an ERSPAN device's flags are its own (erspan.c) */
     if (!erspan && ((want == CSC_GRE_CSUM_ON && !(flags & GRE_C)) ||
@@ -1068,7 +1082,13 @@ void tcp_rcv(struct rp *rp, uint8_t i)
         return;
     }
     if (th->notes & CSC_N_LEN_SHORT) {
-        rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, CNT(CSC_C_TCP_IN_ERRS));
+        /* tcp_v4_rcv / tcp_v6_rcv (v6.12): a data offset under 5 is
+         * bad_packet (TcpInErrs); one past the segment fails
+         * pskb_may_pull(doff * 4): discard_it, TcpInSegs only (tcp-4; the
+         * trixie VM: TcpInErrs 0 for doff 15 over 20 bytes) */
+        uint8_t b = 0;
+        bool past = pkt_u8(&rp->p, (uint64_t)th->off + 12u, &b) && (b >> 4) >= 5;
+        rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, past ? 0 : CNT(CSC_C_TCP_IN_ERRS));
         return;
     }
     if (__skb_checksum_validate(rp, i, fn, false, false, 0, l4_pseudo(rp, th))) {

@@ -84,6 +84,7 @@ static const struct pull_rule rules[] = {
       CNT(CSC_C_DEV_RX_DROPPED), CNT(CSC_C_DEV_RX_DROPPED) },
     { AT_TUNNEL, CSC_P_GRE, CSC_P_ETH, 0, NO_ERA, KF_GRE_RCV, KF_GRE_RCV, 0, 0 },
     { AT_TUNNEL, CSC_P_ERSPAN, CSC_P_ETH, 4, NO_ERA, KF_ERSPAN_RCV, KF_ERSPAN_RCV, 0, 0 },
+    { AT_TUNNEL, CSC_P_GRE, CSC_P_ERSPAN, 4, NO_ERA, KF_GRE_PARSE_HEADER, KF_GRE_PARSE_HEADER, 0, 0 },
     { AT_TUNNEL, CSC_P_GRE, IP_EITHER, 0, CSC_E_TUNNEL_INNER_PULL, KF_IP_TUNNEL_RCV, KF_IP6_TNL_RCV,
       LEN_ERR, LEN_ERR },
     { AT_TUNNEL, CSC_P_GENEVE, IP_EITHER, 0, CSC_E_TUNNEL_INNER_PULL, KF_GENEVE_RX, KF_GENEVE_RX,
@@ -223,6 +224,29 @@ static bool shorter_matches(uint8_t rule, uint8_t shorter)
     return rule == shorter;
 }
 
+/* An ERSPAN II/III header short after GRE over IPv4 (gre-8):
+ * gre_parse_header pulls its 4-byte base header (-EINVAL), then erspan_rcv
+ * pulls erspan_hdr_len() of the version there, 8 or 12 bytes (PACKET_REJECT:
+ * icmp_send, port unreachable); both end at gre_rcv's drop label
+ * (net/ipv4/gre_demux.c, net/ipv4/ip_gre.c, v6.12 = 6.1.192): no counter,
+ * 7.2.13's rx_dropped on the receiving device (GRE_RX_DROPPED). Version 0
+ * pulls nothing more: not this rule. */
+static bool erspan_short(struct rp *rp, uint8_t at, uint32_t off, uint32_t have)
+{
+    enum kfn fn = KF_GRE_PARSE_HEADER;
+    if (have >= 4u) {
+        uint8_t b0 = 0;
+        if (!pkt_u8(&rp->p, off, &b0) || (b0 >> 4) == 0)
+            return false;
+        uint32_t need = (b0 >> 4) == 1 ? 8u : 12u;
+        if (have >= need)
+            return false;
+        fn = KF_ERSPAN_RCV;
+    }
+    rp_drop(rp, at, fn, KD_PKT_TOO_SMALL, gre_drop_nic(rp));
+    return true;
+}
+
 static enum at_kind at_kind_of(const struct rp *rp, uint8_t s, uint8_t *tunnel)
 {
     uint8_t p = L(rp, s)->proto;
@@ -280,6 +304,8 @@ bool pskb_may_pull_fails(struct rp *rp, uint8_t at)
             rp_drop(rp, at, KF_GUE_UDP_RECV, KD_GUE_HDR, 0);
             return true;
         }
+        if (shorter == CSC_P_ERSPAN)
+            return erspan_short(rp, at, off, have);
         if (shorter == CSC_P_ICMP || shorter == CSC_P_ICMPV6) {
             if (have >= ICMP_HLEN || s != at)
                 return false;

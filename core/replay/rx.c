@@ -268,7 +268,8 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
          * (net/ipv6/exthdrs.c, 6.12) frees it PKT_TOO_SMALL without a
          * counter of its own and ipv6_parse_hopopts's failure counts
          * Ip6InHdrErrors in ip6_rcv_core; 5.10's ipv6_hop_jumbo counted
-         * Ip6InTruncatedPkts first (gone with HOP_JUMBO_ONE_COUNT). */
+         * Ip6InTruncatedPkts first (gone with HOP_JUMBO_ONE_COUNT). ip6-12's
+         * and i6gro-6's fixed cases, every VM kernel. */
         rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, hdr_err | (era(rp, CSC_E_HOP_JUMBO_ONE_COUNT) ? 0 : trunc));
         return false;
     }
@@ -908,6 +909,10 @@ void gre_rcv(struct rp *rp, uint8_t i)
         rp_layer_result(rp, i, CSC_M_UNCHECKED, 1, 0);
     }
     unsigned n = i + 1u;
+    /* a short ERSPAN II/III header: gre_parse_header's own pull, before
+     * ip_tunnel_rcv's flag checks (pull.c:erspan_short) */
+    if (!has_layer(rp, n) && rp->r->stop_proto == CSC_P_ERSPAN && pskb_may_pull_fails(rp, i))
+        return;
     bool erspan = has_layer(rp, n) && L(rp, (uint8_t)n)->proto == CSC_P_ERSPAN;
     uint8_t want = rp->cfg->gre_csum;   /* an ERSPAN device's flags are its own (erspan.c) */
     if (!erspan && ((want == CSC_GRE_CSUM_ON && !(flags & GRE_C)) ||
@@ -1078,7 +1083,13 @@ void tcp_rcv(struct rp *rp, uint8_t i)
         return;
     }
     if (th->notes & CSC_N_LEN_SHORT) {
-        rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, CNT(CSC_C_TCP_IN_ERRS));
+        /* tcp_v4_rcv / tcp_v6_rcv (v6.12): a data offset under 5 is
+         * bad_packet (TcpInErrs); one past the segment fails
+         * pskb_may_pull(doff * 4): discard_it, TcpInSegs only (tcp-4; the
+         * trixie VM: TcpInErrs 0 for doff 15 over 20 bytes) */
+        uint8_t b = 0;
+        bool past = pkt_u8(&rp->p, (uint64_t)th->off + 12u, &b) && (b >> 4) >= 5;
+        rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, past ? 0 : CNT(CSC_C_TCP_IN_ERRS));
         return;
     }
     if (__skb_checksum_validate(rp, i, fn, false, false, 0, l4_pseudo(rp, th))) {

@@ -230,6 +230,9 @@ void kd_kernel(const struct kd_case *c, const struct live_obs *o, struct kd_outc
  * a run of nseg frames through a receiver of group g, GRO engine included */
 void kd_model_frames(const struct csc_config *cfg, const struct kd_group *g, int nseg,
                      const struct live_frame *const *frames, struct kd_outcome *m);
+/* Datagrams the last kd_model_frames left in its reassembly queue (a
+ * fragment queued for one is decided only when it completes or is dropped) */
+int kd_model_frag_pending(void);
 /* How kd_model_frames analyses a frame: csc_analyze (NULL, the default) or
  * the caller's (csc-kfuzz: the fast path, kfuzz_fast.c) */
 struct csc_frame;

@@ -168,6 +168,11 @@ void kd_model_frames(const struct csc_config *cfg, const struct kd_group *g, int
     csc_gro_finish(&gro);
 }
 
+int kd_model_frag_pending(void)
+{
+    return CSC_FRAG_SLOTS - FRAG.nfree;
+}
+
 void kd_model(const struct kd_case *c, const char *era, struct kd_outcome *m, int perturb)
 {
     struct csc_config cfg;

@@ -159,13 +159,19 @@ void kf_model_run(const struct kf_case *c, const struct kf_frame *seg, const cha
     /* the run's transport (family, protocol, listener) is the flow's: read
      * from a segment no one-segment mutation broke (a cut, another
      * protocol on segment 1 alone would name the wrong socket) */
-    int base = -1, flow = 0, deepest = -2, unknown = 0;
+    int base = -1, flow = 0, deepest = -2, unknown = 0, queued = 0;
     for (int s = 0; s < c->nseg && s < KD_MAX_SEGS; s++) {
         int hit = 0;
         for (int i = 0; i < c->nmut; i++)
             hit |= c->mut[i].seg == s + 1;
         kf_model(c, &seg[s], era, &one);
-        unknown |= one.unknown;
+        /* a fragment queued for reassembly is unknown alone; the run's
+         * reassembly (kd_model_frames, core/frag.c) decides it when its
+         * datagram completes or is dropped within the run */
+        if (one.unknown && !strcmp(kf_model_why_unknown(), "ip_defrag"))
+            queued = 1;
+        else
+            unknown |= one.unknown;
         if (!hit && base < 0)
             base = s;
         if (one.l4layer > deepest) {   /* every segment touched: the one decoded deepest */
@@ -175,11 +181,11 @@ void kf_model_run(const struct kf_case *c, const struct kf_frame *seg, const cha
     }
     base = base >= 0 ? base : flow;
     kf_model(c, &seg[base], era, m);
-    m->unknown |= unknown;
     for (int s = 0; s < c->nseg && s < KD_MAX_SEGS; s++)
         fp[s] = &seg[s].lf;
     config_of(c, &seg[0], era, m->nosock, &cfg);
     kd_model_frames(&cfg, &c->g, c->nseg, fp, &m->o);
+    m->unknown = unknown || (queued && kd_model_frag_pending() > 0);
     /* TCP counts what it takes in per skb (TcpInSegs), after merges at the
      * NIC and at the tunnel device: a run's TCP deliveries are compared as
      * "some segment reached the listener", the merges at the NIC on their

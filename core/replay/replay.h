@@ -256,6 +256,12 @@ void icmpv6_rcv(struct rp *rp, uint8_t i);
 void igmp_rcv(struct rp *rp, uint8_t i);
 void gre_rcv(struct rp *rp, uint8_t i);
 void ip_no_protocol(struct rp *rp, uint8_t ip);
+/* rx.c: a path the model does not know (unknown, never accept); the
+ * innermost layer taken by its socket */
+void not_modelled(struct rp *rp, uint8_t i, enum kfn fn);
+void deliver(struct rp *rp, uint8_t i, enum kfn fn);
+/* l4.c: the transport protocol after IP layer i-1 (ip_protocol_deliver_rcu) */
+void deliver_l4(struct rp *rp, uint8_t i);
 void xfrm_rcv(struct rp *rp, uint8_t i);
 void macsec_handle_frame(struct rp *rp, uint8_t i);
 void eth_in_ip_rcv(struct rp *rp, uint8_t i);

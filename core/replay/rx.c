@@ -1,10 +1,10 @@
 /*
  * rx.c - the normal receive path for one frame: ip_rcv, ipv6_rcv
- * (net/ipv4/ip_input.c, net/ipv6/ip6_input.c), UDP with its socket rules
- * and the tunnels' encap_rcv handlers (net/ipv4/udp.c, vxlan_core.c,
- * geneve.c, fou_core.c), GRE (gre_demux.c, ip_gre.c), IPIP, TCP, ICMP, and
- * the gro_cells hand-off to each tunnel device (net/core/gro_cells.c); read
- * at v6.12.
+ * (net/ipv4/ip_input.c, net/ipv6/ip6_input.c), the tunnels' encap_rcv
+ * handlers (vxlan_core.c, geneve.c, fou_core.c), GRE (gre_demux.c,
+ * ip_gre.c), IPIP, and the gro_cells hand-off to each tunnel device
+ * (net/core/gro_cells.c); read at v6.12. The transport endpoints (UDP, TCP,
+ * ICMP) are in l4.c.
  *
  * Assumptions (documented in docs/kernel-model.md): unicast delivery; a
  * kernel tunnel device exists for every tunnel port and VNI; the innermost
@@ -16,16 +16,16 @@
 #include "pull.h"
 
 
-static void deliver_l4(struct rp *rp, uint8_t i);
 static bool teb_8023_no_handler(struct rp *rp, uint8_t tl);
 
 /* A path the model does not know: the outcome is unknown, never accept. */
-static void not_modelled(struct rp *rp, uint8_t i, enum kfn fn)
+void not_modelled(struct rp *rp, uint8_t i, enum kfn fn)
 {
     rp_unknown(rp, i, fn);
 }
 
-static void deliver(struct rp *rp, uint8_t i, enum kfn fn)
+/* The innermost layer i is taken by its socket: the replay ends there */
+void deliver(struct rp *rp, uint8_t i, enum kfn fn)
 {
     rp_step(rp, i, fn, W_DELIVER, CSC_TRI_YES, 0, NULL);
     rp->done = 1;
@@ -424,127 +424,6 @@ void netif_receive_skb(struct rp *rp, uint8_t li)
         rp_drop(rp, li, KF_NETIF_RECEIVE_SKB_CORE, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
     else
         not_modelled(rp, li, KF_NONE);
-}
-
-/* ---- UDP ---- */
-
-/* no_check6_rx of the tunnel's socket: udp_sock_create6 sets it from
- * !use_udp6_rx_checksums. VXLAN and L2TP set that only without
- * udp6zerocsumrx; fou's parse_nl_config never sets it (6.12 fou_core.c), so a
- * FOU/GUE socket always accepts a zero checksum; geneve_newlink sets it only
- * for a device with a remote6 (v4.12+), so an `external` device accepts zero. */
-static bool tunnel_no_check6_rx(const struct rp *rp, const struct csc_layer *t)
-{
-    switch (t->proto) {
-    case CSC_P_FOU: case CSC_P_GUE:
-        return true;
-    case CSC_P_GENEVE:
-        return rp->cfg->udp6_zero_csum_rx ||
-               (rp->cfg->geneve_external && era(rp, CSC_E_GENEVE_ZERO6_EXTERNAL));
-    default:
-        return rp->cfg->udp6_zero_csum_rx;
-    }
-}
-
-static bool convert_csum_sock(const struct rp *rp, const struct csc_layer *t)
-{
-    return proto_has(t->proto, CSC_PF_CONVERT_CSUM) || era(rp, CSC_E_CONVERT_ALL_TUNNELS);
-}
-
-static void udp_csum_error(struct rp *rp, uint8_t i, enum kfn fn, bool v6)
-{
-    uint32_t c = v6 ? CNT(CSC_C_UDP6_IN_CSUM_ERRORS) | CNT(CSC_C_UDP6_IN_ERRORS)
-                    : CNT(CSC_C_UDP_IN_CSUM_ERRORS) | CNT(CSC_C_UDP_IN_ERRORS);
-    rp_drop(rp, i, fn, KD_UDP_CSUM, c);
-}
-
-/* __udp4_lib_rcv / __udp6_lib_rcv and the socket's receive */
-void udp_rcv(struct rp *rp, uint8_t i)
-{
-    const struct csc_layer *uh = L(rp, i);
-    bool v6 = under_ipv6(rp, i);
-    enum kfn lib = v6 ? KF_UDP6_LIB_RCV : KF_UDP4_LIB_RCV;
-    enum kfn init = v6 ? KF_UDP6_CSUM_INIT : KF_UDP4_CSUM_INIT;
-    uint16_t check = rp_field(rp, uh);
-    rp_enter(rp, i, lib);
-    if ((uh->notes & (CSC_N_LEN_SHORT | CSC_N_LEN_EXCEEDS)) || pskb_trim_rcsum_fails(rp, uh->end)) {
-        rp_step(rp, i, lib, W_SHORT, CSC_TRI_NO, 0, NULL);
-        rp_drop(rp, i, lib, KD_PKT_TOO_SMALL,
-                v6 ? CNT(CSC_C_UDP6_IN_ERRORS) : CNT(CSC_C_UDP_IN_ERRORS));
-        return;
-    }
-    pskb_trim_rcsum(rp, i, uh->end);
-    if (__skb_checksum_validate(rp, i, init, false, true, check, l4_pseudo(rp, uh))) {
-        udp_csum_error(rp, i, init, v6);
-        return;
-    }
-    if (rp->skb.ip_summed == CHECKSUM_COMPLETE && !rp->skb.csum_valid &&
-        era(rp, CSC_E_UDP_COMPLETE_UNSET)) {
-        if (rp->skb.csum_complete_sw) {
-            udp_csum_error(rp, i, init, v6);
-            return;
-        }
-        struct csc_skb_state before = rp_snap(rp);
-        skb_checksum_complete_unset(rp);
-        rp_step(rp, i, init, W_COMPLETE_UNSET, CSC_TRI_UNDECIDED, 0, &before);
-    }
-    bool tunnel = has_layer(rp, i + 1u) && is_udp_tunnel(L(rp, i + 1));
-    /* a port nothing listens on unless configured (GRE-in-UDP without a FOU port) */
-    bool unbound = has_layer(rp, i + 1u) && proto_has(L(rp, i + 1)->proto, CSC_PF_UNBOUND_PORT);
-    bool socket = tunnel || (rp->cfg->inner_socket && !unbound);
-    if (v6 && check == 0 && !(tunnel && tunnel_no_check6_rx(rp, L(rp, i + 1)))) {
-        rp_step(rp, i, lib, W_ZERO_REFUSED, CSC_TRI_NO, 0, NULL);
-        rp_layer_result(rp, i, CSC_M_ZERO, 0, 0);
-        udp_csum_error(rp, i, lib, v6);
-        return;
-    }
-    if (!tunnel && !has_layer(rp, i + 1u) && rp->r->stop_layer == i &&
-        csc_stop_is_finding(rp->r->stop) && rp->r->stop != CSC_STOP_NEEDS_OPTION) {
-        /* what follows UDP on a tunnel port could not be decoded (cut,
-         * impossible): the tunnel's socket would take it, and what it does
-         * is not known. Any socket completes the checksum first (a tunnel's
-         * before encap_rcv, a plain one at recvmsg, none before UdpNoPorts),
-         * so a bad one drops. (A port a tunnel commonly uses but that is not
-         * configured, needs-option, is a plain port: the receiver as given
-         * has no tunnel there.) */
-        if (skb_checksum_complete(rp, i, lib)) {
-            udp_csum_error(rp, i, lib, v6);
-            return;
-        }
-        if (pskb_may_pull_fails(rp, i))       /* encap_rcv's pull of a short header */
-            return;
-        rp->k->verdict = CSC_K_UNKNOWN;
-        rp_step(rp, i, lib, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
-        rp->done = 1;
-        return;
-    }
-    if (!socket) {
-        if (skb_checksum_complete(rp, i, lib)) {
-            udp_csum_error(rp, i, lib, v6);
-            return;
-        }
-        rp_step(rp, i, lib, W_NO_SOCKET, CSC_TRI_UNDECIDED, 0, NULL);
-        rp_drop(rp, i, lib, KD_NO_SOCKET, v6 ? CNT(CSC_C_UDP6_NO_PORTS) : CNT(CSC_C_UDP_NO_PORTS));
-        return;
-    }
-    /* udp_unicast_rcv_skb */
-    if (tunnel && convert_csum_sock(rp, L(rp, i + 1)) && check != 0)
-        skb_checksum_try_convert(rp, i, KF_UDP_UNICAST_RCV_SKB, l4_pseudo(rp, uh));
-    /* udp_queue_rcv_one_skb */
-    if (tunnel) {
-        if (skb_checksum_complete(rp, i, KF_UDP_QUEUE_RCV_ONE_SKB)) {
-            udp_csum_error(rp, i, KF_UDP_QUEUE_RCV_ONE_SKB, v6);
-            return;
-        }
-        proto_row(L(rp, i + 1)->proto)->rcv(rp, i + 1);   /* the tunnel socket's encap_rcv */
-        return;
-    }
-    /* plain socket: copy-and-checksum at recvmsg */
-    if (skb_checksum_complete(rp, i, KF_UDP_RECVMSG)) {
-        udp_csum_error(rp, i, KF_UDP_RECVMSG, v6);
-        return;
-    }
-    deliver(rp, i, KF_UDP_RECVMSG);
 }
 
 /* ---- tunnels ---- */
@@ -1064,94 +943,4 @@ void ipip_rcv(struct rp *rp, uint8_t i)
      * start inside the inner IP header survives) */
     skb_pull_rcsum(rp, 0);
     tunnel_dev_receive(rp, i, i);
-}
-
-/* ---- transport endpoints ---- */
-
-/* tcp_v4_rcv / tcp_v6_rcv */
-void tcp_rcv(struct rp *rp, uint8_t i)
-{
-    const struct csc_layer *th = L(rp, i);
-    bool v6 = under_ipv6(rp, i);
-    enum kfn fn = v6 ? KF_TCP_V6_RCV : KF_TCP_V4_RCV;
-    uint32_t err = CNT(CSC_C_TCP_IN_CSUM_ERRORS) | CNT(CSC_C_TCP_IN_ERRS);
-    rp_enter(rp, i, fn);
-    if (rp->pkt_type != PACKET_HOST) {
-        /* tcp_v4_rcv / tcp_v6_rcv (v6.12, 6.1): discard_it before InSegs and
-         * the checksum (a broadcast or multicast MAC) */
-        rp_drop(rp, i, fn, KD_PKT_TYPE, 0);
-        return;
-    }
-    if (th->notes & CSC_N_LEN_SHORT) {
-        /* tcp_v4_rcv / tcp_v6_rcv (v6.12): a data offset under 5 is
-         * bad_packet (TcpInErrs); one past the segment fails
-         * pskb_may_pull(doff * 4): discard_it, TcpInSegs only (tcp-4; the
-         * trixie VM: TcpInErrs 0 for doff 15 over 20 bytes) */
-        uint8_t b = 0;
-        bool past = pkt_u8(&rp->p, (uint64_t)th->off + 12u, &b) && (b >> 4) >= 5;
-        rp_drop(rp, i, fn, KD_PKT_TOO_SMALL, past ? 0 : CNT(CSC_C_TCP_IN_ERRS));
-        return;
-    }
-    if (__skb_checksum_validate(rp, i, fn, false, false, 0, l4_pseudo(rp, th))) {
-        rp_drop(rp, i, fn, KD_TCP_CSUM, err);
-        return;
-    }
-    if (skb_checksum_complete(rp, i, KF_TCP_CHECKSUM_COMPLETE)) {
-        rp_drop(rp, i, KF_TCP_CHECKSUM_COMPLETE, KD_TCP_CSUM, err);
-        return;
-    }
-    if (!rp->cfg->inner_socket) {
-        rp_step(rp, i, fn, W_NO_SOCKET, CSC_TRI_UNDECIDED, 0, NULL);
-        rp_drop(rp, i, fn, KD_NO_SOCKET, 0);
-        return;
-    }
-    deliver(rp, i, fn);
-}
-
-static void icmp_rcv_v(struct rp *rp, uint8_t i, bool v6)
-{
-    enum kfn fn = v6 ? KF_ICMPV6_RCV : KF_ICMP_RCV;
-    rp_enter(rp, i, fn);
-    uint32_t psum = v6 ? l4_pseudo(rp, L(rp, i)) : 0;
-    if (__skb_checksum_validate(rp, i, fn, true, false, 0, psum)) {
-        uint32_t c = v6 ? CNT(CSC_C_ICMP6_IN_CSUM_ERRORS) | CNT(CSC_C_ICMP6_IN_ERRORS)
-                        : CNT(CSC_C_ICMP_IN_CSUM_ERRORS) | CNT(CSC_C_ICMP_IN_ERRORS);
-        rp_drop(rp, i, fn, KD_ICMP_CSUM, c);
-        return;
-    }
-    if (v6 ? !icmpv6_rcv_type(rp, i) : !icmp_rcv_type(rp, i))
-        return;
-    deliver(rp, i, fn);
-}
-
-void icmp_rcv(struct rp *rp, uint8_t i)
-{
-    icmp_rcv_v(rp, i, false);
-}
-
-void icmpv6_rcv(struct rp *rp, uint8_t i)
-{
-    icmp_rcv_v(rp, i, true);
-}
-
-void igmp_rcv(struct rp *rp, uint8_t i)
-{
-    rp_enter(rp, i, KF_IGMP_RCV);
-    if (__skb_checksum_validate(rp, i, KF_IGMP_RCV, true, false, 0, 0)) {
-        rp_drop(rp, i, KF_IGMP_RCV, KD_IGMP_CSUM, 0);
-        return;
-    }
-    deliver(rp, i, KF_IGMP_RCV);
-}
-
-/* ip_protocol_deliver_rcu / ip6_protocol_deliver_rcu: inet_protos[]'s handler */
-static void deliver_l4(struct rp *rp, uint8_t i)
-{
-    if (rp->done)
-        return;
-    void (*rcv)(struct rp *, uint8_t) = proto_row(L(rp, i)->proto)->rcv;
-    if (rcv)
-        rcv(rp, i);
-    else
-        not_modelled(rp, i, KF_IP_LOCAL_DELIVER);
 }

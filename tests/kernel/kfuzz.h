@@ -262,6 +262,7 @@ struct kf_opts {
                                 KNOWN_MINIMISED minimisations count the next ones as they come) */
     int trace;               /* trace drops for the reports (the VM: always) */
     int model_only;          /* no kernel: generate, build, model (the fuzzer's own cost) */
+    const char *model_era;   /* --model-only's era (--era; default 6.12) */
     const struct kf_case *cases;   /* --cases: these count recipes instead of generated frames;
                                       each must agree (kfuzz_cases.c) */
     const char *cases_path;  /* the file they came from (for the VM relay) */

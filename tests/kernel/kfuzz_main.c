@@ -44,7 +44,7 @@ static int usage(void)
                     "       csc-kfuzz --kernel K --cases FILE [...]   (fixed recipes: each must agree)\n"
                     "       csc-kfuzz --kernel K --with-cases FILE --seed S --count N [...]   (both in one run)\n"
                     "       csc-kfuzz --classify LOG --known FILE   (a run's disagreements against the list now)\n"
-                    "       csc-kfuzz --kernel K --model-only --seed S --count N [-v]   (no kernel; -v: each frame's recipe)\n");
+                    "       csc-kfuzz --kernel K --model-only [--era E] --seed S --count N [-v]   (no kernel; -v: each frame's recipe)\n");
     return 2;
 }
 
@@ -246,6 +246,7 @@ int main(int argc, char **argv)
         else if (!strcmp(s, "--minimise-all")) a.o.minimise_all = 1;
         else if (!strcmp(s, "--trace")) a.o.trace = 1;
         else if (!strcmp(s, "--model-only")) a.o.model_only = 1;
+        else if (!strcmp(s, "--era") && v) a.o.model_era = argv[++i];
         else if (!strcmp(s, "--no-fast-path")) a.o.no_fast_path = 1;
         else if (!strcmp(s, "--classify") && v) classify = argv[++i];
         else if (!strcmp(s, "--cases") && v) a.o.cases_path = argv[++i];

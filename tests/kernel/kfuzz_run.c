@@ -793,9 +793,9 @@ static int model_only(const struct kf_opts *o)
         built++;
         runs += nseg > 1;
         if (nseg > 1) {
-            kf_model_run(&c, fr, "6.12", &m);
+            kf_model_run(&c, fr, o->model_era ? o->model_era : "6.12", &m);
         } else {
-            kf_model(&c, fr, "6.12", &m);
+            kf_model(&c, fr, o->model_era ? o->model_era : "6.12", &m);
             if (m.unknown) {               /* where the model stopped knowing */
                 const char *w = kf_model_why_unknown();
                 int j = 0;
@@ -817,8 +817,13 @@ static int model_only(const struct kf_opts *o)
             printf("[%u] %s\n", frame_at(o, i), lab);
         }
         if (o->verbose && o->cases) {  /* what the model does with each listed case */
-            printf("[%3u] %s\n", i, kf_case_text(i));
-            kf_dump_model(&c, &fr[0], "6.12", stdout);
+            char out[300];
+            struct kd_case one;
+            memset(&one, 0, sizeof one);
+            one.nseg = (uint8_t)nseg_of(&c);
+            kd_outcome_text(&one, &m.o, out, sizeof out);
+            printf("[%3u] %s : %s\n", i, kf_case_text(i), m.unknown ? "unknown" : out);
+            kf_dump_model(&c, &fr[0], o->model_era ? o->model_era : "6.12", stdout);
         }
     }
     double t = now_s() - t0;

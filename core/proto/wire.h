@@ -252,6 +252,10 @@ struct gre_hdr { uint8_t flags[2], protocol[2]; };   /* + checksum, key, sequenc
 #define GRE_VERSION     0x0007
 #define GRE_VERSION_0   0
 #define GRE_VERSION_1   1        /* enhanced GRE (PPTP) */
+/* gre_demux's gre_rcv reads its "version" as skb->data[1] & 0x7f: the
+ * version and the four flag bits above it below A (a reserved one set is a
+ * version >= GREPROTO_MAX) */
+#define GRE_DEMUX_VER   0x007f
 
 /* ---- VXLAN (include/net/vxlan.h; the flags word in host order) ---- */
 struct vxlan_hdr { uint8_t flags[4], vni[4]; };

@@ -769,9 +769,13 @@ void gre_rcv(struct rp *rp, uint8_t i)
      * receiver has none loaded: dropped like a version >= GREPROTO_MAX.
      * Over IPv6 ip6gre's gre_parse_header refuses any version. 7.2.13
      * counts rx_dropped for a version >= GREPROTO_MAX, not for the missing
-     * gre_proto[1] (the sid kfuzz cases: gre, gretap, FOU ver1 0, ver2 1). */
-    if ((flags & GRE_VERSION) != GRE_VERSION_0 && !outer_is_ipv6(rp, i)) {
-        rp_drop(rp, i, KF_GRE_RCV, KD_GRE_FLAGS, (flags & GRE_VERSION) == GRE_VERSION_1 ? 0 : nic);
+     * gre_proto[1] (the sid kfuzz cases: gre, gretap, FOU ver1 0, ver2 1).
+     * Its version is the second byte's low 7 bits: a reserved flag bit there
+     * makes it 8 or more, dropped too (the same in v6.12 and 7.2.13; the sid
+     * fixed case of tgr-20, whose inner TCP port reads as GRE flags 0x4f89). */
+    uint16_t demux_ver = flags & GRE_DEMUX_VER;
+    if (demux_ver != GRE_VERSION_0 && !outer_is_ipv6(rp, i)) {
+        rp_drop(rp, i, KF_GRE_RCV, KD_GRE_FLAGS, demux_ver == GRE_VERSION_1 ? 0 : nic);
         return;
     }
     if ((flags & GRE_VERSION) != GRE_VERSION_0 || (flags & GRE_R)) {

@@ -89,6 +89,18 @@ static void r_pppoe(struct pb_frame *f)
     raw(f, "\x11\x00\x00\x01\x00\x2e\x00\x21", 8);    /* length 46 = 2 + 20 + 8 + 16 */
     pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 16;
 }
+/* PPTP (RFC 2637 4.1: enhanced GRE, version 1, key = payload length and
+ * call ID) carrying PPP with address/control and protocol field
+ * compression (RFC 1661 6.5: an odd first byte is the whole protocol,
+ * 0x21 IPv4): one protocol byte before the IP header */
+static void r_pptp_pfc(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4);
+    struct pb_layer *g = pb_push(f, PB_GRE);
+    g->gre_flags = 0x2001; g->proto = 0x880b; g->key = (3u + 20 + 8 + 16) << 16 | 7;
+    raw(f, "\xff\x03\x21", 3);
+    pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 16;
+}
 static void r_erspan2(struct pb_frame *f)
 {
     pb_push(f, PB_ETH); pb_push(f, PB_IPV4);
@@ -193,7 +205,7 @@ static const struct recipe_case cases[] = {
     { "gre-cks", r_gre_cks, 5, CSC_STOP_END }, { "gretap", r_gretap, 6, CSC_STOP_END }, { "vxlan", r_vxlan, 7, CSC_STOP_END },
     { "geneve6", r_geneve6, 7, CSC_STOP_END }, { "vxlan-gpe", r_gpe, 6, CSC_STOP_END }, { "gue-rco", r_gue_rco, 6, CSC_STOP_END },
     { "gue-v1", r_gue_v1, 6, CSC_STOP_END }, { "l2tpv3", r_l2tpv3, 6, CSC_STOP_END }, { "4in6", r_4in6, 4, CSC_STOP_END },
-    { "6in4", r_6in4, 4, CSC_STOP_END }, { "pppoe", r_pppoe, 4, CSC_STOP_END }, { "erspan2", r_erspan2, 7, CSC_STOP_END },
+    { "6in4", r_6in4, 4, CSC_STOP_END }, { "pppoe", r_pppoe, 4, CSC_STOP_END }, { "pptp-pfc", r_pptp_pfc, 6, CSC_STOP_END }, { "erspan2", r_erspan2, 7, CSC_STOP_END },
     { "erspan3", r_erspan3, 7, CSC_STOP_END }, { "gtp", r_gtp, 6, CSC_STOP_END }, { "teredo", r_teredo, 6, CSC_STOP_END },
     { "nsh", r_nsh, 7, CSC_STOP_END }, { "ayiya", r_ayiya, 6, CSC_STOP_END }, { "gre-in-udp6", r_gre_udp6, 7, CSC_STOP_END },
     { "ah4", r_ah4, 4, CSC_STOP_END }, { "ah4-tunnel", r_ah4_tunnel, 5, CSC_STOP_END }, { "ah6", r_ah6, 4, CSC_STOP_END },

@@ -78,6 +78,31 @@ START_TEST(mpls_in_udp_has_no_socket)
 }
 END_TEST
 
+/* csc_config_set_port: CSC_MAX_PORTS ports fit, the next new one is refused
+ * (the table is full at exactly CSC_MAX_PORTS), a port already there is
+ * still changed in place. The spare slots after the configuration catch a
+ * write past the table. */
+START_TEST(port_table_full_at_its_size)
+{
+    struct { struct csc_config c; struct csc_port spare[2]; } w;
+    memset(&w, 0, sizeof w);
+    csc_config_default(&w.c);
+    unsigned start = w.c.nports;
+    ck_assert_uint_lt(start, CSC_MAX_PORTS);
+    for (unsigned i = start; i < CSC_MAX_PORTS; i++)
+        ck_assert_msg(csc_config_set_port(&w.c, (uint16_t)(50000 + i), CSC_P_VXLAN, 0),
+                      "port %u of %u refused", i + 1, CSC_MAX_PORTS);
+    ck_assert_uint_eq(w.c.nports, CSC_MAX_PORTS);
+    ck_assert(!csc_config_set_port(&w.c, 60000, CSC_P_GENEVE, 0));
+    ck_assert_uint_eq(w.c.nports, CSC_MAX_PORTS);
+    ck_assert_uint_eq(w.spare[0].port, 0);
+    /* full, but a known port is changed in place */
+    ck_assert(csc_config_set_port(&w.c, (uint16_t)(50000 + CSC_MAX_PORTS - 1), CSC_P_GENEVE, 0));
+    ck_assert_uint_eq(w.c.ports[CSC_MAX_PORTS - 1].proto, CSC_P_GENEVE);
+    ck_assert_uint_eq(w.c.nports, CSC_MAX_PORTS);
+}
+END_TEST
+
 Suite *rcv_config_suite(void);
 Suite *rcv_config_suite(void)
 {
@@ -85,6 +110,7 @@ Suite *rcv_config_suite(void)
     TCase *tc = tcase_create("receiver");
     tcase_add_test(tc, capture_clone_skips_device_gro);
     tcase_add_test(tc, mpls_in_udp_has_no_socket);
+    tcase_add_test(tc, port_table_full_at_its_size);
     suite_add_tcase(s, tc);
     return s;
 }

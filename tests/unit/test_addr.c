@@ -221,6 +221,50 @@ START_TEST(hop_by_hop_options)
 }
 END_TEST
 
+/* ip6_parse_tlv's option count (net/ipv6/exthdrs.c v6.12: tlv_count >
+ * max_count, net.ipv6.max_hbh_opts_number default 8, pads not counted):
+ * 8 unknown skip options (type 0x1e, action 00) pass to TCP, whose bad
+ * checksum drops; a 9th drops at the IPv6 header (Ip6InHdrErrors). A
+ * 24-byte hop-by-hop header, padded with one PadN. */
+START_TEST(hop_by_hop_option_count_limit)
+{
+    for (unsigned nopt = 8; nopt <= 9; nopt++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_VXLAN);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV6)->proto = 0x100;          /* next header 0: hop-by-hop */
+        struct pb_layer *h = pb_push(&f, PB_RAW);
+        memset(h->raw, 0, sizeof h->raw);
+        h->raw[0] = 6;                                /* TCP */
+        h->raw[1] = 2;                                /* (2 + 1) * 8 = 24 bytes */
+        unsigned o = 2;
+        for (unsigned k = 0; k < nopt; k++, o += 2)
+            h->raw[o] = 0x1e, h->raw[o + 1] = 0;
+        h->raw[o] = 1, h->raw[o + 1] = (uint8_t)(24 - o - 2);   /* PadN to the end */
+        ck_assert_uint_le(24 - o, 7);
+        h->len = 24;
+        pb_push(&f, PB_TCP)->csum = PB_BAD;
+        pb_push(&f, PB_PAYLOAD)->len = 100;
+        cfg_set("none", "6.12");
+        run(&f);
+        ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].verdict, CSC_V_BAD);
+        if (nopt > 8) {
+            expect_dropped_at_inner(1, 1u << CSC_C_IP6_IN_HDR_ERRORS, "IP_INHDR");
+        } else {
+            if (R.kernel.verdict != CSC_K_DROP)
+                dump_result();
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_TCP, 0));
+            ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+        }
+    }
+}
+END_TEST
+
 Suite *addr_suite(void);
 Suite *addr_suite(void)
 {
@@ -233,6 +277,7 @@ Suite *addr_suite(void)
     tcase_add_test(t, outer_martian_before_udp);
     tcase_add_test(t, loopback_capture_outer_exempt_inner_not);
     tcase_add_test(t, hop_by_hop_options);
+    tcase_add_test(t, hop_by_hop_option_count_limit);
     suite_add_tcase(s, t);
     return s;
 }

@@ -583,6 +583,30 @@ START_TEST(ports_are_configurable)
 }
 END_TEST
 
+/* A jumbo option with a payload length other than 0 (RFC 2675 3: an
+ * error): the payload length gives the packet's extent, no jumbo note */
+START_TEST(jumbo_option_with_payload_length)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH);
+    struct pb_layer *ip = pb_push(&f, PB_IPV6);
+    ip->v6_ext = PB_X_HBH;
+    memcpy(ip->hbh_opts, "\xc2\x04\x00\x01\x00\x00", 6);   /* jumbo, 65536 */
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 16;
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_uint_eq((unsigned)FRAME[18] << 8 | FRAME[19], 8 + 8 + 16);   /* payload length */
+    int v6 = lay(CSC_P_IPV6, 0), u = lay(CSC_P_UDP, 0);
+    if (R.stop != CSC_STOP_END) dump_result();
+    ck_assert_int_eq(R.stop, CSC_STOP_END);
+    ck_assert_uint_eq(R.layers[v6].notes & (CSC_N_JUMBO | CSC_N_LEN_EXCEEDS | CSC_N_LEN_SHORT), 0);
+    ck_assert_int_eq(R.layers[u].verdict, CSC_V_GOOD);
+}
+END_TEST
+
 Suite *decode_suite(void);
 Suite *decode_suite(void)
 {
@@ -596,6 +620,7 @@ Suite *decode_suite(void)
     tcase_add_test(t, link_types);
     tcase_add_test(t, ports_are_configurable);
     tcase_add_test(t, macsec_integrity_only);
+    tcase_add_test(t, jumbo_option_with_payload_length);
     suite_add_tcase(s, t);
     return s;
 }

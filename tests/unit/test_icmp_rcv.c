@@ -108,6 +108,35 @@ START_TEST(icmp_to_all_hosts)
 }
 END_TEST
 
+/* igmp_rcv (net/ipv4/igmp.c v6.12): skb_checksum_simple_validate, no
+ * pseudo-header (psum 0), over the IGMP message; a good report to
+ * 224.0.0.1 goes on (accepted, no counter), a bad one is freed with no
+ * counter (the model's "igmp checksum" reason). */
+START_TEST(igmp_checksum_has_no_pseudo_header)
+{
+    static const uint8_t all_hosts[4] = { 224, 0, 0, 1 };
+    for (int bad = 0; bad < 2; bad++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        memcpy(pb_push(&f, PB_IPV4)->dst, all_hosts, 4);
+        pb_push(&f, PB_IGMP)->csum = bad ? PB_BAD : PB_OK;
+        cfg_set("none", "6.12");
+        run(&f);
+        int g = lay(CSC_P_IGMP, 0);
+        ck_assert_int_eq(R.layers[g].verdict, bad ? CSC_V_BAD : CSC_V_GOOD);
+        if (R.kernel.verdict != (bad ? CSC_K_DROP : CSC_K_ACCEPT))
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, bad ? CSC_K_DROP : CSC_K_ACCEPT);
+        ck_assert_uint_eq(R.kernel.counters, 0);
+        if (bad) {
+            ck_assert_int_eq(R.kernel.drop_layer, g);
+            ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "NOT_SPECIFIED (igmp checksum)");
+        }
+    }
+}
+END_TEST
+
 Suite *icmp_rcv_suite(void);
 Suite *icmp_rcv_suite(void)
 {
@@ -116,6 +145,7 @@ Suite *icmp_rcv_suite(void)
     tcase_add_test(t, icmp_type_above_18);
     tcase_add_test(t, icmp_handler_lengths);
     tcase_add_test(t, icmp_to_all_hosts);
+    tcase_add_test(t, igmp_checksum_has_no_pseudo_header);
     suite_add_tcase(s, t);
     return s;
 }

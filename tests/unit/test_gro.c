@@ -133,6 +133,26 @@ START_TEST(flush_reasons)
 }
 END_TEST
 
+/* A segment with no payload (a pure ACK) meets a held flow: tcp_gro_receive's
+ * (len - 1) >= mss is true for len 0 (unsigned), so it flushes - named
+ * "small" (nothing to merge), not "mss" as a longer segment's flush is */
+START_TEST(pure_ack_flushes_small)
+{
+    cfg_set("unnecessary:1", "modern");
+    struct flow_opts o = { PB_OK, 1000, 1, 0, 0, PB_OK, 0 };
+    csc_gro_init(&G, NULL);
+    seg(&o, 1, 0);
+    ck_assert_int_eq(D.fate[0].held, 1);
+    o.seq += 1000;
+    o.payload = 0;
+    seg(&o, 2, 1);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_SMALL], 1);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_MSS], 0);
+    csc_gro_finish(&G);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_MSS], 0);
+}
+END_TEST
+
 START_TEST(bad_segment_overtakes)
 {
     /* O (Appendix B): 2 segments, zero outer checksum, 2nd inner TCP bad:
@@ -483,6 +503,7 @@ Suite *gro_suite(void)
     TCase *t = tcase_create("gro");
     tcase_add_test(t, merges_one_flow);
     tcase_add_test(t, flush_reasons);
+    tcase_add_test(t, pure_ack_flushes_small);
     tcase_add_test(t, bad_segment_overtakes);
     tcase_add_test(t, limits);
     tcase_add_test(t, seed004_zero_outer_csum);

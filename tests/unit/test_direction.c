@@ -138,6 +138,15 @@ START_TEST(loopback_frames)
     run_bytes(FRAME, FRAME_LEN - 10, FRAME_LEN - 10, CSC_LINK_NULL);
     ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].verdict, CSC_V_GOOD);
     ASSERT_DIR(CSC_DIR_OUT, CSC_DF_LOOPBACK);
+    /* a raw IP capture (no link header): the outermost IP is layer 0 */
+    eth_tcp(&f, PB_OK);
+    memcpy(f.l[1].dst, "\x7f\x00\x00\x01", 4);
+    FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+    memmove(FRAME, FRAME + 14, FRAME_LEN - 14);
+    run_bytes(FRAME, FRAME_LEN - 14, FRAME_LEN - 14, CSC_LINK_RAW);
+    ck_assert_int_eq(R.layers[0].proto, CSC_P_IPV4);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].verdict, CSC_V_GOOD);
+    ASSERT_DIR(CSC_DIR_OUT, CSC_DF_LOOPBACK);
     /* the inner Ethernet of a tunnel with zero addresses is not the capture's */
     pb_init(&f);
     pb_push(&f, PB_ETH);

@@ -265,6 +265,44 @@ START_TEST(hop_by_hop_option_count_limit)
 }
 END_TEST
 
+/* ip6_rcv_core trims to the payload length before the first extension
+ * header's handler pulls it (net/ipv6/ip6_input.c, exthdrs.c v6.12): a
+ * destination options header of (40 + 1) * 8 = 328 bytes after a payload
+ * length of 0x0104 = 260 (the high byte counts: 260, not 4) does not fit,
+ * ipv6_destopt_rcv's pull fails: Ip6InHdrErrors. With 328 it fits. */
+START_TEST(ipv6_first_extension_beyond_payload_length)
+{
+    for (int fits = 0; fits < 2; fits++) {
+        struct pb_frame f;
+        pb_init(&f);
+        f.no_pad = 1;
+        pb_push(&f, PB_ETH);
+        struct pb_layer *ip = pb_push(&f, PB_IPV6);
+        ip->proto = 60;                                   /* destination options */
+        ip->len_override = fits ? 328 : 0x0104;
+        struct pb_layer *h = pb_push(&f, PB_RAW);
+        memcpy(h->raw, "\x3b\x28\x01\x04\x00\x00\x00\x00", 8);   /* no next header, 328 bytes */
+        h->len = 8;
+        pb_push(&f, PB_PAYLOAD)->len = 320;
+        cfg_set("none", "6.12");
+        run(&f);
+        int v6 = lay(CSC_P_IPV6, 0);
+        if (fits) {
+            ck_assert_uint_eq(R.kernel.counters, 0);
+            ck_assert_int_lt(find_step("ipv6_destopt_rcv", "drop"), 0);
+        } else {
+            if (R.kernel.verdict != CSC_K_DROP)
+                dump_result();
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_int_eq(R.kernel.drop_layer, v6);
+            ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+            ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "IP_INHDR");
+            ck_assert_int_ge(find_step("ipv6_destopt_rcv", "drop"), 0);
+        }
+    }
+}
+END_TEST
+
 Suite *addr_suite(void);
 Suite *addr_suite(void)
 {
@@ -278,6 +316,7 @@ Suite *addr_suite(void)
     tcase_add_test(t, loopback_capture_outer_exempt_inner_not);
     tcase_add_test(t, hop_by_hop_options);
     tcase_add_test(t, hop_by_hop_option_count_limit);
+    tcase_add_test(t, ipv6_first_extension_beyond_payload_length);
     suite_add_tcase(s, t);
     return s;
 }

@@ -202,6 +202,7 @@ START_TEST(hop_by_hop_options)
         { { 0x7e, 4, 0, 0, 0, 0 }, -1 }, { { 0xbe, 4, 0, 0, 0, 0 }, -1 }, { { 0xfe, 4, 0, 0, 0, 0 }, -1 },
         { { 1, 4, 0, 1, 0, 0 }, -1 }, { { 5, 4, 0, 0, 0, 0 }, -1 }, { { 5, 2, 0, 0, 0, 0 }, CSC_K_DROP },
         { { 7, 4, 0, 0, 0, 0 }, -1 },
+        { { 1, 2, 0, 0, 0x1e, 0 }, CSC_K_DROP },  /* PadN(4), then a 2-byte option ends the header */
     };
     for (unsigned i = 0; i < sizeof t / sizeof *t; i++) {
         struct pb_frame f;
@@ -303,6 +304,31 @@ START_TEST(ipv6_first_extension_beyond_payload_length)
 }
 END_TEST
 
+/* __ip_options_compile (net/ipv4/ip_options.c v6.12): an option needs 2
+ * bytes left (l < 2: error), an unknown one is skipped on receive. NOP NOP
+ * and the experimental option 0x9e of length 2 as the last two bytes:
+ * parsed, the inner TCP's bad checksum drops. */
+START_TEST(ipv4_option_of_two_bytes_at_the_end)
+{
+    struct pb_frame f;
+    vxlan_inner(&f, 0, NULL, NULL);
+    f.l[5].ip_opts = 4;
+    struct pb_patch *p = pb_patch_add(&f, 5, PB_PATCH_SET, 20, 4);
+    ck_assert_ptr_nonnull(p);
+    memcpy(p->val, "\x01\x01\x9e\x02", 4);
+    memset(p->mask, 0xff, 4);
+    cfg_set("none", "6.12");
+    run(&f);
+    ck_assert_uint_eq(FRAME[f.off[5]] & 0x0f, 6);                 /* ihl 6 */
+    ck_assert_uint_eq(FRAME[f.off[5] + 22], 0x9e);
+    if (R.kernel.verdict != CSC_K_DROP || R.kernel.drop_layer != lay(CSC_P_TCP, 0))
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_TCP, 0));
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+}
+END_TEST
+
 Suite *addr_suite(void);
 Suite *addr_suite(void)
 {
@@ -317,6 +343,7 @@ Suite *addr_suite(void)
     tcase_add_test(t, hop_by_hop_options);
     tcase_add_test(t, hop_by_hop_option_count_limit);
     tcase_add_test(t, ipv6_first_extension_beyond_payload_length);
+    tcase_add_test(t, ipv4_option_of_two_bytes_at_the_end);
     suite_add_tcase(s, t);
     return s;
 }

@@ -232,6 +232,14 @@ START_TEST(limits)
     }
     ck_assert_uint_eq(nic()->flushes[CSC_GF_AGE], nic()->packets_out - nic()->flushes[CSC_GF_BUCKET_FULL]);
     ck_assert_uint_gt(nic()->flushes[CSC_GF_AGE], 0);
+    /* a configuration without a budget gets NAPI_POLL_WEIGHT, 64
+     * (include/linux/netdevice.h v6.12), and 64 KiB for gro_max_size */
+    csc_gro_cfg_default(&c);
+    c.budget = 0;
+    c.max_size = 0;
+    csc_gro_init(&G, &c);
+    ck_assert_uint_eq(G.cfg.budget, 64);
+    ck_assert_uint_eq(G.cfg.max_size, 65536);
 }
 END_TEST
 

@@ -196,6 +196,19 @@ START_TEST(local_addresses)
     FRAME[10] = 0x42;           /* a packet type that decides nothing */
     run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_SLL2);
     ASSERT_DIR(CSC_DIR_OUT, CSC_DF_LOCAL);
+    /* and the v1 cooked header's (DLT_LINUX_SLL: packet type, ARPHRD_ETHER,
+     * address length 6 as a 16-bit field, the address, the protocol) */
+    {
+        static uint8_t sll[16 + 2000];
+        static const uint8_t hdr[16] = { 0x00, 0x42, 0x00, 0x01, 0x00, 0x06, 0x02, 0x00, 0x00,
+                                         0x00, 0x00, 0x01, 0x00, 0x00, 0x08, 0x00 };
+        ck_assert_uint_lt(FRAME_LEN - 20, sizeof sll - 16);
+        memcpy(sll, hdr, 16);
+        memcpy(sll + 16, FRAME + 20, FRAME_LEN - 20);      /* the IPv4 packet after SLL2's 20 */
+        run_bytes(sll, FRAME_LEN - 4, FRAME_LEN - 4, CSC_LINK_SLL);
+        ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].verdict, CSC_V_GOOD);
+        ASSERT_DIR(CSC_DIR_OUT, CSC_DF_LOCAL);
+    }
     /* IPv6 */
     set.n = 0;
     pb_init(&f);

@@ -103,6 +103,21 @@ START_TEST(port_table_full_at_its_size)
 }
 END_TEST
 
+/* csc_report_format gives back what csc_report_parse read, for every kind */
+START_TEST(report_format_round_trip)
+{
+    static const char *const names[] = { "none", "unnecessary:0", "unnecessary:3", "complete",
+                                         "partial:outer", "partial:inner", "partial:54:16",
+                                         "outer-l4", "tunnel-l4" };
+    for (unsigned i = 0; i < sizeof names / sizeof *names; i++) {
+        struct csc_report r;
+        char buf[64];
+        ck_assert_msg(csc_report_parse(names[i], &r), "%s", names[i]);
+        ck_assert_str_eq(csc_report_format(&r, buf, sizeof buf), names[i]);
+    }
+}
+END_TEST
+
 Suite *rcv_config_suite(void);
 Suite *rcv_config_suite(void)
 {
@@ -111,6 +126,7 @@ Suite *rcv_config_suite(void)
     tcase_add_test(tc, capture_clone_skips_device_gro);
     tcase_add_test(tc, mpls_in_udp_has_no_socket);
     tcase_add_test(tc, port_table_full_at_its_size);
+    tcase_add_test(tc, report_format_round_trip);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -137,6 +137,41 @@ START_TEST(igmp_checksum_has_no_pseudo_header)
 }
 END_TEST
 
+/* icmpv6_notify skips a quote's extension headers (ipv6_skip_exthdr), which
+ * the model does not follow: a destination unreachable quoting an IPv6
+ * packet whose next header is one of ipv6_ext_hdr's (include/net/ipv6.h
+ * v6.12: hop-by-hop 0, routing 43, fragment 44, AH 51, none 59, destination
+ * options 60) is unknown; quoting UDP it goes on (the old rule). */
+START_TEST(icmpv6_quote_with_extension_header_unknown)
+{
+    static const struct { uint8_t ext; uint8_t nh; } c[] = {
+        { PB_X_HBH, 0 }, { PB_X_FRAG, 44 }, { PB_X_DST, 60 }, { 0, 17 },
+    };
+    for (unsigned i = 0; i < sizeof c / sizeof *c; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV6);
+        pb_push(&f, PB_ICMPV6)->icmp_type = 1;
+        pb_push(&f, PB_IPV6)->v6_ext = c[i].ext;
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_PAYLOAD)->len = 16;
+        cfg_set("none", "6.12");
+        run(&f);
+        int ic = lay(CSC_P_ICMPV6, 0);
+        ck_assert_uint_eq(FRAME[R.layers[ic].off + 8 + 6], c[i].nh);   /* the quote's next header */
+        if (c[i].nh == 17) {
+            ck_assert_int_ne(R.kernel.verdict, CSC_K_UNKNOWN);
+        } else {
+            if (R.kernel.verdict != CSC_K_UNKNOWN)
+                dump_result();
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+            ck_assert_int_ge(find_step("icmpv6_rcv", "not-modelled"), 0);
+        }
+    }
+}
+END_TEST
+
 Suite *icmp_rcv_suite(void);
 Suite *icmp_rcv_suite(void)
 {
@@ -146,6 +181,7 @@ Suite *icmp_rcv_suite(void)
     tcase_add_test(t, icmp_handler_lengths);
     tcase_add_test(t, icmp_to_all_hosts);
     tcase_add_test(t, igmp_checksum_has_no_pseudo_header);
+    tcase_add_test(t, icmpv6_quote_with_extension_header_unknown);
     suite_add_tcase(s, t);
     return s;
 }

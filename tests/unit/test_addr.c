@@ -329,6 +329,37 @@ START_TEST(ipv4_option_of_two_bytes_at_the_end)
 }
 END_TEST
 
+/* __ip_options_compile's timestamp option (v6.12): pointer 5 in an
+ * 8-byte option leaves room for one 4-byte entry: timestamps only (flag 0)
+ * fit (5 + 3 <= 8), address + timestamp (flag 1) need 8 (5 + 7 > 8):
+ * error, Ip InHdrErrors, before TCP */
+START_TEST(ipv4_timestamp_option_room_by_flag)
+{
+    for (uint8_t fl = 0; fl < 2; fl++) {
+        struct pb_frame f;
+        vxlan_inner(&f, 0, NULL, NULL);
+        f.l[5].ip_opts = 8;
+        struct pb_patch *p = pb_patch_add(&f, 5, PB_PATCH_SET, 20, 8);
+        ck_assert_ptr_nonnull(p);
+        const uint8_t o[8] = { 0x44, 8, 5, fl, 0, 0, 0, 0 };
+        memcpy(p->val, o, 8);
+        memset(p->mask, 0xff, 8);
+        cfg_set("none", "6.12");
+        run(&f);
+        ck_assert_uint_eq(FRAME[f.off[5] + 23], fl);
+        if (fl == 0) {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_TCP, 0));
+            ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+        } else {
+            expect_dropped_at_inner(0, 1u << CSC_C_IP_IN_HDR_ERRORS,
+                                    "NOT_SPECIFIED (ip options: parameter problem)");
+            ck_assert_int_ge(find_step("ip_rcv_options", "drop"), 0);
+        }
+    }
+}
+END_TEST
+
 Suite *addr_suite(void);
 Suite *addr_suite(void)
 {
@@ -344,6 +375,7 @@ Suite *addr_suite(void)
     tcase_add_test(t, hop_by_hop_option_count_limit);
     tcase_add_test(t, ipv6_first_extension_beyond_payload_length);
     tcase_add_test(t, ipv4_option_of_two_bytes_at_the_end);
+    tcase_add_test(t, ipv4_timestamp_option_room_by_flag);
     suite_add_tcase(s, t);
     return s;
 }

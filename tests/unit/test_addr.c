@@ -202,6 +202,7 @@ START_TEST(hop_by_hop_options)
         { { 0x7e, 4, 0, 0, 0, 0 }, -1 }, { { 0xbe, 4, 0, 0, 0, 0 }, -1 }, { { 0xfe, 4, 0, 0, 0, 0 }, -1 },
         { { 1, 4, 0, 1, 0, 0 }, -1 }, { { 5, 4, 0, 0, 0, 0 }, -1 }, { { 5, 2, 0, 0, 0, 0 }, CSC_K_DROP },
         { { 7, 4, 0, 0, 0, 0 }, -1 },
+        { { 1, 2, 0, 0, 0x1e, 0 }, CSC_K_DROP },  /* PadN(4), then a 2-byte option ends the header */
     };
     for (unsigned i = 0; i < sizeof t / sizeof *t; i++) {
         struct pb_frame f;
@@ -221,6 +222,144 @@ START_TEST(hop_by_hop_options)
 }
 END_TEST
 
+/* ip6_parse_tlv's option count (net/ipv6/exthdrs.c v6.12: tlv_count >
+ * max_count, net.ipv6.max_hbh_opts_number default 8, pads not counted):
+ * 8 unknown skip options (type 0x1e, action 00) pass to TCP, whose bad
+ * checksum drops; a 9th drops at the IPv6 header (Ip6InHdrErrors). A
+ * 24-byte hop-by-hop header, padded with one PadN. */
+START_TEST(hop_by_hop_option_count_limit)
+{
+    for (unsigned nopt = 8; nopt <= 9; nopt++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_VXLAN);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV6)->proto = 0x100;          /* next header 0: hop-by-hop */
+        struct pb_layer *h = pb_push(&f, PB_RAW);
+        memset(h->raw, 0, sizeof h->raw);
+        h->raw[0] = 6;                                /* TCP */
+        h->raw[1] = 2;                                /* (2 + 1) * 8 = 24 bytes */
+        unsigned o = 2;
+        for (unsigned k = 0; k < nopt; k++, o += 2)
+            h->raw[o] = 0x1e, h->raw[o + 1] = 0;
+        h->raw[o] = 1, h->raw[o + 1] = (uint8_t)(24 - o - 2);   /* PadN to the end */
+        ck_assert_uint_le(24 - o, 7);
+        h->len = 24;
+        pb_push(&f, PB_TCP)->csum = PB_BAD;
+        pb_push(&f, PB_PAYLOAD)->len = 100;
+        cfg_set("none", "6.12");
+        run(&f);
+        ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].verdict, CSC_V_BAD);
+        if (nopt > 8) {
+            expect_dropped_at_inner(1, 1u << CSC_C_IP6_IN_HDR_ERRORS, "IP_INHDR");
+        } else {
+            if (R.kernel.verdict != CSC_K_DROP)
+                dump_result();
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_TCP, 0));
+            ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+        }
+    }
+}
+END_TEST
+
+/* ip6_rcv_core trims to the payload length before the first extension
+ * header's handler pulls it (net/ipv6/ip6_input.c, exthdrs.c v6.12): a
+ * destination options header of (40 + 1) * 8 = 328 bytes after a payload
+ * length of 0x0104 = 260 (the high byte counts: 260, not 4) does not fit,
+ * ipv6_destopt_rcv's pull fails: Ip6InHdrErrors. With 328 it fits. */
+START_TEST(ipv6_first_extension_beyond_payload_length)
+{
+    for (int fits = 0; fits < 2; fits++) {
+        struct pb_frame f;
+        pb_init(&f);
+        f.no_pad = 1;
+        pb_push(&f, PB_ETH);
+        struct pb_layer *ip = pb_push(&f, PB_IPV6);
+        ip->proto = 60;                                   /* destination options */
+        ip->len_override = fits ? 328 : 0x0104;
+        struct pb_layer *h = pb_push(&f, PB_RAW);
+        memcpy(h->raw, "\x3b\x28\x01\x04\x00\x00\x00\x00", 8);   /* no next header, 328 bytes */
+        h->len = 8;
+        pb_push(&f, PB_PAYLOAD)->len = 320;
+        cfg_set("none", "6.12");
+        run(&f);
+        int v6 = lay(CSC_P_IPV6, 0);
+        if (fits) {
+            ck_assert_uint_eq(R.kernel.counters, 0);
+            ck_assert_int_lt(find_step("ipv6_destopt_rcv", "drop"), 0);
+        } else {
+            if (R.kernel.verdict != CSC_K_DROP)
+                dump_result();
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_int_eq(R.kernel.drop_layer, v6);
+            ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+            ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "IP_INHDR");
+            ck_assert_int_ge(find_step("ipv6_destopt_rcv", "drop"), 0);
+        }
+    }
+}
+END_TEST
+
+/* __ip_options_compile (net/ipv4/ip_options.c v6.12): an option needs 2
+ * bytes left (l < 2: error), an unknown one is skipped on receive. NOP NOP
+ * and the experimental option 0x9e of length 2 as the last two bytes:
+ * parsed, the inner TCP's bad checksum drops. */
+START_TEST(ipv4_option_of_two_bytes_at_the_end)
+{
+    struct pb_frame f;
+    vxlan_inner(&f, 0, NULL, NULL);
+    f.l[5].ip_opts = 4;
+    struct pb_patch *p = pb_patch_add(&f, 5, PB_PATCH_SET, 20, 4);
+    ck_assert_ptr_nonnull(p);
+    memcpy(p->val, "\x01\x01\x9e\x02", 4);
+    memset(p->mask, 0xff, 4);
+    cfg_set("none", "6.12");
+    run(&f);
+    ck_assert_uint_eq(FRAME[f.off[5]] & 0x0f, 6);                 /* ihl 6 */
+    ck_assert_uint_eq(FRAME[f.off[5] + 22], 0x9e);
+    if (R.kernel.verdict != CSC_K_DROP || R.kernel.drop_layer != lay(CSC_P_TCP, 0))
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_TCP, 0));
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+}
+END_TEST
+
+/* __ip_options_compile's timestamp option (v6.12): pointer 5 in an
+ * 8-byte option leaves room for one 4-byte entry: timestamps only (flag 0)
+ * fit (5 + 3 <= 8), address + timestamp (flag 1) need 8 (5 + 7 > 8):
+ * error, Ip InHdrErrors, before TCP */
+START_TEST(ipv4_timestamp_option_room_by_flag)
+{
+    for (uint8_t fl = 0; fl < 2; fl++) {
+        struct pb_frame f;
+        vxlan_inner(&f, 0, NULL, NULL);
+        f.l[5].ip_opts = 8;
+        struct pb_patch *p = pb_patch_add(&f, 5, PB_PATCH_SET, 20, 8);
+        ck_assert_ptr_nonnull(p);
+        const uint8_t o[8] = { 0x44, 8, 5, fl, 0, 0, 0, 0 };
+        memcpy(p->val, o, 8);
+        memset(p->mask, 0xff, 8);
+        cfg_set("none", "6.12");
+        run(&f);
+        ck_assert_uint_eq(FRAME[f.off[5] + 23], fl);
+        if (fl == 0) {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_TCP, 0));
+            ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+        } else {
+            expect_dropped_at_inner(0, 1u << CSC_C_IP_IN_HDR_ERRORS,
+                                    "NOT_SPECIFIED (ip options: parameter problem)");
+            ck_assert_int_ge(find_step("ip_rcv_options", "drop"), 0);
+        }
+    }
+}
+END_TEST
+
 Suite *addr_suite(void);
 Suite *addr_suite(void)
 {
@@ -233,6 +372,10 @@ Suite *addr_suite(void)
     tcase_add_test(t, outer_martian_before_udp);
     tcase_add_test(t, loopback_capture_outer_exempt_inner_not);
     tcase_add_test(t, hop_by_hop_options);
+    tcase_add_test(t, hop_by_hop_option_count_limit);
+    tcase_add_test(t, ipv6_first_extension_beyond_payload_length);
+    tcase_add_test(t, ipv4_option_of_two_bytes_at_the_end);
+    tcase_add_test(t, ipv4_timestamp_option_room_by_flag);
     suite_add_tcase(s, t);
     return s;
 }

@@ -89,6 +89,18 @@ static void r_pppoe(struct pb_frame *f)
     raw(f, "\x11\x00\x00\x01\x00\x2e\x00\x21", 8);    /* length 46 = 2 + 20 + 8 + 16 */
     pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 16;
 }
+/* PPTP (RFC 2637 4.1: enhanced GRE, version 1, key = payload length and
+ * call ID) carrying PPP with address/control and protocol field
+ * compression (RFC 1661 6.5: an odd first byte is the whole protocol,
+ * 0x21 IPv4): one protocol byte before the IP header */
+static void r_pptp_pfc(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4);
+    struct pb_layer *g = pb_push(f, PB_GRE);
+    g->gre_flags = 0x2001; g->proto = 0x880b; g->key = (3u + 20 + 8 + 16) << 16 | 7;
+    raw(f, "\xff\x03\x21", 3);
+    pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 16;
+}
 static void r_erspan2(struct pb_frame *f)
 {
     pb_push(f, PB_ETH); pb_push(f, PB_IPV4);
@@ -193,7 +205,7 @@ static const struct recipe_case cases[] = {
     { "gre-cks", r_gre_cks, 5, CSC_STOP_END }, { "gretap", r_gretap, 6, CSC_STOP_END }, { "vxlan", r_vxlan, 7, CSC_STOP_END },
     { "geneve6", r_geneve6, 7, CSC_STOP_END }, { "vxlan-gpe", r_gpe, 6, CSC_STOP_END }, { "gue-rco", r_gue_rco, 6, CSC_STOP_END },
     { "gue-v1", r_gue_v1, 6, CSC_STOP_END }, { "l2tpv3", r_l2tpv3, 6, CSC_STOP_END }, { "4in6", r_4in6, 4, CSC_STOP_END },
-    { "6in4", r_6in4, 4, CSC_STOP_END }, { "pppoe", r_pppoe, 4, CSC_STOP_END }, { "erspan2", r_erspan2, 7, CSC_STOP_END },
+    { "6in4", r_6in4, 4, CSC_STOP_END }, { "pppoe", r_pppoe, 4, CSC_STOP_END }, { "pptp-pfc", r_pptp_pfc, 6, CSC_STOP_END }, { "erspan2", r_erspan2, 7, CSC_STOP_END },
     { "erspan3", r_erspan3, 7, CSC_STOP_END }, { "gtp", r_gtp, 6, CSC_STOP_END }, { "teredo", r_teredo, 6, CSC_STOP_END },
     { "nsh", r_nsh, 7, CSC_STOP_END }, { "ayiya", r_ayiya, 6, CSC_STOP_END }, { "gre-in-udp6", r_gre_udp6, 7, CSC_STOP_END },
     { "ah4", r_ah4, 4, CSC_STOP_END }, { "ah4-tunnel", r_ah4_tunnel, 5, CSC_STOP_END }, { "ah6", r_ah6, 4, CSC_STOP_END },
@@ -571,6 +583,30 @@ START_TEST(ports_are_configurable)
 }
 END_TEST
 
+/* A jumbo option with a payload length other than 0 (RFC 2675 3: an
+ * error): the payload length gives the packet's extent, no jumbo note */
+START_TEST(jumbo_option_with_payload_length)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH);
+    struct pb_layer *ip = pb_push(&f, PB_IPV6);
+    ip->v6_ext = PB_X_HBH;
+    memcpy(ip->hbh_opts, "\xc2\x04\x00\x01\x00\x00", 6);   /* jumbo, 65536 */
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 16;
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_uint_eq((unsigned)FRAME[18] << 8 | FRAME[19], 8 + 8 + 16);   /* payload length */
+    int v6 = lay(CSC_P_IPV6, 0), u = lay(CSC_P_UDP, 0);
+    if (R.stop != CSC_STOP_END) dump_result();
+    ck_assert_int_eq(R.stop, CSC_STOP_END);
+    ck_assert_uint_eq(R.layers[v6].notes & (CSC_N_JUMBO | CSC_N_LEN_EXCEEDS | CSC_N_LEN_SHORT), 0);
+    ck_assert_int_eq(R.layers[u].verdict, CSC_V_GOOD);
+}
+END_TEST
+
 Suite *decode_suite(void);
 Suite *decode_suite(void)
 {
@@ -584,6 +620,7 @@ Suite *decode_suite(void)
     tcase_add_test(t, link_types);
     tcase_add_test(t, ports_are_configurable);
     tcase_add_test(t, macsec_integrity_only);
+    tcase_add_test(t, jumbo_option_with_payload_length);
     suite_add_tcase(s, t);
     return s;
 }

@@ -138,6 +138,15 @@ START_TEST(loopback_frames)
     run_bytes(FRAME, FRAME_LEN - 10, FRAME_LEN - 10, CSC_LINK_NULL);
     ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].verdict, CSC_V_GOOD);
     ASSERT_DIR(CSC_DIR_OUT, CSC_DF_LOOPBACK);
+    /* a raw IP capture (no link header): the outermost IP is layer 0 */
+    eth_tcp(&f, PB_OK);
+    memcpy(f.l[1].dst, "\x7f\x00\x00\x01", 4);
+    FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+    memmove(FRAME, FRAME + 14, FRAME_LEN - 14);
+    run_bytes(FRAME, FRAME_LEN - 14, FRAME_LEN - 14, CSC_LINK_RAW);
+    ck_assert_int_eq(R.layers[0].proto, CSC_P_IPV4);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].verdict, CSC_V_GOOD);
+    ASSERT_DIR(CSC_DIR_OUT, CSC_DF_LOOPBACK);
     /* the inner Ethernet of a tunnel with zero addresses is not the capture's */
     pb_init(&f);
     pb_push(&f, PB_ETH);
@@ -187,6 +196,19 @@ START_TEST(local_addresses)
     FRAME[10] = 0x42;           /* a packet type that decides nothing */
     run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_SLL2);
     ASSERT_DIR(CSC_DIR_OUT, CSC_DF_LOCAL);
+    /* and the v1 cooked header's (DLT_LINUX_SLL: packet type, ARPHRD_ETHER,
+     * address length 6 as a 16-bit field, the address, the protocol) */
+    {
+        static uint8_t sll[16 + 2000];
+        static const uint8_t hdr[16] = { 0x00, 0x42, 0x00, 0x01, 0x00, 0x06, 0x02, 0x00, 0x00,
+                                         0x00, 0x00, 0x01, 0x00, 0x00, 0x08, 0x00 };
+        ck_assert_uint_lt(FRAME_LEN - 20, sizeof sll - 16);
+        memcpy(sll, hdr, 16);
+        memcpy(sll + 16, FRAME + 20, FRAME_LEN - 20);      /* the IPv4 packet after SLL2's 20 */
+        run_bytes(sll, FRAME_LEN - 4, FRAME_LEN - 4, CSC_LINK_SLL);
+        ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].verdict, CSC_V_GOOD);
+        ASSERT_DIR(CSC_DIR_OUT, CSC_DF_LOCAL);
+    }
     /* IPv6 */
     set.n = 0;
     pb_init(&f);

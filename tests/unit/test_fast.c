@@ -240,6 +240,49 @@ START_TEST(plans_bounded)
 }
 END_TEST
 
+/* A UDP datagram of flow `flow`; zero_sum: its payload's first word chosen
+ * so that the checksum computes to 0, sent as 0xffff (RFC 768) */
+static void udp_flow(unsigned flow, int zero_sum)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4)->src[3] = (uint8_t)flow;
+    pb_push(&f, PB_UDP)->sport = (uint16_t)(30000 + flow);
+    pb_push(&f, PB_PAYLOAD)->len = 64;
+    FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+    if (!zero_sum)
+        return;
+    size_t u = f.off[2], pay = f.off[3];
+    uint32_t c = (uint32_t)FRAME[u + 6] << 8 | FRAME[u + 7];
+    uint32_t w = ((uint32_t)FRAME[pay] << 8 | FRAME[pay + 1]) + c;   /* one's complement + */
+    if (w > 0xffff)
+        w -= 0xffff;
+    struct pb_patch *pt = pb_patch_add(&f, 3, PB_PATCH_SET, 0, 2);
+    ck_assert_ptr_nonnull(pt);
+    pt->val[0] = (uint8_t)(w >> 8), pt->val[1] = (uint8_t)w;
+    pt->mask[0] = pt->mask[1] = 0xff;
+    FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+    ck_assert_uint_eq((uint32_t)FRAME[u + 6] << 8 | FRAME[u + 7], 0xffff);
+}
+
+/* A UDP checksum that computes to 0 goes out as 0xffff (RFC 768; the
+ * kernel's udp_csum / csum_tcpudp_magic callers: CSUM_MANGLED_0): a frame
+ * the plan serves expects 0xffff as the general path does */
+START_TEST(udp_computed_zero_is_mangled)
+{
+    udp_flow(1, 0);
+    ck_assert_uint_eq(both(), 0);
+    udp_flow(2, 1);
+    ck_assert_uint_eq(both(), 1);                 /* served by the plan */
+    unsigned u = at(&B, CSC_P_UDP, 0);
+    ck_assert_int_eq(B.layers[u].verdict, CSC_V_GOOD);
+    ck_assert_uint_eq(B.layers[u].field, 0xffff);
+    ck_assert_uint_eq(B.layers[u].expected, 0xffff);
+    ck_assert_uint_eq(A.layers[u].expected, 0xffff);
+}
+END_TEST
+
 Suite *fast_suite(void);
 Suite *fast_suite(void)
 {
@@ -253,6 +296,7 @@ Suite *fast_suite(void)
     tcase_add_test(t, address_class_is_guarded);
     tcase_add_test(t, replay_input_blanks_values);
     tcase_add_test(t, plans_bounded);
+    tcase_add_test(t, udp_computed_zero_is_mangled);
     suite_add_tcase(s, t);
     return s;
 }

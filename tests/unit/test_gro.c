@@ -133,6 +133,45 @@ START_TEST(flush_reasons)
 }
 END_TEST
 
+/* poll_gap_us (default 100): a gap longer than it ends a poll; a gap of
+ * exactly 100 us does not, 101 does (gro.h) */
+START_TEST(poll_gap_edge)
+{
+    cfg_set("unnecessary:1", "modern");
+    struct flow_opts o = { PB_OK, 1000, 1, 0, 0, PB_OK, 0 };
+    csc_gro_init(&G, NULL);
+    ck_assert_uint_eq(G.cfg.poll_gap_us, 100);
+    seg(&o, 1, 1000);
+    o.seq += 1000;
+    seg(&o, 2, 1100);                 /* 100 us later: the same poll */
+    ck_assert_int_eq(D.fate[0].merged, 1);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_POLL_END], 0);
+    o.seq += 1000;
+    seg(&o, 3, 1201);                 /* 101 us later: the poll ended */
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_POLL_END], 1);
+}
+END_TEST
+
+/* A segment with no payload (a pure ACK) meets a held flow: tcp_gro_receive's
+ * (len - 1) >= mss is true for len 0 (unsigned), so it flushes - named
+ * "small" (nothing to merge), not "mss" as a longer segment's flush is */
+START_TEST(pure_ack_flushes_small)
+{
+    cfg_set("unnecessary:1", "modern");
+    struct flow_opts o = { PB_OK, 1000, 1, 0, 0, PB_OK, 0 };
+    csc_gro_init(&G, NULL);
+    seg(&o, 1, 0);
+    ck_assert_int_eq(D.fate[0].held, 1);
+    o.seq += 1000;
+    o.payload = 0;
+    seg(&o, 2, 1);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_SMALL], 1);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_MSS], 0);
+    csc_gro_finish(&G);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_MSS], 0);
+}
+END_TEST
+
 START_TEST(bad_segment_overtakes)
 {
     /* O (Appendix B): 2 segments, zero outer checksum, 2nd inner TCP bad:
@@ -212,6 +251,14 @@ START_TEST(limits)
     }
     ck_assert_uint_eq(nic()->flushes[CSC_GF_AGE], nic()->packets_out - nic()->flushes[CSC_GF_BUCKET_FULL]);
     ck_assert_uint_gt(nic()->flushes[CSC_GF_AGE], 0);
+    /* a configuration without a budget gets NAPI_POLL_WEIGHT, 64
+     * (include/linux/netdevice.h v6.12), and 64 KiB for gro_max_size */
+    csc_gro_cfg_default(&c);
+    c.budget = 0;
+    c.max_size = 0;
+    csc_gro_init(&G, &c);
+    ck_assert_uint_eq(G.cfg.budget, 64);
+    ck_assert_uint_eq(G.cfg.max_size, 65536);
 }
 END_TEST
 
@@ -483,6 +530,8 @@ Suite *gro_suite(void)
     TCase *t = tcase_create("gro");
     tcase_add_test(t, merges_one_flow);
     tcase_add_test(t, flush_reasons);
+    tcase_add_test(t, pure_ack_flushes_small);
+    tcase_add_test(t, poll_gap_edge);
     tcase_add_test(t, bad_segment_overtakes);
     tcase_add_test(t, limits);
     tcase_add_test(t, seed004_zero_outer_csum);

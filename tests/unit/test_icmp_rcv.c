@@ -108,6 +108,129 @@ START_TEST(icmp_to_all_hosts)
 }
 END_TEST
 
+/* igmp_rcv (net/ipv4/igmp.c v6.12): skb_checksum_simple_validate, no
+ * pseudo-header (psum 0), over the IGMP message; a good report to
+ * 224.0.0.1 goes on (accepted, no counter), a bad one is freed with no
+ * counter (the model's "igmp checksum" reason). */
+START_TEST(igmp_checksum_has_no_pseudo_header)
+{
+    static const uint8_t all_hosts[4] = { 224, 0, 0, 1 };
+    for (int bad = 0; bad < 2; bad++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        memcpy(pb_push(&f, PB_IPV4)->dst, all_hosts, 4);
+        pb_push(&f, PB_IGMP)->csum = bad ? PB_BAD : PB_OK;
+        cfg_set("none", "6.12");
+        run(&f);
+        int g = lay(CSC_P_IGMP, 0);
+        ck_assert_int_eq(R.layers[g].verdict, bad ? CSC_V_BAD : CSC_V_GOOD);
+        if (R.kernel.verdict != (bad ? CSC_K_DROP : CSC_K_ACCEPT))
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, bad ? CSC_K_DROP : CSC_K_ACCEPT);
+        ck_assert_uint_eq(R.kernel.counters, 0);
+        if (bad) {
+            ck_assert_int_eq(R.kernel.drop_layer, g);
+            ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "NOT_SPECIFIED (igmp checksum)");
+        }
+    }
+}
+END_TEST
+
+/* icmpv6_notify skips a quote's extension headers (ipv6_skip_exthdr), which
+ * the model does not follow: a destination unreachable quoting an IPv6
+ * packet whose next header is one of ipv6_ext_hdr's (include/net/ipv6.h
+ * v6.12: hop-by-hop 0, routing 43, fragment 44, AH 51, none 59, destination
+ * options 60) is unknown; quoting UDP it goes on (the old rule). */
+START_TEST(icmpv6_quote_with_extension_header_unknown)
+{
+    static const struct { uint8_t ext; uint8_t nh; } c[] = {
+        { PB_X_HBH, 0 }, { PB_X_FRAG, 44 }, { PB_X_DST, 60 }, { 0, 17 },
+    };
+    for (unsigned i = 0; i < sizeof c / sizeof *c; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV6);
+        pb_push(&f, PB_ICMPV6)->icmp_type = 1;
+        pb_push(&f, PB_IPV6)->v6_ext = c[i].ext;
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_PAYLOAD)->len = 16;
+        cfg_set("none", "6.12");
+        run(&f);
+        int ic = lay(CSC_P_ICMPV6, 0);
+        ck_assert_uint_eq(FRAME[R.layers[ic].off + 8 + 6], c[i].nh);   /* the quote's next header */
+        if (c[i].nh == 17) {
+            ck_assert_int_ne(R.kernel.verdict, CSC_K_UNKNOWN);
+        } else {
+            if (R.kernel.verdict != CSC_K_UNKNOWN)
+                dump_result();
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+            ck_assert_int_ge(find_step("icmpv6_rcv", "not-modelled"), 0);
+        }
+    }
+}
+END_TEST
+
+/* An ICMP message of 4 bytes, shorter than its 8-byte header, over IPv4
+ * (icmp_rcv v6.12): skb_checksum_simple_validate over the 4 bytes, then
+ * pskb_pull(skb, sizeof(*icmph)) fails - IcmpInErrors (PKT_TOO_SMALL), and
+ * IcmpInCsumErrors first when those 4 bytes do not sum to 0xffff */
+START_TEST(icmp_shorter_than_its_header)
+{
+    for (int bad = 0; bad < 2; bad++) {
+        struct pb_frame f;
+        pb_init(&f);
+        f.no_pad = 1;
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4)->proto = 1;
+        struct pb_layer *r = pb_push(&f, PB_RAW);
+        /* echo request, code 0, checksum ~0x0800 = 0xf7ff over the 4 bytes */
+        memcpy(r->raw, bad ? "\x08\x00\xf7\xfe" : "\x08\x00\xf7\xff", 4);
+        r->len = 4;
+        cfg_set("none", "6.12");
+        run(&f);
+        ck_assert_uint_eq(FRAME_LEN, 14 + 20 + 4);
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_ge(find_step("icmp_rcv", "drop"), 0);
+        if (bad) {
+            ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_ICMP_IN_CSUM_ERRORS, CSC_C_ICMP_IN_ERRORS));
+            ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "ICMP_CSUM");
+        } else {
+            ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_ICMP_IN_ERRORS);
+            ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "PKT_TOO_SMALL");
+        }
+    }
+}
+END_TEST
+
+/* IPv4 in IPv4 with 10 bytes of inner header (tunnel4_rcv v6.12:
+ * pskb_may_pull(skb, sizeof(struct iphdr)) fails, kfree_skb, no counter);
+ * in IPv6 the same short header goes to ip6_tnl_rcv's pull (pull.c) */
+START_TEST(ipip_inner_header_short)
+{
+    for (int v6 = 0; v6 < 2; v6++) {
+        struct pb_frame f;
+        pb_init(&f);
+        f.no_pad = 1;
+        pb_push(&f, PB_ETH);
+        pb_push(&f, v6 ? PB_IPV6 : PB_IPV4)->proto = 4;
+        struct pb_layer *r = pb_push(&f, PB_RAW);
+        memcpy(r->raw, "\x45\x00\x00\x1c\x00\x01\x40\x00\x40\x11", 10);
+        r->len = 10;
+        cfg_set("none", "6.12");
+        run(&f);
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_uint_eq(R.kernel.counters, 0);
+        ck_assert_int_ge(find_step(v6 ? "ip6_tnl_rcv" : "ipip_rcv", "drop"), 0);
+    }
+}
+END_TEST
+
 Suite *icmp_rcv_suite(void);
 Suite *icmp_rcv_suite(void)
 {
@@ -116,6 +239,10 @@ Suite *icmp_rcv_suite(void)
     tcase_add_test(t, icmp_type_above_18);
     tcase_add_test(t, icmp_handler_lengths);
     tcase_add_test(t, icmp_to_all_hosts);
+    tcase_add_test(t, igmp_checksum_has_no_pseudo_header);
+    tcase_add_test(t, icmpv6_quote_with_extension_header_unknown);
+    tcase_add_test(t, icmp_shorter_than_its_header);
+    tcase_add_test(t, ipip_inner_header_short);
     suite_add_tcase(s, t);
     return s;
 }

@@ -717,12 +717,29 @@ START_TEST(finding4_ipv6_outer_and_inner_bad_u0_dropped)
 }
 END_TEST
 
+/* Every era by name: csc_era_by_name finds it and csc_era_description has a
+ * line for it, the first as the last; an unknown name has none */
+START_TEST(every_era_described)
+{
+    ck_assert_uint_gt(csc_era_count(), 1);
+    for (size_t i = 0; i < csc_era_count(); i++) {
+        const struct csc_era *e = csc_era_at(i);
+        struct csc_era by;
+        ck_assert_ptr_nonnull(e);
+        ck_assert_msg(csc_era_by_name(e->name, &by), "%s", e->name);
+        ck_assert_msg(csc_era_description(e->name)[0] != '\0', "era %zu (%s) has no description", i, e->name);
+    }
+    ck_assert_str_eq(csc_era_description("no-such-era"), "");
+}
+END_TEST
+
 Suite *kernel_source_suite(void);
 Suite *kernel_source_suite(void)
 {
     Suite *s = suite_create("kernel source (issue 15)");
     TCase *t = tcase_create("core");
     tcase_add_test(t, era_remcsum_cleared_on_exit_from_4_13);
+    tcase_add_test(t, every_era_described);
     tcase_add_test(t, era_pskb_trim_keeps_complete_by_4_20);
     tcase_add_test(t, era_convert_all_tunnels_from_3_18);
     tcase_add_test(t, era_udp_gate_before_lookup_until_4_20);

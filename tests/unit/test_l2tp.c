@@ -87,6 +87,55 @@ START_TEST(sequence_unknown)
 }
 END_TEST
 
+/* The L2-specific sublayer guess (no --l2tp-l2spec) at the 802.3 length
+ * edges: after the session ID comes a frame whose first byte has reserved
+ * sublayer bits (0x02: no sublayer reading) and whose type field is an
+ * 802.3 length when it is from LLC_MIN_LEN (3: DSAP, SSAP, control) to
+ * 0x05ff, an EtherType from 0x0600 (IEEE 802.3 3.2.6; eth_type_trans's
+ * eth_proto_is_802_3). A length of 3 with its LLC bytes makes the bare
+ * reading a frame; 0x0600, an unknown EtherType, makes neither reading one:
+ * the decoder stops and asks for the sublayer option. */
+START_TEST(l2spec_guess_llc_length_edges)
+{
+    static const uint8_t eth[12] = { 0x02, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2 };
+    for (int edge = 0; edge < 2; edge++) {
+        struct pb_frame f;
+        pb_init(&f);
+        f.no_pad = 1;
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_L2TPV3)->l2tp_no_l2spec = 1;
+        struct pb_layer *r = pb_push(&f, PB_RAW);
+        memcpy(r->raw, eth, 12);
+        if (edge == 0) {
+            memcpy(r->raw + 12, "\x00\x03\x42\x42\x03", 5);     /* length 3: STP's LLC */
+            r->len = 17;
+        } else {
+            memcpy(r->raw + 12, "\x06\x00", 2);                 /* 0x0600 */
+            r->len = 14;
+            pb_push(&f, PB_PAYLOAD)->len = 0x0600;
+        }
+        cfg_set("none", "6.12");
+        run(&f);
+        int l = lay(CSC_P_L2TP, 0);
+        if (edge == 0) {
+            if (R.stop == CSC_STOP_NEEDS_OPTION)
+                dump_result();
+            ck_assert_int_ne(R.stop, CSC_STOP_NEEDS_OPTION);
+            ck_assert_int_gt(R.nlayers, l + 1);
+            ck_assert_int_eq(R.layers[l + 1].proto, CSC_P_ETH);
+            ck_assert_uint_eq(R.layers[l + 1].off, f.off[3]);   /* no sublayer */
+        } else {
+            if (R.stop != CSC_STOP_NEEDS_OPTION)
+                dump_result();
+            ck_assert_int_eq(R.stop, CSC_STOP_NEEDS_OPTION);
+            ck_assert_int_eq(R.stop_opt, CSC_SO_L2TP_L2SPEC);
+            ck_assert_int_eq(R.nlayers, l + 1);
+        }
+    }
+}
+END_TEST
+
 Suite *l2tp_suite(void);
 Suite *l2tp_suite(void)
 {
@@ -95,6 +144,7 @@ Suite *l2tp_suite(void)
     tcase_add_test(tc, none_after_l2tp);
     tcase_add_test(tc, good_delivered);
     tcase_add_test(tc, sequence_unknown);
+    tcase_add_test(tc, l2spec_guess_llc_length_edges);
     suite_add_tcase(s, tc);
     return s;
 }

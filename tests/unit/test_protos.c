@@ -255,6 +255,47 @@ START_TEST(nhrp_traffic_indication)
 }
 END_TEST
 
+/* NHRP at its minimum: ar$pktsz 20, the fixed header alone (RFC 2332
+ * 5.2.0.1 as the decoder's floor): a whole packet, its checksum judged over
+ * those 20 bytes, no malformed stop */
+START_TEST(nhrp_fixed_header_only)
+{
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    pb_init(&f);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *g = pb_push(&f, PB_GRE);
+    g->proto = ETH_P_NHRP;
+    g->gre_flags = GRE_K;
+    struct pb_layer *h = pb_push(&f, PB_RAW);      /* resolution request (type 1), pktsz 20 */
+    memcpy(h->raw, "\x00\x01\x08\x00\x00\x00\x00\x00\x00\xff\x00\x14\x00\x00\x00\x00"
+                   "\x01\x01\x04\x00", 20);
+    h->len = 20;
+    run(&f);
+    size_t at = 14 + 20 + 8;
+    ck_assert_uint_eq(FRAME_LEN, at + 20);
+    uint32_t sum = 0;
+    for (size_t i = 0; i < 20; i += 2)
+        sum += (uint32_t)(FRAME[at + i] << 8 | FRAME[at + i + 1]);
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
+    FRAME[at + 12] = (uint8_t)(~sum >> 8), FRAME[at + 13] = (uint8_t)~sum;   /* ar$chksum */
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    int n = lay(CSC_P_NHRP, 0);
+    if (R.stop == CSC_STOP_MALFORMED) dump_result();
+    ck_assert_msg(R.stop != CSC_STOP_MALFORMED, "stop %s", csc_stop_name(R.stop));
+    ck_assert_int_eq(R.layers[n].verdict, CSC_V_GOOD);
+    ck_assert_uint_eq(R.layers[n].cov_end - R.layers[n].cov_off, 20);
+    ck_assert_uint_eq(R.layers[n].notes & (CSC_N_LEN_SHORT | CSC_N_LEN_EXCEEDS), 0);
+    FRAME[at + 11] = 19;                             /* one short of the header: malformed */
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+    ck_assert(R.layers[n].notes & CSC_N_LEN_SHORT);
+}
+END_TEST
+
 Suite *protos_suite(void);
 Suite *protos_suite(void)
 {
@@ -266,6 +307,7 @@ Suite *protos_suite(void)
     tcase_add_test(t, gre_in_udp_as_fou);
     tcase_add_test(t, erspan_types_and_rcv);
     tcase_add_test(t, nhrp_traffic_indication);
+    tcase_add_test(t, nhrp_fixed_header_only);
     suite_add_tcase(s, t);
     return s;
 }

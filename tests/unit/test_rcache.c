@@ -316,6 +316,40 @@ START_TEST(key_has_ipv6_routing_type)
 }
 END_TEST
 
+/* The key holds a stack of 9 layers (CSC_RCACHE_KEY): a 9-layer frame is
+ * memoised (a miss, then a hit), a 10-layer one (a VLAN tag more) passes
+ * the memo by; both give the plain replay's result */
+START_TEST(key_holds_nine_layers)
+{
+    for (int vlan = 0; vlan < 2; vlan++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        if (vlan)
+            pb_push(&f, PB_VLAN);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_VXLAN);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_GRE);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_PAYLOAD)->len = 32;
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        cfg_set("none", "modern");
+        CFG.trace_steps = false;
+        csc_rcache_init(&C);
+        check_frame();
+        ck_assert_int_eq(A.nlayers, 9 + vlan);
+        ck_assert_uint_le(offsetof(struct csc_result, layers) + 9 * sizeof A.layers[0], CSC_RCACHE_KEY);
+        ck_assert_uint_eq(C.hits, vlan ? 0 : 1);
+        ck_assert_uint_eq(C.misses, vlan ? 0 : 1);
+        ck_assert_uint_eq(C.bypass, vlan ? 2 : 0);
+    }
+}
+END_TEST
+
 Suite *rcache_suite(void);
 Suite *rcache_suite(void)
 {
@@ -328,6 +362,7 @@ Suite *rcache_suite(void)
     tcase_add_test(t, key_has_stop_protocol_and_offset);
     tcase_add_test(t, key_has_erspan_version);
     tcase_add_test(t, key_has_ipv6_routing_type);
+    tcase_add_test(t, key_holds_nine_layers);
     suite_add_tcase(s, t);
     return s;
 }

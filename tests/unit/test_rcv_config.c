@@ -78,6 +78,46 @@ START_TEST(mpls_in_udp_has_no_socket)
 }
 END_TEST
 
+/* csc_config_set_port: CSC_MAX_PORTS ports fit, the next new one is refused
+ * (the table is full at exactly CSC_MAX_PORTS), a port already there is
+ * still changed in place. The spare slots after the configuration catch a
+ * write past the table. */
+START_TEST(port_table_full_at_its_size)
+{
+    struct { struct csc_config c; struct csc_port spare[2]; } w;
+    memset(&w, 0, sizeof w);
+    csc_config_default(&w.c);
+    unsigned start = w.c.nports;
+    ck_assert_uint_lt(start, CSC_MAX_PORTS);
+    for (unsigned i = start; i < CSC_MAX_PORTS; i++)
+        ck_assert_msg(csc_config_set_port(&w.c, (uint16_t)(50000 + i), CSC_P_VXLAN, 0),
+                      "port %u of %u refused", i + 1, CSC_MAX_PORTS);
+    ck_assert_uint_eq(w.c.nports, CSC_MAX_PORTS);
+    ck_assert(!csc_config_set_port(&w.c, 60000, CSC_P_GENEVE, 0));
+    ck_assert_uint_eq(w.c.nports, CSC_MAX_PORTS);
+    ck_assert_uint_eq(w.spare[0].port, 0);
+    /* full, but a known port is changed in place */
+    ck_assert(csc_config_set_port(&w.c, (uint16_t)(50000 + CSC_MAX_PORTS - 1), CSC_P_GENEVE, 0));
+    ck_assert_uint_eq(w.c.ports[CSC_MAX_PORTS - 1].proto, CSC_P_GENEVE);
+    ck_assert_uint_eq(w.c.nports, CSC_MAX_PORTS);
+}
+END_TEST
+
+/* csc_report_format gives back what csc_report_parse read, for every kind */
+START_TEST(report_format_round_trip)
+{
+    static const char *const names[] = { "none", "unnecessary:0", "unnecessary:3", "complete",
+                                         "partial:outer", "partial:inner", "partial:54:16",
+                                         "outer-l4", "tunnel-l4" };
+    for (unsigned i = 0; i < sizeof names / sizeof *names; i++) {
+        struct csc_report r;
+        char buf[64];
+        ck_assert_msg(csc_report_parse(names[i], &r), "%s", names[i]);
+        ck_assert_str_eq(csc_report_format(&r, buf, sizeof buf), names[i]);
+    }
+}
+END_TEST
+
 Suite *rcv_config_suite(void);
 Suite *rcv_config_suite(void)
 {
@@ -85,6 +125,8 @@ Suite *rcv_config_suite(void)
     TCase *tc = tcase_create("receiver");
     tcase_add_test(tc, capture_clone_skips_device_gro);
     tcase_add_test(tc, mpls_in_udp_has_no_socket);
+    tcase_add_test(tc, port_table_full_at_its_size);
+    tcase_add_test(tc, report_format_round_trip);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -7,6 +7,7 @@
  * port); payloads that carry no packet are no stop.
  */
 #include "helpers.h"
+#include "proto/decode.h"
 
 struct stop_case {
     const char *name;
@@ -252,6 +253,39 @@ START_TEST(new_encapsulations_replayed)
 }
 END_TEST
 
+/* The first stop wins, for a needs-option stop too (dec_stop_option): after
+ * a stop without a protocol (a truncated or malformed first byte of a raw
+ * link, dec_ip_by_nibble) a later option does not overwrite its value or
+ * name an option; on a clean result it sets all of them. */
+START_TEST(first_stop_wins_over_an_option)
+{
+    static struct csc_result r;
+    struct dec d;
+    memset(&d, 0, sizeof d);
+    d.r = &r;
+    memset(&r, 0, sizeof r);
+    r.stop = CSC_STOP_END;
+    r.stop_proto = CSC_P_NONE;
+    dec_stop_value(&d, CSC_STOP_MALFORMED, CSC_P_NONE, 0, 7);
+    dec_stop_option(&d, CSC_SO_PORT, CSC_P_VXLAN, CSC_P_UDP, 34, 4789, true);
+    ck_assert_int_eq(r.stop, CSC_STOP_MALFORMED);
+    ck_assert_int_eq(r.stop_proto, CSC_P_NONE);
+    ck_assert_uint_eq(r.stop_value, 7);
+    ck_assert_int_eq(r.stop_opt, 0);
+    ck_assert_int_eq(r.stop_opt_proto, 0);
+
+    memset(&r, 0, sizeof r);
+    r.stop = CSC_STOP_END;
+    r.stop_proto = CSC_P_NONE;
+    dec_stop_option(&d, CSC_SO_PORT, CSC_P_VXLAN, CSC_P_UDP, 34, 4789, true);
+    ck_assert_int_eq(r.stop, CSC_STOP_NEEDS_OPTION);
+    ck_assert_int_eq(r.stop_proto, CSC_P_UDP);
+    ck_assert_uint_eq(r.stop_value, 4789);
+    ck_assert_int_eq(r.stop_opt, CSC_SO_PORT);
+    ck_assert_int_eq(r.stop_opt_proto, CSC_P_VXLAN);
+}
+END_TEST
+
 Suite *stops_suite(void);
 Suite *stops_suite(void)
 {
@@ -260,6 +294,7 @@ Suite *stops_suite(void)
     tcase_add_loop_test(t, every_reason, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_test(t, options_lift_the_stop);
     tcase_add_test(t, new_encapsulations_replayed);
+    tcase_add_test(t, first_stop_wins_over_an_option);
     suite_add_tcase(s, t);
     return s;
 }

@@ -672,6 +672,21 @@ START_TEST(reassembly_ipv6_header_room)
 }
 END_TEST
 
+/* csc_verdict_rank: the order worst-of reads (good < none < rco < lco <
+ * partial < zero6 < unverifiable < bad, n/a lowest); a value outside the
+ * enum ranks 0, from CSC_V__COUNT up */
+START_TEST(verdict_rank_order_and_bounds)
+{
+    static const enum csc_verdict order[] = { CSC_V_NA, CSC_V_GOOD, CSC_V_NONE, CSC_V_RCO, CSC_V_LCO,
+                                              CSC_V_PARTIAL, CSC_V_ZERO6, CSC_V_UNVERIFIABLE, CSC_V_BAD };
+    for (unsigned i = 0; i < sizeof order / sizeof *order; i++)
+        ck_assert_int_eq(csc_verdict_rank(order[i]), (int)i);
+    ck_assert_int_eq(csc_verdict_rank(CSC_V__COUNT), 0);
+    ck_assert_int_eq(csc_verdict_rank((enum csc_verdict)(CSC_V__COUNT + 1)), 0);
+    ck_assert_int_eq(csc_verdict_rank((enum csc_verdict)-1), 0);
+}
+END_TEST
+
 Suite *verify_suite(void);
 Suite *verify_suite(void)
 {
@@ -689,6 +704,7 @@ Suite *verify_suite(void)
     tcase_add_test(t, reassembly_inner_stack);
     tcase_add_test(t, reassembly_checksum_state);
     tcase_add_test(t, reassembly_ipv6_header_room);
+    tcase_add_test(t, verdict_rank_order_and_bounds);
     suite_add_tcase(s, t);
     return s;
 }

@@ -163,6 +163,41 @@ START_TEST(erspan3_platform_subheader)
 }
 END_TEST
 
+/* A type II header with nothing after it: erspan_rcv's
+ * __iptunnel_pull_header cannot pull the mirrored Ethernet header
+ * (pskb_may_pull(skb, ETH_HLEN), net/ipv4/ip_tunnel_core.c v6.12) and frees
+ * it at its drop label, silently (the kfuzz fixed cases of itr-11 on 5.10,
+ * 6.1, 6.12 and 7.2); ip6erspan_rcv rejects it instead: unknown */
+START_TEST(erspan_with_nothing_after)
+{
+    for (int v6 = 0; v6 < 2; v6++) {
+        cfg_set("none", "modern");
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
+        struct pb_layer *g = pb_push(&f, PB_GRE);
+        g->proto = ETH_P_ERSPAN;
+        g->gre_flags = GRE_K | GRE_S;
+        g->key = 100;
+        struct pb_layer *e = pb_push(&f, PB_RAW);
+        memcpy(e->raw, "\x10\x64\x00\x64\x00\x00\x00\x01", 8);   /* ver 1, session 100 */
+        e->len = 8;
+        run(&f);
+        if (v6) {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+            continue;
+        }
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_ERSPAN, 0));
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "PKT_TOO_SMALL");
+        ck_assert_uint_eq(R.kernel.counters, 0);
+    }
+}
+END_TEST
+
 Suite *erspan_suite(void);
 Suite *erspan_suite(void)
 {
@@ -171,6 +206,7 @@ Suite *erspan_suite(void)
     tcase_add_test(t, erspan_c_bit_is_a_crc_error);
     tcase_add_test(t, ip6erspan_has_no_type_1);
     tcase_add_test(t, erspan3_platform_subheader);
+    tcase_add_test(t, erspan_with_nothing_after);
     suite_add_tcase(s, t);
     return s;
 }

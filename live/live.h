@@ -153,6 +153,12 @@ int64_t live_obs_get(const struct live_obs *o, const char *name);
 /* Sum of the deltas of every name with this prefix and suffix
  * (e.g. "dev:", ":rx_packets"). */
 int64_t live_obs_sum(const struct live_obs *o, const char *prefix, const char *suffix);
+/* Same counters, same deltas. */
+int live_obs_equal(const struct live_obs *a, const struct live_obs *b);
+/* The kernel's outcome among n writes of one GRO run that differ: the write
+ * whose every counter is at most every other write's (timing only cuts a
+ * run, never merges more), else two that agree, else NULL. */
+const struct live_obs *live_obs_decide(const struct live_obs *w, int n);
 
 /* ---- running a setup (in the current process: call it in a child) ---- */
 

@@ -792,20 +792,10 @@ static int run_gro_attempts(const struct live_batch *c, struct live_obs *o)
     return rc;
 }
 
-static int obs_equal(const struct live_obs *a, const struct live_obs *b)
-{
-    if (a->n != b->n)
-        return 0;
-    for (int i = 0; i < a->n; i++)
-        if (live_obs_get(b, a->v[i].name) != a->v[i].delta)
-            return 0;
-    return 1;
-}
-
 /* A GRO run is written twice; when the kernel did not do the same both
  * times (a flush nothing above explains: the machine is loaded), a third
- * time, and the outcome two of the three share is the kernel's. None shared:
- * an error, never a guess. The model plays no part in this. */
+ * time, and live_obs_decide picks the kernel's outcome among the three. The
+ * model plays no part in this. */
 int live_run_case(const struct live_case *c, struct live_obs *o)
 {
     static struct live_batch b;
@@ -839,18 +829,17 @@ int live_run_batch(const struct live_batch *c, struct live_obs *o)
     if ((rc = run_gro_attempts(c, &a[1])))
         return rc;
     uint32_t retries = a[0].retries + a[1].retries;
-    if (obs_equal(&a[0], &a[1])) {
+    if (live_obs_equal(&a[0], &a[1])) {
         *o = a[0];
     } else {
         if ((rc = run_gro_attempts(c, &a[2])))
             return rc;
         retries += a[2].retries;
-        if (obs_equal(&a[0], &a[2]) || obs_equal(&a[1], &a[2])) {
-            *o = a[2];
-        } else {
-            *o = a[2];
+        const struct live_obs *k = live_obs_decide(a, 3);
+        *o = k ? *k : a[2];
+        if (!k) {
             o->status = LIVE_ERROR;
-            snprintf(o->msg, sizeof o->msg, "GRO run not reproducible: three writes, three outcomes");
+            snprintf(o->msg, sizeof o->msg, "GRO run not reproducible: three writes, three outcomes, none the least");
             rc = -1;
         }
         o->disputed = 1;

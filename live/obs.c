@@ -328,3 +328,46 @@ int64_t live_obs_sum(const struct live_obs *o, const char *prefix, const char *s
     }
     return sum;
 }
+
+int live_obs_equal(const struct live_obs *a, const struct live_obs *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (int i = 0; i < a->n; i++)
+        if (live_obs_get(b, a->v[i].name) != a->v[i].delta)
+            return 0;
+    return 1;
+}
+
+/* Every counter of a at most b's (a counter one of them lacks is 0 there). */
+static int obs_at_most(const struct live_obs *a, const struct live_obs *b)
+{
+    for (int i = 0; i < a->n; i++)
+        if (a->v[i].delta > live_obs_get(b, a->v[i].name))
+            return 0;
+    for (int i = 0; i < b->n; i++)
+        if (live_obs_get(a, b->v[i].name) > b->v[i].delta)
+            return 0;
+    return 1;
+}
+
+/* The kernel's outcome among a GRO run's writes that differ. Timing can only
+ * cut a run (a flush in the middle: one more skb up every layer, each
+ * counter the same or higher), never merge more than the kernel's rules
+ * allow; so a write whose counters are all at most every other write's is
+ * the run as written back to back. None such: two that agree; else none. */
+const struct live_obs *live_obs_decide(const struct live_obs *w, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int least = 1;
+        for (int j = 0; j < n && least; j++)
+            least = j == i || obs_at_most(&w[i], &w[j]);
+        if (least)
+            return &w[i];
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (live_obs_equal(&w[i], &w[j]))
+                return &w[i];
+    return NULL;
+}

@@ -303,6 +303,46 @@ static void test_grown(void)
     CHECK(!live_setup_holds(&GOT_S[1], &GOT_S[0]), "another start (level)");
 }
 
+/* One GRO run's write: the device's skbs and TcpInSegs, and a drop count. */
+static void gro_write(struct live_obs *o, int skbs, int drops)
+{
+    memset(o, 0, sizeof *o);
+    obs_add(o, "IpInReceives", 4);
+    obs_add(o, "dev:t80:rx_packets", skbs);
+    obs_add(o, "TcpInSegs", skbs);
+    obs_add(o, "TcpInCsumErrors", drops);
+}
+
+/* live_obs_decide: the least write is the run written back to back (the
+ * bookworm CI run that took the cut one: 1 skb once, 2 skbs twice). */
+static void test_decide(void)
+{
+    struct live_obs w[3];
+    gro_write(&w[0], 1, 0);
+    gro_write(&w[1], 2, 0);
+    gro_write(&w[2], 2, 0);
+    CHECK(live_obs_decide(w, 3) == &w[0], "the most coalesced write, though outvoted");
+    gro_write(&w[0], 2, 0);
+    gro_write(&w[2], 1, 0);
+    CHECK(live_obs_decide(w, 3) == &w[2], "the most coalesced write, last");
+    CHECK(!live_obs_equal(&w[1], &w[2]) && live_obs_equal(&w[0], &w[1]), "equal");
+    /* not ordered (fewer skbs, more drops): the two that agree */
+    gro_write(&w[0], 2, 0);
+    gro_write(&w[1], 1, 1);
+    gro_write(&w[2], 2, 0);
+    CHECK(live_obs_decide(w, 3) == &w[0], "no least write: the majority");
+    /* none least, none agree: no outcome */
+    gro_write(&w[0], 3, 0);
+    gro_write(&w[1], 1, 1);
+    gro_write(&w[2], 2, 2);
+    CHECK(!live_obs_decide(w, 3), "three outcomes, none the least");
+    /* a counter only one write has counts as 0 in the others */
+    gro_write(&w[0], 1, 0);
+    gro_write(&w[1], 1, 0);
+    obs_add(&w[1], "IpInDiscards", 1);
+    CHECK(live_obs_decide(w, 2) == &w[0], "a counter missing from one write");
+}
+
 int main(void)
 {
     make_job();
@@ -310,6 +350,7 @@ int main(void)
     test_malformed();
     test_results();
     test_grown();
+    test_decide();
     printf("live job/result format: %s (%d failures)\n", failures ? "FAILED" : "ok", failures);
     return failures ? 1 : 0;
 }

@@ -6,6 +6,10 @@
 # does not list fails the run (scripts/skips.py).
 set -eu
 cd "$(dirname "$0")/.."
+# The tests run Debian's python3 (/usr/bin), not a python3 another
+# installer put earlier in PATH (pyenv shims, a virtualenv).
+PATH=/usr/bin:/bin:$PATH
+export PATH
 # The live-kernel matrix (tests/kernel, docs/kernel-diff.md): each build's
 # table of kernel x tunnel x report, and any kernel skipped (with why).
 matrix() {

@@ -412,7 +412,7 @@ static void write_headers(struct pb_frame *f, uint8_t *b, size_t *tot)
                 be32(p, 0x00030000u);
                 p += 4;
             }
-            be32(p, 1);                        /* session ID */
+            be32(p, l->key ? l->key : 1);      /* session ID */
             for (size_t k = 0; k < l->l2tp_cookie; k++)
                 p[4 + k] = (uint8_t)(0xc0 + k);   /* cookie; the L2-specific sublayer stays 0 */
             break;

@@ -88,7 +88,7 @@ struct pb_layer {
     uint8_t hbh_opts[6];     /* PB_X_HBH: its 6 option bytes (all 0: PadN of 4) */
     uint8_t hao[16];         /* home address for PB_X_HAO */
     uint16_t gre_flags;      /* C 0x8000, K 0x2000, S 0x1000 */
-    uint32_t key, gre_seq;
+    uint32_t key, gre_seq;   /* GRE key and sequence; PB_L2TPV3: key the session ID (0: 1) */
     uint16_t proto;          /* override the next-protocol field (IPv6: of the last
                                 extension header, or of the fixed header); an IP
                                 layer writes the low byte, so 0x100 writes 0 */

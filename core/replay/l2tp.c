@@ -49,7 +49,9 @@ static void l2tp_eth_dev_recv(struct rp *rp, uint8_t t)
 {
     int l3 = has_layer(rp, t + 1u) && L(rp, t + 1)->proto == CSC_P_ETH ? next_l3(rp, t + 1u) : -1;
     if (l3 < 0) {                     /* not an Ethernet frame with IP the replay follows */
-        if (!pskb_may_pull_fails(rp, t))
+        if (!has_layer(rp, t + 1u) && rp->r->stop == CSC_STOP_END)
+            rp_drop(rp, t, KF_L2TP_ETH_DEV_RECV, KD_PKT_TOO_SMALL, 0);   /* nothing: no ETH_HLEN, freed */
+        else if (!pskb_may_pull_fails(rp, t))
             rp_unknown(rp, t, KF_L2TP_ETH_DEV_RECV);
         return;
     }

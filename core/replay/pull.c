@@ -6,7 +6,8 @@
  * (pskb_may_pull, __iptunnel_pull_header, pskb_inet_may_pull) and drops it
  * when the bytes are not there - each its own way, read at v6.12 (the same in
  * Debian's 6.1.192; docs/kernel-branches.md udp-1, tcp-2, gre-1, vx-1,
- * vx-14, gnv-1, gnv-5, gnv-11, gue-1, itr-5, itr-9, itr-11, icmp-3, icmp6-3):
+ * vx-14, gnv-1, gnv-5, gnv-11, gue-1, itr-5, itr-9, itr-11, icmp-3, icmp6-3,
+ * l2tp-5, l2tp-10):
  *
  *   short header   after           kernel function                     drop
  *   UDP            IP              __udp4_lib_rcv / __udp6_lib_rcv     Udp[6]InErrors
@@ -17,6 +18,9 @@
  *                                  tunnel6_rcv, tunnel46_rcv
  *   GRE            IP, FOU         gre_rcv (gre_demux.c: 12 bytes),    silent
  *                                  gre_parse_header (-EINVAL)
+ *   L2TPv3         IP              l2tp_ip_recv / l2tp_ip6_recv: the   silent
+ *                                  session ID, then cookie + sublayer
+ *                                  (l2tp_v3_ensure_opt_in_linear)
  *   VXLAN          UDP             vxlan_rcv (VXLAN_HLEN)              silent
  *   GENEVE         UDP             geneve_udp_encap_recv: the base     silent
  *                                  header; options past the packet     dev:rx_dropped
@@ -26,6 +30,7 @@
  *                  GENEVE          iptunnel_pull_header                dev:rx_dropped
  *                  GRE, ERSPAN/4   __ipgre_rcv, erspan_rcv, ip6gre's   silent
  *                                  gre_rcv (iptunnel_pull_header)
+ *                  L2TPv3          l2tp_eth_dev_recv (ETH_HLEN)        silent
  *   IPv4 / IPv6    VXLAN, GENEVE,  pskb_inet_may_pull in vxlan_rcv,    dev:rx_length_errors
  *                  GRE, ERSPAN/4   geneve_rx, ip_tunnel_rcv;              + dev:rx_errors
  *                                  skb_vlan_inet_prepare in
@@ -75,6 +80,7 @@ static const struct pull_rule rules[] = {
     { AT_IP, CSC_P_NONE, CSC_P_IPV4, 0, NO_ERA, KF_IPIP_RCV, KF_IP6_TNL_RCV, 0, 0 },
     { AT_IP, CSC_P_NONE, CSC_P_IPV6, 0, NO_ERA, KF_IPIP6_RCV, KF_IP6_TNL_RCV, 0, 0 },
     { AT_IP, CSC_P_NONE, CSC_P_GRE, 0, NO_ERA, KF_GRE_RCV, KF_GRE_PARSE_HEADER, 0, 0 },
+    { AT_IP, CSC_P_NONE, CSC_P_L2TP, 0, NO_ERA, KF_L2TP_IP_RECV, KF_L2TP_IP6_RECV, 0, 0 },
     { AT_UDP, CSC_P_NONE, CSC_P_VXLAN, 0, NO_ERA, KF_VXLAN_RCV, KF_VXLAN_RCV, 0, 0 },
     { AT_UDP, CSC_P_NONE, CSC_P_VXLAN_GPE, 0, NO_ERA, KF_VXLAN_RCV, KF_VXLAN_RCV, 0, 0 },
     { AT_UDP, CSC_P_NONE, CSC_P_GENEVE, 0, NO_ERA, KF_GENEVE_UDP_ENCAP_RECV, KF_GENEVE_UDP_ENCAP_RECV, 0, 0 },
@@ -83,6 +89,7 @@ static const struct pull_rule rules[] = {
     { AT_TUNNEL, CSC_P_GENEVE, CSC_P_ETH, 0, NO_ERA, KF_GENEVE_UDP_ENCAP_RECV, KF_GENEVE_UDP_ENCAP_RECV,
       CNT(CSC_C_DEV_RX_DROPPED), CNT(CSC_C_DEV_RX_DROPPED) },
     { AT_TUNNEL, CSC_P_GRE, CSC_P_ETH, 0, NO_ERA, KF_GRE_RCV, KF_GRE_RCV, 0, 0 },
+    { AT_TUNNEL, CSC_P_L2TP, CSC_P_ETH, 0, NO_ERA, KF_L2TP_ETH_DEV_RECV, KF_L2TP_ETH_DEV_RECV, 0, 0 },
     { AT_TUNNEL, CSC_P_ERSPAN, CSC_P_ETH, 4, NO_ERA, KF_ERSPAN_RCV, KF_ERSPAN_RCV, 0, 0 },
     { AT_TUNNEL, CSC_P_GRE, CSC_P_ERSPAN, 4, NO_ERA, KF_GRE_PARSE_HEADER, KF_GRE_PARSE_HEADER, 0, 0 },
     { AT_TUNNEL, CSC_P_GRE, IP_EITHER, 0, CSC_E_TUNNEL_INNER_PULL, KF_IP_TUNNEL_RCV, KF_IP6_TNL_RCV,
@@ -135,6 +142,18 @@ static uint32_t pull_len(const struct rp *rp, uint8_t proto, uint32_t off)
     case CSC_P_VXLAN: case CSC_P_VXLAN_GPE: return VXLAN_HLEN;
     case CSC_P_GENEVE: return GENEVE_HLEN;
     case CSC_P_GRE: return gre_calc_hlen(rp, off);
+    case CSC_P_L2TP: {
+        /* l2tp_ip_recv / l2tp_ip6_recv (v6.12): the session ID, then
+         * l2tp_v3_ensure_opt_in_linear the session's cookie and sublayer -
+         * the receiver's as configured (a guessed sublayer: unknown, 0).
+         * Session 0 is a control message (12 bytes, pass_up): not here. */
+        uint32_t id = 0;
+        if (bytes_at(rp, off) >= L2TPV3_SESSION_LEN && pkt_be32(&rp->p, off, &id) && id == 0)
+            return 0;
+        if (rp->cfg->l2tp_l2spec_len == CSC_L2TP_L2SPEC_AUTO)
+            return L2TPV3_SESSION_LEN;
+        return L2TPV3_SESSION_LEN + rp->cfg->l2tp_cookie_len + rp->cfg->l2tp_l2spec_len;
+    }
     default: return 0;
     }
 }

@@ -30,6 +30,10 @@
 #define KD_FOU_PORT 5555             /* + the FOU variant */
 #define KD_GUE_PORT 6080             /* + 100 x the GUE variant */
 #define KD_GREUDP_PORT 4754          /* GRE-in-UDP (RFC 8086); 4755 with icsum */
+#define KD_L2TP_PORT 1701            /* L2TPv3 over UDP: the tunnel socket's port */
+#define KD_L2TP_PEER_PORT 40000      /* its peer's (the socket is connected): every frame's
+                                        outer UDP source port */
+#define KD_L2TP_UDP 17               /* kd_group.payload of L2TP over UDP */
 
 /* What is tunnelled, named by the wire; the underlay picks the device. */
 enum kd_tun {
@@ -45,6 +49,10 @@ enum kd_tun {
     KT_GREUDP,      /* fou port 4754 ipproto 47: GRE-in-UDP */
     KT_PLAIN,       /* no tunnel: the TAP receives plain IP (the fuzzer) */
     KT_ERSPAN,      /* erspan / ip6erspan: GRE 0x88be (I, II) / 0x22eb (III), mirrored frame */
+    KT_L2TP,        /* L2TPv3 Ethernet pseudowire (an l2tpeth session device): payload 0 over IP
+                       (protocol 115, l2tp_ip / l2tp_ip6), KD_L2TP_UDP over UDP (port 1701);
+                       no cookie, the default L2-specific sublayer; fixed cases only (the
+                       generator does not draw it) */
     KT__COUNT
 };
 
@@ -173,6 +181,8 @@ struct kd_devspec {
 /* The peer's address as text */
 void kd_peer_text(const struct kd_group *g, char *buf, size_t n);
 void kd_dev_of(const struct kd_group *g, struct kd_devspec *d);
+/* An L2TP device's tunnel and session ID (one number, distinct per device) */
+uint32_t kd_l2tp_id(const struct kd_group *g);
 int kd_ns_eq(const struct kd_group *a, const struct kd_group *b);
 int kd_dev_eq(const struct kd_group *a, const struct kd_group *b);
 

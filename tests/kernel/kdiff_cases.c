@@ -47,12 +47,12 @@ const char *kd_report_name(unsigned r)
 int kd_is_udp_tunnel(const struct kd_group *g)
 {
     return g->tun == KT_VXLAN || g->tun == KT_GPE || g->tun == KT_GENEVE || g->tun == KT_FOU ||
-           g->tun == KT_GUE || g->tun == KT_GREUDP;
+           g->tun == KT_GUE || g->tun == KT_GREUDP || (g->tun == KT_L2TP && g->payload == KD_L2TP_UDP);
 }
 
 int kd_inner_l2(const struct kd_case *c)
 {
-    return c->g.tun == KT_VXLAN || c->g.tun == KT_GRETAP || c->g.tun == KT_ERSPAN ||
+    return c->g.tun == KT_VXLAN || c->g.tun == KT_GRETAP || c->g.tun == KT_ERSPAN || c->g.tun == KT_L2TP ||
            (c->g.tun == KT_GENEVE && !(c->hdr & KH_L3));
 }
 
@@ -76,6 +76,10 @@ const char *kd_tun_name(const struct kd_group *g)
     case KT_GREUDP: return v6 ? "gre-in-udp6" : "gre-in-udp";
     case KT_PLAIN: return v6 ? "plain6" : "plain4";
     case KT_ERSPAN: return v6 ? "ip6erspan" : "erspan";
+    case KT_L2TP:
+        if (g->payload == KD_L2TP_UDP)
+            return v6 ? "l2tp-udp6" : "l2tp-udp";
+        return v6 ? "l2tp-ip6" : "l2tp-ip";
     default: return "?";
     }
 }
@@ -108,6 +112,7 @@ static int dev_variant(const struct kd_group *g)
     case KT_FOU: case KT_GUE: return p + (p == 2 && icsum);
     case KT_GREUDP: return icsum;
     case KT_ERSPAN: return (g->opts & KO_ERSPAN1) ? 1 : (g->opts & KO_ERSPAN2) ? 2 : 0;
+    case KT_L2TP: return g->payload == KD_L2TP_UDP;
     default: return 0;
     }
 }
@@ -126,10 +131,18 @@ void kd_dev_of(const struct kd_group *g, struct kd_devspec *d)
     case KT_FOU: d->port = (uint16_t)(KD_FOU_PORT + v); break;
     case KT_GUE: d->port = (uint16_t)(KD_GUE_PORT + 100 * v); break;
     case KT_GREUDP: d->port = (uint16_t)(KD_GREUDP_PORT + v); break;
+    case KT_L2TP: d->port = v ? KD_L2TP_PORT : 0; break;
     default: d->port = 0; break;
     }
     if (d->port && nogro)
         d->port = (uint16_t)(d->port + 1000);
+}
+
+uint32_t kd_l2tp_id(const struct kd_group *g)
+{
+    struct kd_devspec ds;
+    kd_dev_of(g, &ds);
+    return (uint32_t)ds.idx + (ds.net ? 1000u : 0u);
 }
 
 void kd_peer_text(const struct kd_group *g, char *buf, size_t n)

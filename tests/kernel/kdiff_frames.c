@@ -176,11 +176,13 @@ static void push_tunnel(struct pb_frame *f, const struct kd_case *c, int seg, st
     struct kd_devspec ds;
     kd_dev_of(&c->g, &ds);
     switch (c->g.tun) {
-    case KT_VXLAN: case KT_GPE: case KT_GENEVE: case KT_FOU: case KT_GUE: case KT_GREUDP:
+    case KT_VXLAN: case KT_GPE: case KT_GENEVE: case KT_FOU: case KT_GUE: case KT_GREUDP: case KT_L2TP:
+        if (!kd_is_udp_tunnel(&c->g))
+            break;
         ix->outer_l4 = ix->udp = f->n;
         u = pb_push(f, PB_UDP);
         u->csum = pb_state_of(c->oudp[seg]);
-        u->sport = 40000;
+        u->sport = KD_L2TP_PEER_PORT;   /* 40000: also the port an L2TP tunnel's socket is connected to */
         u->dport = ds.port;
         break;
     default:
@@ -224,6 +226,15 @@ static void push_tunnel(struct pb_frame *f, const struct kd_case *c, int seg, st
         ix->ieth = f->n;
         pb_push(f, PB_ETH);
         break;
+    case KT_L2TP: {
+        /* session ID, the default L2-specific sublayer (0: no S), the
+         * pseudowire's Ethernet frame */
+        struct pb_layer *l = pb_push(f, PB_L2TPV3);
+        l->key = kd_l2tp_id(&c->g);
+        ix->ieth = f->n;
+        pb_push(f, PB_ETH);
+        break;
+    }
     case KT_FOU: case KT_GREUDP:
         if (c->g.payload == 47 || c->g.tun == KT_GREUDP)
             push_gre(f, c, seg);
@@ -506,6 +517,37 @@ int kd_setup_add_dev(struct live_setup *s, const struct kd_group *g)
     case KT_PLAIN:
         line[0] = 0;                   /* the TAP receives: nothing to make */
         break;
+    case KT_L2TP: {
+        /* an unmanaged tunnel (its socket bound to the TAP's address and
+         * connected to the peer, over which the TAP's subnet route goes),
+         * one session whose l2tpeth device gets the TAP's MAC: the inner
+         * frames are the host's (l2tp_eth_dev_recv's dev_forward_skb runs
+         * eth_type_trans on it) */
+        uint32_t id = kd_l2tp_id(g);
+        char udp[64] = "";
+        /* the tunnel's socket is bound and connected when it is made, and
+         * lines with a global option run before the batch that gives the
+         * TAP its address and subnet: the local end and a route to the
+         * peer first (as live/plan.c does for --live) */
+        if (g->v6)
+            snprintf(line, sizeof line, "ip -6 addr replace %s/128 dev lo nodad", me);
+        else
+            snprintf(line, sizeof line, "ip -4 route replace local %s/32 dev lo", me);
+        dev_line(d, line);
+        snprintf(line, sizeof line, "ip -%d route replace %s/%d dev " LIVE_TAP_NAME, g->v6 ? 6 : 4, peer,
+                 g->v6 ? 128 : 32);
+        dev_line(d, line);
+        if (g->payload == KD_L2TP_UDP)
+            snprintf(udp, sizeof udp, " udp_sport %u udp_dport %u", ds.port, KD_L2TP_PEER_PORT);
+        snprintf(line, sizeof line, "ip l2tp add tunnel tunnel_id %u peer_tunnel_id %u encap %s local %s remote %s%s",
+                 id, id, g->payload == KD_L2TP_UDP ? "udp" : "ip", me, peer, udp);
+        dev_line(d, line);
+        snprintf(line, sizeof line, "ip l2tp add session name %s tunnel_id %u session_id %u peer_session_id %u"
+                 " l2spec_type default", ds.name, id, id, id);
+        dev_line(d, line);
+        snprintf(line, sizeof line, "ip link set %s address " LIVE_TAP_MAC, ds.name);
+        break;
+    }
     case KT_FOU: case KT_GUE: case KT_GREUDP: {
         int payload = g->tun == KT_GREUDP ? 47 : g->payload;
         char port[LIVE_CMD_LEN];
@@ -542,7 +584,8 @@ int kd_setup_add_dev(struct live_setup *s, const struct kd_group *g)
     snprintf(line, sizeof line, "ip neigh replace %s lladdr 02:00:00:00:00:01 dev " LIVE_TAP_NAME " nud permanent",
              peer);
     dev_line(d, line);
-    if (g->tun == KT_VXLAN || g->tun == KT_GRETAP || g->tun == KT_ERSPAN || (g->tun == KT_GENEVE && !inherit)) {
+    if (g->tun == KT_VXLAN || g->tun == KT_GRETAP || g->tun == KT_ERSPAN || g->tun == KT_L2TP ||
+        (g->tun == KT_GENEVE && !inherit)) {
         snprintf(line, sizeof line, "ip neigh replace 10.0.1.1 lladdr 02:00:00:00:00:01 dev %s nud permanent", ds.name);
         dev_line(d, line);
         snprintf(line, sizeof line, "ip neigh replace 2001:db8:0:1::1 lladdr 02:00:00:00:00:01 dev %s nud permanent",

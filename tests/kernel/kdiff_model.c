@@ -62,7 +62,17 @@ void kd_config_of(const struct kd_group *g, const char *report, int nosock, cons
     case KT_GUE: csc_config_set_port(cfg, ds.port, CSC_P_GUE, 0); break;
     case KT_FOU: csc_config_set_port(cfg, ds.port, CSC_P_FOU, g->payload); break;
     case KT_GREUDP: csc_config_set_port(cfg, ds.port, CSC_P_FOU, 47); break;
+    case KT_L2TP:
+        if (ds.port)
+            csc_config_set_port(cfg, ds.port, CSC_P_L2TP, 0);
+        break;
     default: break;
+    }
+    /* the session as kd_setup_add_dev makes it: no cookie, the default
+     * L2-specific sublayer (l2spec_type default) */
+    if (g->tun == KT_L2TP) {
+        cfg->l2tp_cookie_len = 0;
+        cfg->l2tp_l2spec_len = 4;
     }
 }
 

@@ -43,7 +43,7 @@ static int receiver_of(const char *word, int v6, struct kf_case *c, char *err, s
     static const uint8_t tuns[][2] = {
         { KT_PLAIN, 0 }, { KT_VXLAN, 0 }, { KT_GPE, 0 }, { KT_GENEVE, 0 }, { KT_GRE, 0 }, { KT_GRETAP, 0 },
         { KT_IPIP, 0 }, { KT_IP6, 0 }, { KT_FOU, 4 }, { KT_FOU, 41 }, { KT_FOU, 47 }, { KT_GUE, 4 }, { KT_GUE, 41 },
-        { KT_GUE, 47 }, { KT_GREUDP, 0 }, { KT_ERSPAN, 0 },
+        { KT_GUE, 47 }, { KT_GREUDP, 0 }, { KT_ERSPAN, 0 }, { KT_L2TP, 0 }, { KT_L2TP, KD_L2TP_UDP },
     };
     char name[64];
     size_t tl = strcspn(word, "+[");

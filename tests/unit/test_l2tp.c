@@ -136,6 +136,64 @@ START_TEST(l2spec_guess_llc_length_edges)
 }
 END_TEST
 
+/* Headers cut short with every outer length right (the kfuzz cases of
+ * docs/kernel-branches.md l2tp-5 and l2tp-10 agree on 5.10, 6.1, 6.12,
+ * 7.2): l2tp_ip_recv's pull of the session ID and
+ * l2tp_v3_ensure_opt_in_linear's of the sublayer discard the packet, and
+ * l2tp_eth_dev_recv's pskb_may_pull(ETH_HLEN) frees it - no counter, over
+ * IPv4 and IPv6 alike (v6.12). Over UDP a short L2TP header goes back to
+ * the socket (l2tp_udp_recv_core: not modelled, unknown). */
+START_TEST(short_headers_dropped_silently)
+{
+    /* what follows the session ID: 0 the sublayer's first 2 bytes only,
+     * 1 the whole sublayer then 10 bytes of Ethernet, 2 the sublayer and
+     * nothing after it */
+    for (int v6 = 0; v6 < 2; v6++)
+        for (int cut = 0; cut < 3; cut++) {
+            struct pb_frame f;
+            pb_init(&f);
+            f.no_pad = 1;
+            pb_push(&f, PB_ETH);
+            pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
+            pb_push(&f, PB_L2TPV3)->l2tp_no_l2spec = cut == 0;
+            if (cut < 2) {
+                struct pb_layer *r = pb_push(&f, PB_RAW);
+                memset(r->raw, 0, sizeof r->raw);
+                r->len = cut == 0 ? 2 : 10;
+            }
+            cfg_set("none", "6.12");
+            CFG.l2tp_l2spec_len = 4;
+            run(&f);
+            if (R.kernel.verdict != CSC_K_DROP || R.kernel.counters)
+                dump_result();
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_uint_eq(R.kernel.counters, 0);
+            if (cut == 0) {
+                ck_assert_int_eq(R.kernel.drop_layer, 1);   /* the IP layer's handler */
+                ck_assert_int_ge(find_step(v6 ? "l2tp_ip6_recv" : "l2tp_ip_recv", "drop"), 0);
+            } else {
+                ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_L2TP, 0));
+                ck_assert_int_ge(find_step("l2tp_eth_dev_recv", "drop"), 0);
+            }
+        }
+    /* over UDP the sublayer cut short: back to the tunnel's socket */
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_L2TPV3)->l2tp_no_l2spec = 1;
+    struct pb_layer *r = pb_push(&f, PB_RAW);
+    memset(r->raw, 0, sizeof r->raw);
+    r->len = 2;
+    cfg_set("none", "6.12");
+    CFG.l2tp_l2spec_len = 4;
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+}
+END_TEST
+
 Suite *l2tp_suite(void);
 Suite *l2tp_suite(void)
 {
@@ -145,6 +203,7 @@ Suite *l2tp_suite(void)
     tcase_add_test(tc, good_delivered);
     tcase_add_test(tc, sequence_unknown);
     tcase_add_test(tc, l2spec_guess_llc_length_edges);
+    tcase_add_test(tc, short_headers_dropped_silently);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -164,40 +164,63 @@ static void touch(struct csc_frag_table *t, struct csc_frag_entry *e, uint64_t f
     }
 }
 
-enum add { ADD_OK, ADD_OVERLAP, ADD_DUP };
+enum add { ADD_OK, ADD_OVERLAP, ADD_DUP, ADD_FULL };
 
-/* Add [a, b). Ranges stay sorted and merged. A fragment inside what is
- * there already is a duplicate, which inet_frag_queue_insert drops and the
- * queue survives (IPFRAG_DUP); any other overlap kills the queue
- * (IPFRAG_OVERLAP, RFC 5722 and since v4.19 for IPv4 too). */
-static enum add add_range(struct csc_frag_entry *e, uint32_t a, uint32_t b, bool *full)
+/* inet_frag_queue_insert (net/ipv4/inet_fragment.c, v6.12 and 7.2.13; the
+ * same since the rbtree of runs, v5.1, so on Debian's 5.10 and 6.1 too):
+ * the queue is a sorted list of runs. A fragment ending beyond every run
+ * either extends the last run (it starts where that ends), starts a new one
+ * after it, or overlaps it; any other fragment is looked up among the runs:
+ * inside one it is a duplicate (IPFRAG_DUP: this skb dropped, the queue
+ * lives on), touching one otherwise an overlap (IPFRAG_OVERLAP), and in a
+ * gap a run of its own, never merged with its neighbours - so a fragment
+ * spanning two runs is an overlap even where the bytes agree. */
+static enum add queue_insert(struct csc_frag_entry *e, uint32_t a, uint32_t b)
 {
-    *full = false;
-    for (unsigned i = 0; i < e->nranges; i++)
-        if (a >= e->r[i].a && b <= e->r[i].b && a < b)
-            return ADD_DUP;
-    for (unsigned i = 0; i < e->nranges; i++)
-        if (a < e->r[i].b && e->r[i].a < b)
+    unsigned n = e->nranges, pos = n;
+    if (n && e->r[n - 1].b < b) {                 /* to the end */
+        if (a < e->r[n - 1].b)
             return ADD_OVERLAP;
-    unsigned pos = 0;
-    while (pos < e->nranges && e->r[pos].a < a)
-        pos++;
-    if (e->nranges == CSC_FRAG_RANGES) {
-        *full = true;
-        return ADD_OK;
+        if (a == e->r[n - 1].b) {                 /* fragrun_append_to_last */
+            e->r[n - 1].b = b;
+            return ADD_OK;
+        }
+    } else {
+        for (pos = 0; pos < n && e->r[pos].b <= a; pos++)
+            ;
+        if (pos < n && e->r[pos].a < b)
+            return a >= e->r[pos].a && b <= e->r[pos].b ? ADD_DUP : ADD_OVERLAP;
     }
-    memmove(&e->r[pos + 1], &e->r[pos], (e->nranges - pos) * sizeof e->r[0]);
+    if (n == CSC_FRAG_RANGES)
+        return ADD_FULL;
+    memmove(&e->r[pos + 1], &e->r[pos], (n - pos) * sizeof e->r[0]);
     e->r[pos] = (struct csc_frag_range){ a, b };
     e->nranges++;
-    unsigned w = 0;
-    for (unsigned i = 0; i < e->nranges; i++) {
-        if (w && e->r[w - 1].b == e->r[i].a)
-            e->r[w - 1].b = e->r[i].b;
-        else
-            e->r[w++] = e->r[i];
-    }
-    e->nranges = (uint8_t)w;
     return ADD_OK;
+}
+
+/* Why ip_frag_queue / ip6_frag_queue kill the queue before the insert
+ * (discard_qp / discard_fq: inet_frag_kill, IpReasmFails; v6.12 and
+ * 7.2.13): a last fragment ending below what the queue has, or a second
+ * last ending elsewhere; a fragment with more to come ending beyond a known
+ * last. Otherwise the queue's length (q.len) grows to the fragment's end and
+ * a last one sets it (INET_FRAG_LAST_IN) - before the insert, which may
+ * still find a duplicate. */
+static bool queue_len_refused(struct csc_frag_entry *e, uint32_t end, bool more)
+{
+    if (!more) {
+        if (end < e->qlen || (e->have_last && end != e->qlen))
+            return true;
+        e->have_last = 1;
+        e->total = e->qlen = end;
+        return false;
+    }
+    if (end > e->qlen) {
+        if (e->have_last)
+            return true;
+        e->qlen = end;
+    }
+    return false;
 }
 
 static uint8_t l4_of(uint8_t proto)
@@ -600,6 +623,31 @@ static bool complete_datagram(struct csc_frag_table *t, struct csc_frag_entry *e
     return true;
 }
 
+/* discard_qp / discard_fq (ip_frag_queue, ip6_frag_queue; v6.12 and
+ * 7.2.13): inet_frag_kill takes the queue away with the fragments it held,
+ * the skb is freed. The frame the replay left queued at ip_defrag is
+ * dropped there; a later fragment of the datagram starts a new queue. */
+static void queue_kill(struct csc_frag_table *t, struct csc_frag_entry *e, struct csc_result *r,
+                       uint8_t ipi, enum kdrop why)
+{
+    entry_free(t, e);
+    struct csc_kernel *k = &r->kernel;
+    if (!k->ran || k->verdict != CSC_K_UNKNOWN || k->drop_layer != CSC_NO_LAYER ||
+        (k->warnings & CSC_W_NOT_MODELLED))
+        return;                       /* the replay did not leave it queued */
+    k->verdict = CSC_K_DROP;
+    k->drop_layer = ipi;
+    k->drop_reason = (uint8_t)why;
+    for (unsigned s = k->nsteps; s-- > 0;) {   /* the trace, when kept */
+        struct csc_step *st = &k->steps[s];
+        if (st->fn == KF_IP_DEFRAG && st->what == W_QUEUED) {
+            st->what = W_DROP;
+            st->ok = CSC_TRI_NO;
+            break;
+        }
+    }
+}
+
 bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct csc_result *r,
                    uint64_t frame_no)
 {
@@ -668,16 +716,38 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
         e->bytes_ok = t->store != NULL;
     }
     touch(t, e, frame_no);
-    bool full;
-    enum add added = add_range(e, foff, foff + len, &full);
+    /* A fragment the replay dropped before ip_defrag (a bad header
+     * checksum, ...) never reaches the kernel's queue and cannot kill it:
+     * the decode view still takes its bytes, and an overlap it brings makes
+     * the datagram unverifiable when it completes. */
+    bool queued = !(r->kernel.ran && r->kernel.verdict == CSC_K_DROP);
+    uint32_t end = foff + len;
+    if (queued && queue_len_refused(e, end, more)) {
+        t->dropped++;
+        queue_kill(t, e, r, (uint8_t)ipi, KD_FRAG_BAD_END);
+        return false;
+    }
+    if (!queued && !more) {
+        e->have_last = 1;
+        e->total = end;
+    }
+    if (!queued && end > e->qlen)
+        e->qlen = end;
+    enum add added = queue_insert(e, foff, end);
     if (added == ADD_DUP)
         return false;                 /* ip_frag_queue: the duplicate skb is dropped */
-    if (added == ADD_OVERLAP)
-        e->overlap = 1, t->overlaps++;
-    if (full) {
+    if (added == ADD_FULL) {
         t->dropped++;
         entry_free(t, e);
         return false;
+    }
+    if (added == ADD_OVERLAP) {
+        t->overlaps++;
+        if (queued) {                 /* IPFRAG_OVERLAP: IpReasmOverlaps, IpReasmFails */
+            queue_kill(t, e, r, (uint8_t)ipi, KD_FRAG_OVERLAP);
+            return false;
+        }
+        e->overlap = 1;
     }
     note_skb_state(e, r, foff, cut != 0);
     if (e->bytes_ok)
@@ -704,8 +774,6 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
     }
     add_udp_share(e, &p, pay, foff, len, sum);
     if (!more) {
-        e->have_last = 1;
-        e->total = foff + len;
         e->tail_len = (uint8_t)(len < sizeof e->tail ? len : sizeof e->tail);
         pkt_copy(&p, ip->end - e->tail_len, e->tail_len, e->tail);
     }
@@ -715,8 +783,10 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
         t->evicted++;
         entry_free(t, &t->e[t->oldest]);
     }
-    if (e->have_first && e->have_last && e->nranges == 1 && e->r[0].a == 0 &&
-        e->r[0].b == e->total && !e->overlap) {
+    uint32_t meat = 0;                /* the bytes the runs hold (ip_frag_queue's q.meat) */
+    for (unsigned i = 0; i < e->nranges; i++)
+        meat += e->r[i].b - e->r[i].a;
+    if (e->have_first && e->have_last && meat == e->total && !e->overlap) {
         if (e->bytes_ok && complete_datagram(t, e, r, (uint8_t)ipi))
             t->completed++;
         else

@@ -233,6 +233,8 @@ const char *csc_drop_name(unsigned d)
         [KD_IP_NOPROTO] = "IP_NOPROTO", [KD_GPE_NEXT] = "NOT_SPECIFIED (vxlan-gpe next protocol)",
         [KD_FRAG_NOT_ROUNDED] = "NOT_SPECIFIED (fragment not a multiple of 8: parameter problem)",
         [KD_FRAG_EMPTY] = "NOT_SPECIFIED (fragment with no payload: queue killed)",
+        [KD_FRAG_OVERLAP] = "NOT_SPECIFIED (overlapping fragment: queue killed)",
+        [KD_FRAG_BAD_END] = "NOT_SPECIFIED (fragment end past or short of the last: queue killed)",
         [KD_GPE_HDR] = "NOT_SPECIFIED (vxlan-gpe header)",
         [KD_TUNNEL_SEQ] = "NOT_SPECIFIED (tunnel sequence)",
         [KD_PKT_TYPE] = "NOT_SPECIFIED (pkt_type not host)",

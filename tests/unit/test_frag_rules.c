@@ -275,6 +275,257 @@ START_TEST(ipv6_udp_length_trims_a_big_datagram)
 }
 END_TEST
 
+/* ---- the queue killed (issue 28: fr4-3, fr4-6, fr4-10, fr6-8, fr6-9) ---- */
+
+static uint8_t xb[4][2000];
+static struct csc_frag_table kt;
+static uint8_t kstore[CSC_FRAG_STORE_BYTES];
+
+/* a table keeping the bytes: the completed datagram is replayed */
+static struct csc_frag_table *table(void)
+{
+    csc_frag_init(&kt);
+    csc_frag_attach(&kt, &CFG, kstore);
+    return &kt;
+}
+static size_t xl[4];
+
+/* Fragment x of the datagram ipv4_datagram() cut: the Ethernet and IPv4
+ * headers of fb[0], `len` payload bytes from offset `off` of the datagram's
+ * payload, MF as `more` */
+static void piece(int x, uint32_t off, uint32_t len, int more)
+{
+    static uint8_t pay[1100];
+    memcpy(pay, fb[0] + 34, 400);
+    memcpy(pay + 400, fb[1] + 34, 400);
+    memcpy(pay + 800, fb[2] + 34, fl[2] - 34);
+    memcpy(xb[x], fb[0], 34);
+    memcpy(xb[x] + 34, pay + off, len);
+    xl[x] = 34 + len;
+    be16_at(xb[x] + 14 + 2, (uint16_t)(20 + len));
+    be16_at(xb[x] + 14 + 6, (uint16_t)((more ? 0x2000 : 0) | off / 8));
+    ip4_recheck(xb[x]);
+}
+
+static void feed_x(struct csc_frag_table *t, int x, int frame_no)
+{
+    run_bytes(xb[x], xl[x], xl[x], CSC_LINK_ETHERNET);
+    struct csc_frame fr = { xb[x], (uint32_t)xl[x], (uint32_t)xl[x], CSC_LINK_ETHERNET, 0 };
+    csc_frag_feed(t, &fr, &R, (uint64_t)frame_no);
+}
+
+/* the frame just fed was dropped at ip_defrag with the queue: the reason's
+ * name, the step */
+static void assert_killed(const char *why)
+{
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, 1);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), why);
+    ck_assert_int_ge(find_step("ip_defrag", "drop"), 0);
+    ck_assert_int_lt(find_step("ip_defrag", "queued-for-reassembly"), 0);
+}
+
+#define BAD_END "NOT_SPECIFIED (fragment end past or short of the last: queue killed)"
+#define OVERLAP "NOT_SPECIFIED (overlapping fragment: queue killed)"
+
+/* the datagram fb[0..2] completes by the frame just fed, checksum good */
+static void assert_completed(const struct csc_frag_table *t, uint64_t n)
+{
+    ck_assert_uint_eq(t->completed, n);
+    int u = lay(CSC_P_UDP, 0);
+    ck_assert_int_eq(R.layers[u].reason, CSC_R_FRAG_REASSEMBLED);
+    ck_assert_int_eq(R.layers[u].verdict, CSC_V_GOOD);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+
+/* fr4-3: ip_frag_queue (v6.12, 7.2.13): a last fragment ending below what
+ * the queue has (800) kills it (discard_qp); the fragment it held died with
+ * it, so the other two do not complete the datagram until it comes again.
+ * The model took the short last as a duplicate and completed the datagram
+ * from fb[0] and fb[2]. */
+START_TEST(ipv4_last_ending_below_the_queue)
+{
+    cfg_set("none", "modern");
+    ipv4_datagram(0, 0);
+    piece(0, 400, 200, 0);                /* [400, 600), last */
+    struct csc_frag_table *tp = table();
+    feed(tp, 1, 1);                       /* [400, 800), MF */
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    feed_x(tp, 0, 2);
+    assert_killed(BAD_END);
+    ck_assert_uint_eq(tp->dropped, 1);
+    ck_assert_uint_eq(tp->overlaps, 0);
+    ck_assert_int_eq(tp->nfree, CSC_FRAG_SLOTS);
+    feed(tp, 0, 3);
+    feed(tp, 2, 4);
+    ck_assert_uint_eq(tp->completed, 0);
+    feed(tp, 1, 5);
+    assert_completed(tp, 1);
+}
+END_TEST
+
+/* fr4-3: a second last fragment with another end (1,000, not 1,008) kills
+ * the queue; the model took it as a duplicate of the first lastp-> */
+START_TEST(ipv4_second_last_with_another_end)
+{
+    cfg_set("none", "modern");
+    ipv4_datagram(0, 0);
+    piece(0, 800, 200, 0);                /* [800, 1000), last */
+    struct csc_frag_table *tp = table();
+    feed(tp, 2, 1);                       /* [800, 1008), last */
+    feed_x(tp, 0, 2);
+    assert_killed(BAD_END);
+    ck_assert_uint_eq(tp->dropped, 1);
+    feed(tp, 0, 3);
+    feed(tp, 1, 4);
+    ck_assert_uint_eq(tp->completed, 0);
+    ck_assert_int_eq(tp->nfree, CSC_FRAG_SLOTS - 1);
+    feed(tp, 2, 5);
+    assert_completed(tp, 1);
+}
+END_TEST
+
+/* fr4-6: with a last fragment in ([400, 600): the datagram ends at 600), a
+ * fragment with more to come ending at 800 kills the queue. The model
+ * called it an overlap and, with the first and the real last, reported the
+ * datagram unverifiable (frag-overlap). */
+START_TEST(ipv4_more_fragments_beyond_the_last)
+{
+    cfg_set("none", "modern");
+    ipv4_datagram(0, 0);
+    piece(0, 400, 200, 0);
+    struct csc_frag_table *tp = table();
+    feed_x(tp, 0, 1);
+    feed(tp, 1, 2);                       /* [400, 800), MF */
+    assert_killed(BAD_END);
+    ck_assert_uint_eq(tp->overlaps, 0);
+    feed(tp, 0, 3);
+    feed(tp, 2, 4);
+    ck_assert_uint_eq(tp->completed, 0);
+    feed(tp, 1, 5);
+    assert_completed(tp, 1);
+}
+END_TEST
+
+/* fr4-10: inet_frag_queue_insert (v6.12, 7.2.13): [200, 600) over the held
+ * [0, 400) is IPFRAG_OVERLAP: the queue is killed (IpReasmOverlaps,
+ * IpReasmFails). The model marked the overlap and reported the datagram
+ * unverifiable when fb[1] and fb[2] came. */
+START_TEST(ipv4_overlap_kills_the_queue)
+{
+    cfg_set("none", "modern");
+    ipv4_datagram(0, 0);
+    piece(0, 200, 400, 1);
+    struct csc_frag_table *tp = table();
+    feed(tp, 0, 1);
+    feed_x(tp, 0, 2);
+    assert_killed(OVERLAP);
+    ck_assert_uint_eq(tp->overlaps, 1);
+    ck_assert_uint_eq(tp->dropped, 0);
+    feed(tp, 1, 3);
+    feed(tp, 2, 4);
+    ck_assert_uint_eq(tp->completed, 0);
+    for (int i = 0; i < R.nlayers; i++)
+        ck_assert_int_ne(R.layers[i].reason, CSC_R_FRAG_OVERLAP);
+    feed(tp, 0, 5);
+    assert_completed(tp, 1);
+}
+END_TEST
+
+/* fr4-9 / fr4-10: runs. Fragments fed out of order are runs of their own
+ * (the rbtree insert), never merged: [400, 800) over the runs [400, 600)
+ * and [600, 800) is an overlap although every byte of it is held. A
+ * fragment appended at the end joins the last run (fragrun_append_to_last):
+ * [200, 600) inside the run [0, 400) + [400, 600) is a duplicate. The
+ * model merged ranges: the first a duplicate, the datagram completed. */
+START_TEST(ipv4_runs_decide_duplicate_or_overlap)
+{
+    cfg_set("none", "modern");
+    ipv4_datagram(0, 0);
+    piece(0, 400, 200, 1);                /* [400, 600) */
+    piece(1, 600, 200, 1);                /* [600, 800) */
+    piece(2, 200, 400, 1);                /* [200, 600) */
+    struct csc_frag_table *tp = table();
+    feed(tp, 2, 1);                       /* the tail: [800, 1008) */
+    feed_x(tp, 1, 2);
+    feed_x(tp, 0, 3);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    feed(tp, 1, 4);                       /* [400, 800): two runs */
+    assert_killed(OVERLAP);
+    feed(tp, 0, 5);
+    ck_assert_uint_eq(tp->completed, 0);
+    /* in order: [0, 400) then [400, 600) appended: one run */
+    tp = table();
+    feed(tp, 0, 1);
+    feed_x(tp, 0, 2);
+    feed_x(tp, 2, 3);                     /* inside the run: a duplicate */
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    ck_assert_uint_eq(tp->overlaps, 0);
+    feed_x(tp, 1, 4);
+    feed(tp, 2, 5);
+    assert_completed(tp, 1);
+}
+END_TEST
+
+/* fr6-8, fr6-9: ip6_frag_queue (net/ipv6/reassembly.c, v6.12, 7.2.13)
+ * kills the queue the same way (discard_fq, Ip6ReasmFails; an overlap
+ * IPFRAG_OVERLAP, Ip6ReasmOverlaps): [8, 80) over the held [0, 72), and a
+ * last fragment [8, 64), ending below the queue's 72. The model kept the
+ * queue. */
+START_TEST(ipv6_overlap_and_short_last_kill_the_queue)
+{
+    static struct csc_frag_table t;
+    static uint8_t first[2000], other[2000];
+    cfg_set("none", "modern");
+    for (int rule = 0; rule < 2; rule++) {
+        size_t n = ipv6_first_fragment(64);           /* [0, 72), M */
+        ck_assert_uint_le(n, sizeof first);
+        memcpy(first, FRAME, n);
+        memcpy(other, FRAME, n);
+        size_t m = n;
+        if (rule == 0) {
+            be16_at(other + 14 + 40 + 2, 8 | 1);       /* [8, 80), M */
+        } else {
+            m = n - 16;                                 /* [8, 64), last */
+            be16_at(other + 14 + 4, (uint16_t)(m - 14 - 40));
+            be16_at(other + 14 + 40 + 2, 8);
+        }
+        csc_frag_init(&t);
+        run_bytes(first, n, n, CSC_LINK_ETHERNET);
+        struct csc_frame f1 = { first, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, 0 };
+        csc_frag_feed(&t, &f1, &R, 1);
+        ck_assert_int_eq(t.nfree, CSC_FRAG_SLOTS - 1);
+        run_bytes(other, m, m, CSC_LINK_ETHERNET);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);   /* alone: queued */
+        struct csc_frame f2 = { other, (uint32_t)m, (uint32_t)m, CSC_LINK_ETHERNET, 0 };
+        csc_frag_feed(&t, &f2, &R, 2);
+        ck_assert_int_eq(t.nfree, CSC_FRAG_SLOTS);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), rule == 0 ? OVERLAP : BAD_END);
+        ck_assert_uint_eq(t.overlaps, rule == 0 ? 1 : 0);
+        ck_assert_uint_eq(t.dropped, rule == 0 ? 0 : 1);
+    }
+}
+END_TEST
+
+/* A fragment the replay drops before ip_defrag (a bad IPv4 header
+ * checksum) never reaches the kernel's queue: it kills nothing. */
+START_TEST(ipv4_fragment_dropped_before_the_queue_kills_nothing)
+{
+    static struct csc_frag_table t;
+    cfg_set("none", "modern");
+    ipv4_datagram(0, 0);
+    piece(0, 200, 400, 1);
+    xb[0][14 + 10] ^= 0xff;               /* header checksum bad */
+    csc_frag_init(&t);
+    feed(&t, 0, 1);
+    feed_x(&t, 0, 2);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "IP_CSUM");
+    ck_assert_int_eq(t.nfree, CSC_FRAG_SLOTS - 1);
+}
+END_TEST
+
 Suite *frag_rules_suite(void);
 Suite *frag_rules_suite(void)
 {
@@ -284,6 +535,13 @@ Suite *frag_rules_suite(void)
     tcase_add_test(t, ipv4_fragment_rounded_to_nothing);
     tcase_add_test(t, ipv6_fragment_not_rounded);
     tcase_add_test(t, ipv6_udp_length_trims_a_big_datagram);
+    tcase_add_test(t, ipv4_last_ending_below_the_queue);
+    tcase_add_test(t, ipv4_second_last_with_another_end);
+    tcase_add_test(t, ipv4_more_fragments_beyond_the_last);
+    tcase_add_test(t, ipv4_overlap_kills_the_queue);
+    tcase_add_test(t, ipv4_runs_decide_duplicate_or_overlap);
+    tcase_add_test(t, ipv6_overlap_and_short_last_kill_the_queue);
+    tcase_add_test(t, ipv4_fragment_dropped_before_the_queue_kills_nothing);
     suite_add_tcase(s, t);
     return s;
 }

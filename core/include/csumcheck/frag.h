@@ -11,8 +11,13 @@
  *
  * On the frame that completes a datagram, csc_frag_feed() appends a layer
  * (the L4 protocol, reason "reassembled") with the verdict over the whole
- * datagram, as tshark does with reassembly on. Overlapping fragments give
- * "unverifiable" (frag-overlap). Bounded by entries and by bytes in flight;
+ * datagram, as tshark does with reassembly on. A fragment that overlaps
+ * the queue, or whose end disagrees with it, kills the queue as the kernel
+ * does (ip_frag_queue, ip6_frag_queue, inet_frag_queue_insert; v6.12): the
+ * frame is dropped at ip_defrag, counted in overlaps or dropped. Only a
+ * fragment the replay dropped before the queue can bring an overlap into a
+ * completed datagram: "unverifiable" (frag-overlap). Bounded by entries,
+ * runs and bytes in flight;
  * the least recently fed datagram is evicted (an LRU list, O(1)), and
  * evictions are counted.
  *
@@ -36,7 +41,8 @@
 #define CSC_FRAG_SLOTS 64
 #define CSC_FRAG_INDEX (4 * CSC_FRAG_SLOTS)   /* hash index of the entries (power of 2) */
 #define CSC_FRAG_NIL 0xffu                    /* end of the LRU list */
-#define CSC_FRAG_RANGES 16
+#define CSC_FRAG_RANGES 64              /* runs of a queue (inet_frag_queue_insert: fragments
+                                           out of order are runs of their own) */
 #define CSC_FRAG_MAX_BYTES (4u << 20)   /* like ipfrag_high_thresh */
 #define CSC_FRAG_HDR_ROOM 256u          /* the first fragment's header (IPv4 with options,
                                            IPv6 up to its fragment header) */
@@ -52,6 +58,7 @@ struct csc_frag_entry {
     uint8_t saddr[16], daddr[16];
     uint32_t id;
     uint32_t total;              /* datagram payload length, once the last is seen */
+    uint32_t qlen;               /* the highest end fed (ip_frag_queue's q.len) */
     uint32_t sum;                /* sum of the payload bytes seen */
     uint32_t addrsum;            /* pseudo-header address sum */
     uint32_t csum_at;            /* checksum field offset in the datagram */
@@ -76,7 +83,7 @@ struct csc_frag_entry {
                                     (the offset-0 one's; another on any: CHECKSUM_NONE) */
     uint8_t kernel_lost;         /* the replay dropped a fragment before ip_defrag */
     uint16_t max_size, max_df_size;  /* ip_frag_queue: largest fragment, with DF */
-    struct csc_frag_range r[CSC_FRAG_RANGES];
+    struct csc_frag_range r[CSC_FRAG_RANGES];   /* the runs, sorted, disjoint */
 };
 
 struct csc_frag_table {

@@ -36,6 +36,7 @@
 
 #define CSC_FRAG_SLOTS 64
 #define CSC_FRAG_INDEX (4 * CSC_FRAG_SLOTS)   /* hash index of the entries (power of 2) */
+#define CSC_FRAG_NIL 0xffu                    /* end of the LRU list */
 #define CSC_FRAG_RANGES 16
 #define CSC_FRAG_MAX_BYTES (4u << 20)   /* like ipfrag_high_thresh */
 #define CSC_FRAG_HDR_ROOM 256u          /* the first fragment's header (IPv4 with options,

@@ -15,6 +15,7 @@
  */
 #include "csum.h"
 #include "pkt.h"
+#include "slots.h"
 #include "proto/wire.h"
 #include "replay/replay.h"
 
@@ -25,7 +26,7 @@
 void csc_frag_init(struct csc_frag_table *t)
 {
     memset(t, 0, sizeof *t);
-    t->newest = t->oldest = CSC_FRAG_NIL;
+    lru_init(&t->lru);
     t->nfree = CSC_FRAG_SLOTS;
     for (unsigned i = 0; i < CSC_FRAG_SLOTS; i++)
         t->free[i] = (uint8_t)(CSC_FRAG_SLOTS - 1 - i);   /* slot 0 first */
@@ -37,12 +38,14 @@ void csc_frag_attach(struct csc_frag_table *t, const struct csc_config *cfg, uin
     t->store = cfg ? store : NULL;
 }
 
-_Static_assert(CSC_FRAG_SLOTS < CSC_FRAG_NIL && (CSC_FRAG_INDEX & (CSC_FRAG_INDEX - 1)) == 0,
-               "slot indices fit the LRU links, the index is a power of two");
+_Static_assert(CSC_FRAG_SLOTS < CSC_SLOT_NIL && CSC_FRAG_INDEX <= 65536 &&
+               (CSC_FRAG_INDEX & (CSC_FRAG_INDEX - 1)) == 0 && CSC_FRAG_INDEX >= 4 * CSC_FRAG_SLOTS,
+               "slots fit the LRU links; the home fits the 16-bit tag; load <= 1/4");
 
-/* ---- the table: a hash index (linear probing) and an LRU list ---- */
+/* ---- the table: a bounded table of datagrams (core/slots.h) ---- */
 
-static unsigned home_of(const struct csc_frag_entry *k)
+/* the datagram's index hash (its low bits are its home) */
+static uint32_t tag_of(const struct csc_frag_entry *k)
 {
     uint64_t h = 0xcbf29ce484222325ull ^ ((uint64_t)k->id << 16) ^ ((uint64_t)k->proto << 8) ^ k->v6;
     for (unsigned i = 0; i < 16; i += 8) {
@@ -52,7 +55,7 @@ static unsigned home_of(const struct csc_frag_entry *k)
         h = (h ^ a) * 0x9e3779b97f4a7c15ull;
         h = (h ^ b) * 0x9e3779b97f4a7c15ull;
     }
-    return (unsigned)(h >> 40) & (CSC_FRAG_INDEX - 1);
+    return (uint32_t)(h >> 40) & 0xffff;
 }
 
 static bool same_datagram(const struct csc_frag_entry *e, const struct csc_frag_entry *k)
@@ -61,81 +64,28 @@ static bool same_datagram(const struct csc_frag_entry *e, const struct csc_frag_
            !memcmp(e->saddr, k->saddr, 16) && !memcmp(e->daddr, k->daddr, 16);
 }
 
-static void index_add(struct csc_frag_table *t, const struct csc_frag_entry *e)
+static unsigned slot_of(const struct csc_frag_table *t, const struct csc_frag_entry *e)
 {
-    unsigned i = home_of(e);
-    while (t->index[i])
-        i = (i + 1) & (CSC_FRAG_INDEX - 1);
-    t->index[i] = (uint8_t)(e - t->e + 1);
-}
-
-static void index_del(struct csc_frag_table *t, const struct csc_frag_entry *e)
-{
-    uint8_t want = (uint8_t)(e - t->e + 1);
-    unsigned i = home_of(e);
-    while (t->index[i] != want) {
-        if (!t->index[i])
-            return;
-        i = (i + 1) & (CSC_FRAG_INDEX - 1);
-    }
-    /* backward shift: later entries of the cluster move into the hole
-     * unless their home lies cyclically in (i, j] */
-    for (unsigned j = (i + 1) & (CSC_FRAG_INDEX - 1);; j = (j + 1) & (CSC_FRAG_INDEX - 1)) {
-        uint8_t v = t->index[j];
-        if (!v)
-            break;
-        unsigned home = home_of(&t->e[v - 1]);
-        bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-        if (!stays) {
-            t->index[i] = v;
-            i = j;
-        }
-    }
-    t->index[i] = 0;
-}
-
-static void lru_unlink(struct csc_frag_table *t, struct csc_frag_entry *e)
-{
-    if (e->newer != CSC_FRAG_NIL)
-        t->e[e->newer].older = e->older;
-    else
-        t->newest = e->older;
-    if (e->older != CSC_FRAG_NIL)
-        t->e[e->older].newer = e->newer;
-    else
-        t->oldest = e->newer;
-}
-
-static void lru_push_newest(struct csc_frag_table *t, struct csc_frag_entry *e)
-{
-    uint8_t i = (uint8_t)(e - t->e);
-    e->newer = CSC_FRAG_NIL;
-    e->older = t->newest;
-    if (t->newest != CSC_FRAG_NIL)
-        t->e[t->newest].newer = i;
-    else
-        t->oldest = i;
-    t->newest = i;
+    return (unsigned)(e - t->e);
 }
 
 static void entry_free(struct csc_frag_table *t, struct csc_frag_entry *e)
 {
     t->bytes -= e->bytes;
-    index_del(t, e);
-    lru_unlink(t, e);
+    index_del(t->index, CSC_FRAG_INDEX, tag_of(e), slot_of(t, e));
+    lru_unlink(&t->lru, t->lru_link, slot_of(t, e));
     memset(e, 0, sizeof *e);
-    t->free[t->nfree++] = (uint8_t)(e - t->e);
+    t->free[t->nfree++] = (uint8_t)slot_of(t, e);
 }
 
 static struct csc_frag_entry *lookup(struct csc_frag_table *t, const struct csc_frag_entry *k)
 {
-    for (unsigned i = home_of(k);; i = (i + 1) & (CSC_FRAG_INDEX - 1)) {
-        uint8_t v = t->index[i];
-        if (!v)
-            return NULL;
-        if (same_datagram(&t->e[v - 1], k))
-            return &t->e[v - 1];
-    }
+    uint32_t tag = tag_of(k);
+    unsigned at = index_home(tag, CSC_FRAG_INDEX);
+    for (int i; (i = index_next(t->index, CSC_FRAG_INDEX, tag, &at)) >= 0;)
+        if (same_datagram(&t->e[i], k))
+            return &t->e[i];
+    return NULL;
 }
 
 /* A new entry for datagram k: a free slot, or the least recently fed
@@ -144,13 +94,13 @@ static struct csc_frag_entry *alloc_entry(struct csc_frag_table *t, const struct
 {
     if (!t->nfree) {
         t->evicted++;
-        entry_free(t, &t->e[t->oldest]);
+        entry_free(t, &t->e[t->lru.oldest]);
     }
     struct csc_frag_entry *e = &t->e[t->free[--t->nfree]];
     *e = *k;
     e->used = 1;
-    index_add(t, e);
-    lru_push_newest(t, e);
+    index_add(t->index, CSC_FRAG_INDEX, tag_of(e), slot_of(t, e));
+    lru_push_newest(&t->lru, t->lru_link, slot_of(t, e));
     return e;
 }
 
@@ -158,10 +108,7 @@ static struct csc_frag_entry *alloc_entry(struct csc_frag_table *t, const struct
 static void touch(struct csc_frag_table *t, struct csc_frag_entry *e, uint64_t frame_no)
 {
     e->last_frame = frame_no;
-    if (t->newest != e - t->e) {
-        lru_unlink(t, e);
-        lru_push_newest(t, e);
-    }
+    lru_touch(&t->lru, t->lru_link, slot_of(t, e));
 }
 
 enum add { ADD_OK, ADD_OVERLAP, ADD_DUP, ADD_FULL };
@@ -779,9 +726,9 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
     }
     /* over the byte bound: the least recently fed datagrams go (e, just
      * fed, is the newest and stays) */
-    while (t->bytes > CSC_FRAG_MAX_BYTES && t->oldest != e - t->e) {
+    while (t->bytes > CSC_FRAG_MAX_BYTES && t->lru.oldest != slot_of(t, e)) {
         t->evicted++;
-        entry_free(t, &t->e[t->oldest]);
+        entry_free(t, &t->e[t->lru.oldest]);
     }
     uint32_t meat = 0;                /* the bytes the runs hold (ip_frag_queue's q.meat) */
     for (unsigned i = 0; i < e->nranges; i++)

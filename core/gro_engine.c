@@ -17,6 +17,7 @@
  */
 #include "csum.h"
 #include "pkt.h"
+#include "slots.h"
 #include "proto/wire.h"
 #include "proto/protos.h"
 
@@ -47,7 +48,7 @@ void csc_gro_init(struct csc_gro *g, const struct csc_gro_cfg *cfg)
         g->cfg.budget = 64;
     if (!g->cfg.max_size)
         g->cfg.max_size = 65536;
-    g->lru_newest = g->lru_oldest = CSC_GRO_NIL;
+    lru_init(&g->lru);
 }
 
 const char *csc_gro_flush_name(unsigned f)
@@ -368,97 +369,26 @@ static void segments_walk(const struct csc_frame *f, const struct csc_result *r,
 
 /* ---- statistics ---- */
 
-/* flow[] index by (dev, key): linear probing at a load of at most 1/4,
- * backward-shift deletion. An index entry holds the slot + 1 (low 16 bits,
- * 0: empty) and 16 bits of the key's index hash (high 16 bits), of which
- * the low bits are its home: a probe compares those before it reads the
- * entry's 160 bytes, and a deletion finds every home without reading any. */
+/* flow[] is a bounded table (core/slots.h): found by (dev, key) through
+ * the index, the least recently seen flow's entry reused. */
 static uint32_t index_hash(uint8_t dev, uint64_t key)
 {
     uint64_t h = (key ^ ((uint64_t)dev * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
     return (uint32_t)(h >> 48);
 }
 
-#define IX_HOME(tag) ((tag) & (CSC_GRO_INDEX - 1))
 _Static_assert(CSC_GRO_INDEX <= 65536 && (CSC_GRO_INDEX & (CSC_GRO_INDEX - 1)) == 0 &&
-               CSC_GRO_INDEX >= 4 * CSC_GRO_FLOWS, "the home fits the 16-bit tag; load <= 1/4");
+               CSC_GRO_INDEX >= 4 * CSC_GRO_FLOWS && CSC_GRO_FLOWS < CSC_SLOT_NIL,
+               "the home fits the 16-bit tag; load <= 1/4; slots fit the LRU links");
 
 static struct csc_gro_flow_stats *index_find(struct csc_gro *g, uint8_t dev, uint64_t key,
                                              uint32_t tag)
 {
-    for (unsigned i = IX_HOME(tag);; i = (i + 1) & (CSC_GRO_INDEX - 1)) {
-        uint32_t v = g->flow_index[i];
-        if (!v)
-            return NULL;
-        if (v >> 16 != tag)
-            continue;
-        struct csc_gro_flow_stats *fs = &g->flow[(v & 0xffff) - 1];
-        if (fs->dev == dev && fs->key == key)
-            return fs;
-    }
-}
-
-static void index_add(struct csc_gro *g, const struct csc_gro_flow_stats *fs)
-{
-    uint32_t tag = fs->tag;
-    unsigned i = IX_HOME(tag);
-    while (g->flow_index[i])
-        i = (i + 1) & (CSC_GRO_INDEX - 1);
-    g->flow_index[i] = tag << 16 | (uint32_t)(fs - g->flow + 1);
-}
-
-static void index_del(struct csc_gro *g, const struct csc_gro_flow_stats *fs)
-{
-    uint32_t tag = fs->tag;
-    uint32_t want = tag << 16 | (uint32_t)(fs - g->flow + 1);
-    unsigned i = IX_HOME(tag);
-    while (g->flow_index[i] != want) {
-        if (!g->flow_index[i])
-            return;
-        i = (i + 1) & (CSC_GRO_INDEX - 1);
-    }
-    /* backward shift: move later entries of the cluster into the hole */
-    for (unsigned j = (i + 1) & (CSC_GRO_INDEX - 1);; j = (j + 1) & (CSC_GRO_INDEX - 1)) {
-        uint32_t v = g->flow_index[j];
-        if (!v)
-            break;
-        unsigned home = IX_HOME(v >> 16);
-        /* v may move to i unless its home lies cyclically in (i, j] */
-        bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-        if (!stays) {
-            g->flow_index[i] = v;
-            i = j;
-        }
-    }
-    g->flow_index[i] = 0;
-}
-
-/* The LRU list of the statistics entries: newest first. Touching an entry
- * moves it to the front, the victim is the back: O(1) whatever the number
- * of flows (a scan for the oldest entry made every frame of a capture with
- * more flows than entries cost the whole table). */
-static void lru_unlink(struct csc_gro *g, struct csc_gro_flow_stats *fs)
-{
-    if (fs->newer != CSC_GRO_NIL)
-        g->flow[fs->newer].older = fs->older;
-    else
-        g->lru_newest = fs->older;
-    if (fs->older != CSC_GRO_NIL)
-        g->flow[fs->older].newer = fs->newer;
-    else
-        g->lru_oldest = fs->newer;
-}
-
-static void lru_push_newest(struct csc_gro *g, struct csc_gro_flow_stats *fs)
-{
-    uint16_t i = (uint16_t)(fs - g->flow);
-    fs->newer = CSC_GRO_NIL;
-    fs->older = g->lru_newest;
-    if (g->lru_newest != CSC_GRO_NIL)
-        g->flow[g->lru_newest].newer = i;
-    else
-        g->lru_oldest = i;
-    g->lru_newest = i;
+    unsigned at = index_home(tag, CSC_GRO_INDEX);
+    for (int i; (i = index_next(g->flow_index, CSC_GRO_INDEX, tag, &at)) >= 0;)
+        if (g->flow[i].dev == dev && g->flow[i].key == key)
+            return &g->flow[i];
+    return NULL;
 }
 
 /* The next victim's cache lines, fetched ahead: with many flows it is the
@@ -466,8 +396,8 @@ static void lru_push_newest(struct csc_gro *g, struct csc_gro_flow_stats *fs)
 static inline void prefetch_victim(const struct csc_gro *g)
 {
 #if defined(__GNUC__)
-    if (g->flows_used == CSC_GRO_FLOWS && g->lru_oldest != CSC_GRO_NIL) {
-        const char *v = (const char *)&g->flow[g->lru_oldest];
+    if (g->flows_used == CSC_GRO_FLOWS && g->lru.oldest != CSC_SLOT_NIL) {
+        const char *v = (const char *)&g->flow[g->lru.oldest];
         __builtin_prefetch(v, 1);
         __builtin_prefetch(v + 64, 1);
         __builtin_prefetch(v + sizeof g->flow[0] - 1, 1);
@@ -486,19 +416,17 @@ static struct csc_gro_flow_stats *flow_stats(struct csc_gro *g, uint8_t dev, uin
     struct csc_gro_flow_stats *fs = index_find(g, dev, key, tag);
     if (fs) {
         fs->last_frame = frame;
-        if (g->lru_newest != fs - g->flow) {
-            lru_unlink(g, fs);
-            lru_push_newest(g, fs);
-        }
+        lru_touch(&g->lru, g->lru_link, (unsigned)(fs - g->flow));
         return fs;
     }
     if (g->flows_used < CSC_GRO_FLOWS) {
         fs = &g->flow[CSC_GRO_FLOWS - 1 - g->flows_used++];
     } else {
-        fs = &g->flow[g->lru_oldest];
+        unsigned victim = g->lru.oldest;
+        fs = &g->flow[victim];
         g->flows_evicted++;
-        index_del(g, fs);
-        lru_unlink(g, fs);
+        index_del(g->flow_index, CSC_GRO_INDEX, fs->tag, victim);
+        lru_unlink(&g->lru, g->lru_link, victim);
         prefetch_victim(g);
     }
     memset(fs, 0, sizeof *fs);
@@ -507,8 +435,9 @@ static struct csc_gro_flow_stats *flow_stats(struct csc_gro *g, uint8_t dev, uin
     fs->tag = (uint16_t)tag;
     fs->key = key;
     fs->last_frame = frame;
-    index_add(g, fs);
-    lru_push_newest(g, fs);
+    unsigned slot = (unsigned)(fs - g->flow);
+    index_add(g->flow_index, CSC_GRO_INDEX, tag, slot);
+    lru_push_newest(&g->lru, g->lru_link, slot);
     return fs;
 }
 

@@ -232,13 +232,20 @@ static void add_table(struct merged *m, JsonObject *o, uint64_t *t, unsigned nco
 
 /* ---- the counters --------------------------------------------------------------- */
 
-/* a group of the summary's counts (sumfields.c) from object o */
-static void sum_group_of(struct merged *m, JsonObject *o, struct cli_stats *st, unsigned group)
+static bool bool_of(struct merged *m, JsonObject *o, const char *k);
+
+/* a group of the summary's fields (sumfields.c) from object o into rec, the
+ * group's struct ("errors" and "gre_csum" are read on their own) */
+static void sum_group_of(struct merged *m, JsonObject *o, void *rec, unsigned group)
 {
     for (unsigned i = 0; i < sum_nfields; i++) {
         const struct sum_field *f = &sum_fields[i];
-        if (f->group == group && f->off != SUM_ERRORS)
-            *sum_at(st, f) = u64_of(m, o, f->key);
+        if (f->group != group || f->off == SUM_ERRORS || f->off == SUM_GRE_CSUM)
+            continue;
+        if (group == SG_CONFIG)
+            *(bool *)sum_at(rec, f) = bool_of(m, o, f->key);
+        else
+            *(uint64_t *)sum_at(rec, f) = u64_of(m, o, f->key);
     }
 }
 
@@ -350,16 +357,7 @@ static bool config_of(struct merged *m, JsonObject *s)
     }
     csc_report_format(&cfg->rx, run->rx_name, sizeof run->rx_name);
     cfg->gre_csum = (uint8_t)index_of(csc_gre_csum_name, CSC_GRE_CSUM__COUNT, gre);
-    cfg->gro_nic = bool_of(m, c, "gro_nic");
-    cfg->gro_tunnel = bool_of(m, c, "gro_tunnel");
-    cfg->remcsum_rx = bool_of(m, c, "remcsum_rx");
-    cfg->remcsum_nopartial = bool_of(m, c, "remcsum_nopartial");
-    cfg->udp6_zero_csum_rx = bool_of(m, c, "udp6_zero_csum_rx");
-    cfg->inner_socket = bool_of(m, c, "inner_socket");
-    cfg->assume_bad = bool_of(m, c, "assume_bad");
-    cfg->remcsum_rx_given = bool_of(m, c, "remcsum_rx_given");
-    cfg->geneve_external = bool_of(m, c, "geneve_external");
-    cfg->geneve_inner_proto_inherit = bool_of(m, c, "geneve_inner_proto_inherit");
+    sum_group_of(m, c, cfg, SG_CONFIG);
     const char *kind = str_node(m, c, "iface_kind", false);
     int via = kind ? index_of(csc_via_name, CSC_VIA__COUNT, kind) : CSC_VIA_NIC;
     if (via < 0) {
@@ -548,12 +546,7 @@ static bool gro_of(struct merged *m, JsonObject *s, unsigned first)
               gro_top(m, arr_of(m, g, "top_flows"), first, &t);
     t.frames = u64_of(m, g, "frames");
     t.frames_unfollowed = opt_u64_of(m, g, "frames_unfollowed");
-    t.passes_single = u64_of(m, g, "sw_passes_single");
-    t.bytes_single = u64_of(m, g, "sw_bytes_single");
-    t.passes_merged = u64_of(m, g, "sw_passes_merged");
-    t.bytes_merged = u64_of(m, g, "sw_bytes_merged");
-    t.tcp_flows = u64_of(m, g, "tcp_flows");
-    t.flows_evicted = u64_of(m, g, "flows_evicted");
+    sum_group_of(m, g, &t, SG_GRO);
     ok = ok && !m->bad;
     if (ok)
         gro_totals_merge(&m->run->gro, &t, m->o->top_flows);

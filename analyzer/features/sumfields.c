@@ -4,6 +4,8 @@
 #include "sumfields.h"
 
 #define ST(m) offsetof(struct cli_stats, m)
+#define CFG(m) offsetof(struct csc_config, m)
+#define GRO(m) offsetof(struct cli_gro_totals, m)
 
 const struct sum_field sum_fields[] = {
     { SG_HEAD, "files", NULL, 0, ST(files) },
@@ -27,11 +29,29 @@ const struct sum_field sum_fields[] = {
     { SG_BASELINE, "changed", "changed", 1, ST(baseline_changed) },
     { SG_BASELINE, "new", "new", 1, ST(baseline_new) },
     { SG_BASELINE, "gone", "gone", 1, ST(baseline_gone) },
+    { SG_CONFIG, "gro_nic", NULL, 0, CFG(gro_nic) },
+    { SG_CONFIG, "gro_tunnel", NULL, 0, CFG(gro_tunnel) },
+    { SG_CONFIG, "remcsum_rx", NULL, 0, CFG(remcsum_rx) },
+    { SG_CONFIG, "remcsum_nopartial", NULL, 0, CFG(remcsum_nopartial) },
+    { SG_CONFIG, "udp6_zero_csum_rx", NULL, 0, CFG(udp6_zero_csum_rx) },
+    { SG_CONFIG, "inner_socket", NULL, 0, CFG(inner_socket) },
+    { SG_CONFIG, "assume_bad", NULL, 0, CFG(assume_bad) },
+    { SG_CONFIG, "gre_csum", NULL, 0, SUM_GRE_CSUM },
+    { SG_CONFIG, "remcsum_rx_given", NULL, 0, CFG(remcsum_rx_given) },
+    { SG_CONFIG, "geneve_external", NULL, 0, CFG(geneve_external) },
+    { SG_CONFIG, "geneve_inner_proto_inherit", NULL, 0, CFG(geneve_inner_proto_inherit) },
+    { SG_GRO, "sw_passes_single", NULL, 0, GRO(passes_single) },
+    { SG_GRO, "sw_bytes_single", NULL, 0, GRO(bytes_single) },
+    { SG_GRO, "sw_passes_merged", NULL, 0, GRO(passes_merged) },
+    { SG_GRO, "sw_bytes_merged", NULL, 0, GRO(bytes_merged) },
+    { SG_GRO, "tcp_flows", NULL, 0, GRO(tcp_flows) },
+    { SG_GRO, "flows_evicted", NULL, 0, GRO(flows_evicted) },
 };
 const unsigned sum_nfields = sizeof sum_fields / sizeof sum_fields[0];
 
 const char *sum_group_object(unsigned group)
 {
-    static const char *const o[SG__COUNT] = { "", "kernel", "kernel", "frag", "baseline" };
+    static const char *const o[SG__COUNT] = { "", "kernel", "kernel", "frag", "baseline", "config",
+                                              "gro" };
     return group < SG__COUNT ? o[group] : "?";
 }

@@ -30,6 +30,26 @@ static void json_counts(struct jw *j, const char *key, const uint64_t *v, unsign
     jw_end_obj(j);
 }
 
+/* a group of the summary's fields (sumfields.c) from rec, the group's
+ * struct, as members */
+static void json_sum_group(struct jw *j, const void *rec, unsigned group, uint64_t nerrors)
+{
+    for (unsigned i = 0; i < sum_nfields; i++) {
+        const struct sum_field *f = &sum_fields[i];
+        if (f->group != group)
+            continue;
+        jw_key(j, f->key);
+        if (f->off == SUM_ERRORS)
+            jw_u64(j, nerrors);
+        else if (f->off == SUM_GRE_CSUM)
+            jw_str(j, csc_gre_csum_name(((const struct csc_config *)rec)->gre_csum));
+        else if (group == SG_CONFIG)
+            jw_bool(j, sum_flag(rec, f));
+        else
+            jw_u64(j, sum_get(rec, f));
+    }
+}
+
 static void json_config(struct jw *j, const struct cli_run *run)
 {
     static const unsigned ops[] = { CSC_RW_OUTER_CSUM, CSC_RW_OUTER_ZERO, CSC_RW_INNER_GOOD };
@@ -37,17 +57,7 @@ static void json_config(struct jw *j, const struct cli_run *run)
     JW_OBJ(j, "config");
     JW_STR(j, "rx", run->rx_name);
     JW_STR(j, "era", c->era.name);
-    JW_BOOL(j, "gro_nic", c->gro_nic);
-    JW_BOOL(j, "gro_tunnel", c->gro_tunnel);
-    JW_BOOL(j, "remcsum_rx", c->remcsum_rx);
-    JW_BOOL(j, "remcsum_nopartial", c->remcsum_nopartial);
-    JW_BOOL(j, "udp6_zero_csum_rx", c->udp6_zero_csum_rx);
-    JW_BOOL(j, "inner_socket", c->inner_socket);
-    JW_BOOL(j, "assume_bad", c->assume_bad);
-    JW_STR(j, "gre_csum", csc_gre_csum_name(c->gre_csum));
-    JW_BOOL(j, "remcsum_rx_given", c->remcsum_rx_given);
-    JW_BOOL(j, "geneve_external", c->geneve_external);
-    JW_BOOL(j, "geneve_inner_proto_inherit", c->geneve_inner_proto_inherit);
+    json_sum_group(j, c, SG_CONFIG, 0);
     JW_STR(j, "iface_kind", csc_via_name(c->via));
     JW_BOOL(j, "direction_guess", c->guess_direction);
     JW_BOOL(j, "replay_sent", c->replay_sent);
@@ -91,17 +101,6 @@ static void json_layers(struct jw *j, const struct cli_stats *st)
     JW_U64(j, "frames", st->by_design_any);
     json_counts(j, "findings", st->by_design, 0, FD__COUNT, cli_finding_name);
     jw_end_obj(j);
-}
-
-/* a group of the summary's counts (sumfields.c), as members */
-static void json_sum_group(struct jw *j, const struct cli_stats *st, unsigned group,
-                           uint64_t nerrors)
-{
-    for (unsigned i = 0; i < sum_nfields; i++) {
-        const struct sum_field *f = &sum_fields[i];
-        if (f->group == group)
-            jw_num(j, f->key, f->off == SUM_ERRORS ? nerrors : sum_get(st, f));
-    }
 }
 
 static void json_kernel_totals(struct jw *j, const struct cli_stats *st)
@@ -276,12 +275,7 @@ static void json_gro(struct jw *j, const struct cli_run *run, const struct cli_o
     JW_U64(j, "poll_gap_us", gc->poll_gap_us);
     JW_U64(j, "frames", t->frames);
     json_gro_devices(j, t);
-    JW_U64(j, "sw_passes_single", t->passes_single);
-    JW_U64(j, "sw_bytes_single", t->bytes_single);
-    JW_U64(j, "sw_passes_merged", t->passes_merged);
-    JW_U64(j, "sw_bytes_merged", t->bytes_merged);
-    JW_U64(j, "tcp_flows", t->tcp_flows);
-    JW_U64(j, "flows_evicted", t->flows_evicted);
+    json_sum_group(j, t, SG_GRO, 0);
     if (t->frames_unfollowed)
         JW_U64(j, "frames_unfollowed", t->frames_unfollowed);
     JW_ARR(j, "top_flows");

@@ -398,25 +398,18 @@ void csc_decode_rec(const struct csc_config *cfg, const struct csc_frame *f, str
     d.end = f->wirelen;
     d.ip = CSC_NO_LAYER;
 
-    memset(out, 0, offsetof(struct csc_result, layers));   /* the head, padding too (rp_input) */
-    out->nlayers = 0;
+    /* the head, padding too (rp_input): zero, but for these */
+    memset(out, 0, offsetof(struct csc_result, layers));
     out->stop = CSC_STOP_END;
     out->stop_proto = CSC_P_NONE;
-    out->stop_off = 0;
-    out->stop_value = 0;
-    out->stop_has_value = 0;
     out->stop_layer = CSC_NO_LAYER;
     out->stop_opt = CSC_SO_NONE;
     out->stop_opt_proto = CSC_P_NONE;
-    out->stop_reasm = 0;
     out->worst = CSC_V_NA;
     out->direction = f->direction;   /* csc_direction() decides the rest */
     out->dir_from = CSC_DF_NONE;
     out->pkttype = CSC_NO_PKTTYPE;
     out->via = CSC_VIA_NIC;
-    out->gso_segs = 0;
-    out->gso_segs_known = 0;
-    out->ip_fragment = 0;
     out->sums.n = 0;
     out->sums.nends = 0;
     out->sums.npieces = 0;

@@ -45,6 +45,12 @@ struct csc_layer *dec_push_full(struct dec *d, enum csc_proto proto, uint32_t of
  * when the stack ends here. */
 static inline struct csc_layer *dec_header(struct dec *d, enum csc_proto proto, uint32_t off,
                                            uint32_t len);
+/* dec_need / dec_header, and b: the header's span, to read its fields from
+ * (span_u8, span_be16, DEC_VAL ...) */
+static inline bool dec_need_span(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len,
+                                 struct span *b);
+static inline struct csc_layer *dec_header_span(struct dec *d, enum csc_proto proto, uint32_t off,
+                                                uint32_t len, struct span *b);
 /* End the stack with a reason (the first one wins), at the protocol being
  * decoded; the last layer decoded carries it. */
 void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off);
@@ -256,5 +262,17 @@ static inline struct csc_layer *dec_header(struct dec *d, enum csc_proto proto, 
                                            uint32_t len)
 {
     return dec_need(d, proto, off, len) ? dec_push(d, proto, off, len) : NULL;
+}
+
+static inline bool dec_need_span(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len,
+                                 struct span *b)
+{
+    return dec_need(d, proto, off, len) && pkt_hdr(&d->p, off, len, b);
+}
+
+static inline struct csc_layer *dec_header_span(struct dec *d, enum csc_proto proto, uint32_t off,
+                                                uint32_t len, struct span *b)
+{
+    return dec_need_span(d, proto, off, len, b) ? dec_push(d, proto, off, len) : NULL;
 }
 #endif

@@ -14,29 +14,29 @@
  */
 #include "decode.h"
 
-void dec_eth(struct dec *d, uint32_t off)
+/* What follows an Ethernet or a VLAN header: an EtherType, or an 802.3
+ * length (LLC: the stack ends) */
+static void eth_type_next(struct dec *d, struct csc_layer *l, uint16_t type, uint32_t off)
 {
-    uint16_t type = 0;
-    struct csc_layer *l = dec_header(d, CSC_P_ETH, off, ETH_HLEN);
-    if (!l)
-        return;
-    pkt_be16(&d->p, off + WIRE_OFF(eth_hdr, type), &type);
     l->next = type;
     if (type >= ETH_P_802_3_MIN)
-        dec_ethertype(d, type, off + ETH_HLEN);
+        dec_ethertype(d, type, off);
+}
+
+void dec_eth(struct dec *d, uint32_t off)
+{
+    struct span b;
+    struct csc_layer *l = dec_header_span(d, CSC_P_ETH, off, ETH_HLEN, &b);
+    if (l)
+        eth_type_next(d, l, span_be16(&b, WIRE_OFF(eth_hdr, type)), off + ETH_HLEN);
 }
 
 void dec_vlan(struct dec *d, uint32_t off)
 {
-    uint16_t type = 0;
-    struct csc_layer *l = dec_header(d, CSC_P_VLAN, off, VLAN_HLEN);
+    struct span b;
+    struct csc_layer *l = dec_header_span(d, CSC_P_VLAN, off, VLAN_HLEN, &b);
     if (!l)
         return;
-    struct span b;
-    pkt_hdr(&d->p, off, VLAN_HLEN, &b);                  /* there: dec_header */
-    type = span_be16(&b, WIRE_OFF(vlan_hdr, type));
     DEC_VAL(d, l, u.vlan.vid, &b, WIRE_OFF(vlan_hdr, tci), 2, VLAN_VID_MASK, 0);
-    l->next = type;
-    if (type >= ETH_P_802_3_MIN)
-        dec_ethertype(d, type, off + VLAN_HLEN);
+    eth_type_next(d, l, span_be16(&b, WIRE_OFF(vlan_hdr, type)), off + VLAN_HLEN);
 }

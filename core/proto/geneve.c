@@ -16,13 +16,12 @@
 
 void dec_geneve(struct dec *d, uint32_t off)
 {
-    uint8_t b0 = 0, b1 = 0;
-    uint16_t proto = 0;
-    if (!dec_need(d, CSC_P_GENEVE, off, GENEVE_HLEN))
+    struct span b;
+    if (!dec_need_span(d, CSC_P_GENEVE, off, GENEVE_HLEN, &b))
         return;
-    pkt_u8(&d->p, off + WIRE_OFF(geneve_hdr, ver_optlen), &b0);
-    pkt_u8(&d->p, off + WIRE_OFF(geneve_hdr, flags), &b1);
-    pkt_be16(&d->p, off + WIRE_OFF(geneve_hdr, proto_type), &proto);
+    uint8_t b0 = span_u8(&b, WIRE_OFF(geneve_hdr, ver_optlen));
+    uint8_t flags = span_u8(&b, WIRE_OFF(geneve_hdr, flags));
+    uint16_t proto = span_be16(&b, WIRE_OFF(geneve_hdr, proto_type));
     uint32_t hdr = GENEVE_HLEN + (uint32_t)(b0 & GENEVE_OPTLEN_MASK) * WIRE_WORD;
     uint8_t ver = (uint8_t)(b0 >> GENEVE_VER_SHIFT);
     if (ver == 0 && !dec_need(d, CSC_P_GENEVE, off, hdr))
@@ -36,14 +35,12 @@ void dec_geneve(struct dec *d, uint32_t off)
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GENEVE, off);
         return;
     }
-    struct span b;
-    pkt_hdr(&d->p, off, GENEVE_HLEN, &b);                /* there: dec_need */
     DEC_VAL(d, l, u.geneve.vni, &b, WIRE_OFF(geneve_hdr, vni), 4, 0xffffff00u, VNI_SHIFT);
-    l->u.geneve.flags = b1;
+    l->u.geneve.flags = flags;
     l->next = proto;
     if (hdr > GENEVE_HLEN)
         l->notes |= CSC_N_GENEVE_OPTIONS;
-    if (b1 & GENEVE_OAM)
+    if (flags & GENEVE_OAM)
         l->notes |= CSC_N_TUNNEL_OAM;
     dec_ethertype(d, proto, off + hdr);
 }

@@ -39,11 +39,11 @@ static uint32_t gre_hlen(uint16_t flags)
 
 void dec_gre(struct dec *d, uint32_t off)
 {
-    uint16_t flags = 0, proto = 0;
-    if (!dec_need(d, CSC_P_GRE, off, GRE_HLEN))
+    struct span b;
+    if (!dec_need_span(d, CSC_P_GRE, off, GRE_HLEN, &b))
         return;
-    pkt_be16(&d->p, off + WIRE_OFF(gre_hdr, flags), &flags);
-    pkt_be16(&d->p, off + WIRE_OFF(gre_hdr, protocol), &proto);
+    uint16_t flags = span_be16(&b, WIRE_OFF(gre_hdr, flags));
+    uint16_t proto = span_be16(&b, WIRE_OFF(gre_hdr, protocol));
     uint8_t ver = flags & GRE_VERSION;
     uint32_t hdr = gre_hlen(flags);
     struct csc_layer *l = dec_header(d, CSC_P_GRE, off, hdr);
@@ -53,9 +53,9 @@ void dec_gre(struct dec *d, uint32_t off)
     l->next = proto;
     if (flags & GRE_K) {
         uint32_t k = off + GRE_HLEN + ((flags & (GRE_C | GRE_R)) ? GRE_OPT_LEN : 0);
-        struct span b;                 /* (version 1: the C bit may put it past the header) */
-        if (pkt_hdr(&d->p, k, GRE_OPT_LEN, &b))
-            DEC_VAL(d, l, u.gre.key, &b, 0, 4, 0xffffffffu, 0);
+        struct span key;               /* (version 1: the C bit may put it past the header) */
+        if (pkt_hdr(&d->p, k, GRE_OPT_LEN, &key))
+            DEC_VAL(d, l, u.gre.key, &key, 0, 4, 0xffffffffu, 0);
         l->notes |= CSC_N_GRE_KEY;
     }
     if (flags & GRE_S)

@@ -34,13 +34,10 @@ static uint32_t gtp_ext_chain(struct dec *d, uint32_t off, uint32_t hdr, uint8_t
 
 void dec_gtp(struct dec *d, uint32_t off)
 {
-    uint8_t flags = 0, type = 0;
-    uint32_t teid = 0;
-    if (!dec_need(d, CSC_P_GTP, off, GTP_HLEN))
+    struct span b;
+    if (!dec_need_span(d, CSC_P_GTP, off, GTP_HLEN, &b))
         return;
-    pkt_u8(&d->p, off + WIRE_OFF(gtp_hdr, flags), &flags);
-    pkt_u8(&d->p, off + WIRE_OFF(gtp_hdr, type), &type);
-    pkt_be32(&d->p, off + WIRE_OFF(gtp_hdr, teid), &teid);
+    uint8_t flags = span_u8(&b, WIRE_OFF(gtp_hdr, flags));
     if ((flags >> GTP_VERSION_SHIFT) != GTP_VERSION_1) {
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GTP, off);
         return;
@@ -58,8 +55,8 @@ void dec_gtp(struct dec *d, uint32_t off)
     struct csc_layer *l = dec_push(d, CSC_P_GTP, off, hdr);
     if (!l)
         return;
-    l->u.gtp.teid = teid;
-    l->next = type;
-    if (type == GTP_TPDU)
+    l->u.gtp.teid = span_be32(&b, WIRE_OFF(gtp_hdr, teid));
+    l->next = span_u8(&b, WIRE_OFF(gtp_hdr, type));
+    if (l->next == GTP_TPDU)
         dec_ip_by_nibble(d, off + hdr);
 }

@@ -50,12 +50,11 @@ static bool ah_v6_dstopts(struct dec *d, uint32_t off, uint32_t *hdr, uint8_t *n
 
 void dec_ah(struct dec *d, uint32_t off)
 {
-    uint8_t next = 0, plen = 0;
-    if (!dec_need(d, CSC_P_AH, off, AH_HLEN_MIN))
+    struct span b;
+    if (!dec_need_span(d, CSC_P_AH, off, AH_HLEN_MIN, &b))
         return;
-    pkt_u8(&d->p, off + WIRE_OFF(ah_hdr, nexthdr), &next);
-    pkt_u8(&d->p, off + WIRE_OFF(ah_hdr, hdrlen), &plen);
-    uint32_t hdr = ((uint32_t)plen + AH_LEN_BIAS) * WIRE_WORD;
+    uint8_t next = span_u8(&b, WIRE_OFF(ah_hdr, nexthdr));
+    uint32_t hdr = ((uint32_t)span_u8(&b, WIRE_OFF(ah_hdr, hdrlen)) + AH_LEN_BIAS) * WIRE_WORD;
     if (hdr < AH_HLEN_MIN) {          /* Payload Len 0: shorter than its own fields */
         if (!d->quoted)
             dec_stop(d, CSC_STOP_MALFORMED, CSC_P_AH, off);
@@ -66,19 +65,20 @@ void dec_ah(struct dec *d, uint32_t off)
     struct csc_layer *l = dec_header(d, CSC_P_AH, off, hdr);
     if (!l)
         return;
-    pkt_be32(&d->p, off + WIRE_OFF(ah_hdr, spi), &l->u.ipsec.spi);
-    pkt_be32(&d->p, off + WIRE_OFF(ah_hdr, seq), &l->u.ipsec.seq);
+    l->u.ipsec.spi = span_be32(&b, WIRE_OFF(ah_hdr, spi));
+    l->u.ipsec.seq = span_be32(&b, WIRE_OFF(ah_hdr, seq));
     l->next = next;
     dec_ipproto(d, next, off + hdr);
 }
 
 void dec_esp(struct dec *d, uint32_t off)
 {
-    struct csc_layer *l = dec_header(d, CSC_P_ESP, off, WIRE_LEN(esp_hdr));
+    struct span b;
+    struct csc_layer *l = dec_header_span(d, CSC_P_ESP, off, WIRE_LEN(esp_hdr), &b);
     if (!l)
         return;
-    pkt_be32(&d->p, off + WIRE_OFF(esp_hdr, spi), &l->u.ipsec.spi);
-    pkt_be32(&d->p, off + WIRE_OFF(esp_hdr, seq), &l->u.ipsec.seq);
+    l->u.ipsec.spi = span_be32(&b, WIRE_OFF(esp_hdr, spi));
+    l->u.ipsec.seq = span_be32(&b, WIRE_OFF(esp_hdr, seq));
     if (!d->quoted && off + WIRE_LEN(esp_hdr) < d->end)
         dec_stop_value(d, CSC_STOP_ENCRYPTED, CSC_P_ESP, off, l->u.ipsec.spi);
 }

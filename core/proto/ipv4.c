@@ -22,10 +22,9 @@
 
 void dec_ipv4(struct dec *d, uint32_t off)
 {
-    if (!dec_need(d, CSC_P_IPV4, off, IPV4_HLEN))
-        return;
     struct span b;
-    pkt_hdr(&d->p, off, IPV4_HLEN, &b);                  /* there: dec_need */
+    if (!dec_need_span(d, CSC_P_IPV4, off, IPV4_HLEN, &b))
+        return;
     uint8_t vihl = span_u8(&b, WIRE_OFF(ipv4_hdr, vihl));
     if ((vihl >> IP_VERSION_SHIFT) != IP_VERSION_4 || (vihl & IPV4_IHL_MASK) < IPV4_IHL_MIN) {
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_IPV4, off);

@@ -27,15 +27,12 @@
 
 void dec_nhrp(struct dec *d, uint32_t off)
 {
-    uint16_t pktsz = 0;
-    uint8_t type = 0, shtl = 0, sstl = 0, spl = 0, tpl = 0;
-    struct csc_layer *l = dec_header(d, CSC_P_NHRP, off, WIRE_LEN(nhrp_hdr));
+    struct span b;
+    struct csc_layer *l = dec_header_span(d, CSC_P_NHRP, off, WIRE_LEN(nhrp_hdr), &b);
     if (!l)
         return;
-    pkt_be16(&d->p, off + WIRE_OFF(nhrp_hdr, pktsz), &pktsz);
-    pkt_u8(&d->p, off + WIRE_OFF(nhrp_hdr, op_type), &type);
-    pkt_u8(&d->p, off + WIRE_OFF(nhrp_hdr, shtl), &shtl);
-    pkt_u8(&d->p, off + WIRE_OFF(nhrp_hdr, sstl), &sstl);
+    uint16_t pktsz = span_be16(&b, WIRE_OFF(nhrp_hdr, pktsz));
+    uint8_t type = span_u8(&b, WIRE_OFF(nhrp_hdr, op_type));
     l->next = type;
     uint64_t end = (uint64_t)off + pktsz;
     if (pktsz < WIRE_LEN(nhrp_hdr) || end > d->end) {
@@ -47,11 +44,11 @@ void dec_nhrp(struct dec *d, uint32_t off)
     if (type != NHRP_TRAFFIC_INDICATION)
         return;
     uint32_t m = off + WIRE_LEN(nhrp_hdr);
-    if (!dec_need(d, CSC_P_NHRP, m, NHRP_IND_MAND_LEN))
+    struct span mand;                 /* the source and target protocol lengths lead */
+    if (!dec_need_span(d, CSC_P_NHRP, m, NHRP_IND_MAND_LEN, &mand))
         return;
-    pkt_u8(&d->p, m, &spl);
-    pkt_u8(&d->p, m + 1, &tpl);
-    uint64_t q = (uint64_t)m + NHRP_IND_MAND_LEN + (shtl & NHRP_TL_LEN) + (sstl & NHRP_TL_LEN) + spl + tpl;
+    uint64_t q = (uint64_t)m + NHRP_IND_MAND_LEN + (span_u8(&b, WIRE_OFF(nhrp_hdr, shtl)) & NHRP_TL_LEN) +
+                 (span_u8(&b, WIRE_OFF(nhrp_hdr, sstl)) & NHRP_TL_LEN) + span_u8(&mand, 0) + span_u8(&mand, 1);
     if (q >= end)
         return;
     d->quoted = 1;

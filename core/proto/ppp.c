@@ -16,22 +16,19 @@
 
 void dec_pppoe(struct dec *d, uint32_t off)
 {
-    uint8_t vt = 0, code = 0;
-    uint16_t sid = 0, len = 0, proto = 0;
-    struct csc_layer *l = dec_header(d, CSC_P_PPPOE, off, PPPOE_HLEN);
+    struct span b;
+    struct csc_layer *l = dec_header_span(d, CSC_P_PPPOE, off, PPPOE_HLEN, &b);
     if (!l)
         return;
-    pkt_u8(&d->p, off + WIRE_OFF(pppoe_hdr, ver_type), &vt);
-    pkt_u8(&d->p, off + WIRE_OFF(pppoe_hdr, code), &code);
-    pkt_be16(&d->p, off + WIRE_OFF(pppoe_hdr, session), &sid);
-    pkt_be16(&d->p, off + WIRE_OFF(pppoe_hdr, length), &len);
-    pkt_be16(&d->p, off + WIRE_OFF(pppoe_hdr, ppp_proto), &proto);
-    l->u.pppoe.session = sid;
+    uint16_t proto = span_be16(&b, WIRE_OFF(pppoe_hdr, ppp_proto));
+    l->u.pppoe.session = span_be16(&b, WIRE_OFF(pppoe_hdr, session));
     l->next = proto;
-    if (vt != PPPOE_VER_TYPE || code != 0) {   /* code 0: a session (data) packet */
+    /* code 0: a session (data) packet */
+    if (span_u8(&b, WIRE_OFF(pppoe_hdr, ver_type)) != PPPOE_VER_TYPE || span_u8(&b, WIRE_OFF(pppoe_hdr, code))) {
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_PPPOE, off);
         return;
     }
+    uint16_t len = span_be16(&b, WIRE_OFF(pppoe_hdr, length));
     if (len < PPPOE_HLEN - PPPOE_SES_HLEN) {  /* shorter than the PPP protocol field */
         l->notes |= CSC_N_LEN_SHORT;
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_PPPOE, off);

@@ -40,28 +40,22 @@ static void sll_fields(struct dec *d, struct csc_layer *l, uint16_t pkttype, uin
 
 void dec_sll(struct dec *d, uint32_t off)
 {
-    uint16_t pkttype = 0, hatype = 0, proto = 0;
-    struct csc_layer *l = dec_header(d, CSC_P_SLL, off, WIRE_LEN(sll_hdr));
-    if (!l)
-        return;
-    pkt_be16(&d->p, off + WIRE_OFF(sll_hdr, pkttype), &pkttype);
-    pkt_be16(&d->p, off + WIRE_OFF(sll_hdr, hatype), &hatype);
-    pkt_be16(&d->p, off + WIRE_OFF(sll_hdr, protocol), &proto);
-    sll_fields(d, l, pkttype, hatype, proto, off + WIRE_LEN(sll_hdr));
+    struct span b;
+    struct csc_layer *l = dec_header_span(d, CSC_P_SLL, off, WIRE_LEN(sll_hdr), &b);
+    if (l)
+        sll_fields(d, l, span_be16(&b, WIRE_OFF(sll_hdr, pkttype)), span_be16(&b, WIRE_OFF(sll_hdr, hatype)),
+                   span_be16(&b, WIRE_OFF(sll_hdr, protocol)), off + WIRE_LEN(sll_hdr));
 }
 
 void dec_sll2(struct dec *d, uint32_t off)
 {
-    uint16_t proto = 0, hatype = 0;
-    uint8_t pkttype = 0;
-    struct csc_layer *l = dec_header(d, CSC_P_SLL2, off, WIRE_LEN(sll2_hdr));
+    struct span b;
+    struct csc_layer *l = dec_header_span(d, CSC_P_SLL2, off, WIRE_LEN(sll2_hdr), &b);
     if (!l)
         return;
-    pkt_be16(&d->p, off + WIRE_OFF(sll2_hdr, protocol), &proto);
-    pkt_u8(&d->p, off + WIRE_OFF(sll2_hdr, pkttype), &pkttype);
-    pkt_be16(&d->p, off + WIRE_OFF(sll2_hdr, hatype), &hatype);
-    pkt_be32(&d->p, off + WIRE_OFF(sll2_hdr, ifindex), &l->u.sll.ifindex);
-    sll_fields(d, l, pkttype, hatype, proto, off + WIRE_LEN(sll2_hdr));
+    l->u.sll.ifindex = span_be32(&b, WIRE_OFF(sll2_hdr, ifindex));
+    sll_fields(d, l, span_u8(&b, WIRE_OFF(sll2_hdr, pkttype)), span_be16(&b, WIRE_OFF(sll2_hdr, hatype)),
+               span_be16(&b, WIRE_OFF(sll2_hdr, protocol)), off + WIRE_LEN(sll2_hdr));
 }
 
 static void family_payload(struct dec *d, uint32_t fam, uint32_t off)

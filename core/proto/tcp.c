@@ -40,10 +40,9 @@ static uint16_t find_mss(struct dec *d, uint32_t opt, uint32_t end)
 
 void dec_tcp(struct dec *d, uint32_t off)
 {
-    if (!dec_need(d, CSC_P_TCP, off, TCP_HLEN))
-        return;
     struct span b;
-    pkt_hdr(&d->p, off, TCP_HLEN, &b);                   /* there: dec_need */
+    if (!dec_need_span(d, CSC_P_TCP, off, TCP_HLEN, &b))
+        return;
     uint8_t doff = span_bits(&b, WIRE_OFF(tcp_hdr, doff), 0xf0);   /* the low bits: reserved */
     uint8_t flags = span_u8(&b, WIRE_OFF(tcp_hdr, flags));
     uint32_t hdr = (uint32_t)(doff >> TCP_DOFF_SHIFT) * WIRE_WORD;

@@ -19,15 +19,13 @@
 
 void dec_udp(struct dec *d, uint32_t off)
 {
-    uint16_t ulen = 0;
-    struct csc_layer *l = dec_header(d, CSC_P_UDP, off, UDP_HLEN);
+    struct span b;
+    struct csc_layer *l = dec_header_span(d, CSC_P_UDP, off, UDP_HLEN, &b);
     if (!l)
         return;
-    struct span b;
-    pkt_hdr(&d->p, off, UDP_HLEN, &b);                   /* there: dec_header */
     DEC_VAL(d, l, u.ports.sport, &b, WIRE_OFF(udp_hdr, source), 2, 0xffff, 0);
     DEC_VAL(d, l, u.ports.dport, &b, WIRE_OFF(udp_hdr, dest), 2, 0xffff, 0);
-    ulen = span_be16(&b, WIRE_OFF(udp_hdr, len));
+    uint16_t ulen = span_be16(&b, WIRE_OFF(udp_hdr, len));
 
     uint32_t avail = d->end - off, len = ulen;
     int bad_len = 0;

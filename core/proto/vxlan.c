@@ -26,16 +26,14 @@
 
 void dec_vxlan(struct dec *d, uint32_t off)
 {
-    uint32_t flags = 0, vni = 0;
-    struct csc_layer *l = dec_header(d, CSC_P_VXLAN, off, VXLAN_HLEN);
+    struct span b;
+    struct csc_layer *l = dec_header_span(d, CSC_P_VXLAN, off, VXLAN_HLEN, &b);
     if (!l)
         return;
-    struct span b;
-    pkt_hdr(&d->p, off, VXLAN_HLEN, &b);                 /* there: dec_header */
-    flags = span_be32(&b, WIRE_OFF(vxlan_hdr, flags));
+    uint32_t flags = span_be32(&b, WIRE_OFF(vxlan_hdr, flags));
     l->u.vxlan.flags = flags;
     DEC_VAL(d, l, u.vxlan.vni, &b, WIRE_OFF(vxlan_hdr, vni), 4, ~VNI_LOW_BYTE, VNI_SHIFT);
-    vni = span_u8(&b, WIRE_OFF(vxlan_hdr, vni) + 3);     /* RCO start, or reserved */
+    uint32_t vni = span_u8(&b, WIRE_OFF(vxlan_hdr, vni) + 3);     /* RCO start, or reserved */
     if (flags & ~VXLAN_KNOWN & VXLAN_FLAGS_MASK)
         l->notes |= CSC_N_RESERVED_BITS;
     if (flags & VXLAN_HF_RCO) {
@@ -75,16 +73,14 @@ static void gpe_next(struct dec *d, uint8_t np, uint32_t off)
 
 void dec_vxlan_gpe(struct dec *d, uint32_t off)
 {
-    uint8_t flags = 0, np = 0;
-    uint32_t vni = 0;
-    struct csc_layer *l = dec_header(d, CSC_P_VXLAN_GPE, off, WIRE_LEN(vxlan_gpe_hdr));
+    struct span b;
+    struct csc_layer *l = dec_header_span(d, CSC_P_VXLAN_GPE, off, WIRE_LEN(vxlan_gpe_hdr), &b);
     if (!l)
         return;
-    pkt_u8(&d->p, off + WIRE_OFF(vxlan_gpe_hdr, flags), &flags);
-    pkt_u8(&d->p, off + WIRE_OFF(vxlan_gpe_hdr, next_protocol), &np);
-    pkt_be32(&d->p, off + WIRE_OFF(vxlan_gpe_hdr, vni), &vni);
+    uint8_t flags = span_u8(&b, WIRE_OFF(vxlan_gpe_hdr, flags));
+    uint8_t np = span_u8(&b, WIRE_OFF(vxlan_gpe_hdr, next_protocol));
     l->u.vxlan.flags = flags;
-    l->u.vxlan.vni = vni >> VNI_SHIFT;
+    l->u.vxlan.vni = span_be32(&b, WIRE_OFF(vxlan_gpe_hdr, vni)) >> VNI_SHIFT;
     l->next = np;
     if (flags & VXLAN_GPE_O)
         l->notes |= CSC_N_TUNNEL_OAM;
@@ -94,13 +90,12 @@ void dec_vxlan_gpe(struct dec *d, uint32_t off)
 
 void dec_nsh(struct dec *d, uint32_t off)
 {
-    uint8_t b0 = 0, b1 = 0, np = 0;
-    if (!dec_need(d, CSC_P_NSH, off, NSH_HLEN_MIN))
+    struct span b;
+    if (!dec_need_span(d, CSC_P_NSH, off, NSH_HLEN_MIN, &b))
         return;
-    pkt_u8(&d->p, off + WIRE_OFF(nsh_hdr, ver_flags), &b0);
-    pkt_u8(&d->p, off + WIRE_OFF(nsh_hdr, ttl_len), &b1);
-    pkt_u8(&d->p, off + WIRE_OFF(nsh_hdr, next_protocol), &np);
-    uint32_t hdr = (uint32_t)(b1 & NSH_LEN_MASK) * WIRE_WORD;
+    uint8_t b0 = span_u8(&b, WIRE_OFF(nsh_hdr, ver_flags));
+    uint8_t np = span_u8(&b, WIRE_OFF(nsh_hdr, next_protocol));
+    uint32_t hdr = (uint32_t)(span_u8(&b, WIRE_OFF(nsh_hdr, ttl_len)) & NSH_LEN_MASK) * WIRE_WORD;
     if ((b0 >> NSH_VER_SHIFT) != 0 || hdr < NSH_HLEN_MIN) {
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_NSH, off);
         return;
@@ -109,6 +104,6 @@ void dec_nsh(struct dec *d, uint32_t off)
     if (!l)
         return;
     l->next = np;
-    pkt_be32(&d->p, off + WIRE_OFF(nsh_hdr, spi_si), &l->u.nsh.spi_si);
+    l->u.nsh.spi_si = span_be32(&b, WIRE_OFF(nsh_hdr, spi_si));
     gpe_next(d, np, off + hdr);
 }

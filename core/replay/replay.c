@@ -38,20 +38,10 @@ static void kernel_reset(struct csc_result *r)
 {
     struct csc_kernel *k = &r->kernel;
     /* (rp_input gave the input's layers a blank kernel part) */
-    k->ran = 0;
+    memset(k, 0, offsetof(struct csc_kernel, devs));   /* devs[], steps[]: as far as ndevs, nsteps say */
     k->verdict = CSC_K_UNKNOWN;
     k->drop_layer = CSC_NO_LAYER;
-    k->drop_reason = 0;
-    k->counters = 0;
-    k->warnings = 0;
-    k->sw_passes = 0;
-    k->ndevs = 0;
-    k->nsteps = 0;
-    k->last_layer = 0;
-    k->trace_truncated = 0;
     k->reasm_dev = CSC_NO_DEV;
-    k->sw_bytes = 0;
-    k->hdr_bytes = 0;
     for (unsigned i = 0; i < r->nlayers; i++)
         memset(&r->layers[i].k, 0, sizeof r->layers[i].k);
 }

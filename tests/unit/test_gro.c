@@ -342,7 +342,7 @@ START_TEST(flow_table_lru)
     ck_assert_uint_eq(last->frames_in, 2);
     /* every entry is on the LRU list exactly once */
     unsigned len = 0;
-    for (uint16_t i = G.lru_newest; i != CSC_GRO_NIL; i = G.flow[i].older) {
+    for (uint16_t i = G.lru.newest; i != CSC_SLOT_NIL; i = G.lru_link[i].older) {
         ck_assert(G.flow[i].used);
         ck_assert_uint_le(++len, CSC_GRO_FLOWS);
     }

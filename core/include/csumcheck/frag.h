@@ -37,6 +37,7 @@
 #define CSUMCHECK_FRAG_H
 
 #include "csumcheck.h"
+#include "slots.h"
 
 #define CSC_FRAG_SLOTS 64
 #define CSC_FRAG_INDEX (4 * CSC_FRAG_SLOTS)   /* hash index of the entries (power of 2) */
@@ -71,7 +72,6 @@ struct csc_frag_entry {
     uint32_t early_min;          /* the lowest offset fed before the first fragment */
     uint8_t early, usum_lost;    /* fragments fed before the first; a share not summed */
     uint64_t last_frame;
-    uint8_t newer, older;        /* LRU list (slot indices, CSC_FRAG_NIL at the ends) */
     /* the byte store (csc_frag_attach) */
     uint8_t bytes_ok;            /* every fragment's bytes are in the slot's area */
     uint16_t hlen;               /* the first fragment's header, stored before the payload
@@ -94,8 +94,9 @@ struct csc_frag_table {
     uint32_t bytes;              /* payload bytes accounted in flight */
     uint64_t completed, evicted, overlaps, dropped;
     /* private: O(1) lookup and eviction */
-    uint8_t index[CSC_FRAG_INDEX];   /* slot + 1, 0 empty (linear probing) */
-    uint8_t newest, oldest;          /* LRU list ends */
+    uint32_t index[CSC_FRAG_INDEX];  /* e[] by datagram (core/slots.h) */
+    struct csc_lru lru;              /* e[] by last fed (core/slots.h) */
+    struct csc_lru_link lru_link[CSC_FRAG_SLOTS];
     uint8_t nfree, free[CSC_FRAG_SLOTS];
 };
 

@@ -20,11 +20,11 @@
 #define CSUMCHECK_GRO_H
 
 #include "csumcheck.h"
+#include "slots.h"
 
 #define CSC_GRO_BUCKETS 8        /* GRO_HASH_BUCKETS */
 #define CSC_GRO_PER_BUCKET 8     /* MAX_GRO_SKBS */
 #define CSC_GRO_FLOWS 512        /* per-flow statistics kept (LRU beyond) */
-#define CSC_GRO_NIL 0xffffu      /* end of the LRU list */
 #define CSC_GRO_DEVS 16
 
 /* Why a held (possibly merged) packet left the GRO list */
@@ -74,7 +74,6 @@ struct csc_gro_held {
 struct csc_gro_flow_stats {
     uint8_t used;
     uint8_t dev;
-    uint16_t newer, older;   /* LRU list (slot indices, CSC_GRO_NIL at the ends) */
     uint16_t tag;            /* index hash of (dev, key) (speed only) */
     uint64_t key, last_frame;
     uint64_t frames_in, packets_out, merged_frames;
@@ -151,8 +150,9 @@ struct csc_gro {
     uint64_t flows_evicted;                /* statistics entries reused for a new flow */
     /* private */
     uint16_t flows_used;
-    uint16_t lru_newest, lru_oldest;       /* the LRU list's ends (CSC_GRO_NIL: empty) */
-    uint32_t flow_index[CSC_GRO_INDEX];    /* hash tag << 16 | slot + 1; 0 empty */
+    struct csc_lru lru;                    /* flow[] by last use (core/slots.h) */
+    struct csc_lru_link lru_link[CSC_GRO_FLOWS];
+    uint32_t flow_index[CSC_GRO_INDEX];    /* flow[] by (dev, key) (core/slots.h) */
     uint8_t ndevs;                         /* dev[] entries used (taken in order) */
     uint8_t dev_of[CSC_MAX_DEVS][CSC_P__COUNT];   /* (depth, kind) -> dev index + 1 */
 };

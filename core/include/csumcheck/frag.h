@@ -41,7 +41,6 @@
 
 #define CSC_FRAG_SLOTS 64
 #define CSC_FRAG_INDEX (4 * CSC_FRAG_SLOTS)   /* hash index of the entries (power of 2) */
-#define CSC_FRAG_NIL 0xffu                    /* end of the LRU list */
 #define CSC_FRAG_RANGES 64              /* runs of a queue (inet_frag_queue_insert: fragments
                                            out of order are runs of their own) */
 #define CSC_FRAG_MAX_BYTES (4u << 20)   /* like ipfrag_high_thresh */

@@ -365,7 +365,7 @@ START_TEST(ipv4_last_ending_below_the_queue)
 END_TEST
 
 /* fr4-3: a second last fragment with another end (1,000, not 1,008) kills
- * the queue; the model took it as a duplicate of the first lastp-> */
+ * the queue; the model took it as a duplicate of the first last. */
 START_TEST(ipv4_second_last_with_another_end)
 {
     cfg_set("none", "modern");

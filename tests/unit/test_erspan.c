@@ -11,23 +11,31 @@
 
 /* GRE (flags) / ERSPAN II header when type2 / mirrored Ethernet to a
  * multicast MAC / IPv4 / UDP / 40 bytes, over IPv4 or IPv6 */
-static void erspan_frame(uint16_t gre_flags, int type2, int v6, int bad_gre)
+/* Ethernet / IPv4 or IPv6 / GRE (flags, key 100) with ERSPAN's protocol,
+ * and the ERSPAN II header (version 1, session 100) when type2 */
+static struct pb_layer *push_erspan(struct pb_frame *f, uint16_t gre_flags, int type2, int v6)
 {
-    struct pb_frame f;
-    pb_init(&f);
-    pb_push(&f, PB_ETH);
-    pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
-    struct pb_layer *g = pb_push(&f, PB_GRE);
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, v6 ? PB_IPV6 : PB_IPV4);
+    struct pb_layer *g = pb_push(f, PB_GRE);
     g->proto = ETH_P_ERSPAN;
     g->gre_flags = gre_flags;
     g->key = 100;
-    if (bad_gre)
-        g->csum = PB_BAD;
     if (type2) {
-        struct pb_layer *e = pb_push(&f, PB_RAW);
-        memcpy(e->raw, "\x10\x64\x00\x64\x00\x00\x00\x01", 8);   /* ver 1, session 100 */
+        struct pb_layer *e = pb_push(f, PB_RAW);
+        memcpy(e->raw, "\x10\x64\x00\x64\x00\x00\x00\x01", 8);
         e->len = 8;
     }
+    return g;
+}
+
+static void erspan_frame(uint16_t gre_flags, int type2, int v6, int bad_gre)
+{
+    struct pb_frame f;
+    struct pb_layer *g = push_erspan(&f, gre_flags, type2, v6);
+    if (bad_gre)
+        g->csum = PB_BAD;
     int m = f.n;
     pb_push(&f, PB_ETH);
     pb_push(&f, PB_IPV4);
@@ -173,16 +181,7 @@ START_TEST(erspan_with_nothing_after)
     for (int v6 = 0; v6 < 2; v6++) {
         cfg_set("none", "modern");
         struct pb_frame f;
-        pb_init(&f);
-        pb_push(&f, PB_ETH);
-        pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
-        struct pb_layer *g = pb_push(&f, PB_GRE);
-        g->proto = ETH_P_ERSPAN;
-        g->gre_flags = GRE_K | GRE_S;
-        g->key = 100;
-        struct pb_layer *e = pb_push(&f, PB_RAW);
-        memcpy(e->raw, "\x10\x64\x00\x64\x00\x00\x00\x01", 8);   /* ver 1, session 100 */
-        e->len = 8;
+        push_erspan(&f, GRE_K | GRE_S, 1, v6);
         run(&f);
         if (v6) {
             ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);

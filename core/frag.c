@@ -595,6 +595,15 @@ static void queue_kill(struct csc_frag_table *t, struct csc_frag_entry *e, struc
     }
 }
 
+/* The replay refused this IPv6 fragment with a parameter problem of
+ * ip6_frag_queue's (core/replay/defrag.c): it never joins the queue. */
+static bool ip6_frag_queue_refused(const struct csc_result *r, int ipi)
+{
+    const struct csc_kernel *k = &r->kernel;
+    return k->ran && k->verdict == CSC_K_DROP && k->drop_layer == ipi &&
+           (k->drop_reason == KD_FRAG_NOT_ROUNDED || k->drop_reason == KD_FRAG_TOO_FAR);
+}
+
 bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct csc_result *r,
                    uint64_t frame_no)
 {
@@ -628,6 +637,14 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
         more = fo & IP6_MF;
     }
     k.id = ip->u.ip.id;
+    k.addrsum = ip->pseudo;
+    if (k.v6 && ip6_frag_queue_refused(r, ipi)) {
+        /* 7.2.13 kills the queue too (era IP6_FRAG_PROB_KILLS) */
+        struct csc_frag_entry *e = lookup(t, &k);
+        if (e && t->cfg && (t->cfg->era.sw & CSC_ERA_BIT(CSC_E_IP6_FRAG_PROB_KILLS)))
+            entry_free(t, e);
+        return false;
+    }
     uint32_t len = ip->end > pay ? ip->end - pay : 0;
     uint32_t sum;
     if (ip->notes & CSC_N_LEN_EXCEEDS || !csc_region_sum(r, pay, ip->end, &sum)) {
@@ -651,7 +668,6 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
         len -= cut;
         sum = csum_block_sub(sum, csum_partial(tb, cut, 0), len);
     }
-    k.addrsum = ip->pseudo;
     struct csc_frag_entry *e = lookup(t, &k);
     if (len == 0) {                   /* end == offset: discard_qp / discard_fq kill the queue */
         if (e)

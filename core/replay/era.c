@@ -103,7 +103,12 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * negatively affects AccECN" (posted as v13 in January 2026; the host's
  * 6.18.44 still flushes). A run whose every segment has CWR merges on 7.2
  * (sid seed 5001 frame 26925: the old KF50). */
-#define SW_7_2 (SW_MODERN | E(GRE_RX_DROPPED) | E(TCP_GRO_CWR_NO_FLUSH))
+/* ip6_frag_queue (net/ipv6/reassembly.c, 7.2.13) calls inet_frag_kill and
+ * counts Ip6ReasmFails before it returns a parameter problem, so the
+ * fragments queued before are lost; 6.12.118 returns at once, and so does
+ * the host's 6.18.44 (a refused fragment between two that complete: Ip6ReasmOKs
+ * 1, Ip6ReasmFails 0). The commit was not read here. */
+#define SW_7_2 (SW_MODERN | E(GRE_RX_DROPPED) | E(TCP_GRO_CWR_NO_FLUSH) | E(IP6_FRAG_PROB_KILLS))
 
 struct era_def {
     struct csc_era era;
@@ -145,7 +150,8 @@ static const struct era_def eras[] = {
       "a fixed IPv4 ID per header, with or without DF; TCP GRO flushes on a CWR change (AccECN)" },
     { { "7.2", SW_7_2 },
       "Debian sid's 7.2 (7.2.13): modern + a GRE drop in gre_rcv counts the receiving "
-      "device's rx_dropped; TCP GRO merges CWR segments (AccECN)" },
+      "device's rx_dropped; TCP GRO merges CWR segments (AccECN); an IPv6 fragment's "
+      "parameter problem kills its reassembly queue" },
 };
 
 size_t csc_era_count(void)

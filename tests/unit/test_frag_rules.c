@@ -526,6 +526,49 @@ START_TEST(ipv4_fragment_dropped_before_the_queue_kills_nothing)
 }
 END_TEST
 
+/* fr6-7 by era: after [0, 72) M is queued, [72, 141) M is a parameter
+ * problem of ip6_frag_queue (its end not a multiple of 8). 6.12.118 (and
+ * the host's 6.18.44, measured) keep the queue: the last fragment [72, 144)
+ * completes the datagram. 7.2.13 kills it (inet_frag_kill, Ip6ReasmFails;
+ * era IP6_FRAG_PROB_KILLS): the last fragment starts a queue of its own. */
+START_TEST(ipv6_parameter_problem_kills_the_queue_on_7_2)
+{
+    static uint8_t first[2000], bad[2000], last[2000];
+    static const char *const eras[] = { "6.12", "modern", "7.2" };
+    for (int e = 0; e < 3; e++) {
+        int kills = e == 2;
+        cfg_set("none", eras[e]);
+        size_t n = ipv6_first_fragment(64);           /* [0, 72), M */
+        ck_assert_uint_le(n, sizeof first);
+        memcpy(first, FRAME, n);
+        memcpy(bad, FRAME, n);
+        memcpy(last, FRAME, n);
+        size_t m = n - 3;                              /* [72, 141), M */
+        be16_at(bad + 14 + 4, (uint16_t)(m - 14 - 40));
+        be16_at(bad + 14 + 40 + 2, 72 | 1);
+        be16_at(last + 14 + 40 + 2, 72);               /* [72, 144), last */
+        struct csc_frag_table *t = table();
+        run_bytes(first, n, n, CSC_LINK_ETHERNET);
+        struct csc_frame f1 = { first, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, 0 };
+        csc_frag_feed(t, &f1, &R, 1);
+        ck_assert_int_eq(t->nfree, CSC_FRAG_SLOTS - 1);
+        run_bytes(bad, m, m, CSC_LINK_ETHERNET);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+        struct csc_frame f2 = { bad, (uint32_t)m, (uint32_t)m, CSC_LINK_ETHERNET, 0 };
+        ck_assert(!csc_frag_feed(t, &f2, &R, 2));
+        ck_assert_int_eq(t->nfree, kills ? CSC_FRAG_SLOTS : CSC_FRAG_SLOTS - 1);
+        run_bytes(last, n, n, CSC_LINK_ETHERNET);
+        struct csc_frame f3 = { last, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, 0 };
+        ck_assert(csc_frag_feed(t, &f3, &R, 3) == !kills);
+        ck_assert_uint_eq(t->completed, kills ? 0 : 1);
+        ck_assert_int_eq(t->nfree, CSC_FRAG_SLOTS - kills);
+        if (!kills)
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    }
+}
+END_TEST
+
 Suite *frag_rules_suite(void);
 Suite *frag_rules_suite(void)
 {
@@ -542,6 +585,7 @@ Suite *frag_rules_suite(void)
     tcase_add_test(t, ipv4_runs_decide_duplicate_or_overlap);
     tcase_add_test(t, ipv6_overlap_and_short_last_kill_the_queue);
     tcase_add_test(t, ipv4_fragment_dropped_before_the_queue_kills_nothing);
+    tcase_add_test(t, ipv6_parameter_problem_kills_the_queue_on_7_2);
     suite_add_tcase(s, t);
     return s;
 }

@@ -481,6 +481,10 @@ enum csc_era_switch {
                                          ip_fixedid bit per header, the outer one checked
                                          with DF too (7.2.13 and the host's 6.18.44
                                          have, 6.12.118 lacks) */
+    CSC_E_IP6_FRAG_PROB_KILLS,        /* ip6_frag_queue's parameter problems (an end past
+                                         IPV6_MAXPLEN, a non-last end not a multiple of 8)
+                                         kill the queue too (7.2.13 has; 6.12.118 and the
+                                         host's 6.18.44 keep it) */
     CSC_E__COUNT
 };
 

@@ -90,8 +90,10 @@ int cmd_run_line(const struct live_tools *t, const char *line, char *err, size_t
     argv[argc] = NULL;
     if (!argc)
         return 0;
-    if (argv[0][0] == '@')
-        return builtin_run(argc, argv, err, n);
+    if (argv[0][0] == '@') {
+        int rc = builtin_run(argc, argv, err, n);
+        return rc < 0 && unsupported(err) ? 1 : rc;
+    }
     char tool[sizeof t->ip];
     if (!strcmp(argv[0], "ip") || (!strcmp(argv[0], "tc") && t->tc[0])) {
         snprintf(tool, sizeof tool, "%s", argv[0][0] == 'i' ? t->ip : t->tc);

@@ -42,6 +42,8 @@ static int nl_socket(void)
     if (fd < 0)
         return -1;
     struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+    int on = 1;                      /* refusals in the kernel's words (extack_text) */
+    (void)setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &on, sizeof on);
     if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
         close(fd);
         return -1;
@@ -211,6 +213,29 @@ static void nl_end(struct nl_req *r, struct rtattr *nest)
     rta_end(r, nest);
 }
 
+/* The kernel's own words for a refusal (extended ACK, NLMSGERR_ATTR_MSG):
+ * "remcsum nopartial is not offered" says more than EOPNOTSUPP. NULL if none. */
+static const char *extack_text(const struct nlmsghdr *h, size_t got)
+{
+    if (!(h->nlmsg_flags & NLM_F_ACK_TLVS) || h->nlmsg_len > got)
+        return NULL;
+    const struct nlmsgerr *e = NLMSG_DATA(h);
+    size_t off = NLMSG_HDRLEN + sizeof *e;
+    if (!(h->nlmsg_flags & NLM_F_CAPPED))
+        off += e->msg.nlmsg_len > NLMSG_HDRLEN ? NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN) : 0;
+    while (off + sizeof(struct nlattr) <= h->nlmsg_len) {
+        const struct nlattr *a = (const struct nlattr *)((const char *)h + off);
+        if (a->nla_len < sizeof *a || off + a->nla_len > h->nlmsg_len)
+            return NULL;
+        const char *v = (const char *)a + NLA_HDRLEN;
+        size_t vlen = a->nla_len - NLA_HDRLEN;
+        if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG && vlen && memchr(v, 0, vlen))
+            return v;
+        off += NLA_ALIGN(a->nla_len);
+    }
+    return NULL;
+}
+
 static int nl_talk(void *msg, char *err, size_t n, const char *what)
 {
     const struct nlmsghdr *req = msg;
@@ -234,7 +259,9 @@ static int nl_talk(void *msg, char *err, size_t n, const char *what)
     }
     const struct nlmsgerr *e = NLMSG_DATA(h);
     if (e->error) {
-        snprintf(err, n, "%s: %s", what, strerror(-e->error));
+        const char *why = extack_text(h, (size_t)got);
+        snprintf(err, n, "%s: %s%s%s%s", what, strerror(-e->error), why ? " (" : "", why ? why : "",
+                 why ? ")" : "");
         return -1;
     }
     return 0;

@@ -43,6 +43,19 @@ static void udp_csum_error(struct rp *rp, uint8_t i, enum kfn fn, bool v6)
     rp_drop(rp, i, fn, KD_UDP_CSUM, c);
 }
 
+/* The tunnel socket's encap_rcv, called by udp_queue_rcv_one_skb once the
+ * checksum is complete: the row's rcv, or not modelled when the row has
+ * none (a driver whose receive depends on state a capture lacks, such as
+ * AMT's relay discovery): unknown, never accept, as deliver_l4 does. */
+static void udp_encap_rcv(struct rp *rp, uint8_t t)
+{
+    void (*rcv)(struct rp *, uint8_t) = proto_row(L(rp, t)->proto)->rcv;
+    if (rcv)
+        rcv(rp, t);
+    else
+        not_modelled(rp, t, KF_UDP_QUEUE_RCV_ONE_SKB);
+}
+
 /* __udp4_lib_rcv / __udp6_lib_rcv and the socket's receive */
 void udp_rcv(struct rp *rp, uint8_t i)
 {
@@ -121,7 +134,7 @@ void udp_rcv(struct rp *rp, uint8_t i)
             udp_csum_error(rp, i, KF_UDP_QUEUE_RCV_ONE_SKB, v6);
             return;
         }
-        proto_row(L(rp, i + 1)->proto)->rcv(rp, i + 1);   /* the tunnel socket's encap_rcv */
+        udp_encap_rcv(rp, i + 1);
         return;
     }
     /* plain socket: copy-and-checksum at recvmsg */

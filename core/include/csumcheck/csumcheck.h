@@ -131,6 +131,8 @@ enum csc_proto_flag {
     CSC_PF_ID           = 1u << 7,  /* its view starts with an identifier (csc_layer_id) */
     CSC_PF_UNBOUND_PORT = 1u << 8,  /* decoded on its port, where nothing listens unless
                                        configured (a FOU port): the datagram is UdpNoPorts */
+    CSC_PF_SOCKET_IPV4  = 1u << 9,  /* its UDP tunnel socket is AF_INET only: over IPv6
+                                       nothing listens on the port (Udp6NoPorts) */
 };
 
 struct csc_proto_desc {

@@ -113,6 +113,8 @@ enum csc_proto {
     CSC_P_MACSEC,        /* MACsec SecTAG (IEEE 802.1AE, EtherType 0x88E5); without
                             encryption its cleartext EtherType is part of the layer and
                             the user data is decoded */
+    CSC_P_AMT,           /* Automatic Multicast Tunneling (RFC 7450, UDP 2268): a
+                            multicast data message carries an IP packet */
     CSC_P__COUNT
 };
 

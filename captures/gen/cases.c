@@ -140,6 +140,26 @@ static const struct gen_case gre_udp[] = {
       "GRE-in-UDP over IPv6, GRE checksum, inner UDP bad"),
 };
 
+/* AMT (RFC 7450) on 2268: the kernel's amt device takes a data message
+ * only with discovery and request state (not modelled: unknown); its socket
+ * is IPv4 only (over IPv6: Udp6NoPorts) */
+static const struct gen_case amt[] = {
+    C("amt-data-udp", "eth ipv4 udp:dport=2268 raw:hex=0600 ipv4 udp pay:len=100",
+      "AMT Multicast Data, inner IPv4 UDP, all good: amt_rcv not modelled (unknown)"),
+    C("amt-data6-udp", "eth ipv4 udp:dport=2268 raw:hex=0600 ipv6 udp pay:len=80", "AMT data, inner IPv6"),
+    C("amt-outer-zero", "eth ipv4 udp:zero,dport=2268 raw:hex=0600 ipv4 udp pay:len=100", "AMT, outer UDP zero"),
+    C("amt-outer-bad", "eth ipv4 udp:bad,dport=2268 raw:hex=0600 ipv4 udp pay:len=100",
+      "AMT, outer UDP bad: dropped by the socket before amt_rcv"),
+    C("amt-inner-bad", "eth ipv4 udp:dport=2268 raw:hex=0600 ipv4 udp:bad pay:len=100", "AMT data, inner UDP bad"),
+    C("amt-update-igmp", "eth ipv4 udp:dport=2268 raw:hex=050002000000000112345678 ipv4 igmp",
+      "AMT Membership Update carrying an IGMP report"),
+    C("amt-discovery", "eth ipv4 udp:dport=2268 raw:hex=0100000012345678",
+      "AMT Relay Discovery: no packet inside (unsupported, type 1)"),
+    C("amt-version1", "eth ipv4 udp:dport=2268 raw:hex=1600 pay:len=40", "AMT version 1: unsupported"),
+    C("amt6-data-udp", "eth ipv6 udp:dport=2268 raw:hex=0600 ipv4 udp pay:len=80",
+      "AMT over IPv6: the amt socket is IPv4 only (Udp6NoPorts)"),
+};
+
 static const struct gen_case gre[] = {
     C("gre-plain", "eth ipv4 gre ipv4 tcp pay:len=100", "GRE without checksum (none: no C bit)"),
     C("gre-csum", "eth ipv4 gre:C ipv4 tcp pay:len=100", "GRE with a good checksum"),
@@ -582,6 +602,8 @@ const struct gen_file gen_files[] = {
     FILE_CASES("gre.pcap", "GRE with/without C, K, S; over IPv6; NVGRE and gretap (TEB); LCO", CAPW_PCAP, 0, gre),
     FILE_CASES("gre-in-udp.pcap", "GRE-in-UDP (RFC 8086) on UDP 4754 over IPv4 and IPv6 (as FOU with --fou-port 4754:47)",
                CAPW_PCAP, 0, gre_udp),
+    FILE_CASES("amt.pcap", "AMT (RFC 7450) on UDP 2268: data carrying IPv4/IPv6, an update, discovery, version 1",
+               CAPW_PCAP, 0, amt),
     FILE_CASES("ip-in-ip.pcap", "IPIP, 6in4, 4in6, 6in6", CAPW_PCAP, 0, ipip),
     FILE_CASES("l2tpv3.pcap", "L2TPv3 over IP and UDP, L2TPv2/PPP", CAPW_PCAP, 0, l2tp),
     FILE_CASES("l2tpv3-nosub.pcap", "L2TPv3 without the L2-specific sublayer (chosen from the bytes), an unknown cookie",

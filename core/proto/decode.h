@@ -198,6 +198,7 @@ void dec_teredo(struct dec *d, uint32_t off);
 void dec_ayiya(struct dec *d, uint32_t off);
 void dec_mpls_udp(struct dec *d, uint32_t off);
 void dec_fou(struct dec *d, uint32_t off);
+void dec_amt(struct dec *d, uint32_t off);
 void dec_gre_udp(struct dec *d, uint32_t off);
 void dec_esp(struct dec *d, uint32_t off);
 void dec_ah(struct dec *d, uint32_t off);

@@ -8,7 +8,7 @@
  *
  * Default ports: IANA's assignments (VXLAN 4789 RFC 7348, VXLAN-GPE 4790,
  * GENEVE 6081 RFC 8926, L2TP 1701, GTP-U 2152, Teredo 3544, AYIYA 5072,
- * MPLS-in-UDP 6635 RFC 7510, GRE-in-UDP 4754 RFC 8086) and GUE's 6080 (the
+ * MPLS-in-UDP 6635 RFC 7510, GRE-in-UDP 4754 RFC 8086, AMT 2268 RFC 7450) and GUE's 6080 (the
  * Linux fou examples). Port hints: 8472, the port a Linux VXLAN device
  * uses when none is given (drivers/net/vxlan, "dstport 0": the pre-IANA
  * value; flannel's and OTV's too).
@@ -154,6 +154,16 @@ const struct proto_row csc_protos[CSC_P__COUNT] = {
     /* 802.1AE's SecTAG: a link-layer header the real device's rx_handler
      * (macsec_handle_frame) takes off; no GRO handler for 0x88E5 */
     ROW(MACSEC) = { .pub = { .name = "macsec", .title = "MACsec" } },
+    /* AMT (RFC 7450): the amt device's IPv4 socket (amt_socket_create,
+     * encap_rcv amt_rcv, no gro_receive; drivers/net/amt.c v6.12). No rcv:
+     * what amt_rcv does with a message depends on the device's mode and its
+     * discovery and request state, which a capture lacks (not modelled) */
+    ROW(AMT) = {
+        .pub = { .name = "amt", .title = "AMT",
+                 .flags = CSC_PF_TUNNEL | CSC_PF_UDP_TUNNEL | CSC_PF_SOCKET_IPV4,
+                 .ports = { 2268 }, .option = "amt-port", .pref = "amt_ports" },
+        .decode_udp = dec_amt,
+    },
 };
 
 #define INET(n, p) [IPPROTO_##n##_] = &csc_protos[CSC_P_##p]

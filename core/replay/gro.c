@@ -288,9 +288,10 @@ void tcp_gro_receive(struct rp *rp, uint8_t i)
         gro_flush(rp, i, KF_TCP_GRO_RECEIVE, CSC_G_TCP_NO_PAYLOAD);
 }
 
-bool is_udp_tunnel(const struct csc_layer *l)
+bool is_udp_tunnel(const struct rp *rp, uint8_t t)
 {
-    return proto_has(l->proto, CSC_PF_UDP_TUNNEL);
+    unsigned p = L(rp, t)->proto;
+    return proto_has(p, CSC_PF_UDP_TUNNEL) && !(proto_has(p, CSC_PF_SOCKET_IPV4) && under_ipv6(rp, t));
 }
 
 /* A UDP tunnel socket with a gro_receive callback listens on this port. */
@@ -298,7 +299,7 @@ static bool udp_tunnel_gro_sock(const struct rp *rp, uint8_t i)
 {
     if (has_layer(rp, i + 1u) && L(rp, i + 1)->proto == CSC_P_GENEVE && !era(rp, CSC_E_GENEVE_GRO))
         return false;                 /* v3.18/v3.19: the offload's gro_receive is NULL */
-    return has_layer(rp, i + 1u) && is_udp_tunnel(L(rp, i + 1)) &&
+    return has_layer(rp, i + 1u) && is_udp_tunnel(rp, i + 1) &&
            proto_row(L(rp, i + 1)->proto)->gro_receive;
 }
 

@@ -43,6 +43,19 @@ static void udp_csum_error(struct rp *rp, uint8_t i, enum kfn fn, bool v6)
     rp_drop(rp, i, fn, KD_UDP_CSUM, c);
 }
 
+/* The tunnel socket's encap_rcv, called by udp_queue_rcv_one_skb once the
+ * checksum is complete: the row's rcv, or not modelled when the row has
+ * none (a driver whose receive depends on state a capture lacks, such as
+ * AMT's relay discovery): unknown, never accept, as deliver_l4 does. */
+static void udp_encap_rcv(struct rp *rp, uint8_t t)
+{
+    void (*rcv)(struct rp *, uint8_t) = proto_row(L(rp, t)->proto)->rcv;
+    if (rcv)
+        rcv(rp, t);
+    else
+        not_modelled(rp, t, KF_UDP_QUEUE_RCV_ONE_SKB);
+}
+
 /* __udp4_lib_rcv / __udp6_lib_rcv and the socket's receive */
 void udp_rcv(struct rp *rp, uint8_t i)
 {
@@ -73,9 +86,11 @@ void udp_rcv(struct rp *rp, uint8_t i)
         skb_checksum_complete_unset(rp);
         rp_step(rp, i, init, W_COMPLETE_UNSET, CSC_TRI_UNDECIDED, 0, &before);
     }
-    bool tunnel = has_layer(rp, i + 1u) && is_udp_tunnel(L(rp, i + 1));
-    /* a port nothing listens on unless configured (GRE-in-UDP without a FOU port) */
-    bool unbound = has_layer(rp, i + 1u) && proto_has(L(rp, i + 1)->proto, CSC_PF_UNBOUND_PORT);
+    bool tunnel = has_layer(rp, i + 1u) && is_udp_tunnel(rp, i + 1);
+    /* a port nothing listens on unless configured (GRE-in-UDP without a FOU
+     * port), or on this family (an AF_INET-only tunnel socket over IPv6) */
+    bool unbound = has_layer(rp, i + 1u) &&
+                   proto_has(L(rp, i + 1)->proto, CSC_PF_UNBOUND_PORT | (v6 ? CSC_PF_SOCKET_IPV4 : 0));
     bool socket = tunnel || (rp->cfg->inner_socket && !unbound);
     if (v6 && check == 0 && !(tunnel && tunnel_no_check6_rx(rp, L(rp, i + 1)))) {
         rp_step(rp, i, lib, W_ZERO_REFUSED, CSC_TRI_NO, 0, NULL);
@@ -121,7 +136,7 @@ void udp_rcv(struct rp *rp, uint8_t i)
             udp_csum_error(rp, i, KF_UDP_QUEUE_RCV_ONE_SKB, v6);
             return;
         }
-        proto_row(L(rp, i + 1)->proto)->rcv(rp, i + 1);   /* the tunnel socket's encap_rcv */
+        udp_encap_rcv(rp, i + 1);
         return;
     }
     /* plain socket: copy-and-checksum at recvmsg */

@@ -302,7 +302,6 @@ static inline bool has_layer(const struct rp *rp, unsigned i)
 {
     return i < rp->r->nlayers;
 }
-bool is_udp_tunnel(const struct csc_layer *l);
 /* The layer travels under IPv6: its enclosing IP layer is IPv6 (the udp6_ /
  * tcp6_ / __udp6_ functions rather than the v4 ones). */
 static inline bool under_ipv6(const struct rp *rp, uint8_t i)
@@ -310,6 +309,8 @@ static inline bool under_ipv6(const struct rp *rp, uint8_t i)
     uint8_t ip = L(rp, i)->ip;
     return ip != CSC_NO_LAYER && L(rp, ip)->proto == CSC_P_IPV6;
 }
+/* A kernel UDP tunnel socket of layer t's row listens for t's family */
+bool is_udp_tunnel(const struct rp *rp, uint8_t t);
 
 /* ---- the replay's input (replay.c), for the memo (analyze_cached.c) ---- */
 /* The input of r's replay into in (its head and layers; values.h): its

@@ -109,8 +109,11 @@ def tshark_layers(path):
     rows = []
     for line in out.stdout.splitlines():
         names = line.split(":")
+        # "ip:ipv6": Wireshark's ip dissector handing a version-6 packet on
+        # (AMT's data message calls "ip" whatever the version): one layer
         rows.append([COUNTED[n] for k, n in enumerate(names)
-                     if n in COUNTED and (k == 0 or names[k - 1] != n)])
+                     if n in COUNTED and (k == 0 or names[k - 1] != n) and
+                     not (n == "ip" and names[k + 1:k + 2] == ["ipv6"])])
     return rows
 
 

@@ -191,6 +191,24 @@ static void r_macsec_short(struct pb_frame *f)
     pb_push(f, PB_PAYLOAD)->len = 4;
 }
 static void r_macsec_enc(struct pb_frame *f) { pb_push(f, PB_ETH); pb_push(f, PB_MACSEC)->macsec_tci = 0x2c; }
+/* AMT (RFC 7450): a Multicast Data message (type 6) carrying IPv4 and
+ * IPv6, and a Membership Update (type 5: MAC, nonce) carrying IGMP */
+static void r_amt_data4(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP)->dport = 2268; raw(f, "\x06\x00", 2);
+    pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 20;
+}
+static void r_amt_data6(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP)->dport = 2268; raw(f, "\x06\x00", 2);
+    pb_push(f, PB_IPV6); pb_push(f, PB_ICMPV6); pb_push(f, PB_PAYLOAD)->len = 8;
+}
+static void r_amt_update(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP)->dport = 2268;
+    raw(f, "\x05\x00\x02\x00\x00\x00\x00\x01\x12\x34\x56\x78", 12);
+    pb_push(f, PB_IPV4); pb_push(f, PB_IGMP);
+}
 
 struct recipe_case {
     const char *name;
@@ -214,6 +232,8 @@ static const struct recipe_case cases[] = {
     { "l2tpv3-nosub", r_l2tpv3_nosub, 7, CSC_STOP_END },
     { "macsec", r_macsec, 4, CSC_STOP_END }, { "macsec-short", r_macsec_short, 4, CSC_STOP_END },
     { "macsec-encrypted", r_macsec_enc, 2, CSC_STOP_ENCRYPTED },
+    { "amt-data4", r_amt_data4, 6, CSC_STOP_END }, { "amt-data6", r_amt_data6, 6, CSC_STOP_END },
+    { "amt-update", r_amt_update, 6, CSC_STOP_END },
 };
 
 static struct csc_result full;
@@ -375,6 +395,74 @@ static void patch16(size_t off, uint16_t v)
     FRAME[off + 1] = (uint8_t)v;
     run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
 }
+
+/* AMT's first byte: version 0 only (else unsupported, no value), types 1
+ * to 7 (else malformed, the type); Discovery, Advertisement, Request and
+ * Teardown carry no packet (unsupported, the type); each stop is on the AMT
+ * layer. A Query's 12 bytes lead its IP packet; Data's reserved byte is
+ * ignored. */
+static void amt_frame(const char *hdr, size_t n, bool inner)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH); pb_push(&f, PB_IPV4); pb_push(&f, PB_UDP)->dport = 2268;
+    raw(&f, hdr, n);
+    if (inner) {
+        pb_push(&f, PB_IPV4); pb_push(&f, PB_IGMP);
+    }
+    cfg_set("none", "modern");
+    run(&f);
+}
+
+/* value -1: none */
+static void assert_amt_stop(enum csc_stop why, int value, int nlayers)
+{
+    ck_assert_int_eq(R.nlayers, nlayers);
+    ck_assert_int_eq(R.stop, why);
+    ck_assert_int_eq(R.stop_proto, CSC_P_AMT);
+    ck_assert_uint_eq(R.stop_off, 14 + 20 + 8);
+    ck_assert_int_eq(R.stop_has_value, value >= 0);
+    if (value >= 0)
+        ck_assert_uint_eq(R.stop_value, (uint32_t)value);
+    ck_assert_uint_eq(R.stop_layer, nlayers - 1);
+}
+
+START_TEST(amt_message_types)
+{
+    amt_frame("\x16\x00\x00\x00\x00\x00\x00\x00", 8, false);       /* version 1 */
+    assert_amt_stop(CSC_STOP_UNSUPPORTED, -1, 4);
+    amt_frame("\x00\x00\x00\x00\x00\x00\x00\x00", 8, false);       /* type 0 */
+    assert_amt_stop(CSC_STOP_MALFORMED, 0, 4);
+    amt_frame("\x08\x00\x00\x00\x00\x00\x00\x00", 8, false);       /* type 8 */
+    assert_amt_stop(CSC_STOP_MALFORMED, 8, 4);
+    ck_assert_uint_eq(R.layers[3].hdr_len, 2);
+    static const uint8_t no_packet[] = { 1, 2, 3, 7 };
+    for (unsigned i = 0; i < sizeof no_packet; i++) {
+        char h[8] = { (char)no_packet[i], 0, 0, 0, 0x12, 0x34, 0x56, 0x78 };   /* + a nonce */
+        amt_frame(h, sizeof h, false);
+        assert_amt_stop(CSC_STOP_UNSUPPORTED, no_packet[i], 4);
+        ck_assert_int_eq(R.layers[3].proto, CSC_P_AMT);
+        ck_assert_uint_eq(R.layers[3].hdr_len, 2);
+        ck_assert_uint_eq(R.layers[3].next, no_packet[i]);
+    }
+    amt_frame("\x04\x01\x02\x00\x00\x00\x00\x01\x12\x34\x56\x78", 12, true);   /* Query, G */
+    ck_assert_int_eq(R.nlayers, 6);
+    ck_assert_int_eq(R.stop, CSC_STOP_END);
+    ck_assert_uint_eq(R.layers[3].hdr_len, 12);
+    ck_assert_uint_eq(R.layers[3].next, 4);
+    ck_assert_int_eq(R.layers[4].off, 14 + 20 + 8 + 12);
+    ck_assert_int_eq(R.layers[5].proto, CSC_P_IGMP);
+    ck_assert_int_eq(R.layers[5].verdict, CSC_V_GOOD);
+    amt_frame("\x06\x5a", 2, true);                                   /* Data, reserved set */
+    ck_assert_int_eq(R.nlayers, 6);
+    ck_assert_uint_eq(R.layers[3].next, 6);
+    ck_assert_int_eq(R.layers[4].off, 14 + 20 + 8 + 2);
+    amt_frame("\x06\x00\x50\x00", 4, false);                         /* Data, not IP: nibble 5 */
+    ck_assert_int_eq(R.nlayers, 4);
+    ck_assert_int_eq(R.stop, CSC_STOP_NEXT);
+    ck_assert_uint_eq(R.stop_value, 5);
+}
+END_TEST
 
 START_TEST(lying_lengths)
 {
@@ -620,6 +708,7 @@ Suite *decode_suite(void)
     tcase_add_test(t, link_types);
     tcase_add_test(t, ports_are_configurable);
     tcase_add_test(t, macsec_integrity_only);
+    tcase_add_test(t, amt_message_types);
     tcase_add_test(t, jumbo_option_with_payload_length);
     suite_add_tcase(s, t);
     return s;

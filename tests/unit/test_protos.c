@@ -1,6 +1,7 @@
 /*
- * test_protos.c - the protocol table (core/proto/protos.c) and the protocol
- * added through it alone: GRE-in-UDP (RFC 8086, core/proto/gre_udp.c).
+ * test_protos.c - the protocol table (core/proto/protos.c) and the protocols
+ * added through it alone: GRE-in-UDP (RFC 8086, core/proto/gre_udp.c) and
+ * AMT (RFC 7450, core/proto/amt.c).
  */
 #include "helpers.h"
 #include "proto/wire.h"
@@ -113,6 +114,90 @@ START_TEST(gre_in_udp_as_fou)
         ck_assert_int_ge(find_step("gre_rcv", "enter"), 0);
         ck_assert_uint_eq(R.kernel.counters, 0);
     }
+}
+END_TEST
+
+/* [eth] IPv4 or IPv6 / UDP 2268 / AMT Multicast Data / IPv4 / UDP */
+static void amt_data(struct pb_frame *f, bool v6, enum pb_state outer)
+{
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, v6 ? PB_IPV6 : PB_IPV4);
+    struct pb_layer *u = pb_push(f, PB_UDP);
+    u->dport = 2268;
+    u->csum = outer;
+    struct pb_layer *a = pb_push(f, PB_RAW);
+    memcpy(a->raw, "\x06\x00", 2);
+    a->len = 2;
+    pb_push(f, PB_IPV4);
+    pb_push(f, PB_UDP);
+    pb_push(f, PB_PAYLOAD)->len = 64;
+}
+
+START_TEST(amt_decoded_on_2268)
+{
+    struct pb_frame f;
+    amt_data(&f, false, PB_OK);
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_int_eq(R.nlayers, 6);
+    ck_assert_int_eq(R.layers[3].proto, CSC_P_AMT);
+    ck_assert_int_eq(R.layers[4].proto, CSC_P_IPV4);
+    ck_assert_int_eq(R.layers[5].verdict, CSC_V_GOOD);
+    ck_assert(csc_proto_is_tunnel(CSC_P_AMT));
+    ck_assert_str_eq(csc_proto_desc(CSC_P_AMT)->option, "amt-port");
+    ck_assert_uint_eq(csc_proto_desc(CSC_P_AMT)->ports[0], 2268);
+    csc_config_clear_ports(&CFG, CSC_P_AMT);            /* --no-default-ports */
+    run(&f);
+    ck_assert_int_eq(R.nlayers, 3);
+}
+END_TEST
+
+/* amt_rcv (drivers/net/amt.c v6.12) takes a data message only in gateway
+ * mode, from the relay it discovered, after its request was answered
+ * (amt_multicast_data_handler: AMT_STATUS_SENT_UPDATE): state no capture
+ * holds. The socket completes the checksum first (udp_queue_rcv_one_skb),
+ * then the replay says not modelled: unknown, never accept. No gro_receive
+ * on the socket: GRO at the NIC ends not-tunnel. */
+START_TEST(amt_rcv_not_modelled)
+{
+    struct pb_frame f;
+    amt_data(&f, false, PB_OK);
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    ck_assert_uint_eq(R.kernel.warnings & CSC_W_NOT_MODELLED, CSC_W_NOT_MODELLED);
+    ck_assert_int_ge(find_step("udp_queue_rcv_one_skb", "not-modelled"), 0);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NOT_TUNNEL);
+
+    amt_data(&f, false, PB_BAD);
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, 2);
+    ck_assert(has_counter(CSC_C_UDP_IN_CSUM_ERRORS));
+    ck_assert_uint_eq(R.kernel.warnings & CSC_W_NOT_MODELLED, 0);
+}
+END_TEST
+
+/* amt_create_sock opens an AF_INET socket only: over IPv6 __udp6_lib_rcv
+ * finds none on 2268 (Udp6NoPorts, after the checksum) */
+START_TEST(amt_over_ipv6_no_socket)
+{
+    struct pb_frame f;
+    amt_data(&f, true, PB_OK);
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_int_eq(R.layers[3].proto, CSC_P_AMT);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, 2);
+    ck_assert(has_counter(CSC_C_UDP6_NO_PORTS));
+    ck_assert_int_ge(find_step("__udp6_lib_rcv", "no-socket"), 0);
+
+    amt_data(&f, true, PB_BAD);
+    run(&f);
+    ck_assert(has_counter(CSC_C_UDP6_IN_CSUM_ERRORS));
+    ck_assert(!has_counter(CSC_C_UDP6_NO_PORTS));
 }
 END_TEST
 
@@ -305,6 +390,9 @@ Suite *protos_suite(void)
     tcase_add_test(t, gre_in_udp_decoded_on_4754);
     tcase_add_test(t, gre_in_udp_unbound_port);
     tcase_add_test(t, gre_in_udp_as_fou);
+    tcase_add_test(t, amt_decoded_on_2268);
+    tcase_add_test(t, amt_rcv_not_modelled);
+    tcase_add_test(t, amt_over_ipv6_no_socket);
     tcase_add_test(t, erspan_types_and_rcv);
     tcase_add_test(t, nhrp_traffic_indication);
     tcase_add_test(t, nhrp_fixed_header_only);

@@ -113,6 +113,8 @@ enum csc_proto {
     CSC_P_MACSEC,        /* MACsec SecTAG (IEEE 802.1AE, EtherType 0x88E5); without
                             encryption its cleartext EtherType is part of the layer and
                             the user data is decoded */
+    CSC_P_AMT,           /* Automatic Multicast Tunneling (RFC 7450, UDP 2268): a
+                            multicast data message carries an IP packet */
     CSC_P__COUNT
 };
 
@@ -131,6 +133,8 @@ enum csc_proto_flag {
     CSC_PF_ID           = 1u << 7,  /* its view starts with an identifier (csc_layer_id) */
     CSC_PF_UNBOUND_PORT = 1u << 8,  /* decoded on its port, where nothing listens unless
                                        configured (a FOU port): the datagram is UdpNoPorts */
+    CSC_PF_SOCKET_IPV4  = 1u << 9,  /* its UDP tunnel socket is AF_INET only: over IPv6
+                                       nothing listens on the port (Udp6NoPorts) */
 };
 
 struct csc_proto_desc {

@@ -158,31 +158,23 @@ static void json_drop(struct wbuf *w, const struct csc_result *r)
     jw_end_obj(&j);
 }
 
-/* one receiving device's GRO result */
-static void json_dev_gro(struct wbuf *w, const struct csc_result *r, const struct csc_dev *dv)
+/* one receiving device's GRO result, after its "device" */
+static void json_dev_gro(struct jw *j, const struct csc_result *r, const struct csc_dev *dv)
 {
-    struct jw j = jw_on(w);
-    jw_obj(&j);
-    JW_WORD(&j, "device", csc_dev_name(dv->kind));
-    JW_BOOL(&j, "ran", dv->gro_ran);
-    JW_WORD(&j, "result", csc_gro_reason_name(dv->gro_reason));
-    json_layer_member(&j, r, dv->gro_layer);
-    JW_U64(&j, "passes", dv->gro_passes);
-    JW_U64(&j, "pass_bytes", dv->gro_pass_bytes);
-    jw_end_obj(&j);
+    JW_BOOL(j, "ran", dv->gro_ran);
+    JW_WORD(j, "result", csc_gro_reason_name(dv->gro_reason));
+    json_layer_member(j, r, dv->gro_layer);
+    JW_U64(j, "passes", dv->gro_passes);
+    JW_U64(j, "pass_bytes", dv->gro_pass_bytes);
 }
 
-/* one receiving device's skb state at entry */
-static void json_dev_entry(struct wbuf *w, const struct csc_result *r, const struct csc_dev *dv)
+/* one receiving device's skb state at entry, after its "device" */
+static void json_dev_entry(struct jw *j, const struct csc_result *r, const struct csc_dev *dv)
 {
-    struct jw j = jw_on(w);
-    jw_obj(&j);
-    JW_WORD(&j, "device", csc_dev_name(dv->kind));
-    json_layer_member(&j, r, dv->layer);
-    json_skb_state(&j, &dv->entry);
-    JW_U64(&j, "passes", dv->passes);
-    JW_U64(&j, "pass_bytes", dv->pass_bytes);
-    jw_end_obj(&j);
+    json_layer_member(j, r, dv->layer);
+    json_skb_state(j, &dv->entry);
+    JW_U64(j, "passes", dv->passes);
+    JW_U64(j, "pass_bytes", dv->pass_bytes);
 }
 
 /* one step of the replay's trace (-v) */
@@ -221,15 +213,21 @@ static void json_drop_brief(struct jw *j, const struct csc_result *r, uint8_t la
     jw_end_obj(j);
 }
 
-/* "key":[{..},..]: one object per receiving device, written by one */
+/* "key":[{"device":..,..},..]: one object per receiving device, its other
+ * members written by members() */
 static void json_devs(struct jw *j, const char *key, const struct csc_result *r, unsigned nd,
-                      void (*one)(struct wbuf *, const struct csc_result *, const struct csc_dev *))
+                      void (*members)(struct jw *, const struct csc_result *, const struct csc_dev *))
 {
     jw_key(j, key);
     jw_arr(j);
     for (unsigned d = 0; d < nd; d++) {
+        const struct csc_dev *dv = &r->kernel.devs[d];
         jw_elem(j);
-        one(j->w, r, &r->kernel.devs[d]);
+        struct jw o = jw_on(j->w);
+        jw_obj(&o);
+        JW_WORD(&o, "device", csc_dev_name(dv->kind));
+        members(&o, r, dv);
+        jw_end_obj(&o);
     }
     jw_end_arr(j);
 }

@@ -9,6 +9,25 @@
 
 #include <stdio.h>
 
+/* a cell and the comma that ends it */
+static void csv_word(struct wbuf *w, const char *s)
+{
+    wb_puts(w, s);
+    wb_putc(w, ',');
+}
+
+static void csv_u64(struct wbuf *w, uint64_t v)
+{
+    wb_u64(w, v);
+    wb_putc(w, ',');
+}
+
+static void csv_hex(struct wbuf *w, uint16_t v)
+{
+    wb_hex16(w, v);
+    wb_putc(w, ',');
+}
+
 static void csv_begin(struct wbuf *w, const struct cli_opts *o)
 {
     if (o->nruns == 1)
@@ -21,33 +40,25 @@ static void csv_begin(struct wbuf *w, const struct cli_opts *o)
 /* the frame's part of a row: file,frame,caplen,len, */
 static void csv_frame_cells(struct wbuf *w, const struct out_file *f, const struct frame_view *v)
 {
-    wb_puts(w, f->name);
-    wb_putc(w, ',');
-    wb_u64(w, v->frame);
-    wb_putc(w, ',');
-    wb_u64(w, v->h->caplen);
-    wb_putc(w, ',');
-    wb_u64(w, v->h->len);
-    wb_putc(w, ',');
+    csv_word(w, f->name);
+    csv_u64(w, v->frame);
+    csv_u64(w, v->h->caplen);
+    csv_u64(w, v->h->len);
 }
 
 /* the replay's part: method,path,device,ok,passes,pass_bytes, */
 static void csv_replay_cells(struct wbuf *w, const struct csc_kernel *k, const struct csc_layer *l)
 {
-    wb_puts(w, csc_method_name(l->k.method));
-    wb_putc(w, ',');
-    wb_puts(w, csc_path_name(l->k.path));
-    wb_putc(w, ',');
+    csv_word(w, csc_method_name(l->k.method));
+    csv_word(w, csc_path_name(l->k.path));
     if (k->ran && l->k.method != CSC_M_NOT_REACHED && l->k.dev < k->ndevs)
         wb_puts(w, csc_dev_name(k->devs[l->k.dev].kind));
     wb_putc(w, ',');
     if (l->k.ok != CSC_TRI_UNDECIDED && l->k.method != CSC_M_NOT_REACHED)
         wb_u64(w, l->k.ok);
     wb_putc(w, ',');
-    wb_u64(w, l->k.passes);
-    wb_putc(w, ',');
-    wb_u64(w, l->k.pass_bytes);
-    wb_putc(w, ',');
+    csv_u64(w, l->k.passes);
+    csv_u64(w, l->k.pass_bytes);
 }
 
 /* why decoding ended early: ,stop,stop_proto,stop_offset,stop_value,stop_option (empty
@@ -59,12 +70,9 @@ static void csv_stop_cells(struct wbuf *w, const struct csc_result *r)
         return;
     }
     wb_putc(w, ',');
-    wb_puts(w, csc_stop_name(r->stop));
-    wb_putc(w, ',');
-    wb_puts(w, csc_proto_name(r->stop_proto));
-    wb_putc(w, ',');
-    wb_u64(w, r->stop_off);
-    wb_putc(w, ',');
+    csv_word(w, csc_stop_name(r->stop));
+    csv_word(w, csc_proto_name(r->stop_proto));
+    csv_u64(w, r->stop_off);
     if (r->stop_has_value)
         wb_u64(w, r->stop_value);
     wb_putc(w, ',');
@@ -103,8 +111,7 @@ static void csv_tx_cells(struct wbuf *w, const struct csc_result *r, unsigned i)
 static void csv_outcome_cells(struct wbuf *w, const struct csc_result *r, unsigned i)
 {
     const struct csc_kernel *k = &r->kernel;
-    wb_puts(w, k->ran || k->verdict == CSC_K_SENT ? csc_kverdict_name(k->verdict) : "unknown");
-    wb_putc(w, ',');
+    csv_word(w, k->ran || k->verdict == CSC_K_SENT ? csc_kverdict_name(k->verdict) : "unknown");
     if (k->ran && k->verdict == CSC_K_DROP) {
         if (k->drop_layer < out_nlayers(r))
             wb_u64(w, k->drop_layer);
@@ -134,10 +141,8 @@ static void csv_stop_row(struct wbuf *w, const struct out_file *f, const struct 
     csv_frame_cells(w, f, v);
     if (r->stop_layer < out_nlayers(r)) {
         const struct csc_layer *l = &r->layers[r->stop_layer];
-        wb_u64(w, r->stop_layer);
-        wb_putc(w, ',');
-        wb_puts(w, csc_proto_name(l->proto));
-        wb_putc(w, ',');
+        csv_u64(w, r->stop_layer);
+        csv_word(w, csc_proto_name(l->proto));
         wb_u64(w, l->off);
     } else {
         WB_LIT(w, ",,");
@@ -160,20 +165,13 @@ static bool csv_frame(struct wbuf *w, const struct out_file *f, const struct fra
             continue;
         rows = true;
         csv_frame_cells(w, f, v);
-        wb_u64(w, i);
-        wb_putc(w, ',');
-        wb_puts(w, csc_proto_name(l->proto));
-        wb_putc(w, ',');
-        wb_u64(w, l->off);
-        wb_putc(w, ',');
-        wb_puts(w, csc_verdict_name(l->verdict));
-        wb_putc(w, ',');
-        wb_puts(w, csc_reason_name(l->reason));
-        wb_putc(w, ',');
-        wb_hex16(w, l->field);
-        wb_putc(w, ',');
-        wb_hex16(w, l->expected);
-        wb_putc(w, ',');
+        csv_u64(w, i);
+        csv_word(w, csc_proto_name(l->proto));
+        csv_u64(w, l->off);
+        csv_word(w, csc_verdict_name(l->verdict));
+        csv_word(w, csc_reason_name(l->reason));
+        csv_hex(w, l->field);
+        csv_hex(w, l->expected);
         if (l->verdict == CSC_V_RCO || l->verdict == CSC_V_LCO)
             wb_hex16(w, l->resolved);
         wb_putc(w, ',');

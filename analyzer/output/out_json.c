@@ -14,12 +14,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static void json_layer_index(struct wbuf *w, const struct csc_result *r, uint8_t i)
+/* "layer": a layer's index in the stack, null when it names none */
+static void json_layer_member(struct jw *j, const struct csc_result *r, uint8_t i)
 {
+    JW_KEY(j, "layer");
     if (i < out_nlayers(r))
-        wb_u64(w, i);
+        wb_u64(j->w, i);
     else
-        WB_LIT(w, "null");
+        WB_LIT(j->w, "null");
 }
 
 /* enum csc_tri in JSON: true, false, null (not decided) */
@@ -33,13 +35,19 @@ static void json_tri(struct wbuf *w, uint8_t ok)
         WB_LIT(w, "null");
 }
 
+/* an skb's checksum state, as a step's before/after and a device's entry state have it */
+static void json_skb_state(struct jw *j, const struct csc_skb_state *s)
+{
+    JW_WORD(j, "ip_summed", csc_ip_summed_name(s->ip_summed));
+    JW_U64(j, "csum_level", s->csum_level);
+    JW_U64(j, "csum_valid", s->csum_valid);
+}
+
 static void json_skb(struct wbuf *w, const struct csc_skb_state *s)
 {
     struct jw j = jw_on(w);
     jw_obj(&j);
-    JW_WORD(&j, "ip_summed", csc_ip_summed_name(s->ip_summed));
-    JW_U64(&j, "csum_level", s->csum_level);
-    JW_U64(&j, "csum_valid", s->csum_valid);
+    json_skb_state(&j, s);
     JW_U64(&j, "csum_bad", s->csum_bad);
     jw_end_obj(&j);
 }
@@ -138,8 +146,7 @@ static void json_drop(struct wbuf *w, const struct csc_result *r)
     const struct csc_kernel *k = &r->kernel;
     struct jw j = jw_on(w);
     jw_obj(&j);
-    JW_KEY(&j, "layer");
-    json_layer_index(w, r, k->drop_layer);
+    json_layer_member(&j, r, k->drop_layer);
     JW_KEY(&j, "proto");
     if (k->drop_layer < out_nlayers(r))
         jw_str(&j, csc_proto_name(r->layers[k->drop_layer].proto));
@@ -151,35 +158,23 @@ static void json_drop(struct wbuf *w, const struct csc_result *r)
     jw_end_obj(&j);
 }
 
-/* one receiving device's GRO result */
-static void json_dev_gro(struct wbuf *w, const struct csc_result *r, const struct csc_dev *dv)
+/* one receiving device's GRO result, after its "device" */
+static void json_dev_gro(struct jw *j, const struct csc_result *r, const struct csc_dev *dv)
 {
-    struct jw j = jw_on(w);
-    jw_obj(&j);
-    JW_WORD(&j, "device", csc_dev_name(dv->kind));
-    JW_BOOL(&j, "ran", dv->gro_ran);
-    JW_WORD(&j, "result", csc_gro_reason_name(dv->gro_reason));
-    JW_KEY(&j, "layer");
-    json_layer_index(w, r, dv->gro_layer);
-    JW_U64(&j, "passes", dv->gro_passes);
-    JW_U64(&j, "pass_bytes", dv->gro_pass_bytes);
-    jw_end_obj(&j);
+    JW_BOOL(j, "ran", dv->gro_ran);
+    JW_WORD(j, "result", csc_gro_reason_name(dv->gro_reason));
+    json_layer_member(j, r, dv->gro_layer);
+    JW_U64(j, "passes", dv->gro_passes);
+    JW_U64(j, "pass_bytes", dv->gro_pass_bytes);
 }
 
-/* one receiving device's skb state at entry */
-static void json_dev_entry(struct wbuf *w, const struct csc_result *r, const struct csc_dev *dv)
+/* one receiving device's skb state at entry, after its "device" */
+static void json_dev_entry(struct jw *j, const struct csc_result *r, const struct csc_dev *dv)
 {
-    struct jw j = jw_on(w);
-    jw_obj(&j);
-    JW_WORD(&j, "device", csc_dev_name(dv->kind));
-    JW_KEY(&j, "layer");
-    json_layer_index(w, r, dv->layer);
-    JW_WORD(&j, "ip_summed", csc_ip_summed_name(dv->entry.ip_summed));
-    JW_U64(&j, "csum_level", dv->entry.csum_level);
-    JW_U64(&j, "csum_valid", dv->entry.csum_valid);
-    JW_U64(&j, "passes", dv->passes);
-    JW_U64(&j, "pass_bytes", dv->pass_bytes);
-    jw_end_obj(&j);
+    json_layer_member(j, r, dv->layer);
+    json_skb_state(j, &dv->entry);
+    JW_U64(j, "passes", dv->passes);
+    JW_U64(j, "pass_bytes", dv->pass_bytes);
 }
 
 /* one step of the replay's trace (-v) */
@@ -189,8 +184,7 @@ static void json_step(struct wbuf *w, const struct csc_result *r, const struct c
     jw_obj(&j);
     JW_U64(&j, "dev", s->dev);
     JW_WORD(&j, "path", csc_path_name(s->path));
-    JW_KEY(&j, "layer");
-    json_layer_index(w, r, s->layer);
+    json_layer_member(&j, r, s->layer);
     JW_STR(&j, "fn", csc_fn_name(s->fn));
     JW_STR(&j, "what", csc_what_name(s->what));
     JW_KEY(&j, "ok");
@@ -209,6 +203,35 @@ static void json_step(struct wbuf *w, const struct csc_result *r, const struct c
     jw_end_obj(&j);
 }
 
+/* "drop":{"layer":..,"reason":..}: a drop where only its place and reason are told
+ * (--peer-rx's outcome, a frame-diff run) */
+static void json_drop_brief(struct jw *j, const struct csc_result *r, uint8_t layer, uint8_t reason)
+{
+    JW_OBJ(j, "drop");
+    json_layer_member(j, r, layer);
+    JW_STR(j, "reason", csc_drop_name(reason));
+    jw_end_obj(j);
+}
+
+/* "key":[{"device":..,..},..]: one object per receiving device, its other
+ * members written by members() */
+static void json_devs(struct jw *j, const char *key, const struct csc_result *r, unsigned nd,
+                      void (*members)(struct jw *, const struct csc_result *, const struct csc_dev *))
+{
+    jw_key(j, key);
+    jw_arr(j);
+    for (unsigned d = 0; d < nd; d++) {
+        const struct csc_dev *dv = &r->kernel.devs[d];
+        jw_elem(j);
+        struct jw o = jw_on(j->w);
+        jw_obj(&o);
+        JW_WORD(&o, "device", csc_dev_name(dv->kind));
+        members(&o, r, dv);
+        jw_end_obj(&o);
+    }
+    jw_end_arr(j);
+}
+
 /* the members of the kernel object after the configuration */
 static void json_kernel_ran(struct jw *j, const struct csc_result *r, bool steps)
 {
@@ -223,18 +246,8 @@ static void json_kernel_ran(struct jw *j, const struct csc_result *r, bool steps
     JW_U64(j, "sw_passes", k->sw_passes);
     JW_U64(j, "sw_bytes", k->sw_bytes);
     JW_U64(j, "hdr_bytes", k->hdr_bytes);
-    JW_ARR(j, "gro");
-    for (unsigned d = 0; d < nd; d++) {
-        jw_elem(j);
-        json_dev_gro(j->w, r, &k->devs[d]);
-    }
-    jw_end_arr(j);
-    JW_ARR(j, "entry_state");
-    for (unsigned d = 0; d < nd; d++) {
-        jw_elem(j);
-        json_dev_entry(j->w, r, &k->devs[d]);
-    }
-    jw_end_arr(j);
+    json_devs(j, "gro", r, nd, json_dev_gro);
+    json_devs(j, "entry_state", r, nd, json_dev_entry);
     JW_KEY(j, "warnings");
     jw_bits(j->w, k->warnings, csc_warning_name);
     if (!steps)
@@ -261,8 +274,7 @@ static void json_tx(struct jw *j, const struct csc_result *r)
         jw_elem(j);
         struct jw o = jw_on(j->w);
         jw_obj(&o);
-        JW_KEY(&o, "layer");
-        json_layer_index(o.w, r, c->layer);
+        json_layer_member(&o, r, c->layer);
         JW_WORD(&o, "kind", csc_tx_kind_name(c->kind));
         JW_HEX(&o, "field", c->field);
         if (c->wire_known)
@@ -288,13 +300,8 @@ static void json_tx(struct jw *j, const struct csc_result *r)
         JW_WORD(j, "verdict", csc_kverdict_name(p->ran ? p->verdict : CSC_K_UNKNOWN));
         if (!p->ran)
             JW_WORD(j, "not_replayed", csc_tx_peer_not_name(p->not_why));
-        if (p->ran && p->verdict == CSC_K_DROP) {
-            JW_OBJ(j, "drop");
-            JW_KEY(j, "layer");
-            json_layer_index(j->w, r, p->drop_layer);
-            JW_STR(j, "reason", csc_drop_name(p->drop_reason));
-            jw_end_obj(j);
-        }
+        if (p->ran && p->verdict == CSC_K_DROP)
+            json_drop_brief(j, r, p->drop_layer, p->drop_reason);
         JW_KEY(j, "counters");
         jw_bits(j->w, p->counters, csc_counter_name);
         JW_KEY(j, "warnings");
@@ -446,13 +453,8 @@ static void json_outcome(struct wbuf *w, const struct csc_result *r,
     JW_WORD(j, "worst", csc_verdict_name(r->worst));
     JW_WORD(j, "verdict", k->ran || k->verdict == CSC_K_SENT ? csc_kverdict_name(k->verdict)
                                                               : "unknown");
-    if (k->ran && k->verdict == CSC_K_DROP) {
-        JW_OBJ(j, "drop");
-        JW_KEY(j, "layer");
-        json_layer_index(j->w, r, k->drop_layer);
-        JW_STR(j, "reason", csc_drop_name(k->drop_reason));
-        jw_end_obj(j);
-    }
+    if (k->ran && k->verdict == CSC_K_DROP)
+        json_drop_brief(j, r, k->drop_layer, k->drop_reason);
     JW_KEY(j, "counters");
     jw_bits(j->w, k->ran ? k->counters : 0, csc_counter_name);
     JW_U64(j, "sw_passes", k->ran ? k->sw_passes : 0);

@@ -32,6 +32,13 @@
  */
 #include "decode.h"
 
+/* The SPI and sequence number: the two words AH and ESP both carry */
+static void ipsec_ids(struct csc_layer *l, const struct span *b, unsigned spi_at, unsigned seq_at)
+{
+    l->u.ipsec.spi = span_be32(b, spi_at);
+    l->u.ipsec.seq = span_be32(b, seq_at);
+}
+
 /* Destination options headers after AH under IPv6: their length added to
  * *hdr, the protocol after them in *next; false when the stack ended. */
 static bool ah_v6_dstopts(struct dec *d, uint32_t off, uint32_t *hdr, uint8_t *next)
@@ -65,8 +72,7 @@ void dec_ah(struct dec *d, uint32_t off)
     struct csc_layer *l = dec_header(d, CSC_P_AH, off, hdr);
     if (!l)
         return;
-    l->u.ipsec.spi = span_be32(&b, WIRE_OFF(ah_hdr, spi));
-    l->u.ipsec.seq = span_be32(&b, WIRE_OFF(ah_hdr, seq));
+    ipsec_ids(l, &b, WIRE_OFF(ah_hdr, spi), WIRE_OFF(ah_hdr, seq));
     l->next = next;
     dec_ipproto(d, next, off + hdr);
 }
@@ -77,8 +83,7 @@ void dec_esp(struct dec *d, uint32_t off)
     struct csc_layer *l = dec_header_span(d, CSC_P_ESP, off, WIRE_LEN(esp_hdr), &b);
     if (!l)
         return;
-    l->u.ipsec.spi = span_be32(&b, WIRE_OFF(esp_hdr, spi));
-    l->u.ipsec.seq = span_be32(&b, WIRE_OFF(esp_hdr, seq));
+    ipsec_ids(l, &b, WIRE_OFF(esp_hdr, spi), WIRE_OFF(esp_hdr, seq));
     if (!d->quoted && off + WIRE_LEN(esp_hdr) < d->end)
         dec_stop_value(d, CSC_STOP_ENCRYPTED, CSC_P_ESP, off, l->u.ipsec.spi);
 }

@@ -11,6 +11,8 @@
  */
 #include "gro-fate.h"
 
+#include "fields.h"
+
 #include <epan/proto_data.h>
 #include <epan/wmem_scopes.h>
 
@@ -69,11 +71,6 @@ void pl_gro_feed(const struct csc_frame *f, const struct csc_result *r, const pa
     }
 }
 
-static proto_item *gen(proto_item *pi)
-{
-    proto_item_set_generated(pi);
-    return pi;
-}
 
 void pl_gro_fate_text(const struct pl_frame *s, unsigned i, struct sb *out)
 {
@@ -108,14 +105,14 @@ void pl_gro_render_dev(tvbuff_t *tvb, proto_tree *dt, const struct pl_frame *s, 
         return;   /* merged at the NIC: the tunnel device sees the super-packet, not this frame */
     const struct pl_fate *f = &pl_fates(s)[i];
     unsigned fate = fate_of(f);
-    gen(proto_tree_add_string(dt, hf_fate, tvb, 0, 0, csc_gro_fate_name(fate)));
+    pl_gen(proto_tree_add_string(dt, hf_fate, tvb, 0, 0, csc_gro_fate_name(fate)));
     if (fate != CSC_FATE_ALONE) {   /* why alone: in the device's label, and csumcheck.gro */
-        gen(proto_tree_add_uint(dt, hf_super, tvb, 0, 0, f->super));
+        pl_gen(proto_tree_add_uint(dt, hf_super, tvb, 0, 0, f->super));
         if (f->segs)
-            gen(proto_tree_add_uint(dt, hf_segs, tvb, 0, 0, f->segs));
+            pl_gen(proto_tree_add_uint(dt, hf_segs, tvb, 0, 0, f->segs));
     }
     if (f->flushed)
-        gen(proto_tree_add_string(dt, hf_flushed, tvb, 0, 0, csc_gro_flush_name(f->flushed)));
+        pl_gen(proto_tree_add_string(dt, hf_flushed, tvb, 0, 0, csc_gro_flush_name(f->flushed)));
 }
 
 bool pl_gro_fields_referenced(proto_tree *t)

@@ -13,6 +13,7 @@
  * summary (summary.h) is kept per frame in file scope; later passes, in any
  * order, render from it, so reassembly results are stable.
  */
+#include "fields.h"
 #include "gro-fate.h"
 #include "kernel-words.h"
 #include "label.h"
@@ -156,11 +157,6 @@ static struct pl_frame *analyze_frame(tvbuff_t *tvb, packet_info *pinfo)
 /* ------------------------------------------------------------------ */
 /* Rendering */
 
-static proto_item *gen(proto_item *pi)
-{
-    proto_item_set_generated(pi);
-    return pi;
-}
 
 static const char *dev_label(const struct pl_frame *s, unsigned dev)
 {
@@ -237,7 +233,7 @@ static void render_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t,
     const char *proto = csc_proto_name(l->proto);
     const char *verdict = csc_verdict_name(l->verdict);
     gboolean reached = s->ran && l->method != CSC_M_NOT_REACHED;
-    proto_item *li = gen(proto_tree_add_string(t, hf_layer, tvb, at, 0, proto));
+    proto_item *li = pl_gen(proto_tree_add_string(t, hf_layer, tvb, at, 0, proto));
     if (shown(t)) {
         struct sb lb = { .n = 0 };
         sb_s(&lb, proto);
@@ -289,16 +285,16 @@ static void render_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t,
     }
     proto_tree *lt = proto_item_add_subtree(li, ett_layer);
 
-    proto_item *vi = gen(proto_tree_add_string(lt, hf_layer_verdict, tvb, at, 0, verdict));
-    gen(proto_tree_add_string(lt, hf_layer_reason, tvb, at, 0, csc_reason_name(l->reason)));
+    proto_item *vi = pl_gen(proto_tree_add_string(lt, hf_layer_verdict, tvb, at, 0, verdict));
+    pl_gen(proto_tree_add_string(lt, hf_layer_reason, tvb, at, 0, csc_reason_name(l->reason)));
     /* The checksum item covers the checksum bytes when they are in this
      * frame (a reassembled datagram's may be in another fragment). */
     if (in_frame && l->csum_off != CSC_NO_OFF && l->csum_off + 2 <= caplen &&
         l->reason != CSC_R_FRAG_REASSEMBLED && tvb_get_ntohs(tvb, l->csum_off) == l->field)
         proto_tree_add_uint(lt, hf_layer_checksum, tvb, l->csum_off, 2, l->field);
     else
-        gen(proto_tree_add_uint(lt, hf_layer_checksum, tvb, at, 0, l->field));
-    gen(proto_tree_add_uint(lt, hf_layer_calculated, tvb, at, 0, l->expected));
+        pl_gen(proto_tree_add_uint(lt, hf_layer_checksum, tvb, at, 0, l->field));
+    pl_gen(proto_tree_add_uint(lt, hf_layer_calculated, tvb, at, 0, l->expected));
     if (!pl_tx_layer(tvb, pinfo, lt, vi, (int)at, s, l))   /* a sent frame's: its TX view */
         layer_expert(pinfo, vi, l);
 }
@@ -313,7 +309,7 @@ static void render_findings(tvbuff_t *tvb, proto_tree *t, const struct pl_frame 
         const struct pl_layer *l = &ck[i];
         for (uint32_t b = l->notes; b; b &= b - 1) {
             const char *note = csc_note_name((unsigned)__builtin_ctz(b));
-            proto_item *ni = gen(proto_tree_add_string(t, hf_note, tvb, 0, 0, note));
+            proto_item *ni = pl_gen(proto_tree_add_string(t, hf_note, tvb, 0, 0, note));
             if (shown(t)) {   /* "Layer Note: ip-options (ipv4 @14)" */
                 struct sb nb = { .n = 0 };
                 sb_s(&nb, "Layer Note: ");
@@ -329,7 +325,7 @@ static void render_findings(tvbuff_t *tvb, proto_tree *t, const struct pl_frame 
         bool rco = layer_has_rco(l);
         if (!rco && l->verdict != CSC_V_LCO)
             continue;
-        proto_item *fi = gen(proto_tree_add_uint(t, hf_fill, tvb, 0, 0, l->resolved));
+        proto_item *fi = pl_gen(proto_tree_add_uint(t, hf_fill, tvb, 0, 0, l->resolved));
         if (shown(t)) {   /* "RCO fill of tcp @84: 0x1234" */
             struct sb fb = { .n = 0 };
             sb_s(&fb, rco ? "RCO fill of " : "LCO fill of ");
@@ -341,9 +337,9 @@ static void render_findings(tvbuff_t *tvb, proto_tree *t, const struct pl_frame 
             proto_item_set_text(fi, "%s", fb.b);
         }
         proto_tree *ft = proto_item_add_subtree(fi, ett_fill);
-        gen(proto_tree_add_uint(ft, hf_fill_offset, tvb, 0, 0, l->off));
+        pl_gen(proto_tree_add_uint(ft, hf_fill_offset, tvb, 0, 0, l->off));
         if (rco)
-            gen(proto_tree_add_uint(ft, hf_fill_delta, tvb, 0, 0, l->rco_delta));
+            pl_gen(proto_tree_add_uint(ft, hf_fill_delta, tvb, 0, 0, l->rco_delta));
     }
 }
 
@@ -439,7 +435,7 @@ static void render_kernel(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t, cons
 {
     /* The item's value is the verdict word: csumcheck.kernel == "drop". */
     const char *kv = pl_kernel_verdict(s);
-    proto_item *ki = gen(proto_tree_add_string(t, hf_kernel, tvb, 0, 0, kv));
+    proto_item *ki = pl_gen(proto_tree_add_string(t, hf_kernel, tvb, 0, 0, kv));
     if (shown(t)) {
         struct sb kb = { .n = 0 };
         sb_s(&kb, "Kernel (rx ");
@@ -471,27 +467,27 @@ static void render_kernel(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t, cons
     }
     proto_tree *kt = proto_item_add_subtree(ki, ett_kernel);
 
-    gen(proto_tree_add_string(kt, hf_kernel_summary, tvb, 0, 0, ksum));
+    pl_gen(proto_tree_add_string(kt, hf_kernel_summary, tvb, 0, 0, ksum));
     if (!s->ran) {
         for (uint32_t b = s->warnings; b; b &= b - 1)
-            gen(proto_tree_add_string(kt, hf_kernel_warning, tvb, 0, 0, csc_warning_name((unsigned)__builtin_ctz(b))));
+            pl_gen(proto_tree_add_string(kt, hf_kernel_warning, tvb, 0, 0, csc_warning_name((unsigned)__builtin_ctz(b))));
         return;
     }
     if (s->kverdict == CSC_K_DROP) {
         if (s->drop_layer < s->nlayers) {
-            gen(proto_tree_add_uint(kt, hf_kernel_drop_layer, tvb, 0, 0, s->drop_layer));
-            gen(proto_tree_add_string(kt, hf_kernel_drop_proto, tvb, 0, 0,
+            pl_gen(proto_tree_add_uint(kt, hf_kernel_drop_layer, tvb, 0, 0, s->drop_layer));
+            pl_gen(proto_tree_add_string(kt, hf_kernel_drop_proto, tvb, 0, 0,
                                       csc_proto_name(pl_protos(s)[s->drop_layer])));
         }
-        drop_expert(pinfo, gen(proto_tree_add_string(kt, hf_kernel_drop_reason, tvb, 0, 0,
+        drop_expert(pinfo, pl_gen(proto_tree_add_string(kt, hf_kernel_drop_reason, tvb, 0, 0,
                                                      csc_drop_name(s->drop_reason))), s);
     }
     for (uint32_t c = s->counters; c; c &= c - 1)
-        gen(proto_tree_add_string(kt, hf_kernel_counter, tvb, 0, 0, csc_counter_name((unsigned)__builtin_ctz(c))));
-    gen(proto_tree_add_uint(kt, hf_kernel_sw_passes, tvb, 0, 0, s->sw_passes));
+        pl_gen(proto_tree_add_string(kt, hf_kernel_counter, tvb, 0, 0, csc_counter_name((unsigned)__builtin_ctz(c))));
+    pl_gen(proto_tree_add_uint(kt, hf_kernel_sw_passes, tvb, 0, 0, s->sw_passes));
     for (uint32_t bits = s->warnings; bits; bits &= bits - 1) {
         unsigned b = (unsigned)__builtin_ctz(bits);
-        proto_item *wi = gen(proto_tree_add_string(kt, hf_kernel_warning, tvb, 0, 0, csc_warning_name(b)));
+        proto_item *wi = pl_gen(proto_tree_add_string(kt, hf_kernel_warning, tvb, 0, 0, csc_warning_name(b)));
         warning_expert(pinfo, wi, b);
     }
 
@@ -500,7 +496,7 @@ static void render_kernel(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t, cons
     const struct pl_dev *d = pl_devs(s);
     for (unsigned i = 0; i < s->ndevs; i++) {
         const char *name = csc_dev_name(d[i].kind);
-        proto_item *di = gen(proto_tree_add_string(kt, hf_dev, tvb, 0, 0, name));
+        proto_item *di = pl_gen(proto_tree_add_string(kt, hf_dev, tvb, 0, 0, name));
         if (shown(kt)) {
             struct sb db = { .n = 0 };
             sb_s(&db, "Device ");
@@ -540,7 +536,7 @@ static void render_kernel(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t, cons
             proto_item_set_text(di, "%s", db.b);
         }
         proto_tree *dt = proto_item_add_subtree(di, ett_dev);
-        gen(proto_tree_add_string(dt, hf_dev_ip_summed, tvb, 0, 0, csc_ip_summed_name(d[i].ip_summed)));
+        pl_gen(proto_tree_add_string(dt, hf_dev_ip_summed, tvb, 0, 0, csc_ip_summed_name(d[i].ip_summed)));
         pl_gro_render_dev(tvb, dt, s, i);
     }
 }
@@ -587,8 +583,8 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
     }
     proto_tree *t = proto_item_add_subtree(ti, ett_csumcheck);
 
-    gen(proto_tree_add_string(t, hf_verdict, tvb, 0, 0, csc_verdict_name(s->worst)));
-    gen(proto_tree_add_string(t, hf_summary, tvb, 0, 0, csum_text));
+    pl_gen(proto_tree_add_string(t, hf_verdict, tvb, 0, 0, csc_verdict_name(s->worst)));
+    pl_gen(proto_tree_add_string(t, hf_summary, tvb, 0, 0, csum_text));
     if (proto_field_is_referenced(t, hf_stack)) {   /* always true in a visible tree */
         char stack[CSC_MAX_LAYERS * 12];
         size_t n = 0;
@@ -603,13 +599,13 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
             n += pl;
         }
         stack[n] = 0;
-        gen(proto_tree_add_string(t, hf_stack, tvb, 0, 0, stack));
+        pl_gen(proto_tree_add_string(t, hf_stack, tvb, 0, 0, stack));
     }
     pl_stop_render(tvb, pinfo, t, s);
     if (s->gso_segs_known)
-        gen(proto_tree_add_uint(t, hf_gso_segs, tvb, 0, 0, s->gso_segs));
+        pl_gen(proto_tree_add_uint(t, hf_gso_segs, tvb, 0, 0, s->gso_segs));
     if (s->frag_reassembled)
-        gen(proto_tree_add_boolean(t, hf_reassembled, tvb, 0, 0, TRUE));
+        pl_gen(proto_tree_add_boolean(t, hf_reassembled, tvb, 0, 0, TRUE));
     pref_expert(pinfo, ti);
 
     const struct pl_layer *ck = pl_ck(s);
@@ -623,7 +619,7 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 
     if (s->ran) {
         uint8_t gdev;
-        gen(proto_tree_add_string(t, hf_gro, tvb, 0, 0, csc_gro_reason_name(pl_frame_gro(s, &gdev))));
+        pl_gen(proto_tree_add_string(t, hf_gro, tvb, 0, 0, csc_gro_reason_name(pl_frame_gro(s, &gdev))));
     }
     if (any_referenced(t, kernel_fields, G_N_ELEMENTS(kernel_fields)) || pl_gro_fields_referenced(t))
         render_kernel(tvb, pinfo, t, s, ksum);
@@ -713,35 +709,33 @@ void proto_register_csumcheck(void)
     static gint *ett[] = { &ett_csumcheck, &ett_layer, &ett_fill, &ett_kernel, &ett_dev };
 
     /* Expert fields are fields too (tshark -G fields): unique names, and a
-     * description each through the hf_info EXPFILL leaves empty. */
-#define CSC_EXPFILL(desc) 0, NULL, 0, { 0, { NULL, NULL, FT_NONE, BASE_NONE, NULL, 0, desc, HFILL } }
+     * description each (PL_EXPERT_DESC). */
     static ei_register_info ei[] = {
         { &ei_bad, { "csumcheck.bad", PI_CHECKSUM, PI_ERROR, "Bad Checksum",
-                     CSC_EXPFILL("Expert info: a layer's checksum is bad (Error/Checksum)") } },
+                     PL_EXPERT_DESC("Expert info: a layer's checksum is bad (Error/Checksum)") } },
         { &ei_unverifiable, { "csumcheck.unverifiable", PI_CHECKSUM, PI_WARN, "Unverifiable Checksum",
-                              CSC_EXPFILL("Expert info: a layer's checksum cannot be verified: snaplen, "
+                              PL_EXPERT_DESC("Expert info: a layer's checksum cannot be verified: snaplen, "
                                           "fragment, lengths disagree, GSO length (Warning/Checksum)") } },
         { &ei_offload, { "csumcheck.offload", PI_CHECKSUM, PI_NOTE, "Checksum Left to Offload",
-                         CSC_EXPFILL("Expert info: a partial, lco or rco checksum field; not an error on a "
+                         PL_EXPERT_DESC("Expert info: a partial, lco or rco checksum field; not an error on a "
                                      "TX-side capture (Note/Checksum)") } },
         { &ei_zero6, { "csumcheck.zero6", PI_CHECKSUM, PI_NOTE, "Zero UDP Checksum over IPv6",
-                       CSC_EXPFILL("Expert info: legal only with udp6zerocsumrx (Note/Checksum)") } },
+                       PL_EXPERT_DESC("Expert info: legal only with udp6zerocsumrx (Note/Checksum)") } },
         { &ei_drop, { "csumcheck.kernel.drop", PI_CHECKSUM, PI_WARN, "Kernel Drops the Packet",
-                      CSC_EXPFILL("Expert info: the kernel replay drops the packet (Warning/Checksum)") } },
+                      PL_EXPERT_DESC("Expert info: the kernel replay drops the packet (Warning/Checksum)") } },
         { &ei_rco_nothing, { "csumcheck.rco_nothing_verified", PI_CHECKSUM, PI_WARN,
                              "RCO with Nothing Verified",
-                             CSC_EXPFILL("Expert info: RCO with a zero outer checksum: the inner checksum was "
+                             PL_EXPERT_DESC("Expert info: RCO with a zero outer checksum: the inner checksum was "
                                          "accepted and nothing verified it (Warning/Checksum)") } },
         { &ei_kernel_warn, { "csumcheck.kernel.warn", PI_CHECKSUM, PI_WARN, "Kernel Replay Warning",
-                             CSC_EXPFILL("Expert info: hw-csum-fault or bad-checksum-accepted: a device "
+                             PL_EXPERT_DESC("Expert info: hw-csum-fault or bad-checksum-accepted: a device "
                                          "report vouched for a bad checksum (Warning/Checksum)") } },
         { &ei_kernel_note, { "csumcheck.kernel.note", PI_CHECKSUM, PI_NOTE, "Kernel Replay Note",
-                             CSC_EXPFILL("Expert info: not-modelled or assumed (Note/Checksum)") } },
+                             PL_EXPERT_DESC("Expert info: not-modelled or assumed (Note/Checksum)") } },
         { &ei_pref, { "csumcheck.bad_preference", PI_ASSUMPTION, PI_WARN, "Invalid csumcheck Preference",
-                      CSC_EXPFILL("Expert info: a csumcheck preference is invalid and its default is in "
+                      PL_EXPERT_DESC("Expert info: a csumcheck preference is invalid and its default is in "
                                   "use (Warning/Assumption)") } },
     };
-#undef CSC_EXPFILL
 
     proto_csumcheck = proto_register_protocol("csumcheck: checksum verdicts and Linux RX replay",
                                               "csumcheck", "csumcheck");

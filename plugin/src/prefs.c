@@ -28,9 +28,6 @@ static const enum_val_t gro_enum[] = {
     { "tunnel", "tunnel: tunnel devices only", GRO_TUNNEL },
     { NULL, NULL, -1 },
 };
-static csc_pref_bool pref_remcsum_rx = false;
-static csc_pref_bool pref_remcsum_nopartial = false;
-static csc_pref_bool pref_udp6_zero_csum_rx = false;
 static gint pref_gre_csum = 0;
 static const enum_val_t gre_csum_enum[] = {
     { "packet", "packet: the tunnel matches each packet", CSC_GRE_CSUM_PACKET },
@@ -38,9 +35,39 @@ static const enum_val_t gre_csum_enum[] = {
     { "off", "off", CSC_GRE_CSUM_OFF },
     { NULL, NULL, -1 },
 };
-static csc_pref_bool pref_no_socket = false;
-static csc_pref_bool pref_assume_bad = false;
-static csc_pref_bool pref_replay_sent = false;
+/* The switches: a bool preference each over a bool of csc_config (no_socket
+ * says the opposite of inner_socket). */
+static const struct switch_pref {
+    const char *name, *title, *desc;
+    size_t member;                     /* offsetof(struct csc_config, ...) */
+    bool negated;
+} switch_prefs[] = {
+    { "remcsum_rx", "Remote checksum offload accepted",
+      "VXLAN remcsumrx / GUE remcsum on the receiver (--remcsum-rx)",
+      offsetof(struct csc_config, remcsum_rx), false },
+    { "remcsum_nopartial", "RCO without CHECKSUM_PARTIAL",
+      "VXLAN_F_REMCSUM_NOPARTIAL / FOU_F_REMCSUM_NOPARTIAL (--remcsum-nopartial)",
+      offsetof(struct csc_config, remcsum_nopartial), false },
+    { "udp6_zero_csum_rx", "Accept zero UDP checksums over IPv6",
+      "udp6zerocsumrx / no_check6_rx on the tunnel (--udp6-zero-csum-rx)",
+      offsetof(struct csc_config, udp6_zero_csum_rx), false },
+    { "no_socket", "No socket for the innermost transport",
+      "Nothing listens for the inner UDP/TCP: UdpNoPorts... (--no-socket)",
+      offsetof(struct csc_config, inner_socket), true },
+    { "assume_bad", "Assume uncaptured checksums bad",
+      "Checksums over bytes the capture lacks are assumed bad, not good (--assume-bad)",
+      offsetof(struct csc_config, assume_bad), false },
+    { "replay_sent", "Replay sent frames as received",
+      "A frame this host sent is replayed through the receive path too (--replay-sent; default: "
+      "sent, not received)",
+      offsetof(struct csc_config, replay_sent), false },
+};
+static csc_pref_bool switch_values[G_N_ELEMENTS(switch_prefs)];
+
+static bool *switch_member(struct csc_config *c, const struct switch_pref *sp)
+{
+    return (bool *)((char *)c + sp->member);
+}
 static guint pref_l2tp_cookie_len = 0;
 static gint pref_l2tp_l2spec_len = CSC_L2TP_L2SPEC_AUTO;
 static const enum_val_t l2spec_enum[] = {
@@ -138,13 +165,9 @@ static void apply_prefs(void)
 
     c.gro_nic = pref_gro == GRO_ON || pref_gro == GRO_NIC;
     c.gro_tunnel = pref_gro == GRO_ON || pref_gro == GRO_TUNNEL;
-    c.remcsum_rx = pref_remcsum_rx ? true : false;
-    c.remcsum_nopartial = pref_remcsum_nopartial ? true : false;
-    c.udp6_zero_csum_rx = pref_udp6_zero_csum_rx ? true : false;
+    for (size_t i = 0; i < G_N_ELEMENTS(switch_prefs); i++)
+        *switch_member(&c, &switch_prefs[i]) = (switch_values[i] ? true : false) != switch_prefs[i].negated;
     c.gre_csum = (uint8_t)pref_gre_csum;
-    c.inner_socket = pref_no_socket ? false : true;
-    c.assume_bad = pref_assume_bad ? true : false;
-    c.replay_sent = pref_replay_sent ? true : false;
     if (pref_l2tp_cookie_len == 0 || pref_l2tp_cookie_len == 4 || pref_l2tp_cookie_len == 8)
         c.l2tp_cookie_len = (uint8_t)pref_l2tp_cookie_len;
     else
@@ -201,13 +224,9 @@ module_t *pl_prefs_register(int proto)
     struct csc_config def;
     csc_config_default(&def);
     pref_gro = def.gro_nic ? (def.gro_tunnel ? GRO_ON : GRO_NIC) : (def.gro_tunnel ? GRO_TUNNEL : GRO_OFF);
-    pref_remcsum_rx = def.remcsum_rx;
-    pref_remcsum_nopartial = def.remcsum_nopartial;
-    pref_udp6_zero_csum_rx = def.udp6_zero_csum_rx;
+    for (size_t i = 0; i < G_N_ELEMENTS(switch_prefs); i++)
+        switch_values[i] = *switch_member(&def, &switch_prefs[i]) != switch_prefs[i].negated;
     pref_gre_csum = def.gre_csum;
-    pref_no_socket = !def.inner_socket;
-    pref_assume_bad = def.assume_bad;
-    pref_replay_sent = def.replay_sent;
     pref_l2tp_cookie_len = def.l2tp_cookie_len;
     pref_l2tp_l2spec_len = def.l2tp_l2spec_len;
     pref_era = def.era.name;
@@ -229,27 +248,12 @@ module_t *pl_prefs_register(int proto)
     prefs_register_string_preference(m, "era", "Kernel era", era_desc, &pref_era);
     prefs_register_enum_preference(m, "gro", "GRO", "GRO on the NIC and tunnel devices (--gro)", &pref_gro,
                                    gro_enum, FALSE);
-    prefs_register_bool_preference(m, "remcsum_rx", "Remote checksum offload accepted",
-                                   "VXLAN remcsumrx / GUE remcsum on the receiver (--remcsum-rx)",
-                                   &pref_remcsum_rx);
-    prefs_register_bool_preference(m, "remcsum_nopartial", "RCO without CHECKSUM_PARTIAL",
-                                   "VXLAN_F_REMCSUM_NOPARTIAL / FOU_F_REMCSUM_NOPARTIAL (--remcsum-nopartial)",
-                                   &pref_remcsum_nopartial);
-    prefs_register_bool_preference(m, "udp6_zero_csum_rx", "Accept zero UDP checksums over IPv6",
-                                   "udp6zerocsumrx / no_check6_rx on the tunnel (--udp6-zero-csum-rx)",
-                                   &pref_udp6_zero_csum_rx);
     prefs_register_enum_preference(m, "gre_csum", "GRE tunnel checksum flag",
                                    "The GRE tunnel's i_flags (--gre-csum)", &pref_gre_csum, gre_csum_enum,
                                    FALSE);
-    prefs_register_bool_preference(m, "no_socket", "No socket for the innermost transport",
-                                   "Nothing listens for the inner UDP/TCP: UdpNoPorts... (--no-socket)",
-                                   &pref_no_socket);
-    prefs_register_bool_preference(m, "assume_bad", "Assume uncaptured checksums bad",
-                                   "Checksums over bytes the capture lacks are assumed bad, not good "
-                                   "(--assume-bad)", &pref_assume_bad);
-    prefs_register_bool_preference(m, "replay_sent", "Replay sent frames as received",
-                                   "A frame this host sent is replayed through the receive path too "
-                                   "(--replay-sent; default: sent, not received)", &pref_replay_sent);
+    for (size_t i = 0; i < G_N_ELEMENTS(switch_prefs); i++)
+        prefs_register_bool_preference(m, switch_prefs[i].name, switch_prefs[i].title, switch_prefs[i].desc,
+                                       &switch_values[i]);
     for (unsigned p = 0; p < CSC_P__COUNT; p++) {
         if (!is_port_range_pref(p))
             continue;

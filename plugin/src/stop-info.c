@@ -5,6 +5,8 @@
  */
 #include "stop-info.h"
 
+#include "fields.h"
+
 #include <epan/expert.h>
 
 static int hf_stop = -1;
@@ -17,11 +19,6 @@ static expert_field ei_stop = EI_INIT;
 static expert_field ei_stop_undecoded = EI_INIT;
 static expert_field ei_l2spec_guessed = EI_INIT;
 
-static proto_item *gen(proto_item *pi)
-{
-    proto_item_set_generated(pi);
-    return pi;
-}
 
 /* An L2TPv3 sublayer length chosen from the bytes (no preference said it) */
 static void guess_expert(packet_info *pinfo, proto_item *at, const struct pl_frame *s)
@@ -53,25 +50,24 @@ void pl_stop_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t, const stru
 {
     const struct csc_stop_info *st = pl_stop(s);
     if (s->l2spec_guessed) {
-        proto_item *gi = gen(proto_tree_add_uint(t, hf_l2spec_guessed, tvb, 0, 0, s->l2spec_guessed - 1u));
+        proto_item *gi = pl_gen(proto_tree_add_uint(t, hf_l2spec_guessed, tvb, 0, 0, s->l2spec_guessed - 1u));
         if (st->reason == CSC_STOP_END)
             guess_expert(pinfo, gi, s);
     }
     if (st->reason == CSC_STOP_END)
         return;
     char why[96];
-    proto_item *pi = gen(proto_tree_add_string(t, hf_stop, tvb, 0, 0, csc_stop_name(st->reason)));
-    gen(proto_tree_add_uint(t, hf_stop_offset, tvb, 0, 0, st->off));
+    proto_item *pi = pl_gen(proto_tree_add_string(t, hf_stop, tvb, 0, 0, csc_stop_name(st->reason)));
+    pl_gen(proto_tree_add_uint(t, hf_stop_offset, tvb, 0, 0, st->off));
     if (st->has_value)
-        gen(proto_tree_add_uint(t, hf_stop_value, tvb, 0, 0, st->value));
+        pl_gen(proto_tree_add_uint(t, hf_stop_value, tvb, 0, 0, st->value));
     const char *opt = csc_stop_option(st);
     if (opt)
-        gen(proto_tree_add_string(t, hf_stop_option, tvb, 0, 0, opt));
-    gen(proto_tree_add_string(t, hf_stop_text, tvb, 0, 0, csc_stop_describe(st, why, sizeof why)));
+        pl_gen(proto_tree_add_string(t, hf_stop_option, tvb, 0, 0, opt));
+    pl_gen(proto_tree_add_string(t, hf_stop_text, tvb, 0, 0, csc_stop_describe(st, why, sizeof why)));
     pl_stop_expert(pinfo, pi, s);
 }
 
-#define CSC_EXPFILL(desc) 0, NULL, 0, { 0, { NULL, NULL, FT_NONE, BASE_NONE, NULL, 0, desc, HFILL } }
 void pl_stop_register(int proto)
 {
     static hf_register_info hf[] = {
@@ -96,20 +92,19 @@ void pl_stop_register(int proto)
     };
     static ei_register_info ei[] = {
         { &ei_stop, { "csumcheck.stack_ends", PI_MALFORMED, PI_NOTE, "Layer Stack Ends Early",
-                      CSC_EXPFILL("Expert info: decoding stopped at a truncated or malformed header, or "
+                      PL_EXPERT_DESC("Expert info: decoding stopped at a truncated or malformed header, or "
                                   "the stack is too deep (Note/Malformed)") } },
         { &ei_stop_undecoded, { "csumcheck.stack_ends.undecoded", PI_UNDECODED, PI_NOTE,
                                 "Layer Stack Ends Undecoded",
-                                CSC_EXPFILL("Expert info: decoding stopped at a payload csumcheck does not "
+                                PL_EXPERT_DESC("Expert info: decoding stopped at a payload csumcheck does not "
                                             "decode: unknown, encrypted, unsupported, or needing a preference "
                                             "(Note/Undecoded)") } },
         { &ei_l2spec_guessed, { "csumcheck.l2spec_guessed.note", PI_ASSUMPTION, PI_NOTE,
                                 "L2TPv3 Sublayer Chosen From The Bytes",
-                                CSC_EXPFILL("Expert info: the L2TPv3 L2-specific sublayer's length was "
+                                PL_EXPERT_DESC("Expert info: the L2TPv3 L2-specific sublayer's length was "
                                             "chosen from the bytes (Note/Assumption)") } },
     };
     proto_register_field_array(proto, hf, array_length(hf));
     expert_module_t *em = expert_register_protocol(proto);
     expert_register_field_array(em, ei, array_length(ei));
 }
-#undef CSC_EXPFILL

@@ -3,6 +3,7 @@
  */
 #include "tx-view.h"
 
+#include "fields.h"
 #include "label.h"
 
 #include <epan/proto.h>
@@ -23,10 +24,8 @@ void pl_tx_register(int proto, expert_module_t *em)
     };
     static ei_register_info ei[] = {
         { &ei_sent, { "csumcheck.sent", PI_CHECKSUM, PI_NOTE, "Sent, Not Received: Checksum Left to the NIC",
-                      0, NULL, 0, { 0, { NULL, NULL, FT_NONE, BASE_NONE, NULL, 0,
-                                         "Expert info: a sent frame's checksum left to the NIC (its TX "
-                                         "view): what the wire carries; not replayed (Note/Checksum)",
-                                         HFILL } } } },
+                      PL_EXPERT_DESC("Expert info: a sent frame's checksum left to the NIC (its TX "
+                                     "view): what the wire carries; not replayed (Note/Checksum)") } },
     };
     proto_register_field_array(proto, hf, array_length(hf));
     expert_register_field_array(em, ei, array_length(ei));
@@ -37,11 +36,6 @@ bool pl_tx_fields_referenced(proto_tree *t)
     return proto_field_is_referenced(t, hf_tx) || proto_field_is_referenced(t, hf_tx_wire);
 }
 
-static proto_item *gen(proto_item *pi)
-{
-    proto_item_set_generated(pi);
-    return pi;
-}
 
 bool pl_tx_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *lt, proto_item *vi, int at,
                  const struct pl_frame *s, const struct pl_layer *l)
@@ -49,9 +43,9 @@ bool pl_tx_layer(tvbuff_t *tvb, packet_info *pinfo, proto_tree *lt, proto_item *
     if (!pl_sent(s) || !l->tx_kind)
         return false;
     const char *kind = csc_tx_kind_name(l->tx_kind);
-    gen(proto_tree_add_string(lt, hf_tx, tvb, at, 0, kind));
+    pl_gen(proto_tree_add_string(lt, hf_tx, tvb, at, 0, kind));
     if (l->tx_wire_known)
-        gen(proto_tree_add_uint(lt, hf_tx_wire, tvb, at, 0, l->tx_wire));
+        pl_gen(proto_tree_add_uint(lt, hf_tx_wire, tvb, at, 0, l->tx_wire));
     struct sb m = { .n = 0 };
     sb_s(&m, csc_proto_name(l->proto));
     sb_s(&m, "@");

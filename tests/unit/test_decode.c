@@ -507,6 +507,31 @@ START_TEST(depth_limit_is_a_finding)
 }
 END_TEST
 
+/* A raw-IP capture (DLT_RAW): no link layer for the NIC to strip, the
+ * replay starts at layer 0, the IPv4 header (ip_rcv, udp_rcv) */
+START_TEST(raw_ip_replayed_from_layer_0)
+{
+    struct pb_frame f;
+    for (int bad = 0; bad < 2; bad++) {
+        pb_init(&f);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_UDP)->csum = bad ? PB_BAD : PB_OK;
+        pb_push(&f, PB_PAYLOAD)->len = 30;
+        cfg_set("none", "modern");
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_RAW);
+        ck_assert_int_eq(R.layers[0].proto, CSC_P_IPV4);
+        if (!bad) {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+            continue;
+        }
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, 1);
+        ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_UDP_IN_CSUM_ERRORS, CSC_C_UDP_IN_ERRORS));
+    }
+}
+END_TEST
+
 START_TEST(link_types)
 {
     cfg_set("none", "modern");
@@ -618,6 +643,7 @@ Suite *decode_suite(void)
     tcase_add_test(t, lying_lengths);
     tcase_add_test(t, depth_limit_is_a_finding);
     tcase_add_test(t, link_types);
+    tcase_add_test(t, raw_ip_replayed_from_layer_0);
     tcase_add_test(t, ports_are_configurable);
     tcase_add_test(t, macsec_integrity_only);
     tcase_add_test(t, jumbo_option_with_payload_length);

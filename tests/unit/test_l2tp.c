@@ -136,6 +136,36 @@ START_TEST(l2spec_guess_llc_length_edges)
 }
 END_TEST
 
+/* A cookie the configuration lacks, with the default sublayer after it:
+ * neither reading at the session header's end is a frame, but 8 bytes on
+ * the sublayer reading finds Ethernet / IPv4 (plausible 3): the decoder
+ * asks for --l2tp-cookie-len 8 */
+START_TEST(cookie_found_behind_the_sublayer)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_L2TPV3)->l2tp_cookie = 8;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 20;
+    cfg_set("none", "6.12");
+    run(&f);
+    if (R.stop != CSC_STOP_NEEDS_OPTION)
+        dump_result();
+    ck_assert_int_eq(R.stop, CSC_STOP_NEEDS_OPTION);
+    ck_assert_int_eq(R.stop_opt, CSC_SO_L2TP_COOKIE);
+    ck_assert_uint_eq(R.stop_value, 8);
+    CFG.l2tp_cookie_len = 8;                        /* told: the sublayer is guessed */
+    run(&f);
+    ck_assert_int_eq(R.stop, CSC_STOP_END);
+    ck_assert_int_eq(R.layers[lay(CSC_P_L2TP, 0)].hdr_len, 16);
+    ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].verdict, CSC_V_GOOD);
+}
+END_TEST
+
 /* Headers cut short with every outer length right (the kfuzz cases of
  * docs/kernel-branches.md l2tp-5 and l2tp-10 agree on 5.10, 6.1, 6.12,
  * 7.2): l2tp_ip_recv's pull of the session ID and
@@ -203,6 +233,7 @@ Suite *l2tp_suite(void)
     tcase_add_test(tc, good_delivered);
     tcase_add_test(tc, sequence_unknown);
     tcase_add_test(tc, l2spec_guess_llc_length_edges);
+    tcase_add_test(tc, cookie_found_behind_the_sublayer);
     tcase_add_test(tc, short_headers_dropped_silently);
     suite_add_tcase(s, tc);
     return s;

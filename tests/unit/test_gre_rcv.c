@@ -135,6 +135,14 @@ START_TEST(gre_drops_count_nic_rx_dropped_from_7_2)
     run(&f);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
     ck_assert_uint_eq(R.kernel.counters, 0);
+    ck_assert_int_eq(R.layers[lay(CSC_P_GRE, 0)].k.method, CSC_M_SW_PASS);
+    ck_assert_int_eq(R.layers[lay(CSC_P_GRE, 0)].k.passes, 1);
+    gre_plain(&f, false, 0, PB_OK);                /* no C: unchecked, no pass */
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_eq(R.layers[lay(CSC_P_GRE, 0)].k.method, CSC_M_UNCHECKED);
+    ck_assert_int_eq(R.layers[lay(CSC_P_GRE, 0)].k.passes, 0);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_GRE, 0)].k.pass_bytes, 0);
 }
 END_TEST
 

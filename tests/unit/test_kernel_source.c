@@ -353,6 +353,34 @@ START_TEST(gre_vlan_goes_to_vlan_gro_receive)
 }
 END_TEST
 
+/* The other handlers of gro_find_receive_by_type: TEB (gretap,
+ * eth_gro_receive) is aggregated; a type with no gro_receive (0x88be,
+ * ERSPAN's) flushes at gre_gro_receive */
+START_TEST(gre_teb_has_a_gro_handler_erspan_none)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_GRE);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("complete", "modern");
+    run(&f);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_GRE, 0)].next, 0x6558);
+    ck_assert_int_ge(find_step("eth_gro_receive", "enter"), 0);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    f.l[2].proto = 0x88be;
+    run(&f);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_GRE, 0)].next, 0x88be);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NO_HANDLER);
+    ck_assert_int_eq(R.kernel.devs[0].gro_layer, lay(CSC_P_GRE, 0));
+}
+END_TEST
+
 /* ---- GUE normal path and GRO (finding 3) ---- */
 
 /* IPv4 / UDP (zero: the header may be patched) / GUE [+RCO] / IPv4 / TCP */
@@ -790,6 +818,7 @@ Suite *kernel_source_suite(void)
     tcase_add_test(t, geneve_version_dropped_and_flushed);
     tcase_add_test(t, geneve_oam_flushed_delivered);
     tcase_add_test(t, gre_vlan_goes_to_vlan_gro_receive);
+    tcase_add_test(t, gre_teb_has_a_gro_handler_erspan_none);
     tcase_add_test(t, gue_remcsum_offset_below_start);
     tcase_add_test(t, gue_control_message_dropped);
     tcase_add_test(t, gue_variant_2_and_protocol_0_dropped);

@@ -629,6 +629,18 @@ START_TEST(jumbo_option_with_payload_length)
     ck_assert_int_eq(R.stop, CSC_STOP_END);
     ck_assert_uint_eq(R.layers[v6].notes & (CSC_N_JUMBO | CSC_N_LEN_EXCEEDS | CSC_N_LEN_SHORT), 0);
     ck_assert_int_eq(R.layers[u].verdict, CSC_V_GOOD);
+    /* ipv6_hop_jumbo (net/ipv6/exthdrs.c v6.12): a payload length beside
+     * the option is a parameter problem, Ip6InHdrErrors; so is a value of
+     * 65,535 or less (both sides of its two checks) */
+    if (R.kernel.verdict != CSC_K_DROP) dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, v6);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+    memcpy(ip->hbh_opts, "\xc2\x04\x00\x00\xff\xff", 6);   /* jumbo, 65535 */
+    ip->tot_len_zero = 1;
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
 }
 END_TEST
 

@@ -489,6 +489,35 @@ static void rco(struct pb_frame *f, enum pb_state u, enum pb_state t)
     f->l[3].rco = 1;
 }
 
+/* The garbage-accepted warning looks at this frame's layers only: a frame
+ * whose last layer index held a bad, reached checksum in the frame before
+ * (IPv4 in IPv4 / UDP bad, dropped) is accepted clean */
+START_TEST(garbage_warning_reads_this_frames_layers)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP)->csum = PB_BAD;
+    pb_push(&f, PB_PAYLOAD)->len = 20;
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_int_eq(R.layers[3].verdict, CSC_V_BAD);
+    ck_assert_int_ne(R.layers[3].k.method, CSC_M_NOT_REACHED);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 20;
+    run(&f);
+    ck_assert_int_eq(R.nlayers, 3);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_uint_eq(R.kernel.warnings & CSC_W_GARBAGE_ACCEPTED, 0);
+}
+END_TEST
+
 START_TEST(s13_rco_partial_default)
 {
     struct pb_frame f;
@@ -724,6 +753,7 @@ Suite *scenarios_suite(void)
     tcase_add_test(t, s13c_rco_without_remcsumrx);
     tcase_add_test(t, s13d_rco_zero_outer_nothing_verified);
     tcase_add_test(t, s14_rco_nopartial);
+    tcase_add_test(t, garbage_warning_reads_this_frames_layers);
     tcase_add_test(t, s14prime_rco_nopartial_complete);
     tcase_add_test(t, s15_gue_rco_ipip);
     tcase_add_test(t, s16_lying_nic_level1);

@@ -178,6 +178,25 @@ START_TEST(l2spec_guess_arp_over_llc)
 }
 END_TEST
 
+/* Nothing after the session ID: neither reading has a byte to go by, so
+ * there is no sublayer to guess (the header is the session ID alone) */
+START_TEST(l2spec_guess_nothing_after_the_session)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_L2TPV3)->l2tp_no_l2spec = 1;
+    cfg_set("none", "6.12");
+    run(&f);
+    ck_assert_int_eq(R.stop, CSC_STOP_END);
+    ck_assert_int_eq(R.nlayers, 3);
+    ck_assert_int_eq(R.layers[2].proto, CSC_P_L2TP);
+    ck_assert_uint_eq(R.layers[2].hdr_len, 4);
+}
+END_TEST
+
 /* A cookie the configuration lacks, with the default sublayer after it:
  * neither reading at the session header's end is a frame, but 8 bytes on
  * the sublayer reading finds Ethernet / IPv4 (plausible 3): the decoder
@@ -276,6 +295,7 @@ Suite *l2tp_suite(void)
     tcase_add_test(tc, sequence_unknown);
     tcase_add_test(tc, l2spec_guess_llc_length_edges);
     tcase_add_test(tc, cookie_found_behind_the_sublayer);
+    tcase_add_test(tc, l2spec_guess_nothing_after_the_session);
     tcase_add_test(tc, l2spec_guess_arp_over_llc);
     tcase_add_test(tc, short_headers_dropped_silently);
     suite_add_tcase(s, tc);

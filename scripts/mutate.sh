@@ -4,7 +4,7 @@
 # tests (the unit suite and the golden runs); a mutant is killed when a test
 # fails (or the build of the tests does). Prints the score and the survivors.
 #
-#   scripts/mutate.sh [-n N] [-s SEED] [-w WORK_DIR] [-t 'CTEST REGEX'] [FILE...]
+#   scripts/mutate.sh [-u] [-n N] [-s SEED] [-w WORK_DIR] [-t 'CTEST REGEX'] [FILE...]
 #
 #   -n N       mutants to try (default 100), chosen at random (SEED, default 1)
 #              among every site of the files (default: core/*.c, core/proto/*.c,
@@ -12,6 +12,10 @@
 #   -w DIR     where the copy of the tree and its build go (default
 #              /tmp/csumcheck-mutate); the checkout itself is never touched
 #   -t REGEX   the tests (default '^unit$|^golden'; ctest -R)
+#   -u         unit binary only: build the target csc-unit alone and run the
+#              test `unit` (default -t '^unit$'); the same sample, some 10 s a
+#              mutant instead of minutes, but a golden-only kill counts as a
+#              survivor
 #
 # Mutation operators, one per mutant, at one place on one line (comments,
 # strings and preprocessor lines are left alone):
@@ -25,17 +29,23 @@
 # last score.
 set -eu
 cd "$(dirname "$0")/.."
-N=100 SEED=1 W=/tmp/csumcheck-mutate TESTS='^unit$|^golden'
-while getopts n:s:w:t: o; do
+N=100 SEED=1 W=/tmp/csumcheck-mutate TESTS='^unit$|^golden' UNIT=
+TARGETS='csumcheck csc-unit csc-gen' TSET=
+while getopts n:s:w:t:u o; do
     case $o in
+        u) UNIT=1 ;;
         n) N=$OPTARG ;;
         s) SEED=$OPTARG ;;
         w) W=$OPTARG ;;
-        t) TESTS=$OPTARG ;;
-        *) echo "usage: $0 [-n N] [-s SEED] [-w WORK_DIR] [-t REGEX] [FILE...]" >&2; exit 2 ;;
+        t) TESTS=$OPTARG TSET=1 ;;
+        *) echo "usage: $0 [-u] [-n N] [-s SEED] [-w WORK_DIR] [-t REGEX] [FILE...]" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
+if [ -n "$UNIT" ]; then
+    TARGETS=csc-unit
+    [ -n "$TSET" ] || TESTS='^unit$'
+fi
 [ $# -gt 0 ] || set -- core/*.c core/proto/*.c core/replay/*.c
 
 # 1. a copy of the committed tree (and what is uncommitted in core/), built once
@@ -44,7 +54,7 @@ mkdir -p "$W/src"
 git ls-files -z | xargs -0 tar -cf - | tar -xf - -C "$W/src"
 S=$W/src B=$W/build
 cmake -S "$S" -B "$B" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$W/cmake.log" 2>&1
-cmake --build "$B" -j2 >"$W/build.log" 2>&1 || { tail -20 "$W/build.log"; exit 1; }
+cmake --build "$B" -j2 ${UNIT:+--target csc-unit} >"$W/build.log" 2>&1 || { tail -20 "$W/build.log"; exit 1; }
 ctest --test-dir "$B" -R "$TESTS" -j2 >"$W/baseline.log" 2>&1 ||
     { tail -20 "$W/baseline.log"; echo "mutate: the tests fail without a mutant" >&2; exit 1; }
 echo "mutate: baseline $(grep -c 'Test *#' "$W/baseline.log") tests pass ($TESTS)"
@@ -128,7 +138,7 @@ L = open(p).read().split("\n")
 L[ln - 1] = L[ln - 1][:a] + after + L[ln - 1][b:]
 open(p, "w").write("\n".join(L))' "$S/$f" "$ln" "$a" "$b" "$after"
     result=survived first=
-    if ! cmake --build "$B" -j2 --target csumcheck csc-unit csc-gen >"$W/m.log" 2>&1; then
+    if ! cmake --build "$B" -j2 --target $TARGETS >"$W/m.log" 2>&1; then
         result=no-build
     elif ! ctest --test-dir "$B" -R "$TESTS" -j2 --stop-on-failure --timeout 120 >"$W/t.log" 2>&1; then
         result=killed
@@ -144,7 +154,7 @@ open(p, "w").write("\n".join(L))' "$S/$f" "$ln" "$a" "$b" "$after"
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$ln" "$op" "$before" "$after" "$result" "${first:--}" >>"$W/mutants.tsv"
     echo "mutate: $i $f:$ln $op '$before' -> '$after': $result${first:+ ($first)}"
 done <"$W/sites.tsv"
-cmake --build "$B" -j2 --target csumcheck csc-unit csc-gen >/dev/null 2>&1 || true
+cmake --build "$B" -j2 --target $TARGETS >/dev/null 2>&1 || true
 echo "mutate: survivors:"
 awk -F'\t' '$6 == "survived" { printf "  %s:%s %s %s -> %s\n", $1, $2, $3, $4, $5 }' "$W/mutants.tsv"
 total=$((killed + survived))

@@ -595,6 +595,31 @@ START_TEST(depth_limit_is_a_finding)
 }
 END_TEST
 
+/* A raw-IP capture (DLT_RAW): no link layer for the NIC to strip, the
+ * replay starts at layer 0, the IPv4 header (ip_rcv, udp_rcv) */
+START_TEST(raw_ip_replayed_from_layer_0)
+{
+    struct pb_frame f;
+    for (int bad = 0; bad < 2; bad++) {
+        pb_init(&f);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_UDP)->csum = bad ? PB_BAD : PB_OK;
+        pb_push(&f, PB_PAYLOAD)->len = 30;
+        cfg_set("none", "modern");
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_RAW);
+        ck_assert_int_eq(R.layers[0].proto, CSC_P_IPV4);
+        if (!bad) {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+            continue;
+        }
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, 1);
+        ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_UDP_IN_CSUM_ERRORS, CSC_C_UDP_IN_ERRORS));
+    }
+}
+END_TEST
+
 START_TEST(link_types)
 {
     cfg_set("none", "modern");
@@ -692,6 +717,18 @@ START_TEST(jumbo_option_with_payload_length)
     ck_assert_int_eq(R.stop, CSC_STOP_END);
     ck_assert_uint_eq(R.layers[v6].notes & (CSC_N_JUMBO | CSC_N_LEN_EXCEEDS | CSC_N_LEN_SHORT), 0);
     ck_assert_int_eq(R.layers[u].verdict, CSC_V_GOOD);
+    /* ipv6_hop_jumbo (net/ipv6/exthdrs.c v6.12): a payload length beside
+     * the option is a parameter problem, Ip6InHdrErrors; so is a value of
+     * 65,535 or less (both sides of its two checks) */
+    if (R.kernel.verdict != CSC_K_DROP) dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, v6);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+    memcpy(ip->hbh_opts, "\xc2\x04\x00\x00\xff\xff", 6);   /* jumbo, 65535 */
+    ip->tot_len_zero = 1;
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
 }
 END_TEST
 
@@ -706,6 +743,7 @@ Suite *decode_suite(void)
     tcase_add_test(t, lying_lengths);
     tcase_add_test(t, depth_limit_is_a_finding);
     tcase_add_test(t, link_types);
+    tcase_add_test(t, raw_ip_replayed_from_layer_0);
     tcase_add_test(t, ports_are_configurable);
     tcase_add_test(t, macsec_integrity_only);
     tcase_add_test(t, amt_message_types);

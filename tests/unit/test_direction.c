@@ -244,6 +244,16 @@ START_TEST(local_words)
     while (set.n < CSC_MAX_LOCAL)
         ck_assert(csc_local_add(&set, "10.1.1.1"));
     ck_assert(!csc_local_add(&set, "10.1.1.2"));
+    /* csc_local_format: each kind, and "" when the buffer is too short
+     * for the address (inet_ntop fails: the old bytes must not show) */
+    char buf[64];
+    ck_assert_str_eq(csc_local_format(&set.a[0], buf, sizeof buf), "0a:0b:0c:0d:0e:0f");
+    ck_assert_str_eq(csc_local_format(&set.a[1], buf, sizeof buf), "::1");
+    ck_assert_str_eq(csc_local_format(&set.a[2], buf, sizeof buf), "10.1.1.1");
+    memcpy(buf, "xxxxxxxx", 9);
+    ck_assert_str_eq(csc_local_format(&set.a[2], buf, 8), "");
+    memcpy(buf, "xxxxxxxx", 9);
+    ck_assert_str_eq(csc_local_format(&set.a[1], buf, 3), "");
 }
 END_TEST
 

@@ -204,6 +204,48 @@ START_TEST(ipv6_fragment_not_rounded)
 }
 END_TEST
 
+/* A destination options header before the fragment header (RFC 8200 4.1
+ * order): the byte store finds the fragment header behind it, as
+ * ipv6_frag_rcv's walk does, and rebuilds the datagram. The second
+ * fragment is the first again at offset 72, last: 144 bytes, which
+ * __udp6_lib_rcv trims to the UDP length (72) the checksum covers */
+START_TEST(ipv6_fragment_behind_destination_options)
+{
+    static struct csc_frag_table t;
+    cfg_set("none", "modern");
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    struct pb_layer *ip = pb_push(&f, PB_IPV6);
+    ip->v6_ext = PB_X_DST | PB_X_FRAG;
+    ip->frag = 1;                         /* offset 0, M */
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 64;
+    run(&f);
+    ck_assert(R.layers[1].notes & CSC_N_FRAGMENT);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    static uint8_t store[CSC_FRAG_STORE_BYTES], second[200];
+    csc_frag_init(&t);
+    csc_frag_attach(&t, &CFG, store);
+    ck_assert_uint_le(FRAME_LEN, sizeof second);
+    size_t n = FRAME_LEN;
+    memcpy(second, FRAME, n);
+    struct csc_frame fr = { FRAME, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, 0 };
+    csc_frag_feed(&t, &fr, &R, 1);
+    ck_assert_int_eq(t.nfree, CSC_FRAG_SLOTS - 1);
+    be16_at(second + 14 + 40 + 8 + 2, 72);              /* offset 72 (9 units), last */
+    run_bytes(second, n, n, CSC_LINK_ETHERNET);
+    struct csc_frame f2 = { second, (uint32_t)n, (uint32_t)n, CSC_LINK_ETHERNET, 0 };
+    csc_frag_feed(&t, &f2, &R, 2);
+    ck_assert_uint_eq(t.completed, 1);
+    int u = lay(CSC_P_UDP, 0);
+    ck_assert_int_eq(R.layers[u].reason, CSC_R_FRAG_REASSEMBLED);
+    ck_assert_int_eq(R.layers[u].verdict, CSC_V_GOOD);      /* trimmed to its UDP length 72 */
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_uint_eq(R.kernel.sw_bytes, 72);
+}
+END_TEST
+
 /* Finding 14: a 65,528-byte IPv6/UDP datagram (UDP header + 65,520 bytes)
  * whose UDP length says 257, cut into fragments of 1,232. The UDP checksum
  * the builder wrote covers the whole datagram; __udp6_lib_rcv
@@ -361,6 +403,37 @@ START_TEST(ipv4_last_ending_below_the_queue)
     ck_assert_uint_eq(tp->completed, 0);
     feed(tp, 1, 5);
     assert_completed(tp, 1);
+}
+END_TEST
+
+/* The edge of the rule above: a last fragment ending at the queue's 800
+ * ([600, 800) inside the held [400, 800)) passes ip_frag_queue's end check
+ * and sets INET_FRAG_LAST_IN with the length 800 before the insert finds it
+ * a duplicate (dropped alone); [0, 400) then completes an 800-byte
+ * datagram, whose UDP length (1,008) is longer than its data */
+START_TEST(ipv4_last_ending_at_the_queue_end)
+{
+    cfg_set("none", "modern");
+    ipv4_datagram(0, 0);
+    piece(0, 600, 200, 0);                /* [600, 800), last */
+    struct csc_frag_table *tp = table();
+    feed(tp, 1, 1);                       /* [400, 800), MF */
+    feed_x(tp, 0, 2);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);   /* not a bad end */
+    ck_assert_uint_eq(tp->dropped, 0);
+    ck_assert_int_eq(tp->nfree, CSC_FRAG_SLOTS - 1);
+    feed(tp, 0, 3);
+    ck_assert_uint_eq(tp->completed, 1);
+    int u = lay(CSC_P_UDP, 0);
+    ck_assert_int_eq(R.layers[u].reason, CSC_R_LEN_MISMATCH);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert(has_counter(CSC_C_UDP_IN_ERRORS));
+    /* the datagram's steps keep their layers (frag.c maps them back) */
+    int d = find_step("ip_defrag", "reassembled"), s = find_step("__udp4_lib_rcv", "short-packet");
+    ck_assert_int_ge(d, 0);
+    ck_assert_int_ge(s, 0);
+    ck_assert_int_eq(R.kernel.steps[d].layer, 1);
+    ck_assert_int_eq(R.kernel.steps[s].layer, u);
 }
 END_TEST
 
@@ -577,9 +650,11 @@ Suite *frag_rules_suite(void)
     tcase_add_test(t, ipv4_fragment_rounded_down);
     tcase_add_test(t, ipv4_fragment_rounded_to_nothing);
     tcase_add_test(t, ipv6_fragment_not_rounded);
+    tcase_add_test(t, ipv6_fragment_behind_destination_options);
     tcase_add_test(t, ipv6_udp_length_trims_a_big_datagram);
     tcase_add_test(t, ipv4_last_ending_below_the_queue);
     tcase_add_test(t, ipv4_second_last_with_another_end);
+    tcase_add_test(t, ipv4_last_ending_at_the_queue_end);
     tcase_add_test(t, ipv4_more_fragments_beyond_the_last);
     tcase_add_test(t, ipv4_overlap_kills_the_queue);
     tcase_add_test(t, ipv4_runs_decide_duplicate_or_overlap);

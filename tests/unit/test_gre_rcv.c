@@ -135,6 +135,14 @@ START_TEST(gre_drops_count_nic_rx_dropped_from_7_2)
     run(&f);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
     ck_assert_uint_eq(R.kernel.counters, 0);
+    ck_assert_int_eq(R.layers[lay(CSC_P_GRE, 0)].k.method, CSC_M_SW_PASS);
+    ck_assert_int_eq(R.layers[lay(CSC_P_GRE, 0)].k.passes, 1);
+    gre_plain(&f, false, 0, PB_OK);                /* no C: unchecked, no pass */
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_eq(R.layers[lay(CSC_P_GRE, 0)].k.method, CSC_M_UNCHECKED);
+    ck_assert_int_eq(R.layers[lay(CSC_P_GRE, 0)].k.passes, 0);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_GRE, 0)].k.pass_bytes, 0);
 }
 END_TEST
 
@@ -178,6 +186,37 @@ START_TEST(gre_wccp_without_flags_is_ipv4)
 }
 END_TEST
 
+/* Eth / IPv4 (protocol proto) / n bytes of zeros: a transport header
+ * shorter than its pull */
+static void ip_then_short(uint8_t proto, uint16_t n, const char *era)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4)->proto = proto;
+    pb_push(&f, PB_RAW)->len = n;
+    cfg_set("none", era);
+    run(&f);
+    if (R.kernel.verdict != CSC_K_DROP)
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "PKT_TOO_SMALL");
+}
+
+/* A GRE header short of its 4 bytes is gre_rcv's own drop: 7.2 counts the
+ * NIC's rx_dropped there, 6.12 nothing; a short UDP header is udp_rcv's
+ * (UdpInErrors) in every era, never the GRE label's (protocols 47, 17) */
+START_TEST(short_gre_header_counts_rx_dropped_from_7_2)
+{
+    ip_then_short(47, 2, "7.2");
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_NIC_RX_DROPPED);
+    ip_then_short(47, 2, "6.12");
+    ck_assert_uint_eq(R.kernel.counters, 0);
+    ip_then_short(17, 6, "7.2");
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_UDP_IN_ERRORS);
+}
+END_TEST
+
 Suite *gre_rcv_suite(void);
 Suite *gre_rcv_suite(void)
 {
@@ -186,6 +225,7 @@ Suite *gre_rcv_suite(void)
     tcase_add_test(tc, partial_at_outer_udp_does_not_cover_gre);
     tcase_add_test(tc, gre_drops_count_nic_rx_dropped_from_7_2);
     tcase_add_test(tc, gre_wccp_without_flags_is_ipv4);
+    tcase_add_test(tc, short_gre_header_counts_rx_dropped_from_7_2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -523,6 +523,39 @@ START_TEST(flow_keys_per_device)
 }
 END_TEST
 
+/* ipv6_gro_receive compares both addresses whole (the IPv6 header's 32
+ * bytes from saddr): a flow differing in any one of those bytes is
+ * another flow */
+static uint64_t ipv6_key(int byte)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    struct pb_layer *ip = pb_push(&f, PB_IPV6);
+    if (byte >= 0 && byte < 16)
+        ip->src[byte] ^= 0x01;
+    else if (byte >= 16)
+        ip->dst[byte - 16] ^= 0x01;
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    run(&f);
+    struct csc_frame fr = { FRAME, (uint32_t)FRAME_LEN, (uint32_t)FRAME_LEN, CSC_LINK_ETHERNET, 0 };
+    struct csc_gro_input in;
+    csc_gro_prepare(&fr, &R, &in);
+    ck_assert_uint_eq(in.ndevs, 1);
+    ck_assert(in.dev[0].tcp);
+    return in.dev[0].key;
+}
+
+START_TEST(ipv6_flow_key_covers_every_address_byte)
+{
+    cfg_set("none", "modern");
+    uint64_t base = ipv6_key(-1);
+    for (int b = 0; b < 32; b++)
+        ck_assert_msg(ipv6_key(b) != base, "address byte %d", b);
+}
+END_TEST
+
 Suite *gro_suite(void);
 Suite *gro_suite(void)
 {
@@ -538,6 +571,7 @@ Suite *gro_suite(void)
     tcase_add_test(t, seed000_conversion_allows_gro);
     tcase_add_test(t, flow_table_lru);
     tcase_add_test(t, flow_keys_per_device);
+    tcase_add_test(t, ipv6_flow_key_covers_every_address_byte);
     tcase_add_test(t, cwr_by_era);
     tcase_add_test(t, ipid_innermost_before_4_7);
     suite_add_tcase(s, t);

@@ -231,6 +231,33 @@ START_TEST(ipip_inner_header_short)
 }
 END_TEST
 
+/* The same 10 bytes as VXLAN's inner IPv4 header behind its Ethernet
+ * header: vxlan_rcv (6.1 on: pskb_inet_may_pull) drops it, the device's
+ * rx_length_errors + rx_errors */
+START_TEST(vxlan_inner_ip_header_short)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_VXLAN);
+    pb_push(&f, PB_ETH)->proto = 0x0800;
+    struct pb_layer *r = pb_push(&f, PB_RAW);
+    memcpy(r->raw, "\x45\x00\x00\x1c\x00\x01\x40\x00\x40\x11", 10);
+    r->len = 10;
+    cfg_set("none", "6.12");
+    run(&f);
+    if (R.kernel.verdict != CSC_K_DROP)
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "PKT_TOO_SMALL");
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_DEV_RX_LENGTH_ERRORS, CSC_C_DEV_RX_ERRORS));
+    ck_assert_int_ge(find_step("vxlan_rcv", "drop"), 0);
+}
+END_TEST
+
 Suite *icmp_rcv_suite(void);
 Suite *icmp_rcv_suite(void)
 {
@@ -243,6 +270,7 @@ Suite *icmp_rcv_suite(void)
     tcase_add_test(t, icmpv6_quote_with_extension_header_unknown);
     tcase_add_test(t, icmp_shorter_than_its_header);
     tcase_add_test(t, ipip_inner_header_short);
+    tcase_add_test(t, vxlan_inner_ip_header_short);
     suite_add_tcase(s, t);
     return s;
 }

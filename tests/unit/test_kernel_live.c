@@ -230,6 +230,14 @@ START_TEST(rthdr_type2_segments_left_dropped)
     ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_IPV6, 0));
     ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "NOT_SPECIFIED (routing type 2)");
     ck_assert_str_eq(csc_counter_name(CSC_C_IP6_IN_ADDR_ERRORS), "Ip6InAddrErrors");
+    /* the decoder's pseudo-header takes the address a type 0 or 2 header
+     * carries (RFC 6275 6.4, the home address; pb summed over it); another
+     * type (3) names no destination: the same bytes are bad */
+    ck_assert(R.layers[lay(CSC_P_IPV6, 0)].notes & CSC_N_ROUTING_DST);
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].verdict, CSC_V_GOOD);
+    run_rh("modern", 3, 1, PB_OK);
+    ck_assert(!(R.layers[lay(CSC_P_IPV6, 0)].notes & CSC_N_ROUTING_DST));
+    ck_assert_int_eq(R.layers[lay(CSC_P_TCP, 0)].verdict, CSC_V_BAD);
 
     run_rh("6.12", IPV6_SRCRT_TYPE_2, 0, PB_OK);       /* segments left 0: still dropped */
     ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
@@ -362,6 +370,35 @@ START_TEST(vxlan_gpe_ethernet_unhandled_on_gpe_device)
 }
 END_TEST
 
+/* vxlan_rcv's inner frame with an 802.3 length for its EtherType (0x0026:
+ * 38 bytes of LLC): eth_type_trans makes it ETH_P_802_2, which the stock
+ * receiver has no handler for - the VXLAN device counts rx_dropped,
+ * UNHANDLED_PROTO (net/core/dev.c __netif_receive_skb_core, 6.12), the
+ * same as an unknown EtherType; not "not modelled" */
+START_TEST(vxlan_inner_802_3_frame_unhandled)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_VXLAN);
+    pb_push(&f, PB_ETH)->proto = 0x0026;
+    pb_push(&f, PB_PAYLOAD)->len = 0x0026;
+    cfg_set("none", "6.12");
+    run(&f);
+    if (R.kernel.verdict != CSC_K_DROP)
+        dump_result();
+    int v = lay(CSC_P_VXLAN, 0);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, v + 1);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "UNHANDLED_PROTO");
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_DEV_RX_DROPPED);
+    ck_assert_int_eq(R.kernel.devs[R.kernel.ndevs - 1].kind, CSC_P_VXLAN);
+    ck_assert_uint_eq(R.kernel.warnings & CSC_W_NOT_MODELLED, 0);
+}
+END_TEST
+
 Suite *kernel_live_suite(void);
 Suite *kernel_live_suite(void)
 {
@@ -372,6 +409,7 @@ Suite *kernel_live_suite(void)
     tcase_add_test(t, engine_gre_flow_key_l9);
     tcase_add_test(t, engine_gre_under_gue_merged_is_lost_l8);
     tcase_add_test(t, rthdr_type0_segments_left_is_unknown_rh);
+    tcase_add_test(t, vxlan_inner_802_3_frame_unhandled);
     tcase_add_test(t, rthdr_type2_segments_left_dropped);
     tcase_add_test(t, rthdr_srh_freed_while_seg6_disabled);
     tcase_add_test(t, rthdr_rpl_freed_from_5_7);

@@ -353,6 +353,34 @@ START_TEST(gre_vlan_goes_to_vlan_gro_receive)
 }
 END_TEST
 
+/* The other handlers of gro_find_receive_by_type: TEB (gretap,
+ * eth_gro_receive) is aggregated; a type with no gro_receive (0x88be,
+ * ERSPAN's) flushes at gre_gro_receive */
+START_TEST(gre_teb_has_a_gro_handler_erspan_none)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_GRE);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("complete", "modern");
+    run(&f);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_GRE, 0)].next, 0x6558);
+    ck_assert_int_ge(find_step("eth_gro_receive", "enter"), 0);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    f.l[2].proto = 0x88be;
+    run(&f);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_GRE, 0)].next, 0x88be);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NO_HANDLER);
+    ck_assert_int_eq(R.kernel.devs[0].gro_layer, lay(CSC_P_GRE, 0));
+}
+END_TEST
+
 /* ---- GUE normal path and GRO (finding 3) ---- */
 
 /* IPv4 / UDP (zero: the header may be patched) / GUE [+RCO] / IPv4 / TCP */
@@ -733,6 +761,46 @@ START_TEST(every_era_described)
 }
 END_TEST
 
+/* gue_udp_recv resubmits the packet with the GUE header's protocol; over
+ * IPv6 ip6_protocol_deliver_rcu (net/ipv6/ip6_input.c v6.12), have_final
+ * set by UDP, discards a non-final one - 43, 44, 60 - silently for the
+ * model (Ip6InDiscards); a protocol with no handler (253) is
+ * Ip6InUnknownProtos, and over IPv4 44 has no handler either */
+static void gue_carrying(int v6, uint16_t proto)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_GUE)->proto = proto;
+    pb_push(&f, PB_PAYLOAD)->len = 40;
+    cfg_set("none", "6.12");
+    run(&f);
+    if (R.kernel.verdict != CSC_K_DROP)
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+}
+
+START_TEST(gue_over_ipv6_non_final_protocol)
+{
+    static const uint16_t non_final[] = { 43, 44, 60 };
+    for (unsigned i = 0; i < 3; i++) {
+        gue_carrying(1, non_final[i]);
+        ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_GUE, 0));
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason),
+                         "NOT_SPECIFIED (a non-final protocol after a final one)");
+        ck_assert_uint_eq(R.kernel.counters, 0);
+    }
+    gue_carrying(1, 253);
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_IPV6, 0));
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_UNKNOWN_PROTOS);
+    gue_carrying(0, 44);
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_IPV4, 0));
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP_IN_UNKNOWN_PROTOS);
+}
+END_TEST
+
 Suite *kernel_source_suite(void);
 Suite *kernel_source_suite(void)
 {
@@ -750,11 +818,13 @@ Suite *kernel_source_suite(void)
     tcase_add_test(t, geneve_version_dropped_and_flushed);
     tcase_add_test(t, geneve_oam_flushed_delivered);
     tcase_add_test(t, gre_vlan_goes_to_vlan_gro_receive);
+    tcase_add_test(t, gre_teb_has_a_gro_handler_erspan_none);
     tcase_add_test(t, gue_remcsum_offset_below_start);
     tcase_add_test(t, gue_control_message_dropped);
     tcase_add_test(t, gue_variant_2_and_protocol_0_dropped);
     tcase_add_test(t, gue_variant_1_needs_ip);
     tcase_add_test(t, gue_v3_18_header);
+    tcase_add_test(t, gue_over_ipv6_non_final_protocol);
     tcase_add_test(t, sit_netif_rx_no_gro_pass);
     tcase_add_test(t, ip6tnl_gro_by_era);
     tcase_add_test(t, sit_gro_callback_from_4_6);

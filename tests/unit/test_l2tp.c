@@ -136,6 +136,97 @@ START_TEST(l2spec_guess_llc_length_edges)
 }
 END_TEST
 
+/* The guess weighs its readings: ARP (plausible 2) bare beats an 802.3
+ * length read 4 bytes on (LLC: 1), so the frame has no sublayer; the same
+ * bytes one sublayer later (an LLC frame bare, ARP behind 4 bytes) have
+ * one. Reserved sublayer bits clear (first byte 0x00) so both readings
+ * count. */
+static void l2tp_over(const uint8_t *eth, unsigned len)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_L2TPV3)->l2tp_no_l2spec = 1;
+    struct pb_layer *r = pb_push(&f, PB_RAW);
+    memcpy(r->raw, eth, len);
+    r->len = (uint16_t)len;
+    pb_push(&f, PB_PAYLOAD)->len = 40;
+    cfg_set("none", "6.12");
+    run(&f);
+}
+
+START_TEST(l2spec_guess_arp_over_llc)
+{
+    /* bare: MACs, 0x0806; 4 bytes on: the type field reads 0x0010 (16) */
+    static const uint8_t arp[18] = { 0, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x08, 0x06,
+                                     0, 1, 0x00, 0x10 };
+    /* bare: an 802.3 length 0x0010; 4 bytes on: 0x0806 */
+    static const uint8_t llc[18] = { 0, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x00, 0x10,
+                                     0, 0, 0x08, 0x06 };
+    for (int k = 0; k < 2; k++) {
+        l2tp_over(k ? llc : arp, 18);
+        int l = lay(CSC_P_L2TP, 0);
+        ck_assert_int_eq(R.stop, CSC_STOP_END);
+        ck_assert_int_gt(R.nlayers, l + 1);
+        ck_assert_int_eq(R.layers[l + 1].proto, CSC_P_ETH);
+        /* 14 + 20 + the 4-byte session ID, and the sublayer's 4 when guessed */
+        ck_assert_uint_eq(R.layers[l + 1].off, k ? 42u : 38u);
+        ck_assert_uint_eq(R.layers[l].hdr_len, k ? 8u : 4u);
+    }
+}
+END_TEST
+
+/* Nothing after the session ID: neither reading has a byte to go by, so
+ * there is no sublayer to guess (the header is the session ID alone) */
+START_TEST(l2spec_guess_nothing_after_the_session)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_L2TPV3)->l2tp_no_l2spec = 1;
+    cfg_set("none", "6.12");
+    run(&f);
+    ck_assert_int_eq(R.stop, CSC_STOP_END);
+    ck_assert_int_eq(R.nlayers, 3);
+    ck_assert_int_eq(R.layers[2].proto, CSC_P_L2TP);
+    ck_assert_uint_eq(R.layers[2].hdr_len, 4);
+}
+END_TEST
+
+/* A cookie the configuration lacks, with the default sublayer after it:
+ * neither reading at the session header's end is a frame, but 8 bytes on
+ * the sublayer reading finds Ethernet / IPv4 (plausible 3): the decoder
+ * asks for --l2tp-cookie-len 8 */
+START_TEST(cookie_found_behind_the_sublayer)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_L2TPV3)->l2tp_cookie = 8;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 20;
+    cfg_set("none", "6.12");
+    run(&f);
+    if (R.stop != CSC_STOP_NEEDS_OPTION)
+        dump_result();
+    ck_assert_int_eq(R.stop, CSC_STOP_NEEDS_OPTION);
+    ck_assert_int_eq(R.stop_opt, CSC_SO_L2TP_COOKIE);
+    ck_assert_uint_eq(R.stop_value, 8);
+    CFG.l2tp_cookie_len = 8;                        /* told: the sublayer is guessed */
+    run(&f);
+    ck_assert_int_eq(R.stop, CSC_STOP_END);
+    ck_assert_int_eq(R.layers[lay(CSC_P_L2TP, 0)].hdr_len, 16);
+    ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].verdict, CSC_V_GOOD);
+}
+END_TEST
+
 /* Headers cut short with every outer length right (the kfuzz cases of
  * docs/kernel-branches.md l2tp-5 and l2tp-10 agree on 5.10, 6.1, 6.12,
  * 7.2): l2tp_ip_recv's pull of the session ID and
@@ -203,6 +294,9 @@ Suite *l2tp_suite(void)
     tcase_add_test(tc, good_delivered);
     tcase_add_test(tc, sequence_unknown);
     tcase_add_test(tc, l2spec_guess_llc_length_edges);
+    tcase_add_test(tc, cookie_found_behind_the_sublayer);
+    tcase_add_test(tc, l2spec_guess_nothing_after_the_session);
+    tcase_add_test(tc, l2spec_guess_arp_over_llc);
     tcase_add_test(tc, short_headers_dropped_silently);
     suite_add_tcase(s, tc);
     return s;

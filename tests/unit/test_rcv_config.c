@@ -118,6 +118,33 @@ START_TEST(report_format_round_trip)
 }
 END_TEST
 
+/* outer-l4: a NIC that verifies the outermost L4 checksum once the IP
+ * header passed - an IPv4 header checksum good, IPv6 having none - gives
+ * CHECKSUM_UNNECESSARY to the outer UDP (no software pass); behind a
+ * bad IPv4 header checksum it verifies nothing: NONE */
+START_TEST(outer_l4_needs_a_good_ip_header)
+{
+    for (int k = 0; k < 3; k++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        struct pb_layer *ip = pb_push(&f, k == 1 ? PB_IPV6 : PB_IPV4);
+        if (k == 2)
+            ip->csum = PB_BAD;
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_PAYLOAD)->len = 30;
+        cfg_set("outer-l4", "modern");
+        run(&f);
+        ck_assert_int_eq(R.kernel.devs[0].entry.ip_summed, k == 2 ? 0 : 1);   /* NONE, UNNECESSARY */
+        if (k < 2) {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+            ck_assert_int_eq(R.layers[lay(CSC_P_UDP, 0)].k.method, CSC_M_DEVICE);
+            ASSERT_PASSES(0);
+        }
+    }
+}
+END_TEST
+
 Suite *rcv_config_suite(void);
 Suite *rcv_config_suite(void)
 {
@@ -127,6 +154,7 @@ Suite *rcv_config_suite(void)
     tcase_add_test(tc, mpls_in_udp_has_no_socket);
     tcase_add_test(tc, port_table_full_at_its_size);
     tcase_add_test(tc, report_format_round_trip);
+    tcase_add_test(tc, outer_l4_needs_a_good_ip_header);
     suite_add_tcase(s, tc);
     return s;
 }

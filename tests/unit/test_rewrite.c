@@ -57,12 +57,35 @@ START_TEST(rewrites)
 }
 END_TEST
 
+/* Each name alone, and one a byte short or long (csc_rewrite_parse compares
+ * the whole comma-separated word) */
+START_TEST(parse_each_name)
+{
+    static const struct { const char *s; unsigned ops; } names[] = {
+        { "outer-zero", CSC_RW_OUTER_ZERO },
+        { "outer-csum", CSC_RW_OUTER_CSUM },
+        { "inner-good", CSC_RW_INNER_GOOD },
+        { "outer-csum,inner-good", CSC_RW_OUTER_CSUM | CSC_RW_INNER_GOOD },
+    };
+    bool ok;
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        ck_assert_uint_eq(csc_rewrite_parse(names[i].s, &ok), names[i].ops);
+        ck_assert_msg(ok, "%s", names[i].s);
+    }
+    csc_rewrite_parse("outer-csu", &ok);
+    ck_assert(!ok);
+    csc_rewrite_parse("outer-csums", &ok);
+    ck_assert(!ok);
+}
+END_TEST
+
 Suite *rewrite_suite(void);
 Suite *rewrite_suite(void)
 {
     Suite *s = suite_create("rewrite");
     TCase *t = tcase_create("rewrite");
     tcase_add_test(t, rewrites);
+    tcase_add_test(t, parse_each_name);
     suite_add_tcase(s, t);
     return s;
 }

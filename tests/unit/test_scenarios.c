@@ -489,6 +489,35 @@ static void rco(struct pb_frame *f, enum pb_state u, enum pb_state t)
     f->l[3].rco = 1;
 }
 
+/* The garbage-accepted warning looks at this frame's layers only: a frame
+ * whose last layer index held a bad, reached checksum in the frame before
+ * (IPv4 in IPv4 / UDP bad, dropped) is accepted clean */
+START_TEST(garbage_warning_reads_this_frames_layers)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP)->csum = PB_BAD;
+    pb_push(&f, PB_PAYLOAD)->len = 20;
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_int_eq(R.layers[3].verdict, CSC_V_BAD);
+    ck_assert_int_ne(R.layers[3].k.method, CSC_M_NOT_REACHED);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 20;
+    run(&f);
+    ck_assert_int_eq(R.nlayers, 3);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_uint_eq(R.kernel.warnings & CSC_W_GARBAGE_ACCEPTED, 0);
+}
+END_TEST
+
 START_TEST(s13_rco_partial_default)
 {
     struct pb_frame f;
@@ -655,6 +684,34 @@ START_TEST(s16pp_level0_after_gro_hw_fault)
 }
 END_TEST
 
+/* S16'' with an inner TCP segment to a multicast MAC: tcp4_gro_receive at
+ * the VXLAN device takes the converted (wrong) sum, computes the segment in
+ * software (__skb_gro_checksum_complete, include/net/gro.h v6.12) and finds
+ * it good - netdev_rx_csum_fault for a CHECKSUM_COMPLETE not made in
+ * software; tcp_v4_rcv then discards the segment (not PACKET_HOST) before
+ * its own checksum, so the GRO pass is the only one and its report the
+ * only report */
+START_TEST(s16pp_gro_pass_hw_fault_multicast)
+{
+    struct pb_frame f;
+    vxlan(&f, 0, PB_BAD, 0, PB_OK, 44);
+    struct pb_patch *p = pb_patch_add(&f, 4, PB_PATCH_SET, 0, 1);
+    ck_assert_ptr_nonnull(p);
+    p->mask[0] = 0x01;
+    p->val[0] = 0x01;
+    cfg_set("unnecessary:0", "modern");
+    CFG.gro_nic = false;
+    run(&f);
+    int t = lay(CSC_P_TCP, 0);
+    ASSERT_METHOD(t, CSC_M_SW_PASS, GRO);
+    ASSERT_PASSES(1);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, t);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+    ck_assert(R.kernel.warnings & CSC_W_HW_CSUM_FAULT);
+}
+END_TEST
+
 START_TEST(s17_partial_inner_lco)
 {
     struct pb_frame f;
@@ -724,6 +781,8 @@ Suite *scenarios_suite(void)
     tcase_add_test(t, s13c_rco_without_remcsumrx);
     tcase_add_test(t, s13d_rco_zero_outer_nothing_verified);
     tcase_add_test(t, s14_rco_nopartial);
+    tcase_add_test(t, s16pp_gro_pass_hw_fault_multicast);
+    tcase_add_test(t, garbage_warning_reads_this_frames_layers);
     tcase_add_test(t, s14prime_rco_nopartial_complete);
     tcase_add_test(t, s15_gue_rco_ipip);
     tcase_add_test(t, s16_lying_nic_level1);

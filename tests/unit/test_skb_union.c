@@ -105,6 +105,32 @@ START_TEST(vxlan_partial_outer_lost)
 }
 END_TEST
 
+/* __skb_checksum_validate_complete (include/linux/skbuff.h v6.12): a
+ * CHECKSUM_COMPLETE sum that checks sets skb->csum_valid, the one-bit field
+ * the trace shows as 1 after the step */
+START_TEST(complete_check_sets_csum_valid)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("complete", "6.12");
+    CFG.trace_steps = true;
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    int u = find_step("udp4_csum_init", "complete-arith");
+    if (u < 0)
+        dump_result();
+    ck_assert_int_ge(u, 0);
+    ck_assert_int_eq(R.kernel.steps[u].ok, CSC_TRI_YES);
+    ck_assert_int_eq(R.kernel.steps[u].before.csum_valid, 0);
+    ck_assert_int_eq(R.kernel.steps[u].after.csum_valid, 1);
+    ck_assert_int_eq(R.kernel.steps[u].after.ip_summed, 2);   /* CHECKSUM_COMPLETE */
+}
+END_TEST
+
 Suite *skb_union_suite(void);
 Suite *skb_union_suite(void)
 {
@@ -114,6 +140,7 @@ Suite *skb_union_suite(void)
     tcase_add_test(tc, remcsum_start_at_tcp);
     tcase_add_test(tc, gue_partial_outer_lost_at_ipip);
     tcase_add_test(tc, vxlan_partial_outer_lost);
+    tcase_add_test(tc, complete_check_sets_csum_valid);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -201,6 +201,39 @@ START_TEST(options_lift_the_stop)
 }
 END_TEST
 
+/* AH's Payload Len at its edge (RFC 4302 2.2, dec_ah): 1 is the 12-byte
+ * header with no ICV (NULL integrity), decoded, the UDP after it judged;
+ * 0 (8 bytes) is shorter than AH's own fields: malformed */
+static void ah_len(uint8_t payload_len)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4)->proto = 51;
+    struct pb_layer *a = pb_push(&f, PB_RAW);
+    memcpy(a->raw, "\x11\x00\x00\x00\x00\x00\x10\x00\x00\x00\x00\x01", 12);   /* next: UDP */
+    a->raw[1] = payload_len;
+    a->len = 12;
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_PAYLOAD)->len = 20;
+    cfg_set("none", "modern");
+    run(&f);
+}
+
+START_TEST(ah_payload_len_edges)
+{
+    ah_len(1);
+    int ah = lay(CSC_P_AH, 0);
+    ck_assert_int_eq(R.layers[ah].hdr_len, 12);
+    ck_assert_int_eq(R.layers[ah].u.ipsec.spi, 0x1000);
+    ck_assert_int_eq(lay(CSC_P_UDP, 0), ah + 1);
+    ck_assert_int_eq(R.layers[ah + 1].verdict, CSC_V_GOOD);
+    ah_len(0);
+    ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+    ck_assert_int_eq(R.stop_proto, CSC_P_AH);
+}
+END_TEST
+
 /* The decoders of issue 24 and what the replay says after them */
 START_TEST(new_encapsulations_replayed)
 {
@@ -294,6 +327,7 @@ Suite *stops_suite(void)
     tcase_add_loop_test(t, every_reason, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_test(t, options_lift_the_stop);
     tcase_add_test(t, new_encapsulations_replayed);
+    tcase_add_test(t, ah_payload_len_edges);
     tcase_add_test(t, first_stop_wins_over_an_option);
     suite_add_tcase(s, t);
     return s;

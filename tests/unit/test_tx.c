@@ -114,6 +114,36 @@ START_TEST(lco_outer_partial_inner)
 }
 END_TEST
 
+/* Four VXLAN headers, each outer UDP checksum by LCO, over a TCP seed:
+ * five checksums left to the stack, the view keeps the innermost
+ * CSC_TX_MAX (4) and leaves the outermost out */
+START_TEST(more_checksums_than_the_view_holds)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    for (int t = 0; t < 4; t++) {
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_UDP)->csum = PB_LCO;
+        pb_push(&f, PB_VXLAN);
+    }
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP)->csum = PB_SEED;
+    pb_push(&f, PB_PAYLOAD)->len = 64;
+    FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+    cfg_set("none", "modern");
+    run_dir(CSC_DIR_OUT);
+    ck_assert_int_eq(R.tx.n, CSC_TX_MAX);
+    ck_assert_int_eq(R.tx.c[0].layer, lay(CSC_P_TCP, 0));
+    ck_assert_int_eq(R.tx.c[0].kind, CSC_TX_PARTIAL);
+    for (int u = 1; u < 4; u++) {
+        ck_assert_int_eq(R.tx.c[u].layer, lay(CSC_P_UDP, 4 - u));
+        ck_assert_int_eq(R.tx.c[u].kind, CSC_TX_LCO);
+    }
+}
+END_TEST
+
 /* Two seeds in one frame (outer UDP and inner TCP, not a super-packet): the
  * outer value takes the inner one the NIC writes in */
 START_TEST(two_seeds)
@@ -185,6 +215,7 @@ Suite *tx_suite(void)
     tcase_add_test(tc, partial_seed_sent);
     tcase_add_test(tc, lco_outer_partial_inner);
     tcase_add_test(tc, two_seeds);
+    tcase_add_test(tc, more_checksums_than_the_view_holds);
     tcase_add_test(tc, gso_super_packet);
     suite_add_tcase(s, tc);
     return s;

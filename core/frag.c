@@ -318,12 +318,12 @@ static bool ipv6_frag_header(const struct pkt *p, const struct csc_layer *ip, ui
         if (nh != IPPROTO_HOPOPTS_ && nh != IPPROTO_DSTOPTS_ && nh != IPPROTO_ROUTING_ &&
             nh != IPPROTO_AH_)
             return false;
-        uint8_t hl = 0;
+        uint8_t hl = 0, this = nh;       /* the length unit is this header's (ipv6_skip_exthdr) */
         nh_pos = cur + WIRE_OFF(ipv6_opt_hdr, nexthdr);
         if (!pkt_u8(p, nh_pos, &nh) || !pkt_u8(p, cur + WIRE_OFF(ipv6_opt_hdr, hdrlen), &hl))
             return false;
-        cur += nh == IPPROTO_AH_ ? ((uint32_t)hl + 2) * IPV6_AH_UNIT
-                                 : ((uint32_t)hl + 1) * IPV6_EXT_UNIT;
+        cur += this == IPPROTO_AH_ ? ((uint32_t)hl + 2) * IPV6_AH_UNIT
+                                   : ((uint32_t)hl + 1) * IPV6_EXT_UNIT;
     }
     return false;
 }

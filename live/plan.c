@@ -263,6 +263,18 @@ static uint8_t fou_proto_of(const struct csc_config *cfg, uint16_t port, uint8_t
     return next == CSC_P_IPV6 ? 41 : next == CSC_P_GRE ? 47 : 4;
 }
 
+/* Nothing listens on the port of the UDP layer u: a FOU-only
+ * encapsulation, or over IPv6 a tunnel whose socket is AF_INET only (AMT),
+ * as the model's udp_rcv says (core/replay/l4.c) */
+static int port_unbound(const struct csc_result *r, int u)
+{
+    if (u + 1 >= r->nlayers)
+        return 0;
+    uint32_t f = csc_proto_desc(r->layers[u + 1].proto)->flags;
+    int v6 = u > 0 && r->layers[u - 1].proto == CSC_P_IPV6;
+    return (f & CSC_PF_UNBOUND_PORT) || (v6 && (f & CSC_PF_SOCKET_IPV4));
+}
+
 /* A UDP tunnel layer after the UDP layer u: its receiver in rv, *in the
  * first layer its device hands on. NULL, or why none; *plain: no kernel
  * receiver, the datagram goes to a socket (or to none) as the model says. */
@@ -318,7 +330,7 @@ static const char *udp_tunnel(const struct csc_config *cfg, const struct csc_fra
         snprintf(rv->remote, sizeof rv->remote, "%s", nd->outer_src);
         return l2tp_device(cfg, cf, r, u + 1, rv, in);
     default:
-        if (csc_proto_desc(t->proto)->flags & CSC_PF_UDP_TUNNEL)
+        if ((csc_proto_desc(t->proto)->flags & CSC_PF_UDP_TUNNEL) && !port_unbound(r, u))
             return refuse("a %s tunnel: --live makes no receiver for it", csc_proto_name(t->proto));
         /* no kernel receiver in the model either: a datagram to a socket on
          * the port (GTP-U, Teredo, AYIYA in user space), or to none (GRE-in-UDP
@@ -399,9 +411,7 @@ static const char *plan_stack(const struct csc_config *cfg, const struct csc_res
     if (no)
         return no;
     if (plain)                       /* the TAP's own stack: the transport after the outer IP */
-        return transport(cfg, r, outer, l4, f, nd,
-                         l4 + 1 < r->nlayers &&
-                             (csc_proto_desc(r->layers[l4 + 1].proto)->flags & CSC_PF_UNBOUND_PORT));
+        return transport(cfg, r, outer, l4, f, nd, port_unbound(r, l4));
     nd->has_recv = 1;
     nd->kind = recv_row(rv);
     nd->port = rv->port;

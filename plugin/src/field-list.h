@@ -5,7 +5,7 @@
  * others expand to nothing, and all three are undefined at the end.
  *
  *   FIELD(id, name, abbrev, type, display, blurb)      an hf_register_info
- *   EXPERT(id, abbrev, group, severity, summary, blurb) an ei_register_info
+ *   EXPERT(id, abbrev, group, severity, summary, what)  an ei_register_info
  *   SUBTREE(id)                                         an ett index
  *
  * fields.h declares the ids from it, fields.c defines and registers them.
@@ -24,7 +24,7 @@
 #define FIELD(id, name, abbrev, type, display, blurb)
 #endif
 #ifndef EXPERT
-#define EXPERT(id, abbrev, group, severity, summary, blurb)
+#define EXPERT(id, abbrev, group, severity, summary, what)
 #endif
 #ifndef SUBTREE
 #define SUBTREE(id)
@@ -124,41 +124,33 @@ FIELD(hf_segs, "Super-packet Segments", "csumcheck.dev.super_segs", FT_UINT16, B
 FIELD(hf_flushed, "Device GRO Flush Caused", "csumcheck.dev.flushed", FT_STRING, BASE_NONE,
       "Why a held super-packet left the GRO list when this frame arrived (seq-gap, tcp-flags, size, ...)")
 
-/* expert info; the blurb ends with the severity and group, as the Expert
- * Information dialog shows them */
-EXPERT(ei_bad, "csumcheck.bad", PI_CHECKSUM, PI_ERROR, "Bad Checksum",
-       "Expert info: a layer's checksum is bad (Error/Checksum)")
-EXPERT(ei_unverifiable, "csumcheck.unverifiable", PI_CHECKSUM, PI_WARN, "Unverifiable Checksum",
-       "Expert info: a layer's checksum cannot be verified: snaplen, fragment, lengths disagree, GSO length "
-       "(Warning/Checksum)")
-EXPERT(ei_offload, "csumcheck.offload", PI_CHECKSUM, PI_NOTE, "Checksum Left to Offload",
-       "Expert info: a partial, lco or rco checksum field; not an error on a TX-side capture (Note/Checksum)")
-EXPERT(ei_zero6, "csumcheck.zero6", PI_CHECKSUM, PI_NOTE, "Zero UDP Checksum over IPv6",
-       "Expert info: legal only with udp6zerocsumrx (Note/Checksum)")
-EXPERT(ei_drop, "csumcheck.kernel.drop", PI_CHECKSUM, PI_WARN, "Kernel Drops the Packet",
-       "Expert info: the kernel replay drops the packet (Warning/Checksum)")
-EXPERT(ei_rco_nothing, "csumcheck.rco_nothing_verified", PI_CHECKSUM, PI_WARN, "RCO with Nothing Verified",
-       "Expert info: RCO with a zero outer checksum: the inner checksum was accepted and nothing verified it "
-       "(Warning/Checksum)")
-EXPERT(ei_kernel_warn, "csumcheck.kernel.warn", PI_CHECKSUM, PI_WARN, "Kernel Replay Warning",
-       "Expert info: hw-csum-fault or bad-checksum-accepted: a device report vouched for a bad checksum "
-       "(Warning/Checksum)")
-EXPERT(ei_kernel_note, "csumcheck.kernel.note", PI_CHECKSUM, PI_NOTE, "Kernel Replay Note",
-       "Expert info: not-modelled or assumed (Note/Checksum)")
-EXPERT(ei_pref, "csumcheck.bad_preference", PI_ASSUMPTION, PI_WARN, "Invalid csumcheck Preference",
-       "Expert info: a csumcheck preference is invalid and its default is in use (Warning/Assumption)")
-EXPERT(ei_sent, "csumcheck.sent", PI_CHECKSUM, PI_NOTE, "Sent, Not Received: Checksum Left to the NIC",
-       "Expert info: a sent frame's checksum left to the NIC (its TX view): what the wire carries; not "
-       "replayed (Note/Checksum)")
-EXPERT(ei_stop, "csumcheck.stack_ends", PI_MALFORMED, PI_NOTE, "Layer Stack Ends Early",
-       "Expert info: decoding stopped at a truncated or malformed header, or the stack is too deep "
-       "(Note/Malformed)")
-EXPERT(ei_stop_undecoded, "csumcheck.stack_ends.undecoded", PI_UNDECODED, PI_NOTE, "Layer Stack Ends Undecoded",
-       "Expert info: decoding stopped at a payload csumcheck does not decode: unknown, encrypted, unsupported, "
-       "or needing a preference (Note/Undecoded)")
-EXPERT(ei_l2spec_guessed, "csumcheck.l2spec_guessed.note", PI_ASSUMPTION, PI_NOTE,
-       "L2TPv3 Sublayer Chosen From The Bytes",
-       "Expert info: the L2TPv3 L2-specific sublayer's length was chosen from the bytes (Note/Assumption)")
+/* expert info: group and severity as the Expert Information dialog names
+ * them; the description is "Expert info: <what> (<severity>/<group>)" */
+EXPERT(ei_bad, "csumcheck.bad", Checksum, Error, "Bad Checksum", "a layer's checksum is bad")
+EXPERT(ei_unverifiable, "csumcheck.unverifiable", Checksum, Warning, "Unverifiable Checksum",
+       "a layer's checksum cannot be verified: snaplen, fragment, lengths disagree, GSO length")
+EXPERT(ei_offload, "csumcheck.offload", Checksum, Note, "Checksum Left to Offload",
+       "a partial, lco or rco checksum field; not an error on a TX-side capture")
+EXPERT(ei_zero6, "csumcheck.zero6", Checksum, Note, "Zero UDP Checksum over IPv6",
+       "legal only with udp6zerocsumrx")
+EXPERT(ei_drop, "csumcheck.kernel.drop", Checksum, Warning, "Kernel Drops the Packet",
+       "the kernel replay drops the packet")
+EXPERT(ei_rco_nothing, "csumcheck.rco_nothing_verified", Checksum, Warning, "RCO with Nothing Verified",
+       "RCO with a zero outer checksum: the inner checksum was accepted and nothing verified it")
+EXPERT(ei_kernel_warn, "csumcheck.kernel.warn", Checksum, Warning, "Kernel Replay Warning",
+       "hw-csum-fault or bad-checksum-accepted: a device report vouched for a bad checksum")
+EXPERT(ei_kernel_note, "csumcheck.kernel.note", Checksum, Note, "Kernel Replay Note", "not-modelled or assumed")
+EXPERT(ei_pref, "csumcheck.bad_preference", Assumption, Warning, "Invalid csumcheck Preference",
+       "a csumcheck preference is invalid and its default is in use")
+EXPERT(ei_sent, "csumcheck.sent", Checksum, Note, "Sent, Not Received: Checksum Left to the NIC",
+       "a sent frame's checksum left to the NIC (its TX view): what the wire carries; not replayed")
+EXPERT(ei_stop, "csumcheck.stack_ends", Malformed, Note, "Layer Stack Ends Early",
+       "decoding stopped at a truncated or malformed header, or the stack is too deep")
+EXPERT(ei_stop_undecoded, "csumcheck.stack_ends.undecoded", Undecoded, Note, "Layer Stack Ends Undecoded",
+       "decoding stopped at a payload csumcheck does not decode: unknown, encrypted, unsupported, or needing "
+       "a preference")
+EXPERT(ei_l2spec_guessed, "csumcheck.l2spec_guessed.note", Assumption, Note, "L2TPv3 Sublayer Chosen From The Bytes",
+       "the L2TPv3 L2-specific sublayer's length was chosen from the bytes")
 
 /* subtrees */
 SUBTREE(ett_csumcheck)

@@ -17,12 +17,24 @@ static hf_register_info fields[] = {
 #include "field-list.h"
 };
 
+/* An expert row's group and severity, as the Expert Information dialog
+ * names them (field-list.h): their PI_ value. */
+#define PL_PI_Checksum PI_CHECKSUM
+#define PL_PI_Malformed PI_MALFORMED
+#define PL_PI_Undecoded PI_UNDECODED
+#define PL_PI_Assumption PI_ASSUMPTION
+#define PL_PI_Error PI_ERROR
+#define PL_PI_Warning PI_WARN
+#define PL_PI_Note PI_NOTE
+
 /* Expert fields are fields too (tshark -G fields): each gets its
- * description through the hf_info it otherwise leaves empty. */
+ * description, which ends with its severity and group, through the hf_info
+ * it otherwise leaves empty. */
 static ei_register_info experts[] = {
-#define EXPERT(id, abbrev, group, severity, summary, blurb)                                        \
-    { &id, { abbrev, group, severity, summary, 0, NULL, 0,                                         \
-             { 0, { NULL, NULL, FT_NONE, BASE_NONE, NULL, 0, blurb, HFILL } } } },
+#define EXPERT(id, abbrev, group, severity, summary, what)                                         \
+    { &id, { abbrev, PL_PI_##group, PL_PI_##severity, summary, 0, NULL, 0,                         \
+             { 0, { NULL, NULL, FT_NONE, BASE_NONE, NULL, 0,                                       \
+                    "Expert info: " what " (" #severity "/" #group ")", HFILL } } } },
 #include "field-list.h"
 };
 

@@ -18,11 +18,6 @@
 
 #include <string.h>
 
-static int hf_fate = -1;
-static int hf_super = -1;
-static int hf_segs = -1;
-static int hf_flushed = -1;
-
 static guint pref_budget = 64, pref_flush_timeout = 0, pref_max_size = 65536, pref_poll_gap = 100;
 
 static struct csc_gro *engine;         /* ~0.5 MB: one per process, reset per file */
@@ -121,23 +116,8 @@ bool pl_gro_fields_referenced(proto_tree *t)
            proto_field_is_referenced(t, hf_segs) || proto_field_is_referenced(t, hf_flushed);
 }
 
-void pl_gro_register(int proto, module_t *module)
+void pl_gro_register_prefs(module_t *module)
 {
-    static hf_register_info hf[] = {
-        { &hf_fate, { "Device GRO Engine Fate", "csumcheck.dev.fate", FT_STRING, BASE_NONE, NULL, 0,
-                      "held: first segment of a super-packet; merged: into an earlier one; alone: "
-                      "passed up at once", HFILL } },
-        { &hf_super, { "Super-packet First Frame", "csumcheck.dev.super", FT_FRAMENUM, BASE_NONE, NULL, 0,
-                       "Frame of the super-packet's first segment", HFILL } },
-        { &hf_segs, { "Super-packet Segments", "csumcheck.dev.super_segs", FT_UINT16, BASE_DEC, NULL, 0,
-                      "On a first segment: segments in its super-packet, itself included (so far, in a "
-                      "one-pass tshark run)", HFILL } },
-        { &hf_flushed, { "Device GRO Flush Caused", "csumcheck.dev.flushed", FT_STRING, BASE_NONE, NULL, 0,
-                         "Why a held super-packet left the GRO list when this frame arrived (seq-gap, "
-                         "tcp-flags, size, ...)", HFILL } },
-    };
-    proto_register_field_array(proto, hf, array_length(hf));
-
     prefs_register_uint_preference(module, "gro_budget", "GRO engine: NAPI budget",
                                    "Frames per NAPI poll (--gro-budget; 1-65535, default 64)", 10,
                                    &pref_budget);

@@ -18,8 +18,8 @@
 #include <epan/packet.h>
 #include <epan/prefs.h>
 
-/* Fields and preferences (from proto_register_csumcheck). */
-void pl_gro_register(int proto, module_t *module);
+/* Its preferences, in the csumcheck module (from proto_register_csumcheck). */
+void pl_gro_register_prefs(module_t *module);
 /* An invalid engine preference, or NULL (apply_prefs reports it). */
 const char *pl_gro_pref_error(void);
 /* A file (re)opens: a fresh engine with the preferences in force, under

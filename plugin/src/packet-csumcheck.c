@@ -42,61 +42,6 @@
 
 static int proto_csumcheck = -1;
 
-/* frame */
-static int hf_verdict = -1;
-static int hf_summary = -1;
-static int hf_stack = -1;
-static int hf_gso_segs = -1;
-static int hf_reassembled = -1;
-static int hf_gro = -1;
-static int hf_note = -1;
-static int hf_fill = -1;
-static int hf_fill_offset = -1;
-static int hf_fill_delta = -1;
-/* per checksummed layer: every one of these once per layer, always, so
- * `-T fields -E occurrence=a` lists line up layer by layer */
-static int hf_layer = -1;
-static int hf_layer_verdict = -1;
-static int hf_layer_reason = -1;
-static int hf_layer_checksum = -1;
-static int hf_layer_calculated = -1;
-/* kernel */
-static int hf_kernel = -1;
-static int hf_kernel_summary = -1;
-static int hf_kernel_drop_layer = -1;
-static int hf_kernel_drop_proto = -1;
-static int hf_kernel_drop_reason = -1;
-static int hf_kernel_counter = -1;
-static int hf_kernel_sw_passes = -1;
-static int hf_kernel_warning = -1;
-/* per receiving device */
-static int hf_dev = -1;
-static int hf_dev_ip_summed = -1;
-
-static gint ett_csumcheck = -1;
-static gint ett_layer = -1;
-static gint ett_fill = -1;
-static gint ett_kernel = -1;
-static gint ett_dev = -1;
-
-static expert_field ei_bad = EI_INIT;
-static expert_field ei_unverifiable = EI_INIT;
-static expert_field ei_offload = EI_INIT;
-static expert_field ei_zero6 = EI_INIT;
-static expert_field ei_drop = EI_INIT;
-static expert_field ei_rco_nothing = EI_INIT;
-static expert_field ei_kernel_warn = EI_INIT;
-static expert_field ei_kernel_note = EI_INIT;
-static expert_field ei_pref = EI_INIT;
-
-/*
- * Word-valued fields (verdicts, reasons, methods, GRO results, ...) are
- * FT_STRING fields holding the core's names (csc_*_name()): the same words
- * as the CLI's JSON, in the tree, in filters (csumcheck.layer.verdict ==
- * "bad") and in `tshark -T fields`, which prints an integer field's number,
- * never its value_string, in every Wireshark version supported.
- */
-
 /* ------------------------------------------------------------------ */
 /* Reassembly state and the result buffer (the preferences: prefs.c) */
 
@@ -633,121 +578,11 @@ static int dissect_csumcheck(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 
 void proto_register_csumcheck(void)
 {
-    /* Display names are unique and say what the value is without their
-     * parent (a column header shows only the name); every field has a
-     * description. tests/plugin checks both in `tshark -G fields`. */
-    static hf_register_info hf[] = {
-        { &hf_verdict, { "Frame Checksum Verdict", "csumcheck.verdict", FT_STRING, BASE_NONE, NULL, 0,
-                         "Worst raw checksum verdict of the frame's layers: n/a good bad none zero6 partial "
-                         "lco rco unverifiable", HFILL } },
-        { &hf_summary, { "Checksum Summary", "csumcheck.summary", FT_STRING, BASE_NONE, NULL, 0,
-                         "The worst verdict and the layers that have it (the csum column)", HFILL } },
-        { &hf_stack, { "Layer Stack", "csumcheck.stack", FT_STRING, BASE_NONE, NULL, 0,
-                       "Every layer csumcheck decoded, outermost first (eth:ipv4:udp:vxlan:...)", HFILL } },
-        { &hf_gso_segs, { "GSO Segments", "csumcheck.gso_segs", FT_UINT16, BASE_DEC, NULL, 0,
-                          "Segments a NIC would cut from this GSO/TSO super-packet", HFILL } },
-        { &hf_reassembled, { "Completes a Fragmented Datagram", "csumcheck.reassembled", FT_BOOLEAN,
-                             BASE_NONE, NULL, 0,
-                             "This frame completes an IP datagram; its last layer is the reassembled L4 verdict",
-                             HFILL } },
-        { &hf_gro, { "Frame GRO Result", "csumcheck.gro", FT_STRING, BASE_NONE, NULL, 0,
-                     "held (GRO may merge it), or why the first device's GRO pass refused or flushed it "
-                     "(csum-fail, udp-tunnel-gate, gro-off, ...)", HFILL } },
-        { &hf_note, { "Layer Note", "csumcheck.note", FT_STRING, BASE_NONE, NULL, 0,
-                      "A finding about one layer that is not a verdict (ip-options, fragment, padding, gso, "
-                      "rco, ...); the label names the layer", HFILL } },
-        { &hf_fill, { "Checksum Fill", "csumcheck.fill", FT_UINT16, BASE_HEX, NULL, 0,
-                      "RCO: what remcsum_adjust writes into the checksum field; LCO: the inner checksum fill",
-                      HFILL } },
-        { &hf_fill_offset, { "Checksum Fill Layer Offset", "csumcheck.fill.offset", FT_UINT32, BASE_DEC, NULL,
-                             0, "Frame offset of the layer whose checksum the fill is for", HFILL } },
-        { &hf_fill_delta, { "RCO Delta", "csumcheck.fill.rco_delta", FT_UINT16, BASE_HEX, NULL, 0,
-                            "RCO: the delta remcsum_adjust returns (fill - checksum field)", HFILL } },
-
-        { &hf_layer, { "Checksummed Layer", "csumcheck.layer", FT_STRING, BASE_NONE, NULL, 0,
-                       "A layer that carries a checksum: its protocol (ipv4, udp, tcp, icmp, gre, ...)",
-                       HFILL } },
-        { &hf_layer_verdict, { "Layer Checksum Verdict", "csumcheck.layer.verdict", FT_STRING, BASE_NONE,
-                               NULL, 0, "Raw verdict of the layer's checksum over the captured bytes: good bad "
-                               "none zero6 partial lco rco unverifiable", HFILL } },
-        { &hf_layer_reason, { "Layer Verdict Reason", "csumcheck.layer.reason", FT_STRING, BASE_NONE, NULL, 0,
-                              "Why the verdict is what it is (mismatch, zero, snaplen, fragment, rco, ...); "
-                              "empty when there is nothing to add", HFILL } },
-        { &hf_layer_checksum, { "Layer Checksum", "csumcheck.layer.checksum", FT_UINT16, BASE_HEX, NULL, 0,
-                                "The checksum field's value in the packet", HFILL } },
-        { &hf_layer_calculated, { "Layer Calculated Checksum", "csumcheck.layer.checksum_calculated",
-                                  FT_UINT16, BASE_HEX, NULL, 0,
-                                  "The value that would be right over these bytes", HFILL } },
-
-        { &hf_kernel, { "Kernel Verdict", "csumcheck.kernel", FT_STRING, BASE_NONE, NULL, 0,
-                        "What the Linux RX path does with the frame: accept, drop, unknown (no IP layer to "
-                        "replay); the label names the device report and era in force", HFILL } },
-        { &hf_kernel_summary, { "Kernel Outcome", "csumcheck.kernel.summary", FT_STRING, BASE_NONE, NULL,
-                                0, "Verdict, drop counter, software passes (the kernel column)", HFILL } },
-        { &hf_kernel_drop_layer, { "Drop Layer Index", "csumcheck.kernel.drop_layer", FT_UINT8, BASE_DEC,
-                                   NULL, 0, "Index in the layer stack of the layer the kernel drops at", HFILL } },
-        { &hf_kernel_drop_proto, { "Drop Protocol", "csumcheck.kernel.drop_proto", FT_STRING, BASE_NONE,
-                                   NULL, 0, "Protocol of the layer the kernel drops at", HFILL } },
-        { &hf_kernel_drop_reason, { "Drop Reason", "csumcheck.kernel.drop_reason", FT_STRING, BASE_NONE,
-                                    NULL, 0, "The kernel's SKB_DROP_REASON (TCP_CSUM, UDP_CSUM, ...)", HFILL } },
-        { &hf_kernel_counter, { "Kernel Counter", "csumcheck.kernel.counter", FT_STRING, BASE_NONE, NULL, 0,
-                                "An nstat counter the kernel bumps (TcpInCsumErrors, ...)", HFILL } },
-        { &hf_kernel_sw_passes, { "Software Checksum Passes", "csumcheck.kernel.sw_passes", FT_UINT8,
-                                  BASE_DEC, NULL, 0, "Full software checksum passes over packet bytes", HFILL } },
-        { &hf_kernel_warning, { "Kernel Warning", "csumcheck.kernel.warning", FT_STRING, BASE_NONE, NULL, 0,
-                                "rco-nothing-verified, hw-csum-fault, bad-checksum-accepted, not-modelled, "
-                                "assumed", HFILL } },
-
-        { &hf_dev, { "Receiving Device", "csumcheck.dev", FT_STRING, BASE_NONE, NULL, 0,
-                     "A device the packet passes: the NIC, then each tunnel device (vxlan, geneve, gre, ...)",
-                     HFILL } },
-        { &hf_dev_ip_summed, { "Device Entry ip_summed", "csumcheck.dev.ip_summed", FT_STRING, BASE_NONE, NULL,
-                               0, "skb->ip_summed as the device receives it: NONE UNNECESSARY COMPLETE PARTIAL",
-                               HFILL } },
-    };
-
-    static gint *ett[] = { &ett_csumcheck, &ett_layer, &ett_fill, &ett_kernel, &ett_dev };
-
-    /* Expert fields are fields too (tshark -G fields): unique names, and a
-     * description each (PL_EXPERT_DESC). */
-    static ei_register_info ei[] = {
-        { &ei_bad, { "csumcheck.bad", PI_CHECKSUM, PI_ERROR, "Bad Checksum",
-                     PL_EXPERT_DESC("Expert info: a layer's checksum is bad (Error/Checksum)") } },
-        { &ei_unverifiable, { "csumcheck.unverifiable", PI_CHECKSUM, PI_WARN, "Unverifiable Checksum",
-                              PL_EXPERT_DESC("Expert info: a layer's checksum cannot be verified: snaplen, "
-                                          "fragment, lengths disagree, GSO length (Warning/Checksum)") } },
-        { &ei_offload, { "csumcheck.offload", PI_CHECKSUM, PI_NOTE, "Checksum Left to Offload",
-                         PL_EXPERT_DESC("Expert info: a partial, lco or rco checksum field; not an error on a "
-                                     "TX-side capture (Note/Checksum)") } },
-        { &ei_zero6, { "csumcheck.zero6", PI_CHECKSUM, PI_NOTE, "Zero UDP Checksum over IPv6",
-                       PL_EXPERT_DESC("Expert info: legal only with udp6zerocsumrx (Note/Checksum)") } },
-        { &ei_drop, { "csumcheck.kernel.drop", PI_CHECKSUM, PI_WARN, "Kernel Drops the Packet",
-                      PL_EXPERT_DESC("Expert info: the kernel replay drops the packet (Warning/Checksum)") } },
-        { &ei_rco_nothing, { "csumcheck.rco_nothing_verified", PI_CHECKSUM, PI_WARN,
-                             "RCO with Nothing Verified",
-                             PL_EXPERT_DESC("Expert info: RCO with a zero outer checksum: the inner checksum was "
-                                         "accepted and nothing verified it (Warning/Checksum)") } },
-        { &ei_kernel_warn, { "csumcheck.kernel.warn", PI_CHECKSUM, PI_WARN, "Kernel Replay Warning",
-                             PL_EXPERT_DESC("Expert info: hw-csum-fault or bad-checksum-accepted: a device "
-                                         "report vouched for a bad checksum (Warning/Checksum)") } },
-        { &ei_kernel_note, { "csumcheck.kernel.note", PI_CHECKSUM, PI_NOTE, "Kernel Replay Note",
-                             PL_EXPERT_DESC("Expert info: not-modelled or assumed (Note/Checksum)") } },
-        { &ei_pref, { "csumcheck.bad_preference", PI_ASSUMPTION, PI_WARN, "Invalid csumcheck Preference",
-                      PL_EXPERT_DESC("Expert info: a csumcheck preference is invalid and its default is in "
-                                  "use (Warning/Assumption)") } },
-    };
-
     proto_csumcheck = proto_register_protocol("csumcheck: checksum verdicts and Linux RX replay",
                                               "csumcheck", "csumcheck");
-    proto_register_field_array(proto_csumcheck, hf, array_length(hf));
-    proto_register_subtree_array(ett, array_length(ett));
-    expert_module_t *em = expert_register_protocol(proto_csumcheck);
-    expert_register_field_array(em, ei, array_length(ei));
-    pl_tx_register(proto_csumcheck, em);
-
+    pl_fields_register(proto_csumcheck);
     module_t *m = pl_prefs_register(proto_csumcheck);
-    pl_gro_register(proto_csumcheck, m);
-    pl_stop_register(proto_csumcheck);
+    pl_gro_register_prefs(m);
     register_init_routine(init_csumcheck);
     pl_prefs_apply();
 }

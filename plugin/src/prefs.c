@@ -35,32 +35,31 @@ static const enum_val_t gre_csum_enum[] = {
     { "off", "off", CSC_GRE_CSUM_OFF },
     { NULL, NULL, -1 },
 };
-/* The switches: a bool preference each over a bool of csc_config (no_socket
- * says the opposite of inner_socket). */
+/* The switches: a bool preference each over a bool of csc_config, named
+ * after it (SWITCH), or saying its opposite under a name of its own
+ * (SWITCH_NOT: no_socket for inner_socket). */
 static const struct switch_pref {
     const char *name, *title, *desc;
     size_t member;                     /* offsetof(struct csc_config, ...) */
     bool negated;
 } switch_prefs[] = {
-    { "remcsum_rx", "Remote checksum offload accepted",
-      "VXLAN remcsumrx / GUE remcsum on the receiver (--remcsum-rx)",
-      offsetof(struct csc_config, remcsum_rx), false },
-    { "remcsum_nopartial", "RCO without CHECKSUM_PARTIAL",
-      "VXLAN_F_REMCSUM_NOPARTIAL / FOU_F_REMCSUM_NOPARTIAL (--remcsum-nopartial)",
-      offsetof(struct csc_config, remcsum_nopartial), false },
-    { "udp6_zero_csum_rx", "Accept zero UDP checksums over IPv6",
-      "udp6zerocsumrx / no_check6_rx on the tunnel (--udp6-zero-csum-rx)",
-      offsetof(struct csc_config, udp6_zero_csum_rx), false },
-    { "no_socket", "No socket for the innermost transport",
-      "Nothing listens for the inner UDP/TCP: UdpNoPorts... (--no-socket)",
-      offsetof(struct csc_config, inner_socket), true },
-    { "assume_bad", "Assume uncaptured checksums bad",
-      "Checksums over bytes the capture lacks are assumed bad, not good (--assume-bad)",
-      offsetof(struct csc_config, assume_bad), false },
-    { "replay_sent", "Replay sent frames as received",
-      "A frame this host sent is replayed through the receive path too (--replay-sent; default: "
-      "sent, not received)",
-      offsetof(struct csc_config, replay_sent), false },
+#define SWITCH(m, title, desc) { #m, title, desc, offsetof(struct csc_config, m), false }
+#define SWITCH_NOT(name, m, title, desc) { name, title, desc, offsetof(struct csc_config, m), true }
+    SWITCH(remcsum_rx, "Remote checksum offload accepted",
+           "VXLAN remcsumrx / GUE remcsum on the receiver (--remcsum-rx)"),
+    SWITCH(remcsum_nopartial, "RCO without CHECKSUM_PARTIAL",
+           "VXLAN_F_REMCSUM_NOPARTIAL / FOU_F_REMCSUM_NOPARTIAL (--remcsum-nopartial)"),
+    SWITCH(udp6_zero_csum_rx, "Accept zero UDP checksums over IPv6",
+           "udp6zerocsumrx / no_check6_rx on the tunnel (--udp6-zero-csum-rx)"),
+    SWITCH_NOT("no_socket", inner_socket, "No socket for the innermost transport",
+               "Nothing listens for the inner UDP/TCP: UdpNoPorts... (--no-socket)"),
+    SWITCH(assume_bad, "Assume uncaptured checksums bad",
+           "Checksums over bytes the capture lacks are assumed bad, not good (--assume-bad)"),
+    SWITCH(replay_sent, "Replay sent frames as received",
+           "A frame this host sent is replayed through the receive path too (--replay-sent; default: "
+           "sent, not received)"),
+#undef SWITCH
+#undef SWITCH_NOT
 };
 static csc_pref_bool switch_values[G_N_ELEMENTS(switch_prefs)];
 

@@ -9,17 +9,6 @@
 
 #include <epan/expert.h>
 
-static int hf_stop = -1;
-static int hf_stop_offset = -1;
-static int hf_stop_value = -1;
-static int hf_stop_option = -1;
-static int hf_stop_text = -1;
-static int hf_l2spec_guessed = -1;
-static expert_field ei_stop = EI_INIT;
-static expert_field ei_stop_undecoded = EI_INIT;
-static expert_field ei_l2spec_guessed = EI_INIT;
-
-
 /* An L2TPv3 sublayer length chosen from the bytes (no preference said it) */
 static void guess_expert(packet_info *pinfo, proto_item *at, const struct pl_frame *s)
 {
@@ -66,45 +55,4 @@ void pl_stop_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t, const stru
         pl_gen(proto_tree_add_string(t, hf_stop_option, tvb, 0, 0, opt));
     pl_gen(proto_tree_add_string(t, hf_stop_text, tvb, 0, 0, csc_stop_describe(st, why, sizeof why)));
     pl_stop_expert(pinfo, pi, s);
-}
-
-void pl_stop_register(int proto)
-{
-    static hf_register_info hf[] = {
-        { &hf_stop, { "Layer Stack End", "csumcheck.stop", FT_STRING, BASE_NONE, NULL, 0,
-                      "Why decoding stopped before the payload: truncated, malformed, depth, unsupported, "
-                      "fragment, unknown-link, unknown-ethertype, unknown-ipproto, unknown-next, encrypted, "
-                      "needs-option", HFILL } },
-        { &hf_stop_offset, { "Layer Stack End Offset", "csumcheck.stop.offset", FT_UINT32, BASE_DEC, NULL, 0,
-                             "Offset of the header being decoded, or of the layer whose field named the "
-                             "payload", HFILL } },
-        { &hf_stop_value, { "Layer Stack End Value", "csumcheck.stop.value", FT_UINT32, BASE_HEX_DEC, NULL, 0,
-                            "The EtherType, IP protocol, next-protocol code, SPI, or the value the option "
-                            "needs", HFILL } },
-        { &hf_stop_option, { "Layer Stack End Option", "csumcheck.stop.option", FT_STRING, BASE_NONE, NULL, 0,
-                             "The receiver option decoding on needs (the CLI's --NAME; the preference of the "
-                             "same name)", HFILL } },
-        { &hf_stop_text, { "Layer Stack End Text", "csumcheck.stop.text", FT_STRING, BASE_NONE, NULL, 0,
-                           "The stop in one line, as csumcheck -v says it", HFILL } },
-        { &hf_l2spec_guessed, { "L2TPv3 Sublayer Guessed", "csumcheck.l2spec_guessed", FT_UINT8, BASE_DEC, NULL,
-                                0, "The L2-specific sublayer length (0 or 4) chosen from the bytes, no "
-                                "preference having said it", HFILL } },
-    };
-    static ei_register_info ei[] = {
-        { &ei_stop, { "csumcheck.stack_ends", PI_MALFORMED, PI_NOTE, "Layer Stack Ends Early",
-                      PL_EXPERT_DESC("Expert info: decoding stopped at a truncated or malformed header, or "
-                                  "the stack is too deep (Note/Malformed)") } },
-        { &ei_stop_undecoded, { "csumcheck.stack_ends.undecoded", PI_UNDECODED, PI_NOTE,
-                                "Layer Stack Ends Undecoded",
-                                PL_EXPERT_DESC("Expert info: decoding stopped at a payload csumcheck does not "
-                                            "decode: unknown, encrypted, unsupported, or needing a preference "
-                                            "(Note/Undecoded)") } },
-        { &ei_l2spec_guessed, { "csumcheck.l2spec_guessed.note", PI_ASSUMPTION, PI_NOTE,
-                                "L2TPv3 Sublayer Chosen From The Bytes",
-                                PL_EXPERT_DESC("Expert info: the L2TPv3 L2-specific sublayer's length was "
-                                            "chosen from the bytes (Note/Assumption)") } },
-    };
-    proto_register_field_array(proto, hf, array_length(hf));
-    expert_module_t *em = expert_register_protocol(proto);
-    expert_register_field_array(em, ei, array_length(ei));
 }

@@ -15,8 +15,6 @@
 
 #include <epan/packet.h>
 
-/* Fields and expert info (from proto_register_csumcheck). */
-void pl_stop_register(int proto);
 /* The items under the csumcheck tree t, with their expert info. */
 void pl_stop_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t, const struct pl_frame *s);
 /* The expert info alone (no tree), on `at` when there is one. */

@@ -8,29 +8,6 @@
 
 #include <epan/proto.h>
 
-static int hf_tx = -1;
-static int hf_tx_wire = -1;
-static expert_field ei_sent = EI_INIT;
-
-void pl_tx_register(int proto, expert_module_t *em)
-{
-    static hf_register_info hf[] = {
-        { &hf_tx, { "Left to the NIC", "csumcheck.tx", FT_STRING, BASE_NONE, NULL, 0,
-                    "A sent frame's checksum the stack left to the NIC: partial (a CHECKSUM_PARTIAL "
-                    "seed), gso (a super-packet's seed, completed per segment), lco (computed by the "
-                    "stack over the inner seed)", HFILL } },
-        { &hf_tx_wire, { "Checksum on the Wire", "csumcheck.tx.wire", FT_UINT16, BASE_HEX, NULL, 0,
-                         "What the wire carries in this field once the NIC has done its work", HFILL } },
-    };
-    static ei_register_info ei[] = {
-        { &ei_sent, { "csumcheck.sent", PI_CHECKSUM, PI_NOTE, "Sent, Not Received: Checksum Left to the NIC",
-                      PL_EXPERT_DESC("Expert info: a sent frame's checksum left to the NIC (its TX "
-                                     "view): what the wire carries; not replayed (Note/Checksum)") } },
-    };
-    proto_register_field_array(proto, hf, array_length(hf));
-    expert_register_field_array(em, ei, array_length(ei));
-}
-
 bool pl_tx_fields_referenced(proto_tree *t)
 {
     return proto_field_is_referenced(t, hf_tx) || proto_field_is_referenced(t, hf_tx_wire);

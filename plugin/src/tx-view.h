@@ -16,8 +16,6 @@
 
 #include <stdbool.h>
 
-/* Fields and expert info (from proto_register_csumcheck). */
-void pl_tx_register(int proto, expert_module_t *em);
 /* A fake tree asks for a TX field (tshark -T fields -e csumcheck.tx, -Y) */
 bool pl_tx_fields_referenced(proto_tree *t);
 /* The frame was sent: its TX view, no replay */

@@ -42,6 +42,28 @@ static inline struct pkt pkt_of(const struct csc_frame *f, struct csc_rec *rec)
 #define PKT_UNLIKELY(x) (x)
 #endif
 
+/* The number at b in network (be) or little-endian (le) byte order: the one
+ * spelling of each, for bytes the accessors below have checked. */
+static inline uint16_t bytes_be16(const uint8_t *b)
+{
+    return (uint16_t)((b[0] << 8) | b[1]);
+}
+
+static inline uint16_t bytes_le16(const uint8_t *b)
+{
+    return (uint16_t)((b[1] << 8) | b[0]);
+}
+
+static inline uint32_t bytes_be32(const uint8_t *b)
+{
+    return ((uint32_t)bytes_be16(b) << 16) | bytes_be16(b + 2);
+}
+
+static inline uint32_t bytes_le32(const uint8_t *b)
+{
+    return ((uint32_t)bytes_le16(b + 2) << 16) | bytes_le16(b);
+}
+
 static inline void pkt_note(const struct pkt *p, uint64_t off, uint64_t len)
 {
     if (PKT_UNLIKELY(p->rec != 0))
@@ -78,7 +100,7 @@ static inline bool pkt_be16(const struct pkt *p, uint64_t off, uint16_t *v)
     const uint8_t *b = pkt_at(p, off, 2);
     if (!b)
         return false;
-    *v = (uint16_t)((b[0] << 8) | b[1]);
+    *v = bytes_be16(b);
     return true;
 }
 
@@ -87,7 +109,7 @@ static inline bool pkt_le16(const struct pkt *p, uint64_t off, uint16_t *v)
     const uint8_t *b = pkt_at(p, off, 2);
     if (!b)
         return false;
-    *v = (uint16_t)((b[1] << 8) | b[0]);
+    *v = bytes_le16(b);
     return true;
 }
 
@@ -96,7 +118,7 @@ static inline bool pkt_be32(const struct pkt *p, uint64_t off, uint32_t *v)
     const uint8_t *b = pkt_at(p, off, 4);
     if (!b)
         return false;
-    *v = ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) | ((uint32_t)b[2] << 8) | b[3];
+    *v = bytes_be32(b);
     return true;
 }
 
@@ -105,7 +127,7 @@ static inline bool pkt_le32(const struct pkt *p, uint64_t off, uint32_t *v)
     const uint8_t *b = pkt_at(p, off, 4);
     if (!b)
         return false;
-    *v = ((uint32_t)b[3] << 24) | ((uint32_t)b[2] << 16) | ((uint32_t)b[1] << 8) | b[0];
+    *v = bytes_le32(b);
     return true;
 }
 
@@ -140,7 +162,7 @@ static inline bool pkt_val_be16(const struct pkt *p, uint64_t off, uint16_t *v)
 {
     if (!pkt_has(p, off, 2))
         return false;
-    *v = (uint16_t)((p->data[off] << 8) | p->data[off + 1]);
+    *v = bytes_be16(p->data + off);
     return true;
 }
 
@@ -183,27 +205,25 @@ static inline uint16_t span_be16(const struct span *s, unsigned at)
 {
     if (PKT_UNLIKELY(s->rec != 0))
         rec_guard(s->rec, s->b - s->off, (uint64_t)s->off + at, 2);
-    return (uint16_t)((s->b[at] << 8) | s->b[at + 1]);
+    return bytes_be16(s->b + at);
 }
 
 static inline uint32_t span_be32(const struct span *s, unsigned at)
 {
     if (PKT_UNLIKELY(s->rec != 0))
         rec_guard(s->rec, s->b - s->off, (uint64_t)s->off + at, 4);
-    return ((uint32_t)s->b[at] << 24) | ((uint32_t)s->b[at + 1] << 16) |
-           ((uint32_t)s->b[at + 2] << 8) | s->b[at + 3];
+    return bytes_be32(s->b + at);
 }
 
 /* Unnoted reads of a span's bytes, for dec_val* only */
 static inline uint16_t span_raw16(const struct span *s, unsigned at)
 {
-    return (uint16_t)((s->b[at] << 8) | s->b[at + 1]);
+    return bytes_be16(s->b + at);
 }
 
 static inline uint32_t span_raw32(const struct span *s, unsigned at)
 {
-    return ((uint32_t)s->b[at] << 24) | ((uint32_t)s->b[at + 1] << 16) |
-           ((uint32_t)s->b[at + 2] << 8) | s->b[at + 3];
+    return bytes_be32(s->b + at);
 }
 
 #endif

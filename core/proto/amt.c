@@ -47,8 +47,8 @@ static uint32_t amt_hlen(uint8_t type)
 
 void dec_amt(struct dec *d, uint32_t off)
 {
-    struct span b;
-    if (!dec_need_span(d, CSC_P_AMT, off, 1, &b))
+    struct span b = dec_need_span(d, CSC_P_AMT, off, 1);
+    if (!b.b)
         return;
     uint8_t vt = span_u8(&b, WIRE_OFF(amt_hdr, ver_type));
     uint8_t type = vt & AMT_TYPE_MASK;

@@ -140,16 +140,14 @@ static void note_pseudo(struct dec *d, struct csc_layer *l, uint8_t kind, uint32
 
 uint32_t csc_pseudo4(const uint8_t *a)
 {
-    uint32_t saddr = ((uint32_t)a[0] << 24) | ((uint32_t)a[1] << 16) | ((uint32_t)a[2] << 8) | a[3];
-    uint32_t daddr = ((uint32_t)a[4] << 24) | ((uint32_t)a[5] << 16) | ((uint32_t)a[6] << 8) | a[7];
-    return csum_tcpudp_nofold(saddr, daddr, 0, 0, 0);
+    return csum_tcpudp_nofold(bytes_be32(a), bytes_be32(a + 4), 0, 0, 0);
 }
 
 static uint32_t addr6_sum(const uint8_t *a)
 {
     uint32_t s = 0;
     for (int i = 0; i < IPV6_ADDR_LEN; i += 2)
-        s = csum_add(s, ((uint32_t)a[i] << 8) | a[i + 1]);
+        s = csum_add(s, bytes_be16(a + i));
     return s;
 }
 

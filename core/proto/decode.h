@@ -45,12 +45,18 @@ struct csc_layer *dec_push_full(struct dec *d, enum csc_proto proto, uint32_t of
  * when the stack ends here. */
 static inline struct csc_layer *dec_header(struct dec *d, enum csc_proto proto, uint32_t off,
                                            uint32_t len);
-/* dec_need / dec_header, and b: the header's span, to read its fields from
- * (span_u8, span_be16, DEC_VAL ...) */
-static inline bool dec_need_span(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len,
-                                 struct span *b);
-static inline struct csc_layer *dec_header_span(struct dec *d, enum csc_proto proto, uint32_t off,
-                                                uint32_t len, struct span *b);
+/* dec_need, and the header's span, to read its fields from (span_u8,
+ * span_be16, DEC_VAL ...): its b is NULL when the stack ends here. */
+static inline struct span dec_need_span(struct dec *d, enum csc_proto proto, uint32_t off,
+                                        uint32_t len);
+/* dec_header with its span: a layer and the bytes it was pushed for, which
+ * only exist together (l is NULL when the stack ends here). */
+struct dec_hdr {
+    struct csc_layer *l;
+    struct span b;
+};
+static inline struct dec_hdr dec_header_span(struct dec *d, enum csc_proto proto, uint32_t off,
+                                             uint32_t len);
 /* End the stack with a reason (the first one wins), at the protocol being
  * decoded; the last layer decoded carries it. */
 void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off);
@@ -265,15 +271,21 @@ static inline struct csc_layer *dec_header(struct dec *d, enum csc_proto proto, 
     return dec_need(d, proto, off, len) ? dec_push(d, proto, off, len) : NULL;
 }
 
-static inline bool dec_need_span(struct dec *d, enum csc_proto proto, uint32_t off, uint32_t len,
-                                 struct span *b)
+static inline struct span dec_need_span(struct dec *d, enum csc_proto proto, uint32_t off,
+                                        uint32_t len)
 {
-    return dec_need(d, proto, off, len) && pkt_hdr(&d->p, off, len, b);
+    struct span b = {0};
+    if (dec_need(d, proto, off, len))
+        pkt_hdr(&d->p, off, len, &b);     /* (sets nothing when the bytes are not there) */
+    return b;
 }
 
-static inline struct csc_layer *dec_header_span(struct dec *d, enum csc_proto proto, uint32_t off,
-                                                uint32_t len, struct span *b)
+static inline struct dec_hdr dec_header_span(struct dec *d, enum csc_proto proto, uint32_t off,
+                                             uint32_t len)
 {
-    return dec_need_span(d, proto, off, len, b) ? dec_push(d, proto, off, len) : NULL;
+    struct dec_hdr h = {NULL, dec_need_span(d, proto, off, len)};
+    if (h.b.b)
+        h.l = dec_push(d, proto, off, len);
+    return h;
 }
 #endif

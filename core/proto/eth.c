@@ -25,18 +25,16 @@ static void eth_type_next(struct dec *d, struct csc_layer *l, uint16_t type, uin
 
 void dec_eth(struct dec *d, uint32_t off)
 {
-    struct span b;
-    struct csc_layer *l = dec_header_span(d, CSC_P_ETH, off, ETH_HLEN, &b);
-    if (l)
-        eth_type_next(d, l, span_be16(&b, WIRE_OFF(eth_hdr, type)), off + ETH_HLEN);
+    struct dec_hdr h = dec_header_span(d, CSC_P_ETH, off, ETH_HLEN);
+    if (h.l)
+        eth_type_next(d, h.l, span_be16(&h.b, WIRE_OFF(eth_hdr, type)), off + ETH_HLEN);
 }
 
 void dec_vlan(struct dec *d, uint32_t off)
 {
-    struct span b;
-    struct csc_layer *l = dec_header_span(d, CSC_P_VLAN, off, VLAN_HLEN, &b);
-    if (!l)
+    struct dec_hdr h = dec_header_span(d, CSC_P_VLAN, off, VLAN_HLEN);
+    if (!h.l)
         return;
-    DEC_VAL(d, l, u.vlan.vid, &b, WIRE_OFF(vlan_hdr, tci), 2, VLAN_VID_MASK, 0);
-    eth_type_next(d, l, span_be16(&b, WIRE_OFF(vlan_hdr, type)), off + VLAN_HLEN);
+    DEC_VAL(d, h.l, u.vlan.vid, &h.b, WIRE_OFF(vlan_hdr, tci), 2, VLAN_VID_MASK, 0);
+    eth_type_next(d, h.l, span_be16(&h.b, WIRE_OFF(vlan_hdr, type)), off + VLAN_HLEN);
 }

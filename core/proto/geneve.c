@@ -16,8 +16,8 @@
 
 void dec_geneve(struct dec *d, uint32_t off)
 {
-    struct span b;
-    if (!dec_need_span(d, CSC_P_GENEVE, off, GENEVE_HLEN, &b))
+    struct span b = dec_need_span(d, CSC_P_GENEVE, off, GENEVE_HLEN);
+    if (!b.b)
         return;
     uint8_t b0 = span_u8(&b, WIRE_OFF(geneve_hdr, ver_optlen));
     uint8_t flags = span_u8(&b, WIRE_OFF(geneve_hdr, flags));

@@ -39,8 +39,8 @@ static uint32_t gre_hlen(uint16_t flags)
 
 void dec_gre(struct dec *d, uint32_t off)
 {
-    struct span b;
-    if (!dec_need_span(d, CSC_P_GRE, off, GRE_HLEN, &b))
+    struct span b = dec_need_span(d, CSC_P_GRE, off, GRE_HLEN);
+    if (!b.b)
         return;
     uint16_t flags = span_be16(&b, WIRE_OFF(gre_hdr, flags));
     uint16_t proto = span_be16(&b, WIRE_OFF(gre_hdr, protocol));

@@ -34,8 +34,8 @@ static uint32_t gtp_ext_chain(struct dec *d, uint32_t off, uint32_t hdr, uint8_t
 
 void dec_gtp(struct dec *d, uint32_t off)
 {
-    struct span b;
-    if (!dec_need_span(d, CSC_P_GTP, off, GTP_HLEN, &b))
+    struct span b = dec_need_span(d, CSC_P_GTP, off, GTP_HLEN);
+    if (!b.b)
         return;
     uint8_t flags = span_u8(&b, WIRE_OFF(gtp_hdr, flags));
     if ((flags >> GTP_VERSION_SHIFT) != GTP_VERSION_1) {

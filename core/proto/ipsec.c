@@ -57,8 +57,8 @@ static bool ah_v6_dstopts(struct dec *d, uint32_t off, uint32_t *hdr, uint8_t *n
 
 void dec_ah(struct dec *d, uint32_t off)
 {
-    struct span b;
-    if (!dec_need_span(d, CSC_P_AH, off, AH_HLEN_MIN, &b))
+    struct span b = dec_need_span(d, CSC_P_AH, off, AH_HLEN_MIN);
+    if (!b.b)
         return;
     uint8_t next = span_u8(&b, WIRE_OFF(ah_hdr, nexthdr));
     uint32_t hdr = ((uint32_t)span_u8(&b, WIRE_OFF(ah_hdr, hdrlen)) + AH_LEN_BIAS) * WIRE_WORD;
@@ -79,11 +79,10 @@ void dec_ah(struct dec *d, uint32_t off)
 
 void dec_esp(struct dec *d, uint32_t off)
 {
-    struct span b;
-    struct csc_layer *l = dec_header_span(d, CSC_P_ESP, off, WIRE_LEN(esp_hdr), &b);
-    if (!l)
+    struct dec_hdr h = dec_header_span(d, CSC_P_ESP, off, WIRE_LEN(esp_hdr));
+    if (!h.l)
         return;
-    ipsec_ids(l, &b, WIRE_OFF(esp_hdr, spi), WIRE_OFF(esp_hdr, seq));
+    ipsec_ids(h.l, &h.b, WIRE_OFF(esp_hdr, spi), WIRE_OFF(esp_hdr, seq));
     if (!d->quoted && off + WIRE_LEN(esp_hdr) < d->end)
-        dec_stop_value(d, CSC_STOP_ENCRYPTED, CSC_P_ESP, off, l->u.ipsec.spi);
+        dec_stop_value(d, CSC_STOP_ENCRYPTED, CSC_P_ESP, off, h.l->u.ipsec.spi);
 }

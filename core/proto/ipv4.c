@@ -22,8 +22,8 @@
 
 void dec_ipv4(struct dec *d, uint32_t off)
 {
-    struct span b;
-    if (!dec_need_span(d, CSC_P_IPV4, off, IPV4_HLEN, &b))
+    struct span b = dec_need_span(d, CSC_P_IPV4, off, IPV4_HLEN);
+    if (!b.b)
         return;
     uint8_t vihl = span_u8(&b, WIRE_OFF(ipv4_hdr, vihl));
     if ((vihl >> IP_VERSION_SHIFT) != IP_VERSION_4 || (vihl & IPV4_IHL_MASK) < IPV4_IHL_MIN) {

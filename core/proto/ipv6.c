@@ -171,8 +171,8 @@ void dec_ipv6(struct dec *d, uint32_t off)
      * address and a routing header's final destination */
     uint32_t src = off + WIRE_OFF(ipv6_hdr, saddr), dst = off + WIRE_OFF(ipv6_hdr, daddr);
     struct ext_chain c = { .cur = off + IPV6_HLEN };
-    struct span b;
-    if (!dec_need_span(d, CSC_P_IPV6, off, IPV6_HLEN, &b))
+    struct span b = dec_need_span(d, CSC_P_IPV6, off, IPV6_HLEN);
+    if (!b.b)
         return;
     if (span_bits(&b, 0, 0xf0) >> IP_VERSION_SHIFT != IP_VERSION_6) {
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_IPV6, off);

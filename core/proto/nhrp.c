@@ -27,28 +27,29 @@
 
 void dec_nhrp(struct dec *d, uint32_t off)
 {
-    struct span b;
-    struct csc_layer *l = dec_header_span(d, CSC_P_NHRP, off, WIRE_LEN(nhrp_hdr), &b);
-    if (!l)
+    struct dec_hdr h = dec_header_span(d, CSC_P_NHRP, off, WIRE_LEN(nhrp_hdr));
+    if (!h.l)
         return;
-    uint16_t pktsz = span_be16(&b, WIRE_OFF(nhrp_hdr, pktsz));
-    uint8_t type = span_u8(&b, WIRE_OFF(nhrp_hdr, op_type));
-    l->next = type;
+    uint16_t pktsz = span_be16(&h.b, WIRE_OFF(nhrp_hdr, pktsz));
+    uint8_t type = span_u8(&h.b, WIRE_OFF(nhrp_hdr, op_type));
+    h.l->next = type;
     uint64_t end = (uint64_t)off + pktsz;
     if (pktsz < WIRE_LEN(nhrp_hdr) || end > d->end) {
-        l->notes |= pktsz < WIRE_LEN(nhrp_hdr) ? CSC_N_LEN_SHORT : CSC_N_LEN_EXCEEDS;
+        h.l->notes |= pktsz < WIRE_LEN(nhrp_hdr) ? CSC_N_LEN_SHORT : CSC_N_LEN_EXCEEDS;
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_NHRP, off);
         return;
     }
-    dec_csum(d, l, off + WIRE_OFF(nhrp_hdr, chksum), off, (uint32_t)end, 0);
+    dec_csum(d, h.l, off + WIRE_OFF(nhrp_hdr, chksum), off, (uint32_t)end, 0);
     if (type != NHRP_TRAFFIC_INDICATION)
         return;
     uint32_t m = off + WIRE_LEN(nhrp_hdr);
-    struct span mand;                 /* the source and target protocol lengths lead */
-    if (!dec_need_span(d, CSC_P_NHRP, m, NHRP_IND_MAND_LEN, &mand))
+    /* the source and target protocol lengths lead */
+    struct span mand = dec_need_span(d, CSC_P_NHRP, m, NHRP_IND_MAND_LEN);
+    if (!mand.b)
         return;
-    uint64_t q = (uint64_t)m + NHRP_IND_MAND_LEN + (span_u8(&b, WIRE_OFF(nhrp_hdr, shtl)) & NHRP_TL_LEN) +
-                 (span_u8(&b, WIRE_OFF(nhrp_hdr, sstl)) & NHRP_TL_LEN) + span_u8(&mand, 0) + span_u8(&mand, 1);
+    uint64_t q = (uint64_t)m + NHRP_IND_MAND_LEN + (span_u8(&h.b, WIRE_OFF(nhrp_hdr, shtl)) & NHRP_TL_LEN) +
+                 (span_u8(&h.b, WIRE_OFF(nhrp_hdr, sstl)) & NHRP_TL_LEN) +
+                 span_u8(&mand, 0) + span_u8(&mand, 1);
     if (q >= end)
         return;
     d->quoted = 1;

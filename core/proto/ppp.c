@@ -16,21 +16,21 @@
 
 void dec_pppoe(struct dec *d, uint32_t off)
 {
-    struct span b;
-    struct csc_layer *l = dec_header_span(d, CSC_P_PPPOE, off, PPPOE_HLEN, &b);
-    if (!l)
+    struct dec_hdr h = dec_header_span(d, CSC_P_PPPOE, off, PPPOE_HLEN);
+    if (!h.l)
         return;
-    uint16_t proto = span_be16(&b, WIRE_OFF(pppoe_hdr, ppp_proto));
-    l->u.pppoe.session = span_be16(&b, WIRE_OFF(pppoe_hdr, session));
-    l->next = proto;
+    uint16_t proto = span_be16(&h.b, WIRE_OFF(pppoe_hdr, ppp_proto));
+    h.l->u.pppoe.session = span_be16(&h.b, WIRE_OFF(pppoe_hdr, session));
+    h.l->next = proto;
     /* code 0: a session (data) packet */
-    if (span_u8(&b, WIRE_OFF(pppoe_hdr, ver_type)) != PPPOE_VER_TYPE || span_u8(&b, WIRE_OFF(pppoe_hdr, code))) {
+    if (span_u8(&h.b, WIRE_OFF(pppoe_hdr, ver_type)) != PPPOE_VER_TYPE ||
+        span_u8(&h.b, WIRE_OFF(pppoe_hdr, code))) {
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_PPPOE, off);
         return;
     }
-    uint16_t len = span_be16(&b, WIRE_OFF(pppoe_hdr, length));
+    uint16_t len = span_be16(&h.b, WIRE_OFF(pppoe_hdr, length));
     if (len < PPPOE_HLEN - PPPOE_SES_HLEN) {  /* shorter than the PPP protocol field */
-        l->notes |= CSC_N_LEN_SHORT;
+        h.l->notes |= CSC_N_LEN_SHORT;
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_PPPOE, off);
         return;
     }
@@ -38,8 +38,8 @@ void dec_pppoe(struct dec *d, uint32_t off)
     if (end < d->end)
         d->end = (uint32_t)end;
     else if (end > d->end)
-        l->notes |= CSC_N_LEN_EXCEEDS;
-    l->end = d->end;
+        h.l->notes |= CSC_N_LEN_EXCEEDS;
+    h.l->end = d->end;
     dec_ppp_proto(d, proto, off + PPPOE_HLEN);
 }
 

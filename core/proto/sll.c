@@ -40,22 +40,22 @@ static void sll_fields(struct dec *d, struct csc_layer *l, uint16_t pkttype, uin
 
 void dec_sll(struct dec *d, uint32_t off)
 {
-    struct span b;
-    struct csc_layer *l = dec_header_span(d, CSC_P_SLL, off, WIRE_LEN(sll_hdr), &b);
-    if (l)
-        sll_fields(d, l, span_be16(&b, WIRE_OFF(sll_hdr, pkttype)), span_be16(&b, WIRE_OFF(sll_hdr, hatype)),
-                   span_be16(&b, WIRE_OFF(sll_hdr, protocol)), off + WIRE_LEN(sll_hdr));
+    struct dec_hdr h = dec_header_span(d, CSC_P_SLL, off, WIRE_LEN(sll_hdr));
+    if (h.l)
+        sll_fields(d, h.l, span_be16(&h.b, WIRE_OFF(sll_hdr, pkttype)),
+                   span_be16(&h.b, WIRE_OFF(sll_hdr, hatype)), span_be16(&h.b, WIRE_OFF(sll_hdr, protocol)),
+                   off + WIRE_LEN(sll_hdr));
 }
 
 void dec_sll2(struct dec *d, uint32_t off)
 {
-    struct span b;
-    struct csc_layer *l = dec_header_span(d, CSC_P_SLL2, off, WIRE_LEN(sll2_hdr), &b);
-    if (!l)
+    struct dec_hdr h = dec_header_span(d, CSC_P_SLL2, off, WIRE_LEN(sll2_hdr));
+    if (!h.l)
         return;
-    l->u.sll.ifindex = span_be32(&b, WIRE_OFF(sll2_hdr, ifindex));
-    sll_fields(d, l, span_u8(&b, WIRE_OFF(sll2_hdr, pkttype)), span_be16(&b, WIRE_OFF(sll2_hdr, hatype)),
-               span_be16(&b, WIRE_OFF(sll2_hdr, protocol)), off + WIRE_LEN(sll2_hdr));
+    h.l->u.sll.ifindex = span_be32(&h.b, WIRE_OFF(sll2_hdr, ifindex));
+    sll_fields(d, h.l, span_u8(&h.b, WIRE_OFF(sll2_hdr, pkttype)),
+               span_be16(&h.b, WIRE_OFF(sll2_hdr, hatype)), span_be16(&h.b, WIRE_OFF(sll2_hdr, protocol)),
+               off + WIRE_LEN(sll2_hdr));
 }
 
 static void family_payload(struct dec *d, uint32_t fam, uint32_t off)

@@ -40,8 +40,8 @@ static uint16_t find_mss(struct dec *d, uint32_t opt, uint32_t end)
 
 void dec_tcp(struct dec *d, uint32_t off)
 {
-    struct span b;
-    if (!dec_need_span(d, CSC_P_TCP, off, TCP_HLEN, &b))
+    struct span b = dec_need_span(d, CSC_P_TCP, off, TCP_HLEN);
+    if (!b.b)
         return;
     uint8_t doff = span_bits(&b, WIRE_OFF(tcp_hdr, doff), 0xf0);   /* the low bits: reserved */
     uint8_t flags = span_u8(&b, WIRE_OFF(tcp_hdr, flags));

@@ -26,25 +26,24 @@
 
 void dec_vxlan(struct dec *d, uint32_t off)
 {
-    struct span b;
-    struct csc_layer *l = dec_header_span(d, CSC_P_VXLAN, off, VXLAN_HLEN, &b);
-    if (!l)
+    struct dec_hdr h = dec_header_span(d, CSC_P_VXLAN, off, VXLAN_HLEN);
+    if (!h.l)
         return;
-    uint32_t flags = span_be32(&b, WIRE_OFF(vxlan_hdr, flags));
-    l->u.vxlan.flags = flags;
-    DEC_VAL(d, l, u.vxlan.vni, &b, WIRE_OFF(vxlan_hdr, vni), 4, ~VNI_LOW_BYTE, VNI_SHIFT);
-    uint32_t vni = span_u8(&b, WIRE_OFF(vxlan_hdr, vni) + 3);     /* RCO start, or reserved */
+    uint32_t flags = span_be32(&h.b, WIRE_OFF(vxlan_hdr, flags));
+    h.l->u.vxlan.flags = flags;
+    DEC_VAL(d, h.l, u.vxlan.vni, &h.b, WIRE_OFF(vxlan_hdr, vni), 4, ~VNI_LOW_BYTE, VNI_SHIFT);
+    uint32_t vni = span_u8(&h.b, WIRE_OFF(vxlan_hdr, vni) + 3);     /* RCO start, or reserved */
     if (flags & ~VXLAN_KNOWN & VXLAN_FLAGS_MASK)
-        l->notes |= CSC_N_RESERVED_BITS;
+        h.l->notes |= CSC_N_RESERVED_BITS;
     if (flags & VXLAN_HF_RCO) {
         uint8_t lo = vni & VNI_LOW_BYTE;
-        l->notes |= CSC_N_RCO;
-        l->rco_start = (uint16_t)((lo & VXLAN_RCO_MASK) << VXLAN_RCO_SHIFT);
-        l->rco_offset = (uint16_t)(l->rco_start + ((lo & VXLAN_RCO_UDP) ? UDP_CSUM_OFF : TCP_CSUM_OFF));
+        h.l->notes |= CSC_N_RCO;
+        h.l->rco_start = (uint16_t)((lo & VXLAN_RCO_MASK) << VXLAN_RCO_SHIFT);
+        h.l->rco_offset = (uint16_t)(h.l->rco_start + ((lo & VXLAN_RCO_UDP) ? UDP_CSUM_OFF : TCP_CSUM_OFF));
         /* remcsum_adjust sums the prefix [inner, inner+start) */
-        dec_break_end(d, (uint64_t)off + VXLAN_HLEN + l->rco_start);
+        dec_break_end(d, (uint64_t)off + VXLAN_HLEN + h.l->rco_start);
     } else if (vni & VNI_LOW_BYTE) {
-        l->notes |= CSC_N_RESERVED_BITS;
+        h.l->notes |= CSC_N_RESERVED_BITS;
     }
     dec_eth(d, off + VXLAN_HLEN);
 }
@@ -73,25 +72,24 @@ static void gpe_next(struct dec *d, uint8_t np, uint32_t off)
 
 void dec_vxlan_gpe(struct dec *d, uint32_t off)
 {
-    struct span b;
-    struct csc_layer *l = dec_header_span(d, CSC_P_VXLAN_GPE, off, WIRE_LEN(vxlan_gpe_hdr), &b);
-    if (!l)
+    struct dec_hdr h = dec_header_span(d, CSC_P_VXLAN_GPE, off, WIRE_LEN(vxlan_gpe_hdr));
+    if (!h.l)
         return;
-    uint8_t flags = span_u8(&b, WIRE_OFF(vxlan_gpe_hdr, flags));
-    uint8_t np = span_u8(&b, WIRE_OFF(vxlan_gpe_hdr, next_protocol));
-    l->u.vxlan.flags = flags;
-    l->u.vxlan.vni = span_be32(&b, WIRE_OFF(vxlan_gpe_hdr, vni)) >> VNI_SHIFT;
-    l->next = np;
+    uint8_t flags = span_u8(&h.b, WIRE_OFF(vxlan_gpe_hdr, flags));
+    uint8_t np = span_u8(&h.b, WIRE_OFF(vxlan_gpe_hdr, next_protocol));
+    h.l->u.vxlan.flags = flags;
+    h.l->u.vxlan.vni = span_be32(&h.b, WIRE_OFF(vxlan_gpe_hdr, vni)) >> VNI_SHIFT;
+    h.l->next = np;
     if (flags & VXLAN_GPE_O)
-        l->notes |= CSC_N_TUNNEL_OAM;
+        h.l->notes |= CSC_N_TUNNEL_OAM;
     /* P says the next-protocol field is present; without it, Ethernet. */
     gpe_next(d, (flags & VXLAN_GPE_P) ? np : VXLAN_GPE_NP_ETHERNET, off + WIRE_LEN(vxlan_gpe_hdr));
 }
 
 void dec_nsh(struct dec *d, uint32_t off)
 {
-    struct span b;
-    if (!dec_need_span(d, CSC_P_NSH, off, NSH_HLEN_MIN, &b))
+    struct span b = dec_need_span(d, CSC_P_NSH, off, NSH_HLEN_MIN);
+    if (!b.b)
         return;
     uint8_t b0 = span_u8(&b, WIRE_OFF(nsh_hdr, ver_flags));
     uint8_t np = span_u8(&b, WIRE_OFF(nsh_hdr, next_protocol));

@@ -124,6 +124,9 @@ START_TEST(era_udp_gate_before_lookup_until_4_20)
     cfg_set("none", "4.20");
     run(&f);
     ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_UDP_GATE);
+    int s = find_step("udp_gro_receive", "tunnel-gro-refused");
+    ck_assert_int_ge(s, 0);
+    ck_assert_uint_eq(R.kernel.steps[s].bytes, 0);          /* an action: nothing summed */
     cfg_set("none", "5.12");
     run(&f);
     ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NOT_TUNNEL);
@@ -494,6 +497,9 @@ START_TEST(gue_variant_1_needs_ip)
     cfg_set("none", "modern");
     run(&f);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    /* gue_gro_receive takes an inner IPv4 header too: held, not flushed */
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+    ck_assert_int_ge(find_step("gue_gro_receive", "enter"), 0);
     run_gue_patched(&f, 0, 0x0f, 0x50);       /* "IPv5" */
     ck_assert_int_eq(R.layers[lay(CSC_P_GUE, 0)].u.gue.variant, 1);
     assert_gue_dropped("gue_udp_recv", "NOT_SPECIFIED (gue header)");

@@ -77,6 +77,41 @@ START_TEST(gpe_parse_proto_drops_and_flushes)
 }
 END_TEST
 
+/* Plain VXLAN with a reserved flag bit (the second byte's low bit): from
+ * v6.14 vxlan_rcv drops it before the pull with rx_frame_errors +
+ * rx_errors (752b1c8d8b40); the invalid-header step is a verdict on the
+ * header and sums nothing. */
+START_TEST(vxlan_reserved_flag_dropped_early)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    pb_push(&f, PB_VXLAN);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 40;
+    struct pb_patch *p = pb_patch_add(&f, 3, PB_PATCH_SET, 1, 1);
+    ck_assert_ptr_nonnull(p);
+    p->mask[0] = 0x01;
+    p->val[0] = 0x01;
+    cfg_set("none", "modern");
+    run(&f);
+    int v = lay(CSC_P_VXLAN, 0);
+    ck_assert(R.layers[v].notes & CSC_N_RESERVED_BITS);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, v);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "VXLAN_INVALID_HDR");
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_DEV_RX_FRAME_ERRORS, CSC_C_DEV_RX_ERRORS));
+    int s = find_step("vxlan_rcv", "invalid-header");
+    ck_assert_int_ge(s, 0);
+    ck_assert_int_eq(R.kernel.steps[s].layer, v);
+    ck_assert_uint_eq(R.kernel.steps[s].bytes, 0);
+}
+END_TEST
+
 /* The I flag clear: vxlan_rcv drops first (VXLAN_INVALID_HDR, silent);
  * GRO does not look at it, so the NIC's pass checks the inner TCP (from the
  * sum the outer UDP's software pass left in the control block) and holds
@@ -193,6 +228,7 @@ Suite *gpe_suite(void)
     TCase *t = tcase_create("core");
     tcase_add_test(t, gpe_parse_proto_drops_and_flushes);
     tcase_add_test(t, gpe_no_i_flag);
+    tcase_add_test(t, vxlan_reserved_flag_dropped_early);
     tcase_add_test(t, gpe_reserved_bits_by_era);
     tcase_add_test(t, gpe_valid_header_delivers);
     tcase_add_test(t, gpe_ethernet_gro_pass_then_unhandled);

@@ -171,6 +171,28 @@ START_TEST(every_reason)
 END_TEST
 
 /* With the option given, the same frame decodes on */
+/* What follows UDP on the VXLAN port cut by the capture: __udp4_lib_rcv
+ * completes the checksum first (skb_checksum_complete),
+ * then says not modelled - an action step, which sums nothing itself. */
+START_TEST(cut_tunnel_not_modelled_step_sums_nothing)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    vxlan_tcp(&f);
+    cfg_set("none", "modern");
+    run(&f);
+    run_bytes(FRAME, 46, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    int s = find_step("__udp4_lib_rcv", "not-modelled");
+    if (s < 0)
+        dump_result();
+    ck_assert_int_ge(s, 0);
+    ck_assert_int_eq(R.kernel.steps[s].layer, 2);
+    ck_assert_uint_eq(R.kernel.steps[s].bytes, 0);
+}
+END_TEST
+
 START_TEST(options_lift_the_stop)
 {
     struct pb_frame f;
@@ -326,6 +348,7 @@ Suite *stops_suite(void)
     TCase *t = tcase_create("stops");
     tcase_add_loop_test(t, every_reason, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_test(t, options_lift_the_stop);
+    tcase_add_test(t, cut_tunnel_not_modelled_step_sums_nothing);
     tcase_add_test(t, new_encapsulations_replayed);
     tcase_add_test(t, ah_payload_len_edges);
     tcase_add_test(t, first_stop_wins_over_an_option);

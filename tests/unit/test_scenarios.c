@@ -749,6 +749,37 @@ START_TEST(s18_bad_ip_header)
 }
 END_TEST
 
+/* CHECKSUM_COMPLETE and a bad TCP checksum at the NIC's GRO:
+ * __skb_gro_checksum_validate (include/net/gro.h v6.12) tries the device's
+ * sum (csum_valid), it fails: a failed check on a sum already there, no
+ * bytes summed by that step; __skb_gro_checksum_complete then sums the
+ * segment in software. */
+START_TEST(gro_complete_fails_on_the_device_sum)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_TCP)->csum = PB_BAD;
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("complete", "modern");
+    run(&f);
+    int s = -1;
+    for (int i = 0; i < R.kernel.nsteps && s < 0; i++)
+        if (R.kernel.steps[i].what == CSC_M_COMPLETE && R.kernel.steps[i].ok == CSC_TRI_NO &&
+            R.kernel.steps[i].path == CSC_PATH_GRO)
+            s = i;
+    if (s < 0)
+        dump_result();
+    ck_assert_int_ge(s, 0);
+    ck_assert_str_eq(csc_fn_name(R.kernel.steps[s].fn), "tcp4_gro_receive");
+    ck_assert_int_eq(R.kernel.steps[s].layer, lay(CSC_P_TCP, 0));
+    ck_assert_uint_eq(R.kernel.steps[s].bytes, 0);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_CSUM_FAIL);
+    ASSERT_PASSES(2);          /* GRO's software sum, then tcp_v4_rcv's again */
+}
+END_TEST
+
 Suite *scenarios_suite(void);
 Suite *scenarios_suite(void)
 {
@@ -791,6 +822,7 @@ Suite *scenarios_suite(void)
     tcase_add_test(t, s17_partial_inner_lco);
     tcase_add_test(t, s18_bad_ip_header);
     tcase_add_test(t, no_ip_layer_verdict_unknown);
+    tcase_add_test(t, gro_complete_fails_on_the_device_sum);
     suite_add_tcase(s, t);
     return s;
 }

@@ -266,6 +266,43 @@ START_TEST(hop_by_hop_option_count_limit)
 }
 END_TEST
 
+/* ip6_parse_tlv's run of Pad1 options (net/ipv6/exthdrs.c v6.12: padlen >
+ * 7 goto bad): 7 in a row pass, the 8th drops at the IPv6 header
+ * (Ip6InHdrErrors). A 16-byte hop-by-hop header: n Pad1, a skip option
+ * (0x1e, action 00, empty) that ends the run, 12 - n Pad1 to the end. */
+START_TEST(hop_by_hop_pad1_run_limit)
+{
+    for (unsigned n = 7; n <= 8; n++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_VXLAN);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV6)->proto = 0x100;          /* next header 0: hop-by-hop */
+        struct pb_layer *h = pb_push(&f, PB_RAW);
+        memset(h->raw, 0, sizeof h->raw);             /* Pad1 is type 0 */
+        h->raw[0] = 6;                                /* TCP */
+        h->raw[1] = 1;                                /* (1 + 1) * 8 = 16 bytes */
+        h->raw[2 + n] = 0x1e;                         /* length 0 */
+        h->len = 16;
+        pb_push(&f, PB_TCP)->csum = PB_BAD;
+        pb_push(&f, PB_PAYLOAD)->len = 100;
+        cfg_set("none", "6.12");
+        run(&f);
+        if (n > 7) {
+            expect_dropped_at_inner(1, 1u << CSC_C_IP6_IN_HDR_ERRORS, "IP_INHDR");
+        } else {
+            if (R.kernel.verdict != CSC_K_DROP)
+                dump_result();
+            ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_TCP, 0));
+            ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+        }
+    }
+}
+END_TEST
+
 /* ip6_rcv_core trims to the payload length before the first extension
  * header's handler pulls it (net/ipv6/ip6_input.c, exthdrs.c v6.12): a
  * destination options header of (40 + 1) * 8 = 328 bytes after a payload
@@ -373,6 +410,7 @@ Suite *addr_suite(void)
     tcase_add_test(t, loopback_capture_outer_exempt_inner_not);
     tcase_add_test(t, hop_by_hop_options);
     tcase_add_test(t, hop_by_hop_option_count_limit);
+    tcase_add_test(t, hop_by_hop_pad1_run_limit);
     tcase_add_test(t, ipv6_first_extension_beyond_payload_length);
     tcase_add_test(t, ipv4_option_of_two_bytes_at_the_end);
     tcase_add_test(t, ipv4_timestamp_option_room_by_flag);

@@ -732,6 +732,34 @@ START_TEST(jumbo_option_with_payload_length)
 }
 END_TEST
 
+/* A jumbogram as ipv6_hop_jumbo (net/ipv6/exthdrs.c v6.12) takes it: option
+ * length 4 at 4n + 2, a value over 65,535, payload length 0, the bytes all
+ * there: the TCP under it is checked and taken. */
+START_TEST(jumbo_option_taken)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH);
+    struct pb_layer *ip = pb_push(&f, PB_IPV6);
+    ip->v6_ext = PB_X_HBH;
+    ip->tot_len_zero = 1;
+    memcpy(ip->hbh_opts, "\xc2\x04\x00\x01\x00\x00", 6);   /* 8 + 20 + 65508 = 65536 */
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 65508;
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_uint_eq(FRAME_LEN, 14 + 40 + 65536);
+    ck_assert_uint_eq((unsigned)FRAME[18] << 8 | FRAME[19], 0);   /* payload length */
+    int v6 = lay(CSC_P_IPV6, 0), t = lay(CSC_P_TCP, 0);
+    if (R.stop != CSC_STOP_END || R.kernel.verdict != CSC_K_ACCEPT) dump_result();
+    ck_assert(R.layers[v6].notes & CSC_N_JUMBO);
+    ck_assert_int_eq(R.layers[t].verdict, CSC_V_GOOD);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_uint_eq(R.kernel.counters, 0);
+}
+END_TEST
+
 Suite *decode_suite(void);
 Suite *decode_suite(void)
 {
@@ -748,6 +776,7 @@ Suite *decode_suite(void)
     tcase_add_test(t, macsec_integrity_only);
     tcase_add_test(t, amt_message_types);
     tcase_add_test(t, jumbo_option_with_payload_length);
+    tcase_add_test(t, jumbo_option_taken);
     suite_add_tcase(s, t);
     return s;
 }

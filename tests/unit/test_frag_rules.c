@@ -204,6 +204,43 @@ START_TEST(ipv6_fragment_not_rounded)
 }
 END_TEST
 
+/* ipv6_frag_rcv's first-fragment check (ipv6frag_thdr_truncated,
+ * include/net/ipv6_frag.h v6.12) wants 8 bytes of a UDP header (20 of TCP,
+ * 8 of ICMPv6) but 1 byte of any other next header: a first fragment of 4
+ * bytes of "no next header" (59) passes it and meets ip6_frag_queue's
+ * rounding (4 not a multiple of 8, parameter problem); with UDP (17) it
+ * is the truncated-header parameter problem. Both Ip6InHdrErrors. */
+START_TEST(ipv6_first_fragment_header_need_by_protocol)
+{
+    static const struct { uint8_t next; const char *why; } t[] = {
+        { 59, "NOT_SPECIFIED (fragment not a multiple of 8: parameter problem)" },
+        { 17, "NOT_SPECIFIED (first fragment without the upper-layer header: parameter problem)" },
+    };
+    for (unsigned i = 0; i < 2; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        f.no_pad = 1;
+        pb_push(&f, PB_ETH);
+        struct pb_layer *ip = pb_push(&f, PB_IPV6);
+        ip->v6_ext = PB_X_FRAG;
+        ip->frag = 1;                     /* offset 0, M */
+        pb_push(&f, PB_UDP);
+        cfg_set("none", "modern");
+        run(&f);
+        ck_assert_uint_eq(FRAME_LEN, 14 + 40 + 8 + 8);
+        FRAME[54] = t[i].next;            /* the fragment header's next header */
+        be16_at(&FRAME[18], 8 + 4);       /* 4 bytes after the fragment header */
+        run_bytes(FRAME, 14 + 40 + 8 + 4, 14 + 40 + 8 + 4, CSC_LINK_ETHERNET);
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, 1);
+        ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), t[i].why);
+    }
+}
+END_TEST
+
 /* A destination options header before the fragment header (RFC 8200 4.1
  * order): the byte store finds the fragment header behind it, as
  * ipv6_frag_rcv's walk does, and rebuilds the datagram. The second
@@ -650,6 +687,7 @@ Suite *frag_rules_suite(void)
     tcase_add_test(t, ipv4_fragment_rounded_down);
     tcase_add_test(t, ipv4_fragment_rounded_to_nothing);
     tcase_add_test(t, ipv6_fragment_not_rounded);
+    tcase_add_test(t, ipv6_first_fragment_header_need_by_protocol);
     tcase_add_test(t, ipv6_fragment_behind_destination_options);
     tcase_add_test(t, ipv6_udp_length_trims_a_big_datagram);
     tcase_add_test(t, ipv4_last_ending_below_the_queue);

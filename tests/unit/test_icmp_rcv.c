@@ -206,6 +206,31 @@ START_TEST(icmp_shorter_than_its_header)
 }
 END_TEST
 
+/* An ICMPv6 message of no bytes at all (payload length 0, the capture
+ * ending with the IPv6 header): icmpv6_rcv's skb_checksum_validate sums the
+ * pseudo-header - the 32 address bytes, length 0 - and nothing else; no
+ * byte past the addresses is read. Then the pull of the header fails. */
+START_TEST(icmpv6_without_a_byte)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV6)->proto = 58;
+    cfg_set("none", "6.12");
+    run(&f);
+    ck_assert_uint_eq(FRAME_LEN, 14 + 40);
+    ck_assert_uint_eq((unsigned)FRAME[18] << 8 | FRAME[19], 0);   /* payload length */
+    if (R.kernel.verdict != CSC_K_DROP)
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_ge(find_step("icmpv6_rcv", "drop"), 0);
+    /* the pseudo-header alone does not sum to 0xffff: csum_error, then discard_it */
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_ICMP6_IN_CSUM_ERRORS, CSC_C_ICMP6_IN_ERRORS));
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "ICMP_CSUM");
+}
+END_TEST
+
 /* IPv4 in IPv4 with 10 bytes of inner header (tunnel4_rcv v6.12:
  * pskb_may_pull(skb, sizeof(struct iphdr)) fails, kfree_skb, no counter);
  * in IPv6 the same short header goes to ip6_tnl_rcv's pull (pull.c) */
@@ -269,6 +294,7 @@ Suite *icmp_rcv_suite(void)
     tcase_add_test(t, igmp_checksum_has_no_pseudo_header);
     tcase_add_test(t, icmpv6_quote_with_extension_header_unknown);
     tcase_add_test(t, icmp_shorter_than_its_header);
+    tcase_add_test(t, icmpv6_without_a_byte);
     tcase_add_test(t, ipip_inner_header_short);
     tcase_add_test(t, vxlan_inner_ip_header_short);
     suite_add_tcase(s, t);

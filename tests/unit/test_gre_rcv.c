@@ -203,6 +203,38 @@ static void ip_then_short(uint8_t proto, uint16_t n, const char *era)
     ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "PKT_TOO_SMALL");
 }
 
+/* gre_parse_header (net/ipv4/gre_demux.c v6.12) refuses a version other
+ * than 0 or the R (routing) bit: `(greh->flags & GRE_VERSION) ||
+ * (greh->flags & GRE_ROUTING)` -> -EINVAL, gre_rcv / ip6gre_rcv drop. Over
+ * IPv4 a version 1 never gets there (gre_rcv's gre_proto[1]); over IPv6
+ * ip6gre_rcv parses first. Each side of the or alone: R with version 0
+ * over IPv4, version 1 without R over IPv6. No MIB counter. */
+START_TEST(gre_parse_header_refuses_routing_or_version)
+{
+    static const struct { enum pb_kind ip; uint16_t flags; } t[] = {
+        { PB_IPV4, 0x4000 }, { PB_IPV6, 0x0001 },
+    };
+    for (unsigned i = 0; i < 2; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH); pb_push(&f, t[i].ip);
+        pb_push(&f, PB_GRE)->gre_flags = t[i].flags;
+        pb_push(&f, PB_IPV4); pb_push(&f, PB_TCP); pb_push(&f, PB_PAYLOAD)->len = 40;
+        cfg_set("none", "6.12");
+        run(&f);
+        int g = lay(CSC_P_GRE, 0);
+        ck_assert_uint_eq(R.layers[g].u.gre.flags, t[i].flags);
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, g);
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "NOT_SPECIFIED (gre flags)");
+        ck_assert_uint_eq(R.kernel.counters, 0);
+        ck_assert_int_ge(find_step("gre_parse_header", "drop"), 0);
+    }
+}
+END_TEST
+
 /* A GRE header short of its 4 bytes is gre_rcv's own drop: 7.2 counts the
  * NIC's rx_dropped there, 6.12 nothing; a short UDP header is udp_rcv's
  * (UdpInErrors) in every era, never the GRE label's (protocols 47, 17) */
@@ -226,6 +258,7 @@ Suite *gre_rcv_suite(void)
     tcase_add_test(tc, gre_drops_count_nic_rx_dropped_from_7_2);
     tcase_add_test(tc, gre_wccp_without_flags_is_ipv4);
     tcase_add_test(tc, short_gre_header_counts_rx_dropped_from_7_2);
+    tcase_add_test(tc, gre_parse_header_refuses_routing_or_version);
     suite_add_tcase(s, tc);
     return s;
 }

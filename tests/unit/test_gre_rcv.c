@@ -235,6 +235,29 @@ START_TEST(gre_parse_header_refuses_routing_or_version)
 }
 END_TEST
 
+/* gretap carrying an ARP frame: ip_tunnel_rcv hands it to the device, and
+ * what the receiver does with ARP is outside the model: not modelled at
+ * the GRE layer, unknown - never accepted or left without a verdict. */
+START_TEST(gretap_arp_not_modelled)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH); pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_GRE)->proto = 0x6558;
+    pb_push(&f, PB_ETH)->proto = 0x0806;
+    pb_push(&f, PB_PAYLOAD)->len = 28;
+    cfg_set("none", "6.12");
+    run(&f);
+    if (R.kernel.verdict != CSC_K_UNKNOWN)
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    ck_assert_uint_eq(R.kernel.warnings & CSC_W_NOT_MODELLED, CSC_W_NOT_MODELLED);
+    int s = find_step("ip_tunnel_rcv", "not-modelled");
+    ck_assert_int_ge(s, 0);
+    ck_assert_int_eq(R.kernel.steps[s].layer, lay(CSC_P_GRE, 0));
+}
+END_TEST
+
 /* A GRE header short of its 4 bytes is gre_rcv's own drop: 7.2 counts the
  * NIC's rx_dropped there, 6.12 nothing; a short UDP header is udp_rcv's
  * (UdpInErrors) in every era, never the GRE label's (protocols 47, 17) */
@@ -258,6 +281,7 @@ Suite *gre_rcv_suite(void)
     tcase_add_test(tc, gre_drops_count_nic_rx_dropped_from_7_2);
     tcase_add_test(tc, gre_wccp_without_flags_is_ipv4);
     tcase_add_test(tc, short_gre_header_counts_rx_dropped_from_7_2);
+    tcase_add_test(tc, gretap_arp_not_modelled);
     tcase_add_test(tc, gre_parse_header_refuses_routing_or_version);
     suite_add_tcase(s, tc);
     return s;

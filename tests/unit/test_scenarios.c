@@ -749,6 +749,38 @@ START_TEST(s18_bad_ip_header)
 }
 END_TEST
 
+/* An IPv4 header the decoder refuses right after Ethernet - ihl 4, or
+ * version 6 under EtherType 0x0800: ip_rcv_core (net/ipv4/ip_input.c
+ * v6.12) drops it, IpInHdrErrors (IP_INHDR), at the Ethernet layer that
+ * carries it. */
+START_TEST(ip_rcv_core_refuses_a_malformed_header)
+{
+    static const uint8_t b0[] = { 0x44, 0x65 };
+    for (unsigned i = 0; i < 2; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_PAYLOAD)->len = 40;
+        cfg_set("none", "modern");
+        run(&f);
+        FRAME[14] = b0[i];
+        run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+        ck_assert_int_eq(R.nlayers, 1);
+        ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+        ck_assert_int_eq(R.stop_proto, CSC_P_IPV4);
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, 0);
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "IP_INHDR");
+        ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP_IN_HDR_ERRORS);
+        ck_assert_int_ge(find_step("ip_rcv_core", "drop"), 0);
+    }
+}
+END_TEST
+
 /* CHECKSUM_COMPLETE and a bad TCP checksum at the NIC's GRO:
  * __skb_gro_checksum_validate (include/net/gro.h v6.12) tries the device's
  * sum (csum_valid), it fails: a failed check on a sum already there, no
@@ -823,6 +855,7 @@ Suite *scenarios_suite(void)
     tcase_add_test(t, s18_bad_ip_header);
     tcase_add_test(t, no_ip_layer_verdict_unknown);
     tcase_add_test(t, gro_complete_fails_on_the_device_sum);
+    tcase_add_test(t, ip_rcv_core_refuses_a_malformed_header);
     suite_add_tcase(s, t);
     return s;
 }

@@ -618,6 +618,35 @@ START_TEST(s14prime_rco_nopartial_complete)
 }
 END_TEST
 
+/* RCO with nopartial twice on one packet: vxlan_gro_remcsum adjusts the
+ * inner TCP field, skb_gro_flush_final_remcsum puts it back
+ * (skb_gro_remcsum_cleanup, include/net/gro.h v6.12), then vxlan_rcv's
+ * vxlan_remcsum adjusts it again on the normal path. A sender that filled
+ * in the full TCP checksum (not the seed RCO wants) ends with a field
+ * adjusted by the delta: bad, TCP drops. The second adjustment lands on
+ * the field the first was undone from (its patch slot reused). */
+START_TEST(rco_adjusted_again_after_gro_undid_it)
+{
+    struct pb_frame f;
+    rco(&f, PB_OK, PB_OK);
+    cfg_set("none", "modern");
+    CFG.remcsum_rx = true;
+    CFG.remcsum_nopartial = true;
+    run(&f);
+    int t = lay(CSC_P_TCP, 0);
+    int undo = find_step("skb_gro_flush_final_remcsum", "remcsum-cleanup");
+    ck_assert_int_ge(undo, 0);
+    ck_assert_int_gt(find_step("vxlan_remcsum", "remcsum-adjust"), undo);
+    if (R.kernel.verdict != CSC_K_DROP)
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, t);
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+    ck_assert_int_eq(R.layers[t].k.ok, 0);
+    ck_assert_uint_eq(R.kernel.warnings, 0);
+}
+END_TEST
+
 START_TEST(s15_gue_rco_ipip)
 {
     struct pb_frame f;
@@ -853,6 +882,7 @@ Suite *scenarios_suite(void)
     tcase_add_test(t, s16pp_level0_after_gro_hw_fault);
     tcase_add_test(t, s17_partial_inner_lco);
     tcase_add_test(t, s18_bad_ip_header);
+    tcase_add_test(t, rco_adjusted_again_after_gro_undid_it);
     tcase_add_test(t, no_ip_layer_verdict_unknown);
     tcase_add_test(t, gro_complete_fails_on_the_device_sum);
     tcase_add_test(t, ip_rcv_core_refuses_a_malformed_header);

@@ -204,8 +204,8 @@ static void ip_then_short(uint8_t proto, uint16_t n, const char *era)
 }
 
 /* gre_parse_header (net/ipv4/gre_demux.c v6.12) refuses a version other
- * than 0 or the R (routing) bit: `(greh->flags & GRE_VERSION) ||
- * (greh->flags & GRE_ROUTING)` -> -EINVAL, gre_rcv / ip6gre_rcv drop. Over
+ * than 0 and the R (routing) bit alike (-EINVAL); gre_rcv / ip6gre_rcv
+ * drop. Over
  * IPv4 a version 1 never gets there (gre_rcv's gre_proto[1]); over IPv6
  * ip6gre_rcv parses first. Each side of the or alone: R with version 0
  * over IPv4, version 1 without R over IPv6. No MIB counter. */

@@ -205,10 +205,9 @@ static void ip_then_short(uint8_t proto, uint16_t n, const char *era)
 
 /* gre_parse_header (net/ipv4/gre_demux.c v6.12) refuses a version other
  * than 0 and the R (routing) bit alike (-EINVAL); gre_rcv / ip6gre_rcv
- * drop. Over
- * IPv4 a version 1 never gets there (gre_rcv's gre_proto[1]); over IPv6
- * ip6gre_rcv parses first. Each side of the or alone: R with version 0
- * over IPv4, version 1 without R over IPv6. No MIB counter. */
+ * drop. Over IPv4 a version 1 never gets there (gre_rcv's gre_proto[1]);
+ * over IPv6 ip6gre_rcv parses first. Each side of the or alone: R with
+ * version 0 over IPv4, version 1 without R over IPv6. No MIB counter. */
 START_TEST(gre_parse_header_refuses_routing_or_version)
 {
     static const struct { enum pb_kind ip; uint16_t flags; } t[] = {

@@ -732,6 +732,24 @@ START_TEST(jumbo_option_with_payload_length)
 }
 END_TEST
 
+/* The VLAN ID is the TCI's low 12 bits: the priority above them masked
+ * off, the ID not shifted */
+START_TEST(vlan_id_from_the_tci)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_VLAN)->vlan = 0xa005;                   /* PCP 5, VID 5 */
+    pb_push(&f, PB_IPV4); pb_push(&f, PB_UDP); pb_push(&f, PB_PAYLOAD)->len = 20;
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_VLAN, 0)].u.vlan.vid, 5);
+    f.l[1].vlan = 0x0fff;
+    run(&f);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_VLAN, 0)].u.vlan.vid, 0xfff);
+}
+END_TEST
+
 Suite *decode_suite(void);
 Suite *decode_suite(void)
 {
@@ -748,6 +766,7 @@ Suite *decode_suite(void)
     tcase_add_test(t, macsec_integrity_only);
     tcase_add_test(t, amt_message_types);
     tcase_add_test(t, jumbo_option_with_payload_length);
+    tcase_add_test(t, vlan_id_from_the_tci);
     suite_add_tcase(s, t);
     return s;
 }

@@ -103,6 +103,32 @@ START_TEST(plan_serves_other_flows)
 }
 END_TEST
 
+/* A plan pays back one plan of budget every 16th frame it serves, up to
+ * 4096 (fast.c BUDGET_START 256, BUDGET_MAX): the first plan costs one */
+START_TEST(budget_paid_back_every_16th_hit)
+{
+    vxlan_tcp(1, 1000, PB_OK);
+    both();                                  /* makes the plan */
+    ck_assert_int_eq(T->budget, 255);
+    for (unsigned i = 1; i <= 15; i++) {
+        vxlan_tcp(1, 1000 + 200 * i, PB_OK);
+        both();
+    }
+    ck_assert_uint_eq(T->hits, 15);
+    ck_assert_int_eq(T->budget, 255);
+    vxlan_tcp(1, 1000 + 200 * 16, PB_OK);
+    both();
+    ck_assert_int_eq(T->budget, 256);        /* the 16th */
+    T->budget = 4096;
+    for (unsigned i = 17; i <= 32; i++) {
+        vxlan_tcp(1, 1000 + 200 * i, PB_OK);
+        both();
+    }
+    ck_assert_uint_eq(T->hits, 32);
+    ck_assert_int_eq(T->budget, 4096);       /* the cap holds at the 32nd */
+}
+END_TEST
+
 /* Another receiver on the same tables: plans and memoised outcomes are
  * forgotten (the memo's key is the replay's input, not the configuration) */
 START_TEST(another_config_forgets)
@@ -290,6 +316,7 @@ Suite *fast_suite(void)
     TCase *t = tcase_create("fast");
     tcase_add_checked_fixture(t, fast_setup, fast_teardown);
     tcase_add_test(t, plan_serves_other_flows);
+    tcase_add_test(t, budget_paid_back_every_16th_hit);
     tcase_add_test(t, another_config_forgets);
     tcase_add_test(t, bad_checksum_goes_the_general_way);
     tcase_add_test(t, icmp_type_is_guarded);

@@ -274,6 +274,31 @@ START_TEST(plan_across_the_window_edge)
 }
 END_TEST
 
+/* A plan made from a memoised replay (the general path memoised the shape
+ * while no budget was left): it guards what the memo entry's replay read,
+ * no more, and serves the shape's next frames */
+START_TEST(plan_from_a_memo_entry)
+{
+    T->budget = 0;
+    vxlan_tcp(1, 1000, PB_OK);
+    ck_assert_uint_eq(both(), 0);             /* the general path, memoised */
+    struct csc_fast_stats st;
+    csc_fast_stats(T, &st);
+    ck_assert_uint_eq(st.compiles, 0);
+    ck_assert_uint_eq(st.memo_misses, 1);
+    T->budget = 1;
+    vxlan_tcp(2, 2000, PB_OK);
+    ck_assert_uint_eq(both(), 0);             /* a plan, from the memo entry */
+    csc_fast_stats(T, &st);
+    ck_assert_uint_eq(st.compiles, 1);
+    ck_assert_uint_eq(st.memo_hits, 1);
+    for (unsigned i = 3; i < 6; i++) {
+        vxlan_tcp(i, 1000 * i, PB_OK);
+        ck_assert_uint_eq(both(), i - 2);
+    }
+}
+END_TEST
+
 /* Bounded: far more shapes than plans; every frame the general path's */
 START_TEST(plans_bounded)
 {
@@ -348,6 +373,7 @@ Suite *fast_suite(void)
     tcase_add_test(t, plan_serves_other_flows);
     tcase_add_test(t, budget_paid_back_every_16th_hit);
     tcase_add_test(t, plan_across_the_window_edge);
+    tcase_add_test(t, plan_from_a_memo_entry);
     tcase_add_test(t, another_config_forgets);
     tcase_add_test(t, bad_checksum_goes_the_general_way);
     tcase_add_test(t, icmp_type_is_guarded);

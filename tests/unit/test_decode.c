@@ -760,6 +760,74 @@ START_TEST(jumbo_option_taken)
 }
 END_TEST
 
+/* The VLAN ID is the TCI's low 12 bits: the priority above them masked
+ * off, the ID not shifted */
+START_TEST(vlan_id_from_the_tci)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_VLAN)->vlan = 0xa005;                   /* PCP 5, VID 5 */
+    pb_push(&f, PB_IPV4); pb_push(&f, PB_UDP); pb_push(&f, PB_PAYLOAD)->len = 20;
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_VLAN, 0)].u.vlan.vid, 5);
+    f.l[1].vlan = 0x0fff;
+    run(&f);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_VLAN, 0)].u.vlan.vid, 0xfff);
+}
+END_TEST
+
+/* GTP-U extension header with a length of 0 words (TS 29.281 5.2.1: a
+ * length is at least 1): a malformed stop at that byte, no GTP layer */
+START_TEST(gtp_extension_length_zero)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH); pb_push(&f, PB_IPV4); pb_push(&f, PB_UDP)->dport = 2152;
+    raw(&f, "\x34\xff\x00\x30\x00\x00\x00\x01\x00\x00\x00\x85\x00\x00\x01\x00", 16);
+    pb_push(&f, PB_IPV4); pb_push(&f, PB_UDP); pb_push(&f, PB_PAYLOAD)->len = 12;
+    cfg_set("none", "modern");
+    run(&f);
+    ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+    ck_assert_int_eq(R.stop_proto, CSC_P_GTP);
+    ck_assert_uint_eq(R.stop_off, 14 + 20 + 8 + 12);
+    ck_assert_int_eq(R.nlayers, 3);
+    ck_assert_int_eq(R.layers[2].proto, CSC_P_UDP);
+}
+END_TEST
+
+/* IPv6 payload length 0: without a jumbo option a BIG TCP packet (GSO, the
+ * extent the captured bytes); with one, RFC 2675's jumbogram. A jumbo
+ * option beside a payload length of 1 is not a jumbogram. */
+START_TEST(ipv6_payload_length_zero)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH);
+    struct pb_layer *ip = pb_push(&f, PB_IPV6);
+    ip->tot_len_zero = 1;
+    pb_push(&f, PB_TCP);
+    pb_push(&f, PB_PAYLOAD)->len = 100;
+    cfg_set("none", "modern");
+    run(&f);
+    int v6 = lay(CSC_P_IPV6, 0);
+    ck_assert_uint_eq(R.layers[v6].notes & (CSC_N_GSO | CSC_N_JUMBO | CSC_N_PADDING), CSC_N_GSO);
+    ck_assert_uint_eq(R.layers[v6].end, 14 + 40 + 20 + 100);
+    ck_assert_int_eq(R.stop, CSC_STOP_END);
+
+    ip->tot_len_zero = 0;
+    ip->len_override = 1;
+    ip->v6_ext = PB_X_HBH;
+    memcpy(ip->hbh_opts, "\xc2\x04\x00\x01\x00\x00", 6);   /* jumbo, 65536 */
+    run(&f);
+    v6 = lay(CSC_P_IPV6, 0);
+    ck_assert_uint_eq(R.layers[v6].notes & (CSC_N_GSO | CSC_N_JUMBO), 0);
+}
+END_TEST
+
 Suite *decode_suite(void);
 Suite *decode_suite(void)
 {
@@ -777,6 +845,9 @@ Suite *decode_suite(void)
     tcase_add_test(t, amt_message_types);
     tcase_add_test(t, jumbo_option_with_payload_length);
     tcase_add_test(t, jumbo_option_taken);
+    tcase_add_test(t, vlan_id_from_the_tci);
+    tcase_add_test(t, gtp_extension_length_zero);
+    tcase_add_test(t, ipv6_payload_length_zero);
     suite_add_tcase(s, t);
     return s;
 }

@@ -103,6 +103,32 @@ START_TEST(plan_serves_other_flows)
 }
 END_TEST
 
+/* A plan pays back one plan of budget every 16th frame it serves, up to
+ * 4096 (fast.c BUDGET_START 256, BUDGET_MAX): the first plan costs one */
+START_TEST(budget_paid_back_every_16th_hit)
+{
+    vxlan_tcp(1, 1000, PB_OK);
+    both();                                  /* makes the plan */
+    ck_assert_int_eq(T->budget, 255);
+    for (unsigned i = 1; i <= 15; i++) {
+        vxlan_tcp(1, 1000 + 200 * i, PB_OK);
+        both();
+    }
+    ck_assert_uint_eq(T->hits, 15);
+    ck_assert_int_eq(T->budget, 255);
+    vxlan_tcp(1, 1000 + 200 * 16, PB_OK);
+    both();
+    ck_assert_int_eq(T->budget, 256);        /* the 16th */
+    T->budget = 4096;
+    for (unsigned i = 17; i <= 32; i++) {
+        vxlan_tcp(1, 1000 + 200 * i, PB_OK);
+        both();
+    }
+    ck_assert_uint_eq(T->hits, 32);
+    ck_assert_int_eq(T->budget, 4096);       /* the cap holds at the 32nd */
+}
+END_TEST
+
 /* Another receiver on the same tables: plans and memoised outcomes are
  * forgotten (the memo's key is the replay's input, not the configuration) */
 START_TEST(another_config_forgets)
@@ -218,6 +244,61 @@ START_TEST(replay_input_blanks_values)
 }
 END_TEST
 
+/* GENEVE options push the inner headers across the recorder's window
+ * (rec.h REC_WIN, 192 bytes): a plan keeps the reads on both sides of its
+ * edge, and serves the next frame of the shape with the general result.
+ * (From 35 words on no plan is made for this shape: the general path.) */
+START_TEST(plan_across_the_window_edge)
+{
+    for (unsigned words = 24; words <= 34; words++) {
+        uint64_t known = 0;
+        for (unsigned i = 0; i < 3; i++) {
+            struct pb_frame f;
+            pb_init(&f);
+            pb_push(&f, PB_ETH);
+            pb_push(&f, PB_IPV4)->ip_id = (uint16_t)(7 * i);
+            pb_push(&f, PB_UDP)->sport = (uint16_t)(40000 + i);
+            pb_push(&f, PB_GENEVE)->opt_words = (uint8_t)words;
+            pb_push(&f, PB_ETH);
+            pb_push(&f, PB_IPV4);
+            struct pb_layer *t = pb_push(&f, PB_TCP);
+            t->seq = 1000u * i;
+            pb_push(&f, PB_PAYLOAD)->len = 100;
+            FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+            uint64_t k = both();
+            if (i)
+                ck_assert_msg(k == known + 1, "words %u frame %u: not served", words, i);
+            known = k;
+        }
+    }
+}
+END_TEST
+
+/* A plan made from a memoised replay (the general path memoised the shape
+ * while no budget was left): it guards what the memo entry's replay read,
+ * no more, and serves the shape's next frames */
+START_TEST(plan_from_a_memo_entry)
+{
+    T->budget = 0;
+    vxlan_tcp(1, 1000, PB_OK);
+    ck_assert_uint_eq(both(), 0);             /* the general path, memoised */
+    struct csc_fast_stats st;
+    csc_fast_stats(T, &st);
+    ck_assert_uint_eq(st.compiles, 0);
+    ck_assert_uint_eq(st.memo_misses, 1);
+    T->budget = 1;
+    vxlan_tcp(2, 2000, PB_OK);
+    ck_assert_uint_eq(both(), 0);             /* a plan, from the memo entry */
+    csc_fast_stats(T, &st);
+    ck_assert_uint_eq(st.compiles, 1);
+    ck_assert_uint_eq(st.memo_hits, 1);
+    for (unsigned i = 3; i < 6; i++) {
+        vxlan_tcp(i, 1000 * i, PB_OK);
+        ck_assert_uint_eq(both(), i - 2);
+    }
+}
+END_TEST
+
 /* Bounded: far more shapes than plans; every frame the general path's */
 START_TEST(plans_bounded)
 {
@@ -290,6 +371,9 @@ Suite *fast_suite(void)
     TCase *t = tcase_create("fast");
     tcase_add_checked_fixture(t, fast_setup, fast_teardown);
     tcase_add_test(t, plan_serves_other_flows);
+    tcase_add_test(t, budget_paid_back_every_16th_hit);
+    tcase_add_test(t, plan_across_the_window_edge);
+    tcase_add_test(t, plan_from_a_memo_entry);
     tcase_add_test(t, another_config_forgets);
     tcase_add_test(t, bad_checksum_goes_the_general_way);
     tcase_add_test(t, icmp_type_is_guarded);

@@ -127,6 +127,7 @@ START_TEST(ipv4_fragment_rounded_down)
     feed(&t, 1, 2);
     feed(&t, 2, 3);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_eq(R.kernel.drop_layer, CSC_NO_LAYER);
     ck_assert_int_ne(R.layers[lay(CSC_P_UDP, 0)].k.method, CSC_M_COMPLETE);
     ASSERT_PASSES(1);
     ck_assert_uint_eq(R.kernel.sw_bytes, 1008);
@@ -279,6 +280,7 @@ START_TEST(ipv6_fragment_behind_destination_options)
     ck_assert_int_eq(R.layers[u].reason, CSC_R_FRAG_REASSEMBLED);
     ck_assert_int_eq(R.layers[u].verdict, CSC_V_GOOD);      /* trimmed to its UDP length 72 */
     ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_eq(R.kernel.drop_layer, CSC_NO_LAYER);    /* accepted: no layer named */
     ck_assert_uint_eq(R.kernel.sw_bytes, 72);
 }
 END_TEST

@@ -426,6 +426,72 @@ START_TEST(ipid_innermost_before_4_7)
 }
 END_TEST
 
+/* v7.2 (inet_gro_flush, GRO_FIXEDID_PER_HEADER): each header keeps its own
+ * ip_fixedid bit, the outer 1, the inner 2. A fixed outer ID over an inner
+ * one going up by one merges; over a fixed inner one too; an inner ID that
+ * jumps does not. */
+START_TEST(ipid_fixed_per_header_7_2)
+{
+    const struct csc_gro_dev_stats *d = ipid_run("7.2", 1);
+    ck_assert_uint_eq(d->merged_frames, 3);
+    ck_assert_uint_eq(d->packets_out, 1);
+    d = ipid_run("7.2", 0);
+    ck_assert_uint_eq(d->merged_frames, 3);
+    ck_assert_uint_eq(d->packets_out, 1);
+    d = ipid_run("7.2", 2);
+    ck_assert_uint_eq(d->packets_out, 3);
+    ck_assert_uint_eq(d->merged_frames, 0);
+}
+END_TEST
+
+/* A frame GRO does not hold (a SYN, no packet of its flow held): its fate
+ * names no super-packet */
+START_TEST(alone_frame_has_no_super)
+{
+    cfg_set("none", "modern");
+    csc_gro_init(&G, NULL);
+    struct flow_opts o = { PB_OK, 1000, 1000, 0, 0x02, PB_OK, 0 };
+    seg(&o, 7, 0);
+    ck_assert_int_eq(D.fate[0].held, 0);
+    ck_assert_int_eq(D.fate[0].merged, 0);
+    ck_assert_uint_eq(D.fate[0].super, 0);
+    ck_assert_uint_eq(nic()->alone, 1);
+    csc_gro_finish(&G);
+}
+END_TEST
+
+/* A frame at every device the result holds (CSC_MAX_DEVS, 8: the NIC and
+ * seven IPIP devices of eight nested IPv4 headers): each device's segment
+ * taken, none past the last (a ninth would be outside csc_gro_input.dev) */
+START_TEST(segments_at_the_device_cap)
+{
+    cfg_set("none", "modern");
+    csc_gro_init(&G, NULL);
+    for (unsigned i = 0; i < 2; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        for (int d = 0; d < 8; d++)
+            pb_push(&f, PB_IPV4);
+        struct pb_layer *t = pb_push(&f, PB_TCP);
+        t->seq = 1000u + 500u * i;
+        pb_push(&f, PB_PAYLOAD)->len = 500;
+        run(&f);
+        ck_assert_uint_eq(R.kernel.ndevs, CSC_MAX_DEVS);
+        ck_assert_uint_eq(R.kernel.devs[CSC_MAX_DEVS - 1].layer, 8);
+        struct csc_frame fr = { FRAME, (uint32_t)FRAME_LEN, (uint32_t)FRAME_LEN, CSC_LINK_ETHERNET, 0 };
+        csc_gro_feed(&G, &fr, &R, (uint64_t)i + 1, (uint64_t)i, &D);
+    }
+    csc_gro_finish(&G);
+    ck_assert_uint_eq(nic()->frames_in, 2);
+    ck_assert_uint_eq(D.n, CSC_MAX_DEVS);
+    /* the NIC's pass meets IPIP under IPIP: tunnel under tunnel, alone */
+    ck_assert_int_eq(D.fate[0].alone_reason, CSC_G_ENCAP_MARK);
+    ck_assert_uint_eq(nic()->merged_frames, 0);
+    ck_assert_uint_eq(nic()->packets_out, 2);
+}
+END_TEST
+
 START_TEST(cwr_by_era)
 {
     static const uint8_t all[] = { 0x90, 0x90, 0x90 };      /* CWR|ACK each */
@@ -573,6 +639,9 @@ Suite *gro_suite(void)
     tcase_add_test(t, flow_keys_per_device);
     tcase_add_test(t, ipv6_flow_key_covers_every_address_byte);
     tcase_add_test(t, cwr_by_era);
+    tcase_add_test(t, segments_at_the_device_cap);
+    tcase_add_test(t, ipid_fixed_per_header_7_2);
+    tcase_add_test(t, alone_frame_has_no_super);
     tcase_add_test(t, ipid_innermost_before_4_7);
     suite_add_tcase(s, t);
     return s;

@@ -340,6 +340,42 @@ START_TEST(nhrp_traffic_indication)
 }
 END_TEST
 
+/* A traffic indication whose source and target protocol addresses differ
+ * in length (spl 4, tpl 0): the quoted packet starts after both, each
+ * counted by its own length field */
+START_TEST(nhrp_quote_after_unequal_addresses)
+{
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *g = pb_push(&f, PB_GRE);
+    g->proto = ETH_P_NHRP;
+    g->gre_flags = GRE_K;
+    struct pb_layer *h = pb_push(&f, PB_RAW);      /* fixed header: IPv4, type 8, shtl 4 */
+    memcpy(h->raw, "\x00\x01\x08\x00\x00\x00\x00\x00\x00\xff\x00\x00\x00\x00\x00\x00"
+                   "\x01\x08\x04\x00", 20);
+    h->len = 20;
+    struct pb_layer *m = pb_push(&f, PB_RAW);      /* spl 4, tpl 0, code, 2 addresses */
+    memcpy(m->raw, "\x04\x00\x00\x00\x00\x00\x00\x00\xc0\xa8\xc8\x01\x0a\xff\xff\x01", 16);
+    m->len = 16;
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_ICMP);
+    pb_push(&f, PB_PAYLOAD)->len = 8;
+    run(&f);
+    size_t at = 14 + 20 + 8, len = FRAME_LEN - at;
+    FRAME[at + 10] = (uint8_t)(len >> 8), FRAME[at + 11] = (uint8_t)len;   /* ar$pktsz */
+    run_bytes(FRAME, FRAME_LEN, FRAME_LEN, CSC_LINK_ETHERNET);
+    ck_assert_int_eq(lay(CSC_P_NHRP, 0), 3);
+    ck_assert_int_eq(R.layers[4].proto, CSC_P_IPV4);
+    ck_assert(R.layers[4].notes & CSC_N_QUOTED);
+    ck_assert_uint_eq(R.layers[4].off, at + 36);
+    ck_assert_int_eq(R.layers[4].verdict, CSC_V_GOOD);
+    ck_assert_int_eq(R.layers[5].proto, CSC_P_ICMP);
+}
+END_TEST
+
 /* NHRP at its minimum: ar$pktsz 20, the fixed header alone (RFC 2332
  * 5.2.0.1 as the decoder's floor): a whole packet, its checksum judged over
  * those 20 bytes, no malformed stop */
@@ -396,6 +432,7 @@ Suite *protos_suite(void)
     tcase_add_test(t, erspan_types_and_rcv);
     tcase_add_test(t, nhrp_traffic_indication);
     tcase_add_test(t, nhrp_fixed_header_only);
+    tcase_add_test(t, nhrp_quote_after_unequal_addresses);
     suite_add_tcase(s, t);
     return s;
 }

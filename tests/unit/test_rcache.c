@@ -316,6 +316,31 @@ START_TEST(key_has_ipv6_routing_type)
 }
 END_TEST
 
+/* An entry keeps at most CSC_RCACHE_READS (6) runs of bytes the replay
+ * read: IPv6 with a type 0 routing header reads 6 (the destination MAC,
+ * the next header, the addresses in four runs of 8) and is memoised; with a
+ * hop-by-hop header before it, 7: never kept, replayed each time */
+START_TEST(entry_keeps_six_reads)
+{
+    for (int hbh = 0; hbh < 2; hbh++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV6)->v6_ext = (uint8_t)(PB_X_RH0 | (hbh ? PB_X_HBH : 0));
+        pb_push(&f, PB_TCP);
+        pb_push(&f, PB_PAYLOAD)->len = 40;
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        cfg_set("none", "modern");
+        CFG.trace_steps = false;
+        csc_rcache_init(&C);
+        check_frame();
+        ck_assert_uint_eq(C.misses, (hbh ? 2 : 1));
+        ck_assert_uint_eq(C.hits, (hbh ? 0 : 1));
+        ck_assert_uint_eq(C.unkept, (hbh ? 2 : 0));
+    }
+}
+END_TEST
+
 /* The key holds a stack of 9 layers (CSC_RCACHE_KEY): a 9-layer frame is
  * memoised (a miss, then a hit), a 10-layer one (a VLAN tag more) passes
  * the memo by; both give the plain replay's result */
@@ -363,6 +388,7 @@ Suite *rcache_suite(void)
     tcase_add_test(t, key_has_erspan_version);
     tcase_add_test(t, key_has_ipv6_routing_type);
     tcase_add_test(t, key_holds_nine_layers);
+    tcase_add_test(t, entry_keeps_six_reads);
     suite_add_tcase(s, t);
     return s;
 }

@@ -76,6 +76,9 @@ START_TEST(parse_each_name)
     ck_assert(!ok);
     csc_rewrite_parse("outer-csums", &ok);
     ck_assert(!ok);
+    /* ten bytes but none of the names: the length alone does not match */
+    ck_assert_uint_eq(csc_rewrite_parse("inner-bad!", &ok), 0);
+    ck_assert(!ok);
 }
 END_TEST
 

@@ -322,6 +322,10 @@ START_TEST(first_stop_wins_over_an_option)
     r.stop = CSC_STOP_END;
     r.stop_proto = CSC_P_NONE;
     dec_stop_value(&d, CSC_STOP_MALFORMED, CSC_P_NONE, 0, 7);
+    dec_stop(&d, CSC_STOP_TRUNCATED, CSC_P_UDP, 34);          /* nor a plain stop */
+    ck_assert_int_eq(r.stop, CSC_STOP_MALFORMED);
+    ck_assert_int_eq(r.stop_proto, CSC_P_NONE);
+    ck_assert_uint_eq(r.stop_off, 0);
     dec_stop_option(&d, CSC_SO_PORT, CSC_P_VXLAN, CSC_P_UDP, 34, 4789, true);
     ck_assert_int_eq(r.stop, CSC_STOP_MALFORMED);
     ck_assert_int_eq(r.stop_proto, CSC_P_NONE);
@@ -341,6 +345,41 @@ START_TEST(first_stop_wins_over_an_option)
 }
 END_TEST
 
+/* 802.11 over GRE: a protocol version other than 0 is a stop naming the
+ * version; the SNAP header is taken for both OUIs that carry an EtherType
+ * (RFC 1042 00-00-00, 802.1H 00-00-f8) and no other */
+START_TEST(wlan_version_and_snap_oui)
+{
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    pb_init(&f);
+    pb_push(&f, PB_ETH); pb_push(&f, PB_IPV4); pb_push(&f, PB_GRE)->proto = 0x8370; pb_push(&f, PB_WLAN);
+    pb_push(&f, PB_IPV6); pb_push(&f, PB_TCP); pb_push(&f, PB_PAYLOAD);
+    struct pb_patch *pt = pb_patch_add(&f, 3, PB_PATCH_SET, 0, 1);
+    pt->val[0] = 0x01;                                          /* frame control: version 1 */
+    pt->mask[0] = 0x03;
+    run(&f);
+    ck_assert_int_eq(R.stop, CSC_STOP_UNSUPPORTED);
+    ck_assert_int_eq(R.stop_proto, CSC_P_WLAN);
+    ck_assert_uint_eq(R.stop_value, 1);
+
+    static const struct { uint8_t oui[3]; unsigned hdr_len; } ouis[] = {
+        { { 0x00, 0x00, 0x00 }, 34 }, { { 0x00, 0x00, 0xf8 }, 34 },
+        { { 0x00, 0x00, 0xf9 }, 26 }, { { 0x00, 0x00, 0x01 }, 26 },
+    };
+    for (unsigned i = 0; i < sizeof ouis / sizeof ouis[0]; i++) {
+        f.npatch = 0;
+        pt = pb_patch_add(&f, 3, PB_PATCH_SET, 26 + 3, 3);      /* the SNAP OUI after the QoS header */
+        memcpy(pt->val, ouis[i].oui, 3);
+        run(&f);
+        int w = lay(CSC_P_WLAN, 0);
+        ck_assert_msg(R.layers[w].hdr_len == ouis[i].hdr_len, "oui %u: hdr_len %u", i,
+                      (unsigned)R.layers[w].hdr_len);
+        ck_assert_int_eq(R.layers[w].next, ouis[i].hdr_len == 34 ? 0x86dd : 0);
+    }
+}
+END_TEST
+
 Suite *stops_suite(void);
 Suite *stops_suite(void)
 {
@@ -352,6 +391,7 @@ Suite *stops_suite(void)
     tcase_add_test(t, new_encapsulations_replayed);
     tcase_add_test(t, ah_payload_len_edges);
     tcase_add_test(t, first_stop_wins_over_an_option);
+    tcase_add_test(t, wlan_version_and_snap_oui);
     suite_add_tcase(s, t);
     return s;
 }

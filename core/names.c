@@ -14,6 +14,11 @@ bool csc_proto_is_tunnel(unsigned p)
     return proto_has(p, CSC_PF_TUNNEL);
 }
 
+bool csc_proto_port_unbound(unsigned p, bool v6)
+{
+    return proto_has(p, CSC_PF_UNBOUND_PORT | (v6 ? CSC_PF_SOCKET_IPV4 : 0));
+}
+
 /* The protocol table's names (core/proto/protos.c) */
 const char *csc_proto_name(unsigned p)
 {

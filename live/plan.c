@@ -263,16 +263,13 @@ static uint8_t fou_proto_of(const struct csc_config *cfg, uint16_t port, uint8_t
     return next == CSC_P_IPV6 ? 41 : next == CSC_P_GRE ? 47 : 4;
 }
 
-/* Nothing listens on the port of the UDP layer u: a FOU-only
- * encapsulation, or over IPv6 a tunnel whose socket is AF_INET only (AMT),
- * as the model's udp_rcv says (core/replay/l4.c) */
+/* Nothing listens on the port of the UDP layer u (csc_proto_port_unbound:
+ * the rule the model's udp_rcv follows) */
 static int port_unbound(const struct csc_result *r, int u)
 {
     if (u + 1 >= r->nlayers)
         return 0;
-    uint32_t f = csc_proto_desc(r->layers[u + 1].proto)->flags;
-    int v6 = u > 0 && r->layers[u - 1].proto == CSC_P_IPV6;
-    return (f & CSC_PF_UNBOUND_PORT) || (v6 && (f & CSC_PF_SOCKET_IPV4));
+    return csc_proto_port_unbound(r->layers[u + 1].proto, u > 0 && r->layers[u - 1].proto == CSC_P_IPV6);
 }
 
 /* A UDP tunnel layer after the UDP layer u: its receiver in rv, *in the

@@ -291,7 +291,7 @@ void tcp_gro_receive(struct rp *rp, uint8_t i)
 bool is_udp_tunnel(const struct rp *rp, uint8_t t)
 {
     unsigned p = L(rp, t)->proto;
-    return proto_has(p, CSC_PF_UDP_TUNNEL) && !(proto_has(p, CSC_PF_SOCKET_IPV4) && under_ipv6(rp, t));
+    return proto_has(p, CSC_PF_UDP_TUNNEL) && !csc_proto_port_unbound(p, under_ipv6(rp, t));
 }
 
 /* A UDP tunnel socket with a gro_receive callback listens on this port. */

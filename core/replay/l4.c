@@ -89,8 +89,7 @@ void udp_rcv(struct rp *rp, uint8_t i)
     bool tunnel = has_layer(rp, i + 1u) && is_udp_tunnel(rp, i + 1);
     /* a port nothing listens on unless configured (GRE-in-UDP without a FOU
      * port), or on this family (an AF_INET-only tunnel socket over IPv6) */
-    bool unbound = has_layer(rp, i + 1u) &&
-                   proto_has(L(rp, i + 1)->proto, CSC_PF_UNBOUND_PORT | (v6 ? CSC_PF_SOCKET_IPV4 : 0));
+    bool unbound = has_layer(rp, i + 1u) && csc_proto_port_unbound(L(rp, i + 1)->proto, v6);
     bool socket = tunnel || (rp->cfg->inner_socket && !unbound);
     if (v6 && check == 0 && !(tunnel && tunnel_no_check6_rx(rp, L(rp, i + 1)))) {
         rp_step(rp, i, lib, W_ZERO_REFUSED, CSC_TRI_NO, 0, NULL);

@@ -871,6 +871,10 @@ int csc_verdict_rank(enum csc_verdict v);
 const struct csc_proto_desc *csc_proto_desc(unsigned p);
 /* A tunnel header: what follows it is an encapsulated packet or frame. */
 bool csc_proto_is_tunnel(unsigned p);
+/* No socket listens on the row's port for this family unless configured: a
+ * FOU-only encapsulation (CSC_PF_UNBOUND_PORT), or over IPv6 a tunnel whose
+ * socket is AF_INET only (CSC_PF_SOCKET_IPV4). */
+bool csc_proto_port_unbound(unsigned p, bool v6);
 
 /* The identifier a layer's header carries (VNI, GRE key, L2TP session, GTP
  * TEID, VLAN id, MPLS label, ...; CSC_PF_ID), 0 when it has none. */

@@ -469,10 +469,58 @@ static uint8_t dev_index(struct csc_gro *g, uint8_t kind, uint8_t depth)
     return CSC_GRO_NO_DEV;
 }
 
+static struct csc_gro_held *find_held(struct csc_gro_dev_stats *d, uint64_t key);
+
+/* The NIC sends h up before the rest of what it holds (a flush inside the
+ * poll). The tunnel device gets h at this poll's end and flushes it at the
+ * end of its own (gro_cells_poll: napi_complete_done); what the NIC still
+ * holds comes when the NIC sends it up (napi_gro_flush, gro_flush_timeout,
+ * by hash bucket): the same device poll or a later one. So a merge there
+ * of h's first frame with frames the NIC held in other flows, made or to
+ * come, depends on that order. */
+static struct csc_gro_held *held_next(struct csc_gro *g, const struct csc_gro_held *h)
+{
+    if (h->next_dev == CSC_GRO_NO_DEV || h->next_dev >= CSC_GRO_DEVS)
+        return NULL;
+    return find_held(&g->dev[h->next_dev], h->next_key);
+}
+
+static void nic_sends_early(struct csc_gro *g, const struct csc_gro_held *h, enum csc_gro_flush why)
+{
+    if (why == CSC_GF_POLL_END || why == CSC_GF_TIMEOUT || why == CSC_GF_END)
+        return;
+    struct csc_gro_held *t = held_next(g, h);
+    if (t) {
+        t->nic_sent = 1;
+        t->order_dep |= t->nic_mixed;
+    }
+}
+
+/* A frame merged into the NIC's h: the device will get h as one bigger
+ * packet (skb_is_gso at its tcp_gro_receive), ending where h now ends; the
+ * engine's entry there was made from h's first frame alone. */
+static void nic_grows(struct csc_gro *g, const struct csc_gro_held *h)
+{
+    struct csc_gro_held *t = held_next(g, h);
+    if (t) {
+        t->nic_grown = 1;
+        t->nic_next_seq = h->next_seq;
+    }
+}
+
+/* Would s meet the sequence the kernel's device sees (the NIC's packet,
+ * grown) otherwise than the one the engine's entry has? */
+static bool grown_seq_differs(const struct csc_gro_held *h, const struct csc_gro_seg *s)
+{
+    return h->nic_grown && (s->seq == h->next_seq) != (s->seq == h->nic_next_seq);
+}
+
 /* A held packet leaves the list: one packet up, counted by reason. */
 static void deliver(struct csc_gro *g, uint8_t dev, struct csc_gro_held *h, enum csc_gro_flush why)
 {
     struct csc_gro_dev_stats *d = &g->dev[dev];
+    if (dev == 0)
+        nic_sends_early(g, h, why);
     d->packets_out++;
     d->flushes[why]++;
     if (h->count > 1)
@@ -512,6 +560,20 @@ static void flush_held(struct csc_gro *g, uint8_t dev, enum csc_gro_flush why, u
         }
 }
 
+/* A tunnel device's packets that came of frames the NIC sent up at once:
+ * they reached the device at that NIC poll's end, and the device's own
+ * poll flushed them there (gro_cells has no gro_flush_timeout). */
+static void flush_arrived(struct csc_gro *g, uint8_t dev)
+{
+    struct csc_gro_dev_stats *d = &g->dev[dev];
+    for (unsigned b = 0; b < CSC_GRO_BUCKETS; b++)
+        for (unsigned m = d->held_used[b]; m; m &= m - 1) {
+            struct csc_gro_held *h = &d->held[b][__builtin_ctz(m)];
+            if (!h->nic_held)
+                deliver(g, dev, h, CSC_GF_POLL_END);
+        }
+}
+
 static void poll_boundary(struct csc_gro *g, uint8_t dev, uint64_t now)
 {
     struct csc_gro_dev_stats *d = &g->dev[dev];
@@ -523,6 +585,8 @@ static void poll_boundary(struct csc_gro *g, uint8_t dev, uint64_t now)
             flush_held(g, dev, CSC_GF_AGE, now, JIFFY_US);
         if (gap && !c->flush_timeout_us)  /* napi_complete_done */
             flush_held(g, dev, CSC_GF_POLL_END, now, 0);
+        else if (gap && dev > 0)
+            flush_arrived(g, dev);
         d->in_poll = 0;
     }
     if (c->flush_timeout_us)
@@ -645,10 +709,10 @@ static bool ipid_flush(struct csc_gro_held *h, const struct csc_gro_seg *s, uint
 /* One frame at one device. Returns the fate. */
 static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct csc_gro_seg *kd,
                                     const struct csc_gro_input *in, uint64_t frame_no,
-                                    uint64_t now)
+                                    uint64_t now, bool nic_held)
 {
     struct csc_gro_dev_stats *d = &g->dev[dev];
-    struct csc_gro_fate fate = { dev, kd->kind, 0, 0, kd->gro_reason, 0, 0, 0, 0 };
+    struct csc_gro_fate fate = { dev, kd->kind, 0, 0, kd->gro_reason, 0, 0, 0, 0, 0 };
     uint32_t later_passes = in->later_passes;
     uint32_t later_bytes = in->later_bytes;
     poll_boundary(g, dev, now);
@@ -702,9 +766,20 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
         else if (h->len + s->payload > g->cfg.max_size)
             why = CSC_GF_SIZE;
         if (why == CSC_GF__COUNT) {                         /* skb_gro_receive */
+            if (dev > 0 && h->nic_key != in->dev[0].key)
+                h->nic_mixed = 1;
+            h->order_dep |= h->nic_sent;
+            /* with gro_flush_timeout, a frame the NIC sent up at once and
+             * one it held reach the device in different polls */
+            if (dev > 0 && g->cfg.flush_timeout_us && nic_held != h->nic_held)
+                h->order_dep = 1;
+            h->nic_held |= nic_held;
+            fate.order_dep = h->order_dep || grown_seq_differs(h, s);
             h->count++;
             h->len += s->payload;
             h->next_seq += s->payload;
+            if (dev == 0)
+                nic_grows(g, h);
             h->later_passes = h->later_bytes = 0;   /* merged: PARTIAL from here on */
             h->gso_lost = kd->gso_lost;
             fate.held = fate.merged = 1;
@@ -717,6 +792,7 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
             return fate;
         }
         fate.flushed_other = (uint8_t)why;
+        fate.order_dep = h->order_dep || grown_seq_differs(h, s);
         deliver(g, dev, h, why);
         if (!eligible) {                                    /* the ACK/FIN itself goes up */
             d->alone++;
@@ -754,6 +830,9 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
     h->fixedid = 0;
     h->first_frame = frame_no;
     h->first_us = now;
+    h->next_dev = CSC_GRO_NO_DEV;
+    h->nic_key = in->dev[0].key;
+    h->nic_held = nic_held;
     h->later_passes = later_passes;
     h->later_bytes = later_bytes;
     fate.held = 1;
@@ -857,6 +936,8 @@ void csc_gro_feed_input(struct csc_gro *g, const struct csc_gro_input *in, uint6
     g->passes_merged += in->nic_passes;
     g->bytes_merged += in->nic_bytes;
     bool merged_at_nic = false;
+    struct csc_gro_held *nic_new = NULL;
+    bool nic_held = false;              /* the frame waits in the NIC's GRO list */
     for (unsigned i = 0; i < in->ndevs; i++) {
         uint8_t dev = dev_index(g, in->dev[i].kind, (uint8_t)i);
         if (dev == CSC_GRO_NO_DEV) {
@@ -867,9 +948,18 @@ void csc_gro_feed_input(struct csc_gro *g, const struct csc_gro_input *in, uint6
          * inside it, not on its own (see gro.h). */
         if (i > 0 && merged_at_nic)
             break;
-        struct csc_gro_fate fate = feed_dev(g, dev, &in->dev[i], in, frame_no, ts_us);
-        if (i == 0)
+        struct csc_gro_fate fate = feed_dev(g, dev, &in->dev[i], in, frame_no, ts_us, nic_held);
+        if (i == 0) {
             merged_at_nic = fate.merged;
+            nic_held = fate.held;
+        }
+        else if (nic_new) {                /* where the NIC's new packet goes next */
+            nic_new->next_dev = dev;
+            nic_new->next_key = in->dev[i].key;
+            nic_new = NULL;
+        }
+        if (i == 0 && fate.held && !fate.merged)
+            nic_new = find_held(&g->dev[dev], in->dev[0].key);
         if (d)
             d->fate[d->n++] = fate;
     }

@@ -417,6 +417,8 @@ static void json_gro_fate(struct wbuf *w, const struct csc_gro_fate *fa)
         JW_WORD(&j, "flushed", csc_gro_flush_name(fa->flushed_other));
     if (fa->gso_lost)
         JW_WORD(&j, "lost", "udp-gso");
+    if (fa->order_dep)
+        JW_WORD(&j, "depends", "nic-order");
     jw_end_obj(&j);
 }
 

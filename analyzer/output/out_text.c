@@ -113,6 +113,8 @@ static void text_gro_fates(struct wbuf *w, const struct csc_gro_decision *gd)
             WB_LIT(w, ", flushed ");
             wb_puts(w, csc_gro_flush_name(f->flushed_other));
         }
+        if (f->order_dep)
+            WB_LIT(w, " (depends on the NIC's order)");
     }
 }
 

@@ -581,9 +581,10 @@ static const struct gen_case demo[] = {
         "ICMP error quoting a cut datagram (unverifiable, icmp-quote)"),
 };
 
-static const struct gen_flow flow_seed004 = { 8, 1, 0, 0, 1398 };
-static const struct gen_flow flow_seed000 = { 8, 0, 0, 0, 1398 };
-static const struct gen_flow flow_bad_mid = { 8, 0, 4, 0, 1398 };
+static const struct gen_flow flow_seed004 = { 8, 1, 0, 0, 1398, 0 };
+static const struct gen_flow flow_seed000 = { 8, 0, 0, 0, 1398, 0 };
+static const struct gen_flow flow_bad_mid = { 8, 0, 4, 0, 1398, 0 };
+static const struct gen_flow flow_nic_order = { 3, 0, 0, 0, 1398, 2 };
 
 #define FILE_CASES(n, theme, fmt, lt, arr) { n, theme, fmt, lt, arr, N(arr), NULL }
 #define FILE_FLOW(n, theme, fl) { n, theme, CAPW_PCAP, 1, NULL, 0, &fl }
@@ -648,6 +649,10 @@ const struct gen_file gen_files[] = {
               flow_seed000),
     FILE_FLOW("flow-bad-middle.pcap", "one TCP flow over VXLAN, segment 4 of 8 with a bad inner TCP checksum",
               flow_bad_mid),
+    FILE_FLOW("flow-nic-order.pcap",
+              "one TCP flow over VXLAN, segment 2 of 3 with a zero outer UDP checksum: the NIC holds it "
+              "apart, the VXLAN device's merge depends on the order the NIC sends them up",
+              flow_nic_order),
 };
 
 const size_t gen_nfiles = N(gen_files);

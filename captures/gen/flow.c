@@ -3,10 +3,12 @@
  * large benchmark captures (`csc-gen bench`), written on demand.
  *
  *   csc-gen flow [--segments N] [--outer-csum on|zero] [--bad-seg K]
- *                [--outer6] [--payload N] [--format pcap|pcapng] -o FILE|-
+ *                [--zero-seg K] [--outer6] [--payload N] [--format pcap|pcapng]
+ *                -o FILE|-
  *     N consecutive segments of one TCP flow over VXLAN (sequence numbers
  *     and inner IP IDs continue), outer UDP checksum present or zero, and
- *     optionally segment K with a bad inner TCP checksum.
+ *     optionally segment K with a bad inner TCP checksum (--bad-seg) or
+ *     with a zero outer UDP checksum among ones that have it (--zero-seg).
  *
  *   csc-gen bench --size full|small --bytes N[K|M|G] [--bad-every K]
  *                 [--format pcap|pcapng] -o FILE|-
@@ -39,7 +41,7 @@ static void flow_frame(struct pb_frame *f, const struct gen_flow *fl, int i, int
     pb_push(f, PB_ETH);
     pb_push(f, fl->outer6 ? PB_IPV6 : PB_IPV4)->ip_id = (uint16_t)(0x100 + i);
     struct pb_layer *u = pb_push(f, PB_UDP);
-    u->csum = fl->outer_zero ? PB_ZERO : PB_OK;
+    u->csum = fl->outer_zero || fl->zero_seg == i + 1 ? PB_ZERO : PB_OK;
     u->sport = 49152;                       /* one flow: a fixed source port hash */
     pb_push(f, PB_VXLAN);
     pb_push(f, PB_ETH);
@@ -123,7 +125,7 @@ static FILE *open_out(const char *cmd, const char *path)
 
 int gen_cmd_flow(int argc, char **argv)
 {
-    struct gen_flow fl = { 8, 0, 0, 0, 1398 };
+    struct gen_flow fl = { 8, 0, 0, 0, 1398, 0 };
     const char *out = NULL;
     int fmt = CAPW_PCAP;
     for (int i = 1; i < argc; i++) {
@@ -136,6 +138,7 @@ int gen_cmd_flow(int argc, char **argv)
             i++;
         }
         else if (!strcmp(a, "--bad-seg") && v) { fl.bad_seg = atoi(v); i++; }
+        else if (!strcmp(a, "--zero-seg") && v) { fl.zero_seg = atoi(v); i++; }
         else if (!strcmp(a, "--payload") && v) { fl.payload = atoi(v); i++; }
         else if (!strcmp(a, "--outer6")) fl.outer6 = 1;
         else if (!strcmp(a, "--format") && v) { if (parse_format(v, &fmt)) goto usage; i++; }
@@ -158,7 +161,7 @@ int gen_cmd_flow(int argc, char **argv)
     return r ? 2 : 0;
 usage:
     fprintf(stderr, "usage: csc-gen flow [--segments N] [--outer-csum on|zero] [--bad-seg K] "
-                    "[--outer6] [--payload N] [--format pcap|pcapng] -o FILE|-\n");
+                    "[--zero-seg K] [--outer6] [--payload N] [--format pcap|pcapng] -o FILE|-\n");
     return 2;
 }
 
@@ -283,7 +286,7 @@ int gen_cmd_bench(int argc, char **argv)
 
     static uint8_t good[RING][1600], bad[RING][1600];
     size_t flen = 0;
-    struct gen_flow fl = { RING, 0, 0, 0, payload };
+    struct gen_flow fl = { RING, 0, 0, 0, payload, 0 };
     for (int i = 0; i < RING; i++) {
         struct pb_frame f;
         flow_frame(&f, &fl, i, 0);

@@ -49,6 +49,8 @@ struct gen_flow {
     int bad_seg;             /* 1-based segment with a bad inner TCP checksum (0: none) */
     int outer6;              /* outer IPv6 */
     int payload;             /* TCP payload bytes per segment */
+    int zero_seg;            /* 1-based segment whose outer UDP checksum is zero alone
+                                (another flow at the NIC: udp_gro_receive); 0: none */
 };
 
 struct gen_file {

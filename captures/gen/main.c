@@ -103,12 +103,15 @@ static int do_cases(const struct gen_file *gf, void *ctx)
         const struct gen_flow *fl = gf->flow;
         char what[160];
         snprintf(what, sizeof what,
-                 "%d segments of one TCP flow over VXLAN, %d payload bytes each, outer UDP checksum %s%s",
+                 "%d segments of one TCP flow over VXLAN, %d payload bytes each, outer UDP checksum %s%s%s",
                  fl->segments, fl->payload, fl->outer_zero ? "zero" : "on",
-                 fl->bad_seg ? ", one segment with a bad inner TCP checksum" : "");
-        char bad[32] = "";
+                 fl->bad_seg ? ", one segment with a bad inner TCP checksum" : "",
+                 fl->zero_seg ? ", one segment with it zero" : "");
+        char bad[64] = "";
         if (fl->bad_seg)
             snprintf(bad, sizeof bad, " --bad-seg %d", fl->bad_seg);
+        if (fl->zero_seg)
+            snprintf(bad + strlen(bad), sizeof bad - strlen(bad), " --zero-seg %d", fl->zero_seg);
         if (md)
             printf("| 1-%d | flow | `csc-gen flow --segments %d --outer-csum %s%s --payload %d` | %s |\n",
                    fl->segments, fl->segments, fl->outer_zero ? "zero" : "on", bad, fl->payload, what);

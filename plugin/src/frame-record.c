@@ -138,7 +138,8 @@ void pl_set_fates(struct pl_frame *s, const struct csc_gro_decision *d, uint32_t
         out[i] = (struct pl_fate){ .super = f->held ? (uint32_t)f->super : 0,
                                    .segs = f->held && !f->merged && f->super == frame ? 1 : 0,
                                    .kind = f->kind, .held = f->held, .merged = f->merged,
-                                   .alone_reason = f->alone_reason, .flushed = f->flushed_other };
+                                   .alone_reason = f->alone_reason, .flushed = f->flushed_other,
+                                   .order_dep = f->order_dep };
     }
     s->nfate = (uint8_t)n;
 }

@@ -71,6 +71,7 @@ struct pl_fate {
     uint8_t held, merged;
     uint8_t alone_reason;    /* enum csc_gro_reason, when not held */
     uint8_t flushed;         /* enum csc_gro_flush of a held packet this frame pushed out */
+    uint8_t order_dep;       /* csc_gro_fate.order_dep */
 };
 
 struct pl_frame {

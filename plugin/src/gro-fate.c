@@ -92,6 +92,8 @@ void pl_gro_fate_text(const struct pl_frame *s, unsigned i, struct sb *out)
         sb_s(out, csc_gro_flush_name(f->flushed));
         sb_s(out, ")");
     }
+    if (f->order_dep)
+        sb_s(out, " (depends on the order the NIC sends packets up)");
 }
 
 void pl_gro_render_dev(tvbuff_t *tvb, proto_tree *dt, const struct pl_frame *s, unsigned i)

@@ -222,6 +222,11 @@ struct kd_outcome {
     int merges;               /* kernel: segments merged by the TAP's GRO; model: GRO engine */
     int merges_all;           /* model: merged at the NIC or at a tunnel device (gro_cells) */
     int lost_merges;          /* kernel: of them, in super-packets the UDP socket lost (L8) */
+    int gro_order_dep;        /* model: a tunnel device's merge depends on the order the NIC
+                                 sends its packets up (csc_gro_fate.order_dep): how many skbs
+                                 leave that device is not known, only between 1 and dev_segs */
+    int dev_segs;             /* model: segments that reached the tunnel device */
+    int64_t dev_cnt[LIVE_N_CNT];  /* model: the part of cnt[] counted on skbs that left it */
     char note[160];
 };
 

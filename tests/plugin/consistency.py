@@ -121,7 +121,8 @@ DEV_LABEL = re.compile(
     r"(?P<bad> csum_bad)?, (?:GRO (?P<gro>\S+)(?: at layer (?P<layer>\d+))?|no GRO pass \((?P<nogro>[^)]*)\))"
     r"(?:, (?P<passes>\d+) sw pass(?:es)? \((?P<bytes>\d+) bytes(?:, (?P<gp>\d+) in GRO)?\))?"
     r"(?:; GRO engine: (?:alone \((?P<alone>[^)]*)\)|(?P<held>held), first of \d+ segments? so far|"
-    r"merged into the super-packet of frame (?P<msuper>\d+))(?:, flushed a held packet \((?P<flushed>[^)]*)\))?)?$")
+    r"merged into the super-packet of frame (?P<msuper>\d+))(?:, flushed a held packet \((?P<flushed>[^)]*)\))?"
+    r"(?P<depends> \(depends on the order the NIC sends packets up\))?)?$")
 
 
 def label(e, rx, what):
@@ -203,7 +204,8 @@ def plugin_view(t):
             fate = show(D, "csumcheck.dev.fate")
             if fate:   # the GRO engine's fate (absent: merged at the NIC)
                 dev["fate"] = {"fate": fate, "super": int(show(D, "csumcheck.dev.super", "0")) or None,
-                               "reason": dm["alone"], "flushed": show(D, "csumcheck.dev.flushed") or None}
+                               "reason": dm["alone"], "flushed": show(D, "csumcheck.dev.flushed") or None,
+                               "depends": "nic-order" if dm["depends"] else None}
             devs.append(dev)
         kv["devices"] = devs
     v["kernel"] = kv
@@ -261,7 +263,7 @@ def cli_view(o):
         for i, g in enumerate(o.get("gro_fate", [])):
             if i < len(devs):
                 devs[i]["fate"] = {"fate": g["fate"], "super": g.get("super"), "reason": g.get("reason"),
-                                   "flushed": g.get("flushed")}
+                                   "flushed": g.get("flushed"), "depends": g.get("depends")}
         kv["devices"] = devs
     v["kernel"] = kv
     return v

@@ -135,6 +135,132 @@ END_TEST
 
 /* poll_gap_us (default 100): a gap longer than it ends a poll; a gap of
  * exactly 100 us does not, 101 does (gro.h) */
+/* A tunnel device gets what the NIC sends up, when it sends it; the engine
+ * feeds it in capture order. Where that shows, the device's fate says it
+ * depends on the NIC's order (order_dep). The receiver of csc-kfuzz's runs:
+ * gro_flush_timeout on the NIC, one write a poll. Measured on 6.18 (kfuzz
+ * "vxlan ip4 gro tcp6 run3 s2:oudp.csum=zero iip.v6ext=rh0-sl1"): frame 1
+ * leaves the NIC alone when 3 breaks its sequence, and 2 and 3 leave
+ * together at the timeout, so the device merges 2 and 3, not 1 and 2. */
+static void timeout_receiver(void)
+{
+    struct csc_gro_cfg c;
+    csc_gro_cfg_default(&c);
+    c.flush_timeout_us = 1000;
+    c.poll_gap_us = 10;
+    csc_gro_init(&G, &c);
+}
+
+START_TEST(device_merge_of_frames_the_nic_sent_apart)
+{
+    cfg_set("none", "modern");
+    timeout_receiver();
+    struct flow_opts o = { PB_OK, 1000, 1000, 0, 0, PB_OK, 0 };
+    seg(&o, 1, 0);
+    o.outer = PB_ZERO;                /* another flow at the NIC (udp_gro_receive) */
+    o.seq += 1000;
+    seg(&o, 2, 50);
+    ck_assert_int_eq(D.n, 2);
+    ck_assert_int_eq(D.fate[0].held, 1);
+    ck_assert_int_eq(D.fate[0].merged, 0);
+    ck_assert_int_eq(D.fate[1].merged, 1);     /* the engine's guess, made too early to know */
+    ck_assert_int_eq(D.fate[1].order_dep, 0);
+    o.outer = PB_OK;
+    o.seq += 1000;
+    seg(&o, 3, 100);
+    ck_assert_int_eq(D.fate[0].flushed_other, CSC_GF_SEQ);   /* frame 1 leaves the NIC now */
+    ck_assert_int_eq(D.fate[1].merged, 1);
+    ck_assert_int_eq(D.fate[1].order_dep, 1);
+    csc_gro_finish(&G);
+}
+END_TEST
+
+/* The same flow, but the NIC sends nothing up early: frames 1 and 2 leave
+ * it together at the timeout, in capture order, and the device merges them
+ * as the engine says (no order_dep). */
+START_TEST(device_merge_of_frames_the_nic_sent_together)
+{
+    cfg_set("none", "modern");
+    timeout_receiver();
+    struct flow_opts o = { PB_OK, 1000, 1000, 0, 0, PB_OK, 0 };
+    seg(&o, 1, 0);
+    o.outer = PB_ZERO;
+    o.seq += 1000;
+    seg(&o, 2, 50);
+    ck_assert_int_eq(D.fate[1].merged, 1);
+    ck_assert_int_eq(D.fate[1].order_dep, 0);
+    csc_gro_finish(&G);
+    ck_assert_uint_eq(G.dev[1].packets_out, 1);
+    ck_assert_uint_eq(G.dev[1].merged_frames, 2);
+}
+END_TEST
+
+/* Frames 1 and 2 merge at the NIC; the device's entry stands for frame 1
+ * alone, so frame 3, which the NIC held apart, finds a sequence gap there
+ * that the kernel's device (given 1+2 as one packet) does not: 6.18 merges
+ * all three ("... s3:oudp.csum=zero ..."). */
+START_TEST(device_entry_grown_at_the_nic)
+{
+    cfg_set("none", "modern");
+    timeout_receiver();
+    struct flow_opts o = { PB_OK, 1000, 1000, 0, 0, PB_OK, 0 };
+    seg(&o, 1, 0);
+    o.seq += 1000;
+    seg(&o, 2, 50);
+    ck_assert_int_eq(D.fate[0].merged, 1);
+    ck_assert_int_eq(D.n, 1);
+    o.outer = PB_ZERO;
+    o.seq += 1000;
+    seg(&o, 3, 100);
+    ck_assert_int_eq(D.n, 2);
+    ck_assert_int_eq(D.fate[1].flushed_other, CSC_GF_SEQ);
+    ck_assert_int_eq(D.fate[1].order_dep, 1);
+    csc_gro_finish(&G);
+}
+END_TEST
+
+/* GRE with a sequence number has no GRO at the NIC (gre_gro_receive takes
+ * C and K only): each frame goes up at its own poll's end, reaches the
+ * gretap device there, and the device's poll flushes it at once - a tunnel
+ * device has no gro_flush_timeout, whatever the NIC's. Measured on 6.1
+ * (kfuzz bookworm seed 4002 frame 23850, "gretap+C+S ... iip.v6ext=rh2-sl0"):
+ * four skbs at ipv6_rcv, no merge at the device. */
+static void gre_seq_seg(uint32_t seq, uint64_t frame, uint64_t ts)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_GRE)->gre_flags = 0x1000;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *t = pb_push(&f, PB_TCP);
+    t->seq = seq;
+    t->ack = 1;
+    t->tcp_flags = 0x10;
+    pb_push(&f, PB_PAYLOAD)->len = 1000;
+    run(&f);
+    struct csc_frame fr = { FRAME, (uint32_t)FRAME_LEN, (uint32_t)FRAME_LEN, CSC_LINK_ETHERNET, 0 };
+    csc_gro_feed(&G, &fr, &R, frame, ts, &D);
+}
+
+START_TEST(tunnel_device_has_no_flush_timeout)
+{
+    cfg_set("none", "6.1");
+    timeout_receiver();
+    for (unsigned i = 0; i < 4; i++) {
+        gre_seq_seg(1000 + 1000 * i, i + 1, 50 * (uint64_t)i);
+        ck_assert_int_eq(D.n, 2);
+        ck_assert_int_eq(D.fate[0].held, 0);      /* alone at the NIC */
+        ck_assert_int_eq(D.fate[1].held, 1);
+        ck_assert_int_eq(D.fate[1].merged, 0);    /* its poll flushed the one before */
+    }
+    ck_assert_uint_eq(G.dev[1].flushes[CSC_GF_POLL_END], 3);
+    csc_gro_finish(&G);
+    ck_assert_uint_eq(G.dev[1].packets_out, 4);
+}
+END_TEST
+
 START_TEST(poll_gap_edge)
 {
     cfg_set("unnecessary:1", "modern");
@@ -643,6 +769,10 @@ Suite *gro_suite(void)
     tcase_add_test(t, ipid_fixed_per_header_7_2);
     tcase_add_test(t, alone_frame_has_no_super);
     tcase_add_test(t, ipid_innermost_before_4_7);
+    tcase_add_test(t, device_merge_of_frames_the_nic_sent_apart);
+    tcase_add_test(t, device_merge_of_frames_the_nic_sent_together);
+    tcase_add_test(t, device_entry_grown_at_the_nic);
+    tcase_add_test(t, tunnel_device_has_no_flush_timeout);
     suite_add_tcase(s, t);
     return s;
 }

@@ -12,9 +12,11 @@
  * that is not eligible goes up at once and overtakes the held segments of
  * its flow.
  *
- * Caller-owned fixed tables; nothing allocated. Simplification (documented
- * in docs/gro.md): a super-packet built at the NIC reaches a tunnel device
- * as one packet that is not merged again there.
+ * Caller-owned fixed tables; nothing allocated. Simplifications (documented
+ * in docs/gro.md): a tunnel device is fed in capture order, not in the
+ * order the NIC sends its packets up (order_dep marks where that shows),
+ * and a super-packet built at the NIC reaches it as one packet that is not
+ * merged again there.
  */
 #ifndef CSUMCHECK_GRO_H
 #define CSUMCHECK_GRO_H
@@ -69,6 +71,19 @@ struct csc_gro_held {
     uint8_t atomic;          /* v6.1 NAPI_GRO_CB(p)->is_atomic: fixed-ID mode still open */
     uint8_t fixedid;         /* v6.12 NAPI_GRO_CB(p)->ip_fixedid */
     uint16_t ip_id[2];       /* the first segment's IPv4 IDs (csc_gro_seg.ip_id) */
+    /* Where a packet the NIC holds goes next, and what a tunnel device
+     * holds came from: a tunnel device gets the NIC's output, not the
+     * capture (see order_dep in csc_gro_fate) */
+    uint8_t next_dev;        /* NIC: the engine index of the device its first frame reached */
+    uint64_t next_key;       /* NIC: that frame's flow key there */
+    uint64_t nic_key;        /* tunnel device: its first frame's flow key at the NIC */
+    uint8_t nic_mixed;       /* tunnel device: frames the NIC held in other flows merged in */
+    uint8_t nic_sent;        /* tunnel device: the NIC sent its first frame up inside a poll */
+    uint8_t nic_held;        /* tunnel device: a frame of it waited in the NIC's GRO list (it
+                                comes when the NIC sends it up: no flush at the poll's end) */
+    uint8_t nic_grown;       /* tunnel device: its first frame's NIC packet grew there, */
+    uint32_t nic_next_seq;   /*   and ends here (the sequence the kernel's device compares) */
+    uint8_t order_dep;       /* tunnel device: no longer what the NIC sends it (order_dep) */
 };
 
 struct csc_gro_flow_stats {
@@ -127,6 +142,11 @@ struct csc_gro_fate {
                                 per segment */
     uint64_t super;          /* frame number of the super-packet's first segment */
     uint16_t flow;           /* index of the frame's entry in csc_gro.flow */
+    uint8_t order_dep;       /* tunnel device, merged or flushing: the outcome depends on
+                                what the NIC sends up and when, which the engine does not
+                                follow (docs/gro.md): the packet met here was merged with
+                                frames the NIC held in another flow and sent up apart, or
+                                grew at the NIC after its first frame came here */
 };
 
 struct csc_gro_decision {

@@ -186,10 +186,16 @@ static inline bool pkt_hdr(const struct pkt *p, uint64_t off, uint64_t len, stru
     return true;
 }
 
-static inline uint8_t span_u8(const struct span *s, unsigned at)
+/* A guard on the span's bytes [at, at + len) when the reads are recorded */
+static inline void span_note(const struct span *s, unsigned at, unsigned len)
 {
     if (PKT_UNLIKELY(s->rec != 0))
-        rec_guard(s->rec, s->b - s->off, (uint64_t)s->off + at, 1);
+        rec_guard(s->rec, s->b - s->off, (uint64_t)s->off + at, len);
+}
+
+static inline uint8_t span_u8(const struct span *s, unsigned at)
+{
+    span_note(s, at, 1);
     return s->b[at];
 }
 
@@ -203,15 +209,13 @@ static inline uint8_t span_bits(const struct span *s, unsigned at, uint8_t bits)
 
 static inline uint16_t span_be16(const struct span *s, unsigned at)
 {
-    if (PKT_UNLIKELY(s->rec != 0))
-        rec_guard(s->rec, s->b - s->off, (uint64_t)s->off + at, 2);
+    span_note(s, at, 2);
     return bytes_be16(s->b + at);
 }
 
 static inline uint32_t span_be32(const struct span *s, unsigned at)
 {
-    if (PKT_UNLIKELY(s->rec != 0))
-        rec_guard(s->rec, s->b - s->off, (uint64_t)s->off + at, 4);
+    span_note(s, at, 4);
     return bytes_be32(s->b + at);
 }
 

@@ -71,12 +71,17 @@ const unsigned verdict_cols[CSC_V__COUNT - 1] = { CSC_V_GOOD, CSC_V_BAD, CSC_V_N
                                                CSC_V_PARTIAL, CSC_V_LCO, CSC_V_RCO,
                                                CSC_V_UNVERIFIABLE };
 
-uint64_t layer_total(const struct cli_stats *st, unsigned p)
+uint64_t counts_total(const uint64_t *v, unsigned n)
 {
     uint64_t t = 0;
-    for (unsigned v = 0; v < CSC_V__COUNT; v++)
-        t += st->layer[p][v];
+    for (unsigned i = 0; i < n; i++)
+        t += v[i];
     return t;
+}
+
+uint64_t layer_total(const struct cli_stats *st, unsigned p)
+{
+    return counts_total(st->layer[p], CSC_V__COUNT);
 }
 
 /* Drop reasons summed by name (two ids may share one name) */
@@ -100,18 +105,12 @@ unsigned drops_by_name(const struct cli_stats *st, struct named *out)
 
 uint64_t direction_total(const struct cli_stats *st, unsigned dir)
 {
-    uint64_t t = 0;
-    for (unsigned i = 0; i < CSC_DF__COUNT; i++)
-        t += st->direction[dir][i];
-    return t;
+    return counts_total(st->direction[dir], CSC_DF__COUNT);
 }
 
 uint64_t gro_kind_total(const struct cli_stats *st, unsigned kind)
 {
-    uint64_t total = 0;
-    for (unsigned g = 0; g < CSC_G__COUNT; g++)
-        total += st->gro[kind][g];
-    return total;
+    return counts_total(st->gro[kind], CSC_G__COUNT);
 }
 
 /* The finding a layer verdict makes (none for good and n/a) */

@@ -120,6 +120,8 @@ extern const unsigned verdict_cols[CSC_V__COUNT - 1];
 /* Drop reasons summed by name (two ids may share one name) */
 struct named { const char *name; uint64_t n; };
 unsigned drops_by_name(const struct cli_stats *st, struct named *out);
+/* The sum of n counts */
+uint64_t counts_total(const uint64_t *v, unsigned n);
 /* Checksummed layers of protocol p, any verdict */
 uint64_t layer_total(const struct cli_stats *st, unsigned p);
 /* Frames in one direction (enum csc_direction), whatever decided it */

@@ -114,6 +114,9 @@ void jw_bits(struct wbuf *w, uint32_t bits, const char *(*name)(unsigned));
 #define JW_WORD(j, k, s) do { JW_KEYQ(j, k); wb_puts_quote((j)->w, (s)); } while (0)
 #define JW_OBJ(j, k) do { JW_KEY_RAW_(j, "\"" k "\":{"); (j)->first = true; } while (0)
 #define JW_ARR(j, k) do { JW_KEY_RAW_(j, "\"" k "\":["); (j)->first = true; } while (0)
+/* an optional flag: "k":true when v holds, no member otherwise (docs/json.md's
+ * "*optional*" true) */
+#define JW_TRUE_IF(j, k, v) do { if (v) JW_BOOL(j, k, true); } while (0)
 
 /* members with a key made at run time */
 static inline void jw_num(struct jw *j, const char *k, uint64_t v)

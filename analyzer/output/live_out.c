@@ -544,8 +544,7 @@ void live_out_summary_json(const struct live_out *lo)
             if (!k->model_only)
                 JW_STR(&j, "kernel", k->release);
             JW_STR(&j, "era", k->era);
-            if (k->model_only)
-                JW_BOOL(&j, "model_only", true);
+            JW_TRUE_IF(&j, "model_only", k->model_only);
             json_vm(&j, k);
             json_receivers(&j, k);
             jw_end_obj(&j);

@@ -30,6 +30,19 @@ static void json_counts(struct jw *j, const char *key, const uint64_t *v, unsign
     jw_end_obj(j);
 }
 
+/* "key":{"<protocol>":{"name":n,...},...}: a table of n counts per protocol
+ * (rows, CSC_P__COUNT of them), the protocols with any count */
+static void json_proto_table(struct jw *j, const char *key, const uint64_t *rows, unsigned n,
+                             const char *(*row_name)(unsigned), const char *(*name)(unsigned))
+{
+    jw_key(j, key);
+    jw_obj(j);
+    for (unsigned p = 0; p < CSC_P__COUNT; p++, rows += n)
+        if (counts_total(rows, n))
+            json_counts(j, row_name(p), rows, 0, n, name);
+    jw_end_obj(j);
+}
+
 /* a group of the summary's fields (sumfields.c) from rec, the group's
  * struct, as members */
 static void json_sum_group(struct jw *j, const void *rec, unsigned group, uint64_t nerrors)
@@ -85,11 +98,7 @@ static void json_config(struct jw *j, const struct cli_run *run)
 
 static void json_layers(struct jw *j, const struct cli_stats *st)
 {
-    JW_OBJ(j, "layers");
-    for (unsigned p = 0; p < CSC_P__COUNT; p++)
-        if (layer_total(st, p))
-            json_counts(j, csc_proto_name(p), st->layer[p], 0, CSC_V__COUNT, csc_verdict_name);
-    jw_end_obj(j);
+    json_proto_table(j, "layers", &st->layer[0][0], CSC_V__COUNT, csc_proto_name, csc_verdict_name);
     json_counts(j, "reasons", st->reason, 1, CSC_R__COUNT, csc_reason_name);
     JW_OBJ(j, "findings");
     for (unsigned i = 0; i < FD__COUNT; i++)
@@ -115,11 +124,7 @@ static void json_kernel_totals(struct jw *j, const struct cli_stats *st)
         jw_num(j, dn[i].name, dn[i].n);
     jw_end_obj(j);
     json_sum_group(j, st, SG_KWORK, 0);
-    JW_OBJ(j, "gro");
-    for (unsigned d = 0; d < CSC_P__COUNT; d++)
-        if (gro_kind_total(st, d))
-            json_counts(j, csc_dev_name(d), st->gro[d], 0, CSC_G__COUNT, csc_gro_reason_name);
-    jw_end_obj(j);
+    json_proto_table(j, "gro", &st->gro[0][0], CSC_G__COUNT, csc_dev_name, csc_gro_reason_name);
     json_counts(j, "warnings", st->warning, 0, CLI_BITS, csc_warning_name);
     jw_end_obj(j);
 }
@@ -228,8 +233,7 @@ static void json_flow_members(struct jw *j, const struct cli_flow *fl)
     JW_U64(j, "bad", fl->bad);
     JW_U64(j, "sw_passes", fl->sw_passes);
     JW_U64(j, "sw_bytes", fl->sw_bytes);
-    if (fl->evicted)
-        JW_BOOL(j, "evicted", true);
+    JW_TRUE_IF(j, "evicted", fl->evicted);
 }
 
 void json_flow_record(struct wbuf *w, const struct out_file *f, const struct cli_flow *fl)
@@ -358,8 +362,7 @@ static void json_per_file(struct jw *j, const struct cli_opts *o)
         JW_U64(j, "frames", jb->frames);
         JW_U64(j, "findings", jb->findings);
         JW_U64(j, "drops", jb->drops);
-        if (jb->failed)
-            JW_BOOL(j, "failed", true);
+        JW_TRUE_IF(j, "failed", jb->failed);
         jw_end_obj(j);
     }
     jw_end_arr(j);

@@ -57,6 +57,12 @@ struct dec_hdr {
 };
 static inline struct dec_hdr dec_header_span(struct dec *d, enum csc_proto proto, uint32_t off,
                                              uint32_t len);
+/* dec_header_span for a header whose fixed part [off, off + fixed) tells its
+ * whole length: hlen reads it from the fixed part's span (0: the stack ends
+ * here, and hlen has said why); then that much is needed and pushed. */
+typedef uint32_t (*dec_hlen_fn)(struct dec *d, const struct span *fixed);
+static inline struct dec_hdr dec_header_var(struct dec *d, enum csc_proto proto, uint32_t off,
+                                            uint32_t fixed, dec_hlen_fn hlen);
 /* End the stack with a reason (the first one wins), at the protocol being
  * decoded; the last layer decoded carries it. */
 void dec_stop(struct dec *d, enum csc_stop why, enum csc_proto proto, uint32_t off);
@@ -286,6 +292,16 @@ static inline struct dec_hdr dec_header_span(struct dec *d, enum csc_proto proto
     struct dec_hdr h = {NULL, dec_need_span(d, proto, off, len)};
     if (h.b.b)
         h.l = dec_push(d, proto, off, len);
+    return h;
+}
+
+static inline struct dec_hdr dec_header_var(struct dec *d, enum csc_proto proto, uint32_t off,
+                                            uint32_t fixed, dec_hlen_fn hlen)
+{
+    struct dec_hdr h = {NULL, dec_need_span(d, proto, off, fixed)};
+    uint32_t len = h.b.b ? hlen(d, &h.b) : 0;
+    if (len)
+        h.l = dec_header(d, proto, off, len);
     return h;
 }
 #endif

@@ -14,33 +14,38 @@
  */
 #include "decode.h"
 
+/* The header's length: the fixed part and Opt Len's words; a version other
+ * than 0 is pushed as its fixed part alone. */
+static uint32_t geneve_hlen(struct dec *d, const struct span *fixed)
+{
+    uint8_t b0 = span_u8(fixed, WIRE_OFF(geneve_hdr, ver_optlen));
+    (void)d;                              /* (the first byte alone tells it) */
+    if (b0 >> GENEVE_VER_SHIFT)
+        return GENEVE_HLEN;
+    return GENEVE_HLEN + (uint32_t)(b0 & GENEVE_OPTLEN_MASK) * WIRE_WORD;
+}
+
 void dec_geneve(struct dec *d, uint32_t off)
 {
-    struct span b = dec_need_span(d, CSC_P_GENEVE, off, GENEVE_HLEN);
-    if (!b.b)
+    struct dec_hdr h = dec_header_var(d, CSC_P_GENEVE, off, GENEVE_HLEN, geneve_hlen);
+    if (!h.l)
         return;
-    uint8_t b0 = span_u8(&b, WIRE_OFF(geneve_hdr, ver_optlen));
-    uint8_t flags = span_u8(&b, WIRE_OFF(geneve_hdr, flags));
-    uint16_t proto = span_be16(&b, WIRE_OFF(geneve_hdr, proto_type));
-    uint32_t hdr = GENEVE_HLEN + (uint32_t)(b0 & GENEVE_OPTLEN_MASK) * WIRE_WORD;
-    uint8_t ver = (uint8_t)(b0 >> GENEVE_VER_SHIFT);
-    if (ver == 0 && !dec_need(d, CSC_P_GENEVE, off, hdr))
-        return;
-    struct csc_layer *l = dec_push(d, CSC_P_GENEVE, off, ver ? GENEVE_HLEN : hdr);
-    if (!l)
-        return;
+    struct csc_layer *l = h.l;
+    uint8_t ver = (uint8_t)(span_u8(&h.b, WIRE_OFF(geneve_hdr, ver_optlen)) >> GENEVE_VER_SHIFT);
+    uint8_t flags = span_u8(&h.b, WIRE_OFF(geneve_hdr, flags));
+    uint16_t proto = span_be16(&h.b, WIRE_OFF(geneve_hdr, proto_type));
     l->u.geneve.ver = ver;
     if (ver) {                        /* "reserved bits" to geneve_udp_encap_recv */
         l->notes |= CSC_N_RESERVED_BITS;
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GENEVE, off);
         return;
     }
-    DEC_VAL(d, l, u.geneve.vni, &b, WIRE_OFF(geneve_hdr, vni), 4, 0xffffff00u, VNI_SHIFT);
+    DEC_VAL(d, l, u.geneve.vni, &h.b, WIRE_OFF(geneve_hdr, vni), 4, 0xffffff00u, VNI_SHIFT);
     l->u.geneve.flags = flags;
     l->next = proto;
-    if (hdr > GENEVE_HLEN)
+    if (l->hdr_len > GENEVE_HLEN)
         l->notes |= CSC_N_GENEVE_OPTIONS;
     if (flags & GENEVE_OAM)
         l->notes |= CSC_N_TUNNEL_OAM;
-    dec_ethertype(d, proto, off + hdr);
+    dec_ethertype(d, proto, off + l->hdr_len);
 }

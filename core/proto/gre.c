@@ -22,9 +22,11 @@
 #include "decode.h"
 
 /* Header length: the fixed part and the optional words its flags announce. */
-static uint32_t gre_hlen(uint16_t flags)
+static uint32_t gre_hlen(struct dec *d, const struct span *fixed)
 {
+    uint16_t flags = span_be16(fixed, WIRE_OFF(gre_hdr, flags));
     uint8_t ver = flags & GRE_VERSION;
+    (void)d;                              /* (the flags alone tell it) */
     uint32_t hdr = GRE_HLEN;
     if (ver == GRE_VERSION_0 && (flags & (GRE_C | GRE_R)))
         hdr += GRE_OPT_LEN;
@@ -39,16 +41,13 @@ static uint32_t gre_hlen(uint16_t flags)
 
 void dec_gre(struct dec *d, uint32_t off)
 {
-    struct span b = dec_need_span(d, CSC_P_GRE, off, GRE_HLEN);
-    if (!b.b)
+    struct dec_hdr h = dec_header_var(d, CSC_P_GRE, off, GRE_HLEN, gre_hlen);
+    if (!h.l)
         return;
-    uint16_t flags = span_be16(&b, WIRE_OFF(gre_hdr, flags));
-    uint16_t proto = span_be16(&b, WIRE_OFF(gre_hdr, protocol));
+    struct csc_layer *l = h.l;
+    uint16_t flags = span_be16(&h.b, WIRE_OFF(gre_hdr, flags));
+    uint16_t proto = span_be16(&h.b, WIRE_OFF(gre_hdr, protocol));
     uint8_t ver = flags & GRE_VERSION;
-    uint32_t hdr = gre_hlen(flags);
-    struct csc_layer *l = dec_header(d, CSC_P_GRE, off, hdr);
-    if (!l)
-        return;
     l->u.gre.flags = flags;
     l->next = proto;
     if (flags & GRE_K) {
@@ -70,7 +69,7 @@ void dec_gre(struct dec *d, uint32_t off)
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GRE, off);
         return;
     }
-    uint32_t pay = off + hdr;
+    uint32_t pay = off + l->hdr_len;
     if (proto == ETH_P_ERSPAN && !(flags & GRE_S)) {
         dec_erspan1(d, pay);             /* ERSPAN type I: bare mirrored frame */
         return;

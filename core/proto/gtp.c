@@ -32,31 +32,32 @@ static uint32_t gtp_ext_chain(struct dec *d, uint32_t off, uint32_t hdr, uint8_t
     return hdr;
 }
 
-void dec_gtp(struct dec *d, uint32_t off)
+/* The header's length: the fixed part, the optional fields when E, S or PN
+ * is set, and the extension headers E announces; 0 when the stack ended
+ * (a version other than 1 is unsupported). */
+static uint32_t gtp_hlen(struct dec *d, const struct span *fixed)
 {
-    struct span b = dec_need_span(d, CSC_P_GTP, off, GTP_HLEN);
-    if (!b.b)
-        return;
-    uint8_t flags = span_u8(&b, WIRE_OFF(gtp_hdr, flags));
+    uint32_t off = fixed->off, hdr = GTP_HLEN + GTP_OPT_LEN;
+    uint8_t flags = span_u8(fixed, WIRE_OFF(gtp_hdr, flags)), next = 0;
     if ((flags >> GTP_VERSION_SHIFT) != GTP_VERSION_1) {
         dec_stop(d, CSC_STOP_UNSUPPORTED, CSC_P_GTP, off);
-        return;
+        return 0;
     }
-    uint32_t hdr = GTP_HLEN;
-    if (flags & GTP_E_S_PN) {
-        uint8_t next = 0;
-        if (!dec_need(d, CSC_P_GTP, off, GTP_HLEN + GTP_OPT_LEN))
-            return;
-        pkt_u8(&d->p, off + GTP_HLEN + WIRE_OFF(gtp_opt, next_ext), &next);
-        hdr = GTP_HLEN + GTP_OPT_LEN;
-        if ((flags & GTP_E) && !(hdr = gtp_ext_chain(d, off, hdr, next)))
-            return;
-    }
-    struct csc_layer *l = dec_push(d, CSC_P_GTP, off, hdr);
-    if (!l)
+    if (!(flags & GTP_E_S_PN))
+        return GTP_HLEN;
+    if (!dec_need(d, CSC_P_GTP, off, hdr))
+        return 0;
+    pkt_u8(&d->p, off + GTP_HLEN + WIRE_OFF(gtp_opt, next_ext), &next);
+    return (flags & GTP_E) ? gtp_ext_chain(d, off, hdr, next) : hdr;
+}
+
+void dec_gtp(struct dec *d, uint32_t off)
+{
+    struct dec_hdr h = dec_header_var(d, CSC_P_GTP, off, GTP_HLEN, gtp_hlen);
+    if (!h.l)
         return;
-    l->u.gtp.teid = span_be32(&b, WIRE_OFF(gtp_hdr, teid));
-    l->next = span_u8(&b, WIRE_OFF(gtp_hdr, type));
-    if (l->next == GTP_TPDU)
-        dec_ip_by_nibble(d, off + hdr);
+    h.l->u.gtp.teid = span_be32(&h.b, WIRE_OFF(gtp_hdr, teid));
+    h.l->next = span_u8(&h.b, WIRE_OFF(gtp_hdr, type));
+    if (h.l->next == GTP_TPDU)
+        dec_ip_by_nibble(d, off + h.l->hdr_len);
 }

@@ -86,22 +86,25 @@ void dec_vxlan_gpe(struct dec *d, uint32_t off)
     gpe_next(d, (flags & VXLAN_GPE_P) ? np : VXLAN_GPE_NP_ETHERNET, off + WIRE_LEN(vxlan_gpe_hdr));
 }
 
+/* NSH's length: Length counts 4-byte words, at least the fixed part's;
+ * that shorter, or a version other than 0, is malformed (0). */
+static uint32_t nsh_hlen(struct dec *d, const struct span *fixed)
+{
+    uint8_t b0 = span_u8(fixed, WIRE_OFF(nsh_hdr, ver_flags));
+    uint32_t hdr = (uint32_t)(span_u8(fixed, WIRE_OFF(nsh_hdr, ttl_len)) & NSH_LEN_MASK) * WIRE_WORD;
+    if ((b0 >> NSH_VER_SHIFT) == 0 && hdr >= NSH_HLEN_MIN)
+        return hdr;
+    dec_stop(d, CSC_STOP_MALFORMED, CSC_P_NSH, fixed->off);
+    return 0;
+}
+
 void dec_nsh(struct dec *d, uint32_t off)
 {
-    struct span b = dec_need_span(d, CSC_P_NSH, off, NSH_HLEN_MIN);
-    if (!b.b)
+    struct dec_hdr h = dec_header_var(d, CSC_P_NSH, off, NSH_HLEN_MIN, nsh_hlen);
+    if (!h.l)
         return;
-    uint8_t b0 = span_u8(&b, WIRE_OFF(nsh_hdr, ver_flags));
-    uint8_t np = span_u8(&b, WIRE_OFF(nsh_hdr, next_protocol));
-    uint32_t hdr = (uint32_t)(span_u8(&b, WIRE_OFF(nsh_hdr, ttl_len)) & NSH_LEN_MASK) * WIRE_WORD;
-    if ((b0 >> NSH_VER_SHIFT) != 0 || hdr < NSH_HLEN_MIN) {
-        dec_stop(d, CSC_STOP_MALFORMED, CSC_P_NSH, off);
-        return;
-    }
-    struct csc_layer *l = dec_header(d, CSC_P_NSH, off, hdr);
-    if (!l)
-        return;
-    l->next = np;
-    l->u.nsh.spi_si = span_be32(&b, WIRE_OFF(nsh_hdr, spi_si));
-    gpe_next(d, np, off + hdr);
+    uint8_t np = span_u8(&h.b, WIRE_OFF(nsh_hdr, next_protocol));
+    h.l->next = np;
+    h.l->u.nsh.spi_si = span_be32(&h.b, WIRE_OFF(nsh_hdr, spi_si));
+    gpe_next(d, np, off + h.l->hdr_len);
 }

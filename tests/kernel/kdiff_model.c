@@ -244,13 +244,18 @@ void kd_kernel_of(const struct kd_run_shape *c, const struct live_obs *o, struct
     k->skbs_dev = (int)rxp;
     int64_t segs = 0;
     if (rxp > 0 && payload > 0) {
+        /* what the device counts besides the inner IP packet: the inner
+         * Ethernet header or not, and an inner VLAN tag or two, still in
+         * skb->len when the tunnel counts it (skb_vlan_untag comes later,
+         * in __netif_receive_skb_core) */
+        static const int64_t extra[] = { 0, 14, 4, 18, 8, 22 };
         int64_t rest = rxb - rxp * hdr;
-        if (rest % payload) {
-            rest = rxb - rxp * (hdr + 14);   /* a device that counts the inner Ethernet header */
-            if (rest % payload)
-                snprintf(k->note, sizeof k->note, "%s rx_bytes %lld not a whole number of segments", ds.name,
-                         (long long)rxb);
-        }
+        size_t i = 0;
+        while (rest % payload && ++i < sizeof extra / sizeof extra[0])
+            rest = rxb - rxp * (hdr + extra[i]);
+        if (rest % payload)
+            snprintf(k->note, sizeof k->note, "%s rx_bytes %lld not a whole number of segments", ds.name,
+                     (long long)rxb);
         segs = rest / payload;
     }
     k->at_dev = (int)segs;

@@ -55,6 +55,38 @@ START_TEST(era_remcsum_cleared_on_exit_from_4_13)
 }
 END_TEST
 
+/* vxlan_remcsum (drivers/net/vxlan/vxlan_core.c, v6.12) pulls the RCO
+ * checksum field, offset + 2 bytes behind the VXLAN header: a field whose
+ * last byte is the packet's last is there; one byte further is a drop.
+ * Inner Eth + IPv4 + TCP + 4 bytes: 58 bytes; the start 34 + shift, the
+ * TCP field 16 further, so shift 6 ends the field at byte 58. */
+START_TEST(vxlan_remcsum_field_at_the_packet_end)
+{
+    struct pb_frame f;
+    for (int shift = 6; shift <= 8; shift += 2) {
+        vxlan_rco(&f);
+        f.l[7].len = 4;
+        f.l[3].rco_shift = (int16_t)shift;
+        cfg_set("none", "6.12");
+        CFG.remcsum_rx = true;
+        CFG.gro_nic = false;
+        run(&f);
+        int v = lay(CSC_P_VXLAN, 0);
+        ck_assert_uint_eq(R.layers[v].rco_start, 34 + shift);
+        ck_assert_uint_eq(R.layers[v].rco_offset, 50 + shift);
+        if (shift == 6) {
+            ck_assert_int_eq(find_step("vxlan_remcsum", "drop"), -1);
+            ck_assert_int_ge(find_step("vxlan_remcsum", "remcsum-partial"), 0);
+        } else {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "VXLAN_INVALID_HDR");
+            ck_assert_int_eq(R.kernel.drop_layer, v);
+            ck_assert_int_eq(find_step("vxlan_remcsum", "remcsum-partial"), -1);
+        }
+    }
+}
+END_TEST
+
 /* pskb_trim_rcsum on Ethernet padding: v4.13.4 turns COMPLETE into NONE,
  * v4.20 keeps it (pskb_trim_rcsum_slow with csum_block_sub, "net:
  * pskb_trim_rcsum() and CHECKSUM_COMPLETE are friends"). */
@@ -784,7 +816,6 @@ static void gue_carrying(int v6, uint16_t proto)
     cfg_set("none", "6.12");
     run(&f);
     if (R.kernel.verdict != CSC_K_DROP)
-        dump_result();
     ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
 }
 
@@ -813,6 +844,7 @@ Suite *kernel_source_suite(void)
     Suite *s = suite_create("kernel source (issue 15)");
     TCase *t = tcase_create("core");
     tcase_add_test(t, era_remcsum_cleared_on_exit_from_4_13);
+    tcase_add_test(t, vxlan_remcsum_field_at_the_packet_end);
     tcase_add_test(t, every_era_described);
     tcase_add_test(t, era_pskb_trim_keeps_complete_by_4_20);
     tcase_add_test(t, era_convert_all_tunnels_from_3_18);

@@ -114,7 +114,7 @@ void udp_rcv(struct rp *rp, uint8_t i)
             return;
         rp->k->verdict = CSC_K_UNKNOWN;
         rp_step(rp, i, lib, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
-        rp->done = 1;
+        rp->done = true;
         return;
     }
     if (!socket) {

@@ -28,7 +28,7 @@ void not_modelled(struct rp *rp, uint8_t i, enum kfn fn)
 void deliver(struct rp *rp, uint8_t i, enum kfn fn)
 {
     rp_step(rp, i, fn, W_DELIVER, CSC_TRI_YES, 0, NULL);
-    rp->done = 1;
+    rp->done = true;
 }
 
 /* The decoder stopped at layer i (it carries the stop) with this reason */
@@ -98,7 +98,7 @@ static bool need_layer(struct rp *rp, unsigned i, uint8_t from, enum kfn fn)
         return false;
     rp->k->verdict = CSC_K_UNKNOWN;
     rp_step(rp, from, fn, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
-    rp->done = 1;
+    rp->done = true;
     return false;
 }
 

@@ -83,7 +83,7 @@ void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t
     k->drop_layer = layer;
     k->drop_reason = (uint8_t)why;
     k->counters |= counters;
-    rp->done = 1;
+    rp->done = true;
     rp_step(rp, layer, fn, W_DROP, CSC_TRI_NO, 0, NULL);
 }
 
@@ -92,5 +92,5 @@ void rp_unknown(struct rp *rp, uint8_t layer, enum kfn fn)
     rp->k->verdict = CSC_K_UNKNOWN;
     rp->k->warnings |= CSC_W_NOT_MODELLED;
     rp_step(rp, layer, fn, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
-    rp->done = 1;
+    rp->done = true;
 }

@@ -105,7 +105,7 @@ static int __skb_gro_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn
         if (rp->cb.csum_valid && rp_check(rp, layer, rp->cb.csum_known,
                                           csum_add(psum, rp->cb.csum))) {
             rp_step(rp, layer, fn, CSC_M_COMPLETE, CSC_TRI_YES, 0, &before);
-            rp_layer_result(rp, layer, CSC_M_COMPLETE, 1, 0);
+            rp_layer_result(rp, layer, CSC_M_COMPLETE, true, 0);
         } else {
             if (rp->cb.csum_valid)
                 rp_step(rp, layer, fn, CSC_M_COMPLETE, CSC_TRI_NO, 0, &before);
@@ -122,7 +122,7 @@ static int __skb_gro_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn
         else if (rp->cb.csum_cnt == 0)
             m = CSC_M_ZERO;
         rp_step(rp, layer, fn, m, CSC_TRI_YES, 0, &before);
-        rp_layer_result(rp, layer, m, 1, 0);
+        rp_layer_result(rp, layer, m, true, 0);
     }
     if (r)
         __skb_mark_checksum_bad(rp);

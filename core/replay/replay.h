@@ -160,7 +160,7 @@ static inline void rp_enter(struct rp *rp, uint8_t layer, enum kfn fn)
 /* Fold a state change that completes the last step into it (e.g. the level
  * skb_gro_incr_csum_unnecessary hands down after a validation). */
 void rp_amend_last(struct rp *rp);
-void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, uint32_t pass_bytes);
+void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, bool ok, uint32_t pass_bytes);
 void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t counters);
 /* A path the model does not know: verdict unknown (never accept), the
  * not-modelled warning, and the replay stops. */

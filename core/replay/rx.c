@@ -789,7 +789,7 @@ void gre_rcv(struct rp *rp, uint8_t i)
         }
         skb_checksum_try_convert(rp, i, KF_GRE_PARSE_HEADER, 0);
     } else {
-        rp_layer_result(rp, i, CSC_M_UNCHECKED, 1, 0);
+        rp_layer_result(rp, i, CSC_M_UNCHECKED, true, 0);
     }
     unsigned n = i + 1u;
     /* a short ERSPAN II/III header: gre_parse_header's own pull, before
@@ -814,7 +814,7 @@ void gre_rcv(struct rp *rp, uint8_t i)
         /* NHRP (0x2001): the kernel checks nothing in it; only an NHRP
          * daemon's packet socket (opennhrp, FRR nhrpd) would take it from
          * the gre device - the stock receiver has none (issue 28, 13) */
-        rp_layer_result(rp, (uint8_t)n, CSC_M_UNCHECKED, 1, 0);
+        rp_layer_result(rp, (uint8_t)n, CSC_M_UNCHECKED, true, 0);
     if ((!has_layer(rp, n) && stopped_at(rp, i, CSC_STOP_ETHERTYPE)) ||
         (has_layer(rp, n) && (L(rp, (uint8_t)n)->proto == CSC_P_WLAN ||
                               L(rp, (uint8_t)n)->proto == CSC_P_NHRP))) {

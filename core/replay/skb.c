@@ -103,7 +103,7 @@ static bool __skb_checksum_validate_needed(struct rp *rp, uint8_t layer, enum kf
         rp->skb.csum_valid = true;
         __skb_decr_checksum_unnecessary(rp);
         rp_step(rp, layer, fn, m, CSC_TRI_YES, 0, &before);
-        rp_layer_result(rp, layer, m, 1, 0);
+        rp_layer_result(rp, layer, m, true, 0);
         return false;
     }
     return true;
@@ -182,13 +182,13 @@ static int __skb_checksum_validate_complete(struct rp *rp, uint8_t layer, enum k
         if (rp_check(rp, layer, s->csum_known, csum_add(psum, s->csum))) {
             s->csum_valid = true;
             rp_step(rp, layer, fn, CSC_M_COMPLETE, CSC_TRI_YES, 0, &before);
-            rp_layer_result(rp, layer, CSC_M_COMPLETE, 1, 0);
+            rp_layer_result(rp, layer, CSC_M_COMPLETE, true, 0);
             return 0;
         }
         rp_step(rp, layer, fn, CSC_M_COMPLETE, CSC_TRI_NO, 0, &before);
     } else if (era(rp, CSC_E_HAS_CSUM_BAD) && s->csum_bad) {
         rp_step(rp, layer, fn, CSC_M_CSUM_BAD, CSC_TRI_NO, 0, &before);
-        rp_layer_result(rp, layer, CSC_M_CSUM_BAD, 0, 0);
+        rp_layer_result(rp, layer, CSC_M_CSUM_BAD, false, 0);
         return 1;
     }
     s->csum = psum;                   /* the COMPLETE value is lost here */

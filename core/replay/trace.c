@@ -42,7 +42,7 @@ void rp_amend_last(struct rp *rp)
 /* The first validation of a layer is its summary, unless the normal path
  * later had to spend work or failed (GRO failures are not final: the
  * normal path re-validates); the full story is in the steps. */
-void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, uint32_t pass_bytes)
+void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, bool ok, uint32_t pass_bytes)
 {
     if (layer >= rp->r->nlayers)
         return;
@@ -59,7 +59,7 @@ void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, ui
     lk->method = (uint8_t)m;
     lk->path = rp->path;
     lk->dev = rp->dev;
-    lk->ok = (uint8_t)ok;
+    lk->ok = ok ? CSC_TRI_YES : CSC_TRI_NO;
 }
 
 void rp_count_pass(struct rp *rp, uint32_t bytes)

@@ -444,6 +444,76 @@ START_TEST(ipid_fixed_per_header_7_2)
 }
 END_TEST
 
+/* Three segments of one TCP flow, IPv4 IDs going up by a step a segment
+ * (DF or not): alone, or in VXLAN behind an outer IPv4 header of its own. */
+static const struct csc_gro_dev_stats *ipid_flow(const char *era, bool tunnel, bool outer_df, int outer_step,
+                                                 bool inner_df, int inner_step)
+{
+    cfg_set("none", era);
+    struct csc_gro_cfg c;
+    csc_gro_cfg_default(&c);
+    c.era_sw = CFG.era.sw;
+    csc_gro_init(&G, &c);
+    for (int i = 0; i < 3; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        if (tunnel) {
+            struct pb_layer *o = pb_push(&f, PB_IPV4);
+            o->frag = outer_df ? 0x4000 : 0;
+            o->ip_id = (uint16_t)(0x500 + i * outer_step);
+            pb_push(&f, PB_UDP);
+            pb_push(&f, PB_VXLAN);
+            pb_push(&f, PB_ETH);
+        }
+        struct pb_layer *ip = pb_push(&f, PB_IPV4);
+        ip->frag = inner_df ? 0x4000 : 0;
+        ip->ip_id = (uint16_t)(0x100 + i * inner_step);
+        struct pb_layer *t = pb_push(&f, PB_TCP);
+        t->seq = 1000u + 1000u * (uint32_t)i;
+        t->tcp_flags = 0x10;
+        pb_push(&f, PB_PAYLOAD)->len = 1000;
+        run(&f);
+        struct csc_frame fr = { FRAME, (uint32_t)FRAME_LEN, (uint32_t)FRAME_LEN, CSC_LINK_ETHERNET, 0 };
+        csc_gro_feed(&G, &fr, &R, (uint64_t)i + 1, (uint64_t)i, &D);
+    }
+    csc_gro_finish(&G);
+    return nic();
+}
+
+/* One IPv4 header without DF: its ID must go up by one in every era (the
+ * header is the innermost and the only one); by two it never merges. */
+START_TEST(ipid_of_a_lone_header_by_era)
+{
+    static const char *const eras[] = { "4.6", "5.10", "6.1", "6.12", "7.2" };
+    for (unsigned e = 0; e < sizeof eras / sizeof eras[0]; e++) {
+        const struct csc_gro_dev_stats *d = ipid_flow(eras[e], false, false, 0, false, 1);
+        ck_assert_msg(d->merged_frames == 3 && d->packets_out == 1, "%s +1: merged %u, out %u", eras[e],
+                      (unsigned)d->merged_frames, (unsigned)d->packets_out);
+        d = ipid_flow(eras[e], false, false, 0, false, 2);
+        ck_assert_msg(d->merged_frames == 0 && d->packets_out == 3, "%s +2: merged %u, out %u", eras[e],
+                      (unsigned)d->merged_frames, (unsigned)d->packets_out);
+    }
+}
+END_TEST
+
+/* gro_receive_network_flush (v6.12): the outer header with DF is skipped
+ * (its ID may do anything), the inner one without DF is not; the other way
+ * round the outer ID counts. */
+START_TEST(ipid_outer_df_skipped_6_12)
+{
+    const struct csc_gro_dev_stats *d = ipid_flow("6.12", true, true, 7, false, 1);
+    ck_assert_uint_eq(d->merged_frames, 3);
+    ck_assert_uint_eq(d->packets_out, 1);
+    d = ipid_flow("6.12", true, false, 7, false, 1);
+    ck_assert_uint_eq(d->merged_frames, 0);
+    ck_assert_uint_eq(d->packets_out, 3);
+    d = ipid_flow("6.12", true, true, 7, false, 2);
+    ck_assert_uint_eq(d->merged_frames, 0);
+    ck_assert_uint_eq(d->packets_out, 3);
+}
+END_TEST
+
 /* A frame GRO does not hold (a SYN, no packet of its flow held): its fate
  * names no super-packet */
 START_TEST(alone_frame_has_no_super)
@@ -643,6 +713,8 @@ Suite *gro_suite(void)
     tcase_add_test(t, ipid_fixed_per_header_7_2);
     tcase_add_test(t, alone_frame_has_no_super);
     tcase_add_test(t, ipid_innermost_before_4_7);
+    tcase_add_test(t, ipid_of_a_lone_header_by_era);
+    tcase_add_test(t, ipid_outer_df_skipped_6_12);
     suite_add_tcase(s, t);
     return s;
 }

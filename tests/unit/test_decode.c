@@ -640,12 +640,20 @@ START_TEST(link_types)
     memcpy(b + 4, FRAME, FRAME_LEN);
     b[0] = 2;
     run_bytes(b, FRAME_LEN + 4, FRAME_LEN + 4, CSC_LINK_NULL);
+    ck_assert_int_eq(R.nlayers, 3);
+    ck_assert_uint_eq(R.layers[0].next, 2);
     ck_assert_int_eq(R.layers[1].proto, CSC_P_IPV4);
+    ck_assert_uint_eq(R.layers[1].off, 4);
     ck_assert_int_eq(R.layers[2].verdict, CSC_V_GOOD);
     b[0] = 0;
     b[3] = 2;
     run_bytes(b, FRAME_LEN + 4, FRAME_LEN + 4, CSC_LINK_LOOP);
+    ck_assert_int_eq(R.nlayers, 3);               /* not layers left by the run before */
+    ck_assert_int_eq(R.stop, CSC_STOP_END);
+    ck_assert_uint_eq(R.layers[0].next, 2);       /* the family, read at byte 0 */
     ck_assert_int_eq(R.layers[1].proto, CSC_P_IPV4);
+    ck_assert_uint_eq(R.layers[1].off, 4);
+    ck_assert_int_eq(R.layers[2].verdict, CSC_V_GOOD);
     /* Linux SLL, outgoing */
     static uint8_t s[16 + 64];
     memset(s, 0, 16);

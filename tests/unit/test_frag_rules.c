@@ -134,6 +134,28 @@ START_TEST(ipv4_fragment_rounded_down)
 }
 END_TEST
 
+/* A capture without a link header (DLT_RAW): the fragment's IPv4 header is
+ * layer 0, and its fragments reassemble as they do behind Ethernet. */
+START_TEST(ipv4_fragments_as_layer_0_reassemble)
+{
+    static struct csc_frag_table t;
+    cfg_set("none", "modern");
+    ipv4_datagram(0, 0);
+    csc_frag_init(&t);
+    for (int k = 0; k < 3; k++) {
+        run_bytes(fb[k] + 14, fl[k] - 14, fl[k] - 14, CSC_LINK_RAW);
+        ck_assert_int_eq(R.layers[0].proto, CSC_P_IPV4);
+        ck_assert(R.layers[0].notes & CSC_N_FRAGMENT);
+        struct csc_frame fr = { fb[k] + 14, (uint32_t)fl[k] - 14, (uint32_t)fl[k] - 14, CSC_LINK_RAW, 0 };
+        ck_assert_int_eq(csc_frag_feed(&t, &fr, &R, (uint64_t)k + 1), k == 2);
+    }
+    ck_assert_uint_eq(t.completed, 1);
+    int u = lay(CSC_P_UDP, 0);
+    ck_assert_int_eq(R.layers[u].reason, CSC_R_FRAG_REASSEMBLED);
+    ck_assert_int_eq(R.layers[u].verdict, CSC_V_GOOD);
+}
+END_TEST
+
 /* ip_frag_queue: a fragment with MF and fewer than 8 payload bytes is
  * rounded to nothing (end == offset): discard_qp kills the queue (v6.12).
  * The frame is dropped with no counter of the model's (ReasmFails), and the
@@ -687,6 +709,7 @@ Suite *frag_rules_suite(void)
     Suite *s = suite_create("frag_rules");
     TCase *t = tcase_create("ip_frag_queue");
     tcase_add_test(t, ipv4_fragment_rounded_down);
+    tcase_add_test(t, ipv4_fragments_as_layer_0_reassemble);
     tcase_add_test(t, ipv4_fragment_rounded_to_nothing);
     tcase_add_test(t, ipv6_fragment_not_rounded);
     tcase_add_test(t, ipv6_first_fragment_header_need_by_protocol);

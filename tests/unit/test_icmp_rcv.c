@@ -169,6 +169,29 @@ START_TEST(icmpv6_quote_with_extension_header_unknown)
             ck_assert_int_ge(find_step("icmpv6_rcv", "not-modelled"), 0);
         }
     }
+    /* the rest of the list (routing, AH, no next header): the quote's next
+     * header byte written before the checksums are */
+    static const uint8_t nh[] = { 43, 51, 59 };
+    for (unsigned i = 0; i < sizeof nh; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV6);
+        pb_push(&f, PB_ICMPV6)->icmp_type = 1;
+        pb_push(&f, PB_IPV6);
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_PAYLOAD)->len = 16;
+        struct pb_patch *p = pb_patch_add(&f, 3, PB_PATCH_SET, 6, 1);
+        p->mask[0] = 0xff;
+        p->val[0] = nh[i];
+        cfg_set("none", "6.12");
+        run(&f);
+        ck_assert_uint_eq(FRAME[R.layers[lay(CSC_P_ICMPV6, 0)].off + 8 + 6], nh[i]);
+        if (R.kernel.verdict != CSC_K_UNKNOWN)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+        ck_assert_int_ge(find_step("icmpv6_rcv", "not-modelled"), 0);
+    }
 }
 END_TEST
 

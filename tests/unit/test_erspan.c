@@ -111,6 +111,13 @@ START_TEST(ip6erspan_has_no_type_1)
     erspan_frame(0, 0, 0, 0);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
     ck_assert_int_eq(R.kernel.devs[1].kind, CSC_P_ERSPAN);
+    /* ... and a type I frame behind 8 bytes of GRE (a key) would be pulled
+     * another way: not modelled */
+    erspan_frame(GRE_K, 0, 0, 0);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_ERSPAN, 0)].hdr_len, 0);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_GRE, 0)].hdr_len, 8);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    ck_assert_int_ge(find_step("erspan_rcv", "not-modelled"), 0);
     /* IPv6 type II with S goes up */
     erspan_frame(GRE_K | GRE_S, 1, 1, 0);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);

@@ -349,6 +349,43 @@ END_TEST
 /* 802.11 over GRE: a protocol version other than 0 is a stop naming the
  * version; the SNAP header is taken for both OUIs that carry an EtherType
  * (RFC 1042 00-00-00, 802.1H 00-00-f8) and no other */
+/* A data frame's SNAP header cut by the capture is a truncated stop when
+ * the packet holds it (its last byte the IPv4 packet's last, or one more);
+ * when the packet itself ends one byte inside it, there is no SNAP header
+ * to miss: the MAC header alone, no stop. */
+START_TEST(wlan_snap_cut_by_the_capture)
+{
+    static const struct { int past; enum csc_stop stop; } c[] = {
+        { 0, CSC_STOP_TRUNCATED }, { 1, CSC_STOP_TRUNCATED }, { -1, CSC_STOP_END },
+    };
+    for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
+        struct pb_frame f;
+        cfg_set("none", "modern");
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        struct pb_layer *ip = pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_GRE)->proto = 0x8370;
+        pb_push(&f, PB_WLAN);
+        pb_push(&f, PB_IPV6); pb_push(&f, PB_TCP); pb_push(&f, PB_PAYLOAD);
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        size_t snap_end = f.off[4];                  /* the MAC header (26) and SNAP (8) */
+        ck_assert_uint_eq(snap_end - f.off[3], 34);
+        ip->len_override = (uint16_t)(snap_end + (size_t)c[i].past - 14);
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        run_bytes(FRAME, snap_end - 4, FRAME_LEN, CSC_LINK_ETHERNET);
+        if (R.stop != c[i].stop)
+            dump_result();
+        ck_assert_msg(R.stop == c[i].stop, "past %d: stop %s", c[i].past, csc_stop_name(R.stop));
+        if (c[i].stop == CSC_STOP_TRUNCATED) {
+            ck_assert_int_eq(R.stop_proto, CSC_P_WLAN);
+            ck_assert_uint_eq(R.stop_off, f.off[3]);
+        } else {
+            ck_assert_uint_eq(R.layers[lay(CSC_P_WLAN, 0)].hdr_len, 26);
+        }
+    }
+}
+END_TEST
+
 START_TEST(wlan_version_and_snap_oui)
 {
     struct pb_frame f;
@@ -393,6 +430,7 @@ Suite *stops_suite(void)
     tcase_add_test(t, ah_payload_len_edges);
     tcase_add_test(t, first_stop_wins_over_an_option);
     tcase_add_test(t, wlan_version_and_snap_oui);
+    tcase_add_test(t, wlan_snap_cut_by_the_capture);
     suite_add_tcase(s, t);
     return s;
 }

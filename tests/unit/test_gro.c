@@ -211,6 +211,18 @@ START_TEST(limits)
     flow(60, PB_OK, 1400);
     ck_assert_uint_eq(nic()->flushes[CSC_GF_SIZE], 1);
     ck_assert_uint_eq(nic()->packets_out, 2);
+    /* at the limit's edge: skb->len at the NIC is the IP packet (the
+     * Ethernet header pulled), 90 + 1,000 bytes, and a second segment adds
+     * its 1,000 - a super-packet of 2,090 fits gro_max_size 2,090, not 2,089 */
+    for (uint32_t max = 2089; max <= 2090; max++) {
+        struct csc_gro_cfg m;
+        csc_gro_cfg_default(&m);
+        m.max_size = max;
+        csc_gro_init(&G, &m);
+        flow(2, PB_OK, 1000);
+        ck_assert_uint_eq(nic()->flushes[CSC_GF_SIZE], max == 2089);
+        ck_assert_uint_eq(nic()->packets_out, max == 2089 ? 2 : 1);
+    }
     /* more flows than a bucket holds: the oldest goes */
     csc_gro_init(&G, NULL);
     struct flow_opts o = { PB_OK, 100, 1, 0, 0, PB_OK, 0 };

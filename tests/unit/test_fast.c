@@ -167,6 +167,34 @@ START_TEST(bad_checksum_goes_the_general_way)
 }
 END_TEST
 
+/* A checksum the plan does not expect good (a UDP checksum of zero: none
+ * sent) is verified again and served when its verdict is the plan's; a
+ * good one in its place is another verdict: the general way. */
+START_TEST(zero_udp_checksum_served_when_the_verdict_is_the_plans)
+{
+    static const uint8_t csum[] = { PB_ZERO, PB_ZERO, PB_ZERO, PB_OK };
+    uint64_t before = 0;
+    for (unsigned i = 0; i < sizeof csum; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4)->src[3] = (uint8_t)(10 + i);
+        struct pb_layer *u = pb_push(&f, PB_UDP);
+        u->sport = (uint16_t)(5000 + i);
+        u->csum = csum[i];
+        pb_push(&f, PB_PAYLOAD)->len = 64;
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        uint64_t known = both();
+        ck_assert_msg(known - before == (i == 1 || i == 2), "frame %u: served %d", i, (int)(known - before));
+        before = known;
+        ck_assert_int_eq(B.layers[at(&B, CSC_P_UDP, 0)].verdict, csum[i] == PB_ZERO ? CSC_V_NONE : CSC_V_GOOD);
+    }
+    struct csc_fast_stats st;
+    csc_fast_stats(T, &st);
+    ck_assert_uint_eq(st.fallbacks, 1);
+}
+END_TEST
+
 /* The ICMP type decides icmp_rcv's fate (B7): a byte the replay reads
  * through the layer's view, so another type is another shape */
 START_TEST(icmp_type_is_guarded)
@@ -376,6 +404,7 @@ Suite *fast_suite(void)
     tcase_add_test(t, plan_from_a_memo_entry);
     tcase_add_test(t, another_config_forgets);
     tcase_add_test(t, bad_checksum_goes_the_general_way);
+    tcase_add_test(t, zero_udp_checksum_served_when_the_verdict_is_the_plans);
     tcase_add_test(t, icmp_type_is_guarded);
     tcase_add_test(t, address_class_is_guarded);
     tcase_add_test(t, replay_input_blanks_values);

@@ -667,6 +667,18 @@ START_TEST(link_types)
     run_bytes(b, 10, 10, CSC_LINK_UNKNOWN);
     ck_assert_int_eq(R.stop, CSC_STOP_LINK);
     ck_assert_int_eq(R.nlayers, 0);
+    ck_assert(!R.kernel.ran);                     /* no layer: no replay, though the run before had one */
+    /* the decoder alone says no replay ran over a result that had one */
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_UDP);
+    run(&f);
+    ck_assert(R.kernel.ran);
+    struct csc_frame fr = { FRAME, (uint32_t)FRAME_LEN, (uint32_t)FRAME_LEN, CSC_LINK_ETHERNET, CSC_DIR_UNKNOWN };
+    csc_decode(&CFG, &fr, &R);
+    ck_assert_int_eq(R.nlayers, 3);
+    ck_assert(!R.kernel.ran);
 }
 END_TEST
 

@@ -416,6 +416,29 @@ START_TEST(gre_teb_has_a_gro_handler_erspan_none)
 }
 END_TEST
 
+/* gro_find_receive_by_type for the IP types: IPv4 and IPv6 behind GRE
+ * each reach their own gro_receive and are held. */
+START_TEST(gre_ip_types_have_their_gro_handlers)
+{
+    for (int v6 = 0; v6 < 2; v6++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_GRE);
+        pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
+        pb_push(&f, PB_TCP);
+        pb_push(&f, PB_PAYLOAD)->len = 100;
+        cfg_set("complete", "modern");
+        run(&f);
+        ck_assert_uint_eq(R.layers[lay(CSC_P_GRE, 0)].next, v6 ? 0x86dd : 0x0800);
+        ck_assert_int_ge(find_step(v6 ? "ipv6_gro_receive" : "inet_gro_receive", "enter"), 0);
+        ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    }
+}
+END_TEST
+
 /* ---- GUE normal path and GRO (finding 3) ---- */
 
 /* IPv4 / UDP (zero: the header may be patched) / GUE [+RCO] / IPv4 / TCP */
@@ -857,6 +880,7 @@ Suite *kernel_source_suite(void)
     tcase_add_test(t, geneve_oam_flushed_delivered);
     tcase_add_test(t, gre_vlan_goes_to_vlan_gro_receive);
     tcase_add_test(t, gre_teb_has_a_gro_handler_erspan_none);
+    tcase_add_test(t, gre_ip_types_have_their_gro_handlers);
     tcase_add_test(t, gue_remcsum_offset_below_start);
     tcase_add_test(t, gue_control_message_dropped);
     tcase_add_test(t, gue_variant_2_and_protocol_0_dropped);

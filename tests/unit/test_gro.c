@@ -266,6 +266,10 @@ START_TEST(limits)
     /* a configuration without a budget gets NAPI_POLL_WEIGHT, 64
      * (include/linux/netdevice.h v6.12), and 64 KiB for gro_max_size */
     csc_gro_cfg_default(&c);
+    ck_assert_uint_eq(c.max_size, 65536);             /* the default itself */
+    ck_assert_uint_eq(c.budget, 64);
+    ck_assert_uint_eq(c.poll_gap_us, 100);
+    ck_assert_uint_eq(c.flush_timeout_us, 0);
     c.budget = 0;
     c.max_size = 0;
     csc_gro_init(&G, &c);

@@ -57,6 +57,11 @@ static void ccmp(struct pb_frame *f)
 }
 static void macsec_enc(struct pb_frame *f) { pb_push(f, PB_ETH); pb_push(f, PB_MACSEC)->macsec_tci = 0x2c; }
 static void vxlan_8472(struct pb_frame *f) { vxlan_tcp(f); f->l[2].dport = 8472; }
+/* the same port, a payload that does not read as VXLAN (no I flag): data */
+static void data_8472(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP)->dport = 8472; pb_push(f, PB_PAYLOAD)->len = 40;
+}
 static void l2tp_cookie(struct pb_frame *f)
 {
     pb_push(f, PB_ETH); pb_push(f, PB_IPV4);
@@ -120,6 +125,7 @@ static const struct stop_case cases[] = {
     { "arp", arp, 0, CSC_STOP_END, CSC_P_NONE, -1, "", NULL, NULL, CSC_K_UNKNOWN, NULL, NOC },
     { "ospf", ospf, 0, CSC_STOP_END, CSC_P_NONE, -1, "", NULL, NULL, CSC_K_ACCEPT, NULL, NOC },
     { "udp-data", udp_data, 0, CSC_STOP_END, CSC_P_NONE, -1, "", NULL, NULL, CSC_K_ACCEPT, NULL, NOC },
+    { "udp-8472-data", data_8472, 0, CSC_STOP_END, CSC_P_NONE, -1, "", NULL, NULL, CSC_K_ACCEPT, NULL, NOC },
     { "icmp-quote", icmp_quote, 0, CSC_STOP_END, CSC_P_NONE, -1, "", NULL, NULL, CSC_K_ACCEPT, NULL, NOC },
 };
 

@@ -355,6 +355,37 @@ END_TEST
 /* 802.11 over GRE: a protocol version other than 0 is a stop naming the
  * version; the SNAP header is taken for both OUIs that carry an EtherType
  * (RFC 1042 00-00-00, 802.1H 00-00-f8) and no other */
+/* tcp_v4_rcv (v6.12) on a segment of its 20-byte header alone whose data
+ * offset lies: 6 or 15 (past the segment) fail pskb_may_pull (discard,
+ * TcpInSegs only), 4 (under 5) is a bad packet (TcpInErrs). (An offset of
+ * 5 fits whenever the decoder has the 20 bytes: never lying.) */
+START_TEST(tcp_data_offset_lying_both_ways)
+{
+    static const struct { uint8_t doff; bool errs; } c[] = { { 6, false }, { 15, false }, { 4, true } };
+    for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++) {
+        struct pb_frame f;
+        cfg_set("none", "6.12");
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_TCP);
+        struct pb_patch *pt = pb_patch_add(&f, 2, PB_PATCH_SET, 12, 1);
+        pt->mask[0] = 0xf0;
+        pt->val[0] = (uint8_t)(c[k].doff << 4);
+        run(&f);
+        int t = lay(CSC_P_TCP, 0);
+        ck_assert(R.layers[t].notes & CSC_N_LEN_SHORT);
+        ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "PKT_TOO_SMALL");
+        ck_assert_msg(R.kernel.counters == (c[k].errs ? 1u << CSC_C_TCP_IN_ERRS : 0), "doff %u: counters %#x",
+                      c[k].doff, R.kernel.counters);
+    }
+}
+END_TEST
+
 /* A data frame's SNAP header cut by the capture is a truncated stop when
  * the packet holds it (its last byte the IPv4 packet's last, or one more);
  * when the packet itself ends one byte inside it, there is no SNAP header
@@ -437,6 +468,7 @@ Suite *stops_suite(void)
     tcase_add_test(t, first_stop_wins_over_an_option);
     tcase_add_test(t, wlan_version_and_snap_oui);
     tcase_add_test(t, wlan_snap_cut_by_the_capture);
+    tcase_add_test(t, tcp_data_offset_lying_both_ways);
     suite_add_tcase(s, t);
     return s;
 }

@@ -513,6 +513,26 @@ START_TEST(ipid_of_a_lone_header_by_era)
 }
 END_TEST
 
+/* inet_gro_receive + tcp_gro_receive (v4.13 to v6.1): one IPv4 header
+ * with DF may keep its ID fixed (is_atomic), or count it up by one (the
+ * second segment's +1 ends fixed-ID mode); +2 flushes. Without DF it must
+ * count up by one. */
+START_TEST(ipid_df_fixed_or_counting_by_era)
+{
+    static const struct { bool df; int step; bool merges; } c[] = {
+        { true, 0, true }, { true, 1, true }, { true, 2, false }, { false, 1, true }, { false, 0, false },
+    };
+    static const char *const eras[] = { "5.10", "6.1" };
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++) {
+            const struct csc_gro_dev_stats *d = ipid_flow(eras[e], false, false, 0, c[k].df, c[k].step);
+            ck_assert_msg(d->packets_out == (c[k].merges ? 1 : 3) && d->merged_frames == (c[k].merges ? 3 : 0),
+                          "%s df %d step %d: out %u, merged %u", eras[e], c[k].df, c[k].step,
+                          (unsigned)d->packets_out, (unsigned)d->merged_frames);
+        }
+}
+END_TEST
+
 /* gro_receive_network_flush (v6.12): the outer header with DF is skipped
  * (its ID may do anything), the inner one without DF is not; the other way
  * round the outer ID counts. */
@@ -731,6 +751,7 @@ Suite *gro_suite(void)
     tcase_add_test(t, ipid_innermost_before_4_7);
     tcase_add_test(t, ipid_of_a_lone_header_by_era);
     tcase_add_test(t, ipid_outer_df_skipped_6_12);
+    tcase_add_test(t, ipid_df_fixed_or_counting_by_era);
     suite_add_tcase(s, t);
     return s;
 }

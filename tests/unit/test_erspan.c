@@ -204,11 +204,36 @@ START_TEST(erspan_with_nothing_after)
 }
 END_TEST
 
+/* ip_tunnel_rcv (v6.12, "make sure to pull inner header"): the mirrored
+ * frame's IPv4 header cut short after its Ethernet header is dropped with
+ * rx_length_errors (ERSPAN II over IPv4; IPv6's __ip6_tnl_rcv is not in
+ * the table). */
+START_TEST(erspan_inner_ip_header_short)
+{
+    struct pb_frame f;
+    push_erspan(&f, GRE_K | GRE_S, 1, 0);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH)->proto = 0x0800;
+    struct pb_layer *r = pb_push(&f, PB_RAW);
+    memcpy(r->raw, "\x45\x00\x00\x1c\x00\x01\x40\x00\x40\x11", 10);
+    r->len = 10;
+    cfg_set("none", "6.12");
+    run(&f);
+    if (R.kernel.verdict != CSC_K_DROP)
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "PKT_TOO_SMALL");
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_DEV_RX_LENGTH_ERRORS, CSC_C_DEV_RX_ERRORS));
+    ck_assert_int_ge(find_step("ip_tunnel_rcv", "drop"), 0);
+}
+END_TEST
+
 Suite *erspan_suite(void);
 Suite *erspan_suite(void)
 {
     Suite *s = suite_create("erspan device flags (issue 28 findings 7, 8)");
     TCase *t = tcase_create("core");
+    tcase_add_test(t, erspan_inner_ip_header_short);
     tcase_add_test(t, erspan_c_bit_is_a_crc_error);
     tcase_add_test(t, ip6erspan_has_no_type_1);
     tcase_add_test(t, erspan3_platform_subheader);

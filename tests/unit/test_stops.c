@@ -423,6 +423,39 @@ START_TEST(wlan_snap_cut_by_the_capture)
 }
 END_TEST
 
+/* A data frame of its MAC header alone (the IPv4 packet ends there): no
+ * stop, also as fragment 1 of an MSDU - no body, nothing to reassemble. */
+START_TEST(wlan_data_frame_of_its_mac_header_alone)
+{
+    for (int frag = 0; frag < 2; frag++) {
+        struct pb_frame f;
+        cfg_set("none", "modern");
+        pb_init(&f);
+        f.no_pad = 1;
+        pb_push(&f, PB_ETH);
+        struct pb_layer *ip = pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_GRE)->proto = 0x8370;
+        pb_push(&f, PB_WLAN);
+        if (frag) {
+            struct pb_patch *pt = pb_patch_add(&f, 3, PB_PATCH_SET, 22, 1);   /* sequence control */
+            pt->mask[0] = 0x0f;
+            pt->val[0] = 0x01;
+        }
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        size_t mac_end = f.off[3] + 26;
+        ip->len_override = (uint16_t)(mac_end - 14);
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        run_bytes(FRAME, mac_end, mac_end, CSC_LINK_ETHERNET);
+        if (R.stop != CSC_STOP_END)
+            dump_result();
+        ck_assert_msg(R.stop == CSC_STOP_END, "frag %d: stop %s", frag, csc_stop_name(R.stop));
+        ck_assert_int_eq(R.nlayers, 4);
+        ck_assert_int_eq(R.layers[3].proto, CSC_P_WLAN);
+        ck_assert_uint_eq(R.layers[3].hdr_len, 26);
+    }
+}
+END_TEST
+
 START_TEST(wlan_version_and_snap_oui)
 {
     struct pb_frame f;
@@ -468,6 +501,7 @@ Suite *stops_suite(void)
     tcase_add_test(t, first_stop_wins_over_an_option);
     tcase_add_test(t, wlan_version_and_snap_oui);
     tcase_add_test(t, wlan_snap_cut_by_the_capture);
+    tcase_add_test(t, wlan_data_frame_of_its_mac_header_alone);
     tcase_add_test(t, tcp_data_offset_lying_both_ways);
     suite_add_tcase(s, t);
     return s;

@@ -309,6 +309,34 @@ START_TEST(vxlan_inner_ip_header_short)
 }
 END_TEST
 
+/* The same pull in ip6gretap (__ip6_tnl_rcv, v6.12): the inner IPv4
+ * header cut short behind the Ethernet header GRE carries over IPv6 is
+ * dropped by ip6_tnl_rcv, rx_length_errors; over IPv4 by ip_tunnel_rcv. */
+START_TEST(gretap_inner_ip_header_short_by_outer_family)
+{
+    for (int v6 = 0; v6 < 2; v6++) {
+        struct pb_frame f;
+        pb_init(&f);
+        f.no_pad = 1;
+        pb_push(&f, PB_ETH);
+        pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
+        pb_push(&f, PB_GRE)->proto = 0x6558;
+        pb_push(&f, PB_ETH)->proto = 0x0800;
+        struct pb_layer *r = pb_push(&f, PB_RAW);
+        memcpy(r->raw, "\x45\x00\x00\x1c\x00\x01\x40\x00\x40\x11", 10);
+        r->len = 10;
+        cfg_set("none", "6.12");
+        run(&f);
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "PKT_TOO_SMALL");
+        ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_DEV_RX_LENGTH_ERRORS, CSC_C_DEV_RX_ERRORS));
+        ck_assert_int_ge(find_step(v6 ? "ip6_tnl_rcv" : "ip_tunnel_rcv", "drop"), 0);
+    }
+}
+END_TEST
+
 Suite *icmp_rcv_suite(void);
 Suite *icmp_rcv_suite(void)
 {
@@ -323,6 +351,7 @@ Suite *icmp_rcv_suite(void)
     tcase_add_test(t, icmpv6_without_a_byte);
     tcase_add_test(t, ipip_inner_header_short);
     tcase_add_test(t, vxlan_inner_ip_header_short);
+    tcase_add_test(t, gretap_inner_ip_header_short_by_outer_family);
     suite_add_tcase(s, t);
     return s;
 }

@@ -64,6 +64,12 @@ START_TEST(icmp_handler_lengths)
     expect_icmp_drop("PKT_TOO_SMALL", 1u << CSC_C_ICMP_IN_ERRORS);
     run_icmp(13, 2, PB_OK, "none");
     expect_icmp_drop("PKT_TOO_SMALL", 1u << CSC_C_ICMP_IN_ERRORS);
+    run_icmp(13, 3, PB_OK, "none");                 /* icmp_timestamp's edge: 3 short, 4 taken */
+    expect_icmp_drop("PKT_TOO_SMALL", 1u << CSC_C_ICMP_IN_ERRORS);
+    run_icmp(13, 4, PB_OK, "none");
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    run_icmp(5, 19, PB_OK, "none");                 /* icmp_redirect's: 19 short, 20 taken */
+    expect_icmp_drop("PKT_TOO_SMALL", 1u << CSC_C_ICMP_IN_ERRORS);
     run_icmp(13, 12, PB_OK, "none");
     ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
     run_icmp(8, 56, PB_OK, "none");
@@ -162,6 +168,8 @@ START_TEST(icmpv6_quote_with_extension_header_unknown)
         run(&f);
         int ic = lay(CSC_P_ICMPV6, 0);
         ck_assert_uint_eq(FRAME[R.layers[ic].off + 8 + 6], c[i].nh);   /* the quote's next header */
+        /* type 1, the lowest error type: its quote is decoded, as quoted */
+        ck_assert(R.layers[lay(CSC_P_IPV6, 1)].notes & CSC_N_QUOTED);
         if (c[i].nh == 17) {
             ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
             ck_assert_int_ge(find_step("icmpv6_rcv", "deliver"), 0);

@@ -83,6 +83,15 @@ START_TEST(vxlan_remcsum_field_at_the_packet_end)
             ck_assert_int_eq(R.kernel.drop_layer, v);
             ck_assert_int_eq(find_step("vxlan_remcsum", "remcsum-partial"), -1);
         }
+        /* skb_gro_remcsum_process with nopartial (vxlan_gro_remcsum): the
+         * same edge - the field's last byte the packet's is adjusted (then
+         * TCP's own check fails: the field adjusted is not its), one byte
+         * further flushes the packet as cut short */
+        cfg_set("complete", "6.12");
+        CFG.remcsum_rx = true;
+        CFG.remcsum_nopartial = true;
+        run(&f);
+        ck_assert_int_eq(R.kernel.devs[0].gro_reason, shift == 6 ? CSC_G_CSUM_FAIL : CSC_G_TRUNCATED);
     }
 }
 END_TEST

@@ -638,6 +638,35 @@ START_TEST(raw_ip_replayed_from_layer_0)
 }
 END_TEST
 
+/* MACsec's inner type (802.1AE integrity only): 0x0600 and up is an
+ * EtherType (0x0600 itself unknown here: a stop naming it), below it an
+ * 802.3 length - the secure data ends the stack, no stop. */
+START_TEST(macsec_inner_type_at_the_ethertype_edge)
+{
+    static const struct { uint16_t type; enum csc_stop stop; } c[] = {
+        { 0x0600, CSC_STOP_ETHERTYPE }, { 0x05ff, CSC_STOP_END },
+    };
+    for (unsigned i = 0; i < 2; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_MACSEC)->proto = c[i].type;
+        pb_push(&f, PB_PAYLOAD)->len = 40;
+        cfg_set("none", "modern");
+        run(&f);
+        if (R.stop != c[i].stop)
+            dump_result();
+        ck_assert_msg(R.stop == c[i].stop, "type %#x: stop %s", c[i].type, csc_stop_name(R.stop));
+        ck_assert_int_eq(R.nlayers, 2);
+        ck_assert_int_eq(R.layers[1].proto, CSC_P_MACSEC);
+        if (c[i].stop == CSC_STOP_ETHERTYPE) {
+            ck_assert_int_eq(R.stop_proto, CSC_P_MACSEC);
+            ck_assert_uint_eq(R.stop_value, 0x0600);
+        }
+    }
+}
+END_TEST
+
 START_TEST(link_types)
 {
     cfg_set("none", "modern");
@@ -877,6 +906,7 @@ Suite *decode_suite(void)
     tcase_add_test(t, lying_lengths);
     tcase_add_test(t, depth_limit_is_a_finding);
     tcase_add_test(t, link_types);
+    tcase_add_test(t, macsec_inner_type_at_the_ethertype_edge);
     tcase_add_test(t, raw_ip_replayed_from_layer_0);
     tcase_add_test(t, ports_are_configurable);
     tcase_add_test(t, macsec_integrity_only);

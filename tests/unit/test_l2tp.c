@@ -178,6 +178,22 @@ START_TEST(l2spec_guess_arp_over_llc)
 }
 END_TEST
 
+/* IP outranks ARP: bare, the frame is IPv4 (0x0800, 0x45); behind a
+ * sublayer (its first byte 0: allowed) the type would read ARP - bare wins
+ * (a tie would go to the sublayer, the RFC's default). */
+START_TEST(l2spec_guess_ip_outranks_arp)
+{
+    static const uint8_t eth[18] = { 0x00, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x08, 0x00,
+                                     0x45, 0x00, 0x08, 0x06 };
+    l2tp_over(eth, 18);
+    int l = lay(CSC_P_L2TP, 0);
+    ck_assert_int_gt(R.nlayers, l + 1);
+    ck_assert_uint_eq(R.layers[l].hdr_len, 4);
+    ck_assert_int_eq(R.layers[l + 1].proto, CSC_P_ETH);
+    ck_assert_uint_eq(R.layers[l + 1].off, 38);
+}
+END_TEST
+
 /* eth_plausible skips up to two VLAN tags (802.1Q, 802.1ad) to the type
  * that tells: a tagged IPv4 frame, once or twice, read bare is a frame;
  * behind a sublayer its first byte (0x02, a reserved bit) is not. */
@@ -320,6 +336,7 @@ Suite *l2tp_suite(void)
     tcase_add_test(tc, l2spec_guess_nothing_after_the_session);
     tcase_add_test(tc, l2spec_guess_arp_over_llc);
     tcase_add_test(tc, l2spec_guess_reads_past_vlan_tags);
+    tcase_add_test(tc, l2spec_guess_ip_outranks_arp);
     tcase_add_test(tc, short_headers_dropped_silently);
     suite_add_tcase(s, tc);
     return s;

@@ -329,6 +329,23 @@ static const struct csc_gro_flow_stats *stats_of(uint8_t dev, uint16_t sport)
     return found;   /* (...which itself counted one more frame in) */
 }
 
+/* A flow's own counts: ten segments merged are ten merged frames in one
+ * packet; one segment flushed alone is a packet and no merged frame. */
+START_TEST(flow_counts_merged_frames_only_when_merged)
+{
+    cfg_set("none", "modern");
+    for (int n = 1; n <= 10; n += 9) {
+        csc_gro_init(&G, NULL);
+        flow(n, PB_OK, 1000);
+        const struct csc_gro_flow_stats *fs = stats_of(0, 0);
+        ck_assert_ptr_nonnull(fs);
+        ck_assert_uint_eq(fs->packets_out, 1);
+        ck_assert_uint_eq(fs->merged_frames, n == 1 ? 0 : 10);
+        ck_assert_uint_eq(fs->flushes[CSC_GF_END], 1);
+    }
+}
+END_TEST
+
 START_TEST(flow_table_lru)
 {
     cfg_set("none", "modern");
@@ -749,6 +766,7 @@ Suite *gro_suite(void)
     tcase_add_test(t, ipid_fixed_per_header_7_2);
     tcase_add_test(t, alone_frame_has_no_super);
     tcase_add_test(t, ipid_innermost_before_4_7);
+    tcase_add_test(t, flow_counts_merged_frames_only_when_merged);
     tcase_add_test(t, ipid_of_a_lone_header_by_era);
     tcase_add_test(t, ipid_outer_df_skipped_6_12);
     tcase_add_test(t, ipid_df_fixed_or_counting_by_era);

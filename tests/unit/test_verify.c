@@ -181,6 +181,16 @@ START_TEST(none_zero6_gre)
 {
     struct pb_frame f;
     cfg_set("none", "modern");
+    /* the frame's worst: NA with no checksum at all (ARP), else the worst rank */
+    pb_init(&f);
+    pb_push(&f, PB_ETH)->proto = 0x0806;
+    pb_push(&f, PB_PAYLOAD)->len = 28;
+    run(&f);
+    ck_assert_int_eq(R.worst, CSC_V_NA);
+    eth_ip(&f, 0);
+    pb_push(&f, PB_UDP);
+    run(&f);
+    ck_assert_int_eq(R.worst, CSC_V_GOOD);
     eth_ip(&f, 0);
     pb_push(&f, PB_UDP)->csum = PB_ZERO;
     run(&f);

@@ -25,6 +25,13 @@ void run_bytes(const uint8_t *b, size_t caplen, size_t wirelen, enum csc_link li
             dump_result();
         ck_assert_msg(!st->bytes || st->what == CSC_M_SW_PASS, "step %u (%s %s): %u bytes", i,
                       csc_fn_name(st->fn), csc_what_name(st->what), st->bytes);
+        /* the kernel's one-bit fields hold 0 or 1, ip_summed one of four, the level up to 3 */
+        ck_assert_msg(st->cb.csum_valid <= 1 && st->cb.flush <= 1 && st->cb.encap_mark <= 1 &&
+                      st->after.csum_valid <= 1 && st->after.csum_bad <= 1 && st->after.ip_summed <= 3 &&
+                      st->after.csum_level <= 3,
+                      "step %u (%s %s): cb %u/%u/%u, skb %u/%u/%u/%u", i, csc_fn_name(st->fn),
+                      csc_what_name(st->what), st->cb.csum_valid, st->cb.flush, st->cb.encap_mark,
+                      st->after.ip_summed, st->after.csum_level, st->after.csum_valid, st->after.csum_bad);
     }
 }
 

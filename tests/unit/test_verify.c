@@ -197,6 +197,20 @@ START_TEST(none_zero6_gre)
     ck_assert_int_eq(R.layers[2].verdict, CSC_V_NONE);
     ck_assert_int_eq(R.layers[2].reason, CSC_R_ZERO);
     ck_assert_uint_ne(R.layers[2].expected, 0);
+    /* ... and in an ICMP error's quote, whose other checksums cannot be told */
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_ICMP)->icmp_type = 3;
+    pb_push(&f, PB_IPV4)->len_override = 576;
+    pb_push(&f, PB_UDP)->csum = PB_ZERO;
+    run(&f);
+    int q = lay(CSC_P_UDP, 0);
+    ck_assert(R.layers[q].notes & CSC_N_QUOTED);
+    ck_assert_int_eq(R.layers[q].verdict, CSC_V_NONE);
+    ck_assert_int_eq(R.layers[q].reason, CSC_R_ZERO);
+    eth_ip(&f, 0);
+    pb_push(&f, PB_UDP)->csum = PB_ZERO;
     /* zero means "no checksum" even when the datagram is cut by the snaplen */
     pb_push(&f, PB_PAYLOAD)->len = 100;
     run(&f);

@@ -213,6 +213,13 @@ START_TEST(l2spec_guess_reads_past_vlan_tags)
         ck_assert_int_eq(R.layers[l + 1].proto, CSC_P_ETH);
         ck_assert_uint_eq(R.layers[l + 1].off, 38);
     }
+    /* a third tag is one too many: neither reading is a frame */
+    static const uint8_t three[30] = { 0x02, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x88, 0xa8, 0, 5,
+                                       0x81, 0x00, 0, 6, 0x81, 0x00, 0, 7, 0x08, 0x00, 0x45, 0, 0, 40 };
+    l2tp_over(three, 30);
+    int l = lay(CSC_P_L2TP, 0);
+    ck_assert_int_eq(R.nlayers, l + 1);
+    ck_assert_int_ne(R.stop, CSC_STOP_END);
 }
 END_TEST
 

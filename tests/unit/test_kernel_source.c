@@ -448,6 +448,26 @@ START_TEST(gre_ip_types_have_their_gro_handlers)
 }
 END_TEST
 
+/* gro_missing: a layer GRO would go on to that the decoder has not. Behind
+ * an EtherType it does not know it is a type without a gro_receive
+ * (NO_HANDLER), not a capture cut short (TRUNCATED). */
+START_TEST(gro_missing_layer_by_stop)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_GRE)->proto = 0x6558;
+    pb_push(&f, PB_ETH)->proto = 0x88b5;
+    pb_push(&f, PB_PAYLOAD)->len = 60;
+    cfg_set("complete", "modern");
+    run(&f);
+    ck_assert_int_eq(R.stop, CSC_STOP_ETHERTYPE);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NO_HANDLER);
+    ck_assert_int_eq(R.kernel.devs[0].gro_layer, lay(CSC_P_ETH, 1));
+}
+END_TEST
+
 /* ---- GUE normal path and GRO (finding 3) ---- */
 
 /* IPv4 / UDP (zero: the header may be patched) / GUE [+RCO] / IPv4 / TCP */
@@ -890,6 +910,7 @@ Suite *kernel_source_suite(void)
     tcase_add_test(t, gre_vlan_goes_to_vlan_gro_receive);
     tcase_add_test(t, gre_teb_has_a_gro_handler_erspan_none);
     tcase_add_test(t, gre_ip_types_have_their_gro_handlers);
+    tcase_add_test(t, gro_missing_layer_by_stop);
     tcase_add_test(t, gue_remcsum_offset_below_start);
     tcase_add_test(t, gue_control_message_dropped);
     tcase_add_test(t, gue_variant_2_and_protocol_0_dropped);

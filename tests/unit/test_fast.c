@@ -158,8 +158,10 @@ START_TEST(bad_checksum_goes_the_general_way)
     both();
     vxlan_tcp(2, 6, PB_OK);
     ck_assert_uint_eq(both(), 1);
+    ck_assert_uint_eq(T->served, 1);                  /* the first plan served it */
     vxlan_tcp(3, 7, PB_BAD);
     ck_assert_uint_eq(both(), 1);
+    ck_assert_uint_eq(T->served, 0);                  /* no plan served this one */
     ck_assert_int_eq(B.layers[at(&B, CSC_P_TCP, 0)].verdict, CSC_V_BAD);
     struct csc_fast_stats st;
     csc_fast_stats(T, &st);

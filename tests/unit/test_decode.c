@@ -100,6 +100,13 @@ static void r_l2tpv2(struct pb_frame *f)
     raw(f, "\x40\x02\x00\x38\x00\x01\x00\x07\xff\x03\x00\x21", 12);   /* length 56 = 12 + 20 + 8 + 16 */
     pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 16;
 }
+/* with the offset field (O): offset size 2, two bytes of padding */
+static void r_l2tpv2_offset(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP)->dport = 1701;
+    raw(f, "\x02\x02\x00\x01\x00\x07\x00\x02\x00\x00\xff\x03\x00\x21", 14);
+    pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_PAYLOAD)->len = 16;
+}
 static void r_l2tpv2_pfc(struct pb_frame *f)
 {
     pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP)->dport = 1701;
@@ -252,6 +259,7 @@ static const struct recipe_case cases[] = {
     { "amt-data4", r_amt_data4, 6, CSC_STOP_END }, { "amt-data6", r_amt_data6, 6, CSC_STOP_END },
     { "amt-update", r_amt_update, 6, CSC_STOP_END },
     { "l2tpv2", r_l2tpv2, 7, CSC_STOP_END }, { "l2tpv2-pfc", r_l2tpv2_pfc, 7, CSC_STOP_END },
+    { "l2tpv2-offset", r_l2tpv2_offset, 7, CSC_STOP_END },
 };
 
 static struct csc_result full;

@@ -151,6 +151,15 @@ static void r_teredo(struct pb_frame *f)
     raw(f, "\x00\x00\x0d\x96\x3f\xff\xff\xfe", 8);           /* origin indication */
     pb_push(f, PB_IPV6); pb_push(f, PB_ICMPV6); pb_push(f, PB_PAYLOAD)->len = 8;
 }
+/* Teredo with both indicators (RFC 4380 5.1.1): authentication (no client
+ * ID, no value: nonce and confirmation), then origin */
+static void r_teredo_auth(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP)->dport = 3544;
+    raw(f, "\x00\x01\x00\x00\x11\x22\x33\x44\x55\x66\x77\x88\x00"
+           "\x00\x00\x0d\x96\x3f\xff\xff\xfe", 21);
+    pb_push(f, PB_IPV6); pb_push(f, PB_ICMPV6); pb_push(f, PB_PAYLOAD)->len = 8;
+}
 static void r_nsh(struct pb_frame *f)
 {
     pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP); pb_push(f, PB_VXLAN_GPE)->proto = 4;   /* next protocol: NSH */
@@ -259,7 +268,7 @@ static const struct recipe_case cases[] = {
     { "amt-data4", r_amt_data4, 6, CSC_STOP_END }, { "amt-data6", r_amt_data6, 6, CSC_STOP_END },
     { "amt-update", r_amt_update, 6, CSC_STOP_END },
     { "l2tpv2", r_l2tpv2, 7, CSC_STOP_END }, { "l2tpv2-pfc", r_l2tpv2_pfc, 7, CSC_STOP_END },
-    { "l2tpv2-offset", r_l2tpv2_offset, 7, CSC_STOP_END },
+    { "l2tpv2-offset", r_l2tpv2_offset, 7, CSC_STOP_END }, { "teredo-auth", r_teredo_auth, 6, CSC_STOP_END },
 };
 
 static struct csc_result full;

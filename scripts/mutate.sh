@@ -21,9 +21,11 @@
 # strings and preprocessor lines are left alone):
 #   == <-> !=   < -> <=   <= -> <   > -> >=   >= -> >   && <-> ||
 #   an integer constant N -> N+1 (0 -> 1)   !x -> x (a negation dropped)
-# A mutant that does not compile is said and not counted. The result is one
-# line a mutant in WORK_DIR/mutants.tsv (file, line, operator, before,
-# after, killed|survived|no-build, the first failing test) and the score on
+# A mutant that does not compile is said and not counted; nor is one whose
+# object code (debug sections stripped) is the original's: equivalent by
+# construction, it is not run. The result is one line a mutant in
+# WORK_DIR/mutants.tsv (file, line, operator, before, after,
+# killed|survived|no-build|same-code, the first failing test) and the score on
 # the last line of the output. CPU heavy: ~30-60 s a mutant on 2 CPUs; run
 # it with nice and note it in the team's heavy log. docs/testing.md has the
 # last score.
@@ -58,6 +60,23 @@ cmake --build "$B" -j2 ${UNIT:+--target csc-unit} >"$W/build.log" 2>&1 || { tail
 ctest --test-dir "$B" -R "$TESTS" -j2 >"$W/baseline.log" 2>&1 ||
     { tail -20 "$W/baseline.log"; echo "mutate: the tests fail without a mutant" >&2; exit 1; }
 echo "mutate: baseline $(grep -c 'Test *#' "$W/baseline.log") tests pass ($TESTS)"
+
+# the object code of each file as built, debug sections stripped: a mutant
+# that compiles to the same code is equivalent by construction (an #if
+# branch not compiled, a sizeof that does not change, a truth value stored
+# as 2, a store the optimiser drops) and is not run
+objects_of() {   # the objects built from source $1 (core/x/y.c: */CMakeFiles/*.dir/x/y.c.o)
+    find "$B" -path "*/CMakeFiles/*.dir/${1#*/}.o" | sort
+}
+code_of() {      # the stripped code of source $1's objects, one after the other
+    for o in $(objects_of "$1"); do
+        strip -g -o "$W/code.o" "$o" && cat "$W/code.o"
+    done
+}
+mkdir -p "$W/code"
+for f in "$@"; do
+    code_of "$f" >"$W/code/$(echo "$f" | tr / _)"
+done
 
 # 2. the mutants: every site, N of them at random
 python3 - "$SEED" "$N" "$@" >"$W/sites.tsv" <<'PY'
@@ -127,7 +146,7 @@ echo "mutate: $(wc -l <"$W/sites.tsv") mutants over $# files (seed $SEED)"
 
 # 3. each mutant: patch the copy, build, run the tests (first failure stops them), restore
 printf 'file\tline\top\tbefore\tafter\tresult\tfirst_failure\n' >"$W/mutants.tsv"
-killed=0 survived=0 nobuild=0 i=0
+killed=0 survived=0 nobuild=0 same=0 i=0
 while IFS="$(printf '\t')" read -r f ln a b op before after; do
     i=$((i + 1))
     cp "$S/$f" "$W/orig.c"
@@ -140,6 +159,8 @@ open(p, "w").write("\n".join(L))' "$S/$f" "$ln" "$a" "$b" "$after"
     result=survived first=
     if ! cmake --build "$B" -j2 --target $TARGETS >"$W/m.log" 2>&1; then
         result=no-build
+    elif code_of "$f" | cmp -s - "$W/code/$(echo "$f" | tr / _)"; then
+        result=same-code
     elif ! ctest --test-dir "$B" -R "$TESTS" -j2 --stop-on-failure --timeout 120 >"$W/t.log" 2>&1; then
         result=killed
         first=$(sed -n 's/.*Test *#[0-9]*: \([^ ]*\) .*\*\*\*.*/\1/p' "$W/t.log" | head -n 1)
@@ -149,6 +170,7 @@ open(p, "w").write("\n".join(L))' "$S/$f" "$ln" "$a" "$b" "$after"
     case $result in
         killed) killed=$((killed + 1)) ;;
         survived) survived=$((survived + 1)) ;;
+        same-code) same=$((same + 1)) ;;
         *) nobuild=$((nobuild + 1)) ;;
     esac
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$ln" "$op" "$before" "$after" "$result" "${first:--}" >>"$W/mutants.tsv"
@@ -158,4 +180,4 @@ cmake --build "$B" -j2 --target $TARGETS >/dev/null 2>&1 || true
 echo "mutate: survivors:"
 awk -F'\t' '$6 == "survived" { printf "  %s:%s %s %s -> %s\n", $1, $2, $3, $4, $5 }' "$W/mutants.tsv"
 total=$((killed + survived))
-echo "mutate: $killed of $total mutants killed ($(awk -v k=$killed -v t=$total 'BEGIN { printf "%.1f", t ? 100 * k / t : 0 }')%), $nobuild did not build; $W/mutants.tsv"
+echo "mutate: $killed of $total mutants killed ($(awk -v k=$killed -v t=$total 'BEGIN { printf "%.1f", t ? 100 * k / t : 0 }')%), $nobuild did not build, $same compiled to the same code; $W/mutants.tsv"

@@ -102,5 +102,5 @@ void ip_frag_queue(struct rp *rp, uint8_t i)
     }
     rp->k->verdict = CSC_K_UNKNOWN;
     rp_step(rp, i, KF_IP_DEFRAG, W_QUEUED, CSC_TRI_UNDECIDED, 0, NULL);
-    rp->done = 1;
+    rp->done = true;
 }

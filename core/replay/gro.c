@@ -90,7 +90,7 @@ static int __skb_gro_checksum_complete(struct rp *rp, uint8_t layer, enum kfn fn
         rp->k->warnings |= CSC_W_HW_CSUM_FAULT;
     rp->cb.csum = sum;
     rp->cb.csum_known = rp_region(rp, rp->cb.data_offset, rp->skb.tail, &sum);
-    rp->cb.csum_valid = 1;            /* set even when the check failed */
+    rp->cb.csum_valid = true;         /* set even when the check failed */
     rp_step(rp, layer, fn, CSC_M_SW_PASS, ok, bytes, &before);
     rp_layer_result(rp, layer, CSC_M_SW_PASS, ok, bytes);
     return !ok;
@@ -105,12 +105,12 @@ static int __skb_gro_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn
         if (rp->cb.csum_valid && rp_check(rp, layer, rp->cb.csum_known,
                                           csum_add(psum, rp->cb.csum))) {
             rp_step(rp, layer, fn, CSC_M_COMPLETE, CSC_TRI_YES, 0, &before);
-            rp_layer_result(rp, layer, CSC_M_COMPLETE, 1, 0);
+            rp_layer_result(rp, layer, CSC_M_COMPLETE, true, 0);
         } else {
             if (rp->cb.csum_valid)
                 rp_step(rp, layer, fn, CSC_M_COMPLETE, CSC_TRI_NO, 0, &before);
             rp->cb.csum = psum;
-            rp->cb.csum_known = 1;
+            rp->cb.csum_known = true;
             r = __skb_gro_checksum_complete(rp, layer, fn);
         }
     } else {
@@ -122,7 +122,7 @@ static int __skb_gro_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn
         else if (rp->cb.csum_cnt == 0)
             m = CSC_M_ZERO;
         rp_step(rp, layer, fn, m, CSC_TRI_YES, 0, &before);
-        rp_layer_result(rp, layer, m, 1, 0);
+        rp_layer_result(rp, layer, m, true, 0);
     }
     if (r)
         __skb_mark_checksum_bad(rp);
@@ -140,8 +140,8 @@ static void skb_gro_checksum_try_convert(struct rp *rp, uint8_t layer, enum kfn 
     if (rp->cb.csum_cnt != 0 || rp->cb.csum_valid)
         return;
     rp->cb.csum = ~psum;
-    rp->cb.csum_known = 1;
-    rp->cb.csum_valid = 1;
+    rp->cb.csum_known = true;
+    rp->cb.csum_valid = true;
     rp_step(rp, layer, fn, W_CONVERT, CSC_TRI_YES, 0, NULL);
     L(rp, layer)->k.gro_conv = 1;
 }
@@ -503,7 +503,7 @@ static bool gro_remcsum(struct rp *rp, uint8_t t, enum kfn fn, struct gro_remcsu
         grc->active = 1;
         rp_step(rp, t, KF_SKB_GRO_REMCSUM_PROCESS, W_REMCSUM_ADJUST, CSC_TRI_UNDECIDED, 0, &before);
     }
-    rp->skb.remcsum_offload = 1;
+    rp->skb.remcsum_offload = true;
     return true;
 }
 
@@ -515,7 +515,7 @@ static void gro_remcsum_final(struct rp *rp, uint8_t t, struct gro_remcsum *grc)
         rp_step(rp, t, KF_SKB_GRO_FLUSH_FINAL_REMCSUM, W_REMCSUM_CLEANUP, CSC_TRI_UNDECIDED, 0, NULL);
     }
     if (era(rp, CSC_E_REMCSUM_CLEARED_ON_EXIT))
-        rp->skb.remcsum_offload = 0;
+        rp->skb.remcsum_offload = false;
 }
 
 void vxlan_gro_receive(struct rp *rp, uint8_t t)
@@ -647,7 +647,7 @@ bool dev_gro_receive(struct rp *rp, uint8_t li)
     if (rp->skb.ip_summed == CHECKSUM_COMPLETE) {
         rp->cb.csum = rp->skb.csum;
         rp->cb.csum_known = rp->skb.csum_known;
-        rp->cb.csum_valid = 1;
+        rp->cb.csum_valid = true;
     } else if (rp->skb.ip_summed == CHECKSUM_UNNECESSARY) {
         rp->cb.csum_cnt = (uint8_t)(rp->skb.csum_level + 1);
     }

@@ -93,7 +93,7 @@ void udp_rcv(struct rp *rp, uint8_t i)
     bool socket = tunnel || (rp->cfg->inner_socket && !unbound);
     if (v6 && check == 0 && !(tunnel && tunnel_no_check6_rx(rp, L(rp, i + 1)))) {
         rp_step(rp, i, lib, W_ZERO_REFUSED, CSC_TRI_NO, 0, NULL);
-        rp_layer_result(rp, i, CSC_M_ZERO, 0, 0);
+        rp_layer_result(rp, i, CSC_M_ZERO, false, 0);
         udp_csum_error(rp, i, lib, v6);
         return;
     }
@@ -114,7 +114,7 @@ void udp_rcv(struct rp *rp, uint8_t i)
             return;
         rp->k->verdict = CSC_K_UNKNOWN;
         rp_step(rp, i, lib, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
-        rp->done = 1;
+        rp->done = true;
         return;
     }
     if (!socket) {

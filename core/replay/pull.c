@@ -203,7 +203,7 @@ static void icmp_header_short(struct rp *rp, uint8_t ip, uint32_t off, uint32_t 
     /* __skb_checksum_validate clears csum_valid before it asks
      * skb_csum_unnecessary: a UDP tunnel's outer validation (csum_valid
      * left by udp[6]_csum_init) stands for nothing here */
-    rp->skb.csum_valid = 0;
+    rp->skb.csum_valid = false;
     bool ok = skb_csum_unnecessary(rp);
     if (!ok) {
         /* summed from the bytes read here (and the IPv6 addresses for the

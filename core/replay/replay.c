@@ -82,7 +82,7 @@ static void rp_init(struct rp *rp, const struct csc_config *cfg, const struct cs
     rp->p = pkt_of(f, rec);
     rp->skb.data = in->layers[l0].off;
     rp->skb.tail = f->wirelen;
-    rp->skb.csum_known = 1;           /* a fresh skb: csum 0 */
+    rp->skb.csum_known = true;        /* a fresh skb: csum 0 */
     rp->path = CSC_PATH_NORMAL;
     rp->k->ran = 1;
     rp->k->verdict = CSC_K_ACCEPT;

@@ -29,8 +29,9 @@ enum { CHECKSUM_NONE = 0, CHECKSUM_UNNECESSARY, CHECKSUM_COMPLETE, CHECKSUM_PART
 #define CHECKSUM_BREAK 76
 
 struct sk_buff_model {
-    uint8_t ip_summed, csum_level, csum_valid, csum_complete_sw, csum_bad, remcsum_offload;
-    uint8_t csum_known;          /* csum computable (bytes captured) */
+    uint8_t ip_summed, csum_level;
+    bool csum_valid, csum_complete_sw, csum_bad, remcsum_offload;   /* one-bit fields */
+    bool csum_known;             /* csum computable (bytes captured) */
     uint32_t csum;               /* COMPLETE sum, or stashed pseudo sum */
     uint32_t csum_start;         /* PARTIAL: frame offset of the covered start */
     uint16_t csum_offset;
@@ -40,8 +41,8 @@ struct sk_buff_model {
 struct napi_gro_cb {
     uint32_t data_offset;        /* frame offset of the GRO pointer */
     uint32_t csum;
-    uint8_t csum_known;
-    uint8_t flush, csum_valid, csum_cnt, encap_mark, is_fou, is_ipv6;
+    bool csum_known, csum_valid;
+    uint8_t flush, csum_cnt, encap_mark, is_fou, is_ipv6;
     uint8_t reason, reason_layer;/* first flush reason (enum csc_gro_reason) */
     uint32_t gro_remcsum_start;  /* frame offset, 0 = none */
 };
@@ -70,7 +71,7 @@ struct rp {
     struct napi_gro_cb cb;
     uint8_t dev;                 /* current device index in k->devs */
     uint8_t path;                /* enum csc_path */
-    uint8_t done;                /* the packet was dropped or delivered */
+    bool done;                   /* the packet was dropped or delivered */
     uint8_t pkt_type;            /* skb->pkt_type: PACKET_* (eth.c) */
     uint8_t npatch;
     struct field_patch patch[4];
@@ -159,7 +160,7 @@ static inline void rp_enter(struct rp *rp, uint8_t layer, enum kfn fn)
 /* Fold a state change that completes the last step into it (e.g. the level
  * skb_gro_incr_csum_unnecessary hands down after a validation). */
 void rp_amend_last(struct rp *rp);
-void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, uint32_t pass_bytes);
+void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, bool ok, uint32_t pass_bytes);
 void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t counters);
 /* A path the model does not know: verdict unknown (never accept), the
  * not-modelled warning, and the replay stops. */

@@ -28,7 +28,7 @@ void not_modelled(struct rp *rp, uint8_t i, enum kfn fn)
 void deliver(struct rp *rp, uint8_t i, enum kfn fn)
 {
     rp_step(rp, i, fn, W_DELIVER, CSC_TRI_YES, 0, NULL);
-    rp->done = 1;
+    rp->done = true;
 }
 
 /* The decoder stopped at layer i (it carries the stop) with this reason */
@@ -98,7 +98,7 @@ static bool need_layer(struct rp *rp, unsigned i, uint8_t from, enum kfn fn)
         return false;
     rp->k->verdict = CSC_K_UNKNOWN;
     rp_step(rp, from, fn, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
-    rp->done = 1;
+    rp->done = true;
     return false;
 }
 
@@ -789,7 +789,7 @@ void gre_rcv(struct rp *rp, uint8_t i)
         }
         skb_checksum_try_convert(rp, i, KF_GRE_PARSE_HEADER, 0);
     } else {
-        rp_layer_result(rp, i, CSC_M_UNCHECKED, 1, 0);
+        rp_layer_result(rp, i, CSC_M_UNCHECKED, true, 0);
     }
     unsigned n = i + 1u;
     /* a short ERSPAN II/III header: gre_parse_header's own pull, before
@@ -814,7 +814,7 @@ void gre_rcv(struct rp *rp, uint8_t i)
         /* NHRP (0x2001): the kernel checks nothing in it; only an NHRP
          * daemon's packet socket (opennhrp, FRR nhrpd) would take it from
          * the gre device - the stock receiver has none (issue 28, 13) */
-        rp_layer_result(rp, (uint8_t)n, CSC_M_UNCHECKED, 1, 0);
+        rp_layer_result(rp, (uint8_t)n, CSC_M_UNCHECKED, true, 0);
     if ((!has_layer(rp, n) && stopped_at(rp, i, CSC_STOP_ETHERTYPE)) ||
         (has_layer(rp, n) && (L(rp, (uint8_t)n)->proto == CSC_P_WLAN ||
                               L(rp, (uint8_t)n)->proto == CSC_P_NHRP))) {

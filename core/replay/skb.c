@@ -50,7 +50,7 @@ void __skb_mark_checksum_bad(struct rp *rp)
     if (!era(rp, CSC_E_HAS_CSUM_BAD))
         return;
     if (rp->skb.ip_summed == CHECKSUM_NONE || rp->skb.ip_summed == CHECKSUM_UNNECESSARY)
-        rp->skb.csum_bad = 1;
+        rp->skb.csum_bad = true;
 }
 
 /* __skb_checksum_complete (net/core/skbuff.c): a full software pass over
@@ -71,8 +71,8 @@ int __skb_checksum_complete(struct rp *rp, uint8_t layer, enum kfn fn)
         s->csum = sum;
         s->csum_known = rp_region(rp, s->data, s->tail, &sum);
         s->ip_summed = CHECKSUM_COMPLETE;
-        s->csum_complete_sw = 1;
-        s->csum_valid = (uint8_t)ok;
+        s->csum_complete_sw = true;
+        s->csum_valid = ok;
     }
     rp_step(rp, layer, fn, CSC_M_SW_PASS, ok, bytes, &before);
     rp_layer_result(rp, layer, CSC_M_SW_PASS, ok, bytes);
@@ -100,10 +100,10 @@ static bool __skb_checksum_validate_needed(struct rp *rp, uint8_t layer, enum kf
     if (skb_csum_unnecessary(rp) || zero) {
         struct csc_skb_state before = rp_snap(rp);
         enum csc_method m = unneeded_method(rp, zero && !skb_csum_unnecessary(rp));
-        rp->skb.csum_valid = 1;
+        rp->skb.csum_valid = true;
         __skb_decr_checksum_unnecessary(rp);
         rp_step(rp, layer, fn, m, CSC_TRI_YES, 0, &before);
-        rp_layer_result(rp, layer, m, 1, 0);
+        rp_layer_result(rp, layer, m, true, 0);
         return false;
     }
     return true;
@@ -180,19 +180,19 @@ static int __skb_checksum_validate_complete(struct rp *rp, uint8_t layer, enum k
     struct csc_skb_state before = rp_snap(rp);
     if (s->ip_summed == CHECKSUM_COMPLETE) {
         if (rp_check(rp, layer, s->csum_known, csum_add(psum, s->csum))) {
-            s->csum_valid = 1;
+            s->csum_valid = true;
             rp_step(rp, layer, fn, CSC_M_COMPLETE, CSC_TRI_YES, 0, &before);
-            rp_layer_result(rp, layer, CSC_M_COMPLETE, 1, 0);
+            rp_layer_result(rp, layer, CSC_M_COMPLETE, true, 0);
             return 0;
         }
         rp_step(rp, layer, fn, CSC_M_COMPLETE, CSC_TRI_NO, 0, &before);
     } else if (era(rp, CSC_E_HAS_CSUM_BAD) && s->csum_bad) {
         rp_step(rp, layer, fn, CSC_M_CSUM_BAD, CSC_TRI_NO, 0, &before);
-        rp_layer_result(rp, layer, CSC_M_CSUM_BAD, 0, 0);
+        rp_layer_result(rp, layer, CSC_M_CSUM_BAD, false, 0);
         return 1;
     }
     s->csum = psum;                   /* the COMPLETE value is lost here */
-    s->csum_known = 1;
+    s->csum_known = true;
     if (complete || s->tail - s->data <= CHECKSUM_BREAK) {
         int r = __skb_checksum_complete(rp, layer, fn);
         s->csum_valid = !r;
@@ -209,7 +209,7 @@ static int __skb_checksum_validate_complete(struct rp *rp, uint8_t layer, enum k
 int __skb_checksum_validate(struct rp *rp, uint8_t layer, enum kfn fn, bool complete,
                             bool zero_okay, uint16_t check, uint32_t psum)
 {
-    rp->skb.csum_valid = 0;
+    rp->skb.csum_valid = false;
     if (__skb_checksum_validate_needed(rp, layer, fn, zero_okay, check))
         return __skb_checksum_validate_complete(rp, layer, fn, complete, psum);
     return 0;
@@ -236,7 +236,7 @@ void skb_checksum_try_convert(struct rp *rp, uint8_t layer, enum kfn fn, uint32_
         return;
     struct csc_skb_state before = rp_snap(rp);
     s->csum = ~psum;
-    s->csum_known = 1;
+    s->csum_known = true;
     s->ip_summed = CHECKSUM_COMPLETE;
     rp_step(rp, layer, fn, W_CONVERT, CSC_TRI_YES, 0, &before);
     if (layer < rp->r->nlayers)

@@ -42,7 +42,7 @@ void rp_amend_last(struct rp *rp)
 /* The first validation of a layer is its summary, unless the normal path
  * later had to spend work or failed (GRO failures are not final: the
  * normal path re-validates); the full story is in the steps. */
-void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, uint32_t pass_bytes)
+void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, bool ok, uint32_t pass_bytes)
 {
     if (layer >= rp->r->nlayers)
         return;
@@ -59,7 +59,7 @@ void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, int ok, ui
     lk->method = (uint8_t)m;
     lk->path = rp->path;
     lk->dev = rp->dev;
-    lk->ok = (uint8_t)ok;
+    lk->ok = ok ? CSC_TRI_YES : CSC_TRI_NO;
 }
 
 void rp_count_pass(struct rp *rp, uint32_t bytes)
@@ -83,7 +83,7 @@ void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t
     k->drop_layer = layer;
     k->drop_reason = (uint8_t)why;
     k->counters |= counters;
-    rp->done = 1;
+    rp->done = true;
     rp_step(rp, layer, fn, W_DROP, CSC_TRI_NO, 0, NULL);
 }
 
@@ -92,5 +92,5 @@ void rp_unknown(struct rp *rp, uint8_t layer, enum kfn fn)
     rp->k->verdict = CSC_K_UNKNOWN;
     rp->k->warnings |= CSC_W_NOT_MODELLED;
     rp_step(rp, layer, fn, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
-    rp->done = 1;
+    rp->done = true;
 }

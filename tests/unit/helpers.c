@@ -18,6 +18,21 @@ void run_bytes(const uint8_t *b, size_t caplen, size_t wirelen, enum csc_link li
 {
     struct csc_frame fr = { b, (uint32_t)caplen, (uint32_t)wirelen, (uint8_t)link, CSC_DIR_UNKNOWN };
     csc_analyze(&CFG, &fr, &R);
+    /* a step's bytes are a software pass's, every other step has none */
+    for (unsigned i = 0; i < R.kernel.nsteps; i++) {
+        const struct csc_step *st = &R.kernel.steps[i];
+        if (st->bytes && st->what != CSC_M_SW_PASS)
+            dump_result();
+        ck_assert_msg(!st->bytes || st->what == CSC_M_SW_PASS, "step %u (%s %s): %u bytes", i,
+                      csc_fn_name(st->fn), csc_what_name(st->what), st->bytes);
+        /* the kernel's one-bit fields hold 0 or 1, ip_summed one of four, the level up to 3 */
+        ck_assert_msg(st->cb.csum_valid <= 1 && st->cb.flush <= 1 && st->cb.encap_mark <= 1 &&
+                      st->after.csum_valid <= 1 && st->after.csum_bad <= 1 && st->after.ip_summed <= 3 &&
+                      st->after.csum_level <= 3,
+                      "step %u (%s %s): cb %u/%u/%u, skb %u/%u/%u/%u", i, csc_fn_name(st->fn),
+                      csc_what_name(st->what), st->cb.csum_valid, st->cb.flush, st->cb.encap_mark,
+                      st->after.ip_summed, st->after.csum_level, st->after.csum_valid, st->after.csum_bad);
+    }
 }
 
 void run(struct pb_frame *f)

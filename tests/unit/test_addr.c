@@ -397,6 +397,64 @@ START_TEST(ipv4_timestamp_option_room_by_flag)
 }
 END_TEST
 
+/* __ip_options_compile's record route (v6.12) in a 7-byte option: a
+ * pointer within it needs room for an address (4: 4 + 3 <= 7, fine; 7:
+ * 7 + 3 > 7, error, Ip InHdrErrors); 8, past it, is a full option: fine. */
+START_TEST(ipv4_record_route_pointer_edges)
+{
+    static const struct { uint8_t ptr; bool bad; } c[] = { { 4, false }, { 7, true }, { 8, false } };
+    for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++) {
+        struct pb_frame f;
+        vxlan_inner(&f, 0, NULL, NULL);
+        f.l[5].ip_opts = 8;
+        struct pb_patch *p = pb_patch_add(&f, 5, PB_PATCH_SET, 20, 8);
+        ck_assert_ptr_nonnull(p);
+        const uint8_t o[8] = { 0x07, 7, c[k].ptr, 0, 0, 0, 0, 0 };
+        memcpy(p->val, o, 8);
+        memset(p->mask, 0xff, 8);
+        cfg_set("none", "6.12");
+        run(&f);
+        ck_assert_uint_eq(FRAME[f.off[5] + 22], c[k].ptr);
+        if (!c[k].bad) {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_TCP, 0));
+            ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+        } else {
+            expect_dropped_at_inner(0, 1u << CSC_C_IP_IN_HDR_ERRORS,
+                                    "NOT_SPECIFIED (ip options: parameter problem)");
+        }
+    }
+}
+END_TEST
+
+/* A full timestamp option (pointer 9 past its 8 bytes) counts the
+ * overflow in the high nibble of byte 3 (__ip_options_compile v6.12): 14
+ * goes up to 15, fine; 15 would wrap: error, Ip InHdrErrors. */
+START_TEST(ipv4_timestamp_overflow_counter)
+{
+    for (uint8_t oflw = 14; oflw <= 15; oflw++) {
+        struct pb_frame f;
+        vxlan_inner(&f, 0, NULL, NULL);
+        f.l[5].ip_opts = 8;
+        struct pb_patch *p = pb_patch_add(&f, 5, PB_PATCH_SET, 20, 8);
+        ck_assert_ptr_nonnull(p);
+        const uint8_t o[8] = { 0x44, 8, 9, (uint8_t)(oflw << 4), 0, 0, 0, 0 };
+        memcpy(p->val, o, 8);
+        memset(p->mask, 0xff, 8);
+        cfg_set("none", "6.12");
+        run(&f);
+        ck_assert_uint_eq(FRAME[f.off[5] + 23] >> 4, oflw);
+        if (oflw == 14) {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_TCP, 0));
+        } else {
+            expect_dropped_at_inner(0, 1u << CSC_C_IP_IN_HDR_ERRORS,
+                                    "NOT_SPECIFIED (ip options: parameter problem)");
+        }
+    }
+}
+END_TEST
+
 Suite *addr_suite(void);
 Suite *addr_suite(void)
 {
@@ -414,6 +472,8 @@ Suite *addr_suite(void)
     tcase_add_test(t, ipv6_first_extension_beyond_payload_length);
     tcase_add_test(t, ipv4_option_of_two_bytes_at_the_end);
     tcase_add_test(t, ipv4_timestamp_option_room_by_flag);
+    tcase_add_test(t, ipv4_record_route_pointer_edges);
+    tcase_add_test(t, ipv4_timestamp_overflow_counter);
     suite_add_tcase(s, t);
     return s;
 }

@@ -111,6 +111,13 @@ START_TEST(ip6erspan_has_no_type_1)
     erspan_frame(0, 0, 0, 0);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
     ck_assert_int_eq(R.kernel.devs[1].kind, CSC_P_ERSPAN);
+    /* ... and a type I frame behind 8 bytes of GRE (a key) would be pulled
+     * another way: not modelled */
+    erspan_frame(GRE_K, 0, 0, 0);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_ERSPAN, 0)].hdr_len, 0);
+    ck_assert_uint_eq(R.layers[lay(CSC_P_GRE, 0)].hdr_len, 8);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    ck_assert_int_ge(find_step("erspan_rcv", "not-modelled"), 0);
     /* IPv6 type II with S goes up */
     erspan_frame(GRE_K | GRE_S, 1, 1, 0);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
@@ -197,11 +204,70 @@ START_TEST(erspan_with_nothing_after)
 }
 END_TEST
 
+/* ip_tunnel_rcv (v6.12, "make sure to pull inner header"): the mirrored
+ * frame's IPv4 header cut short after its Ethernet header is dropped with
+ * rx_length_errors (ERSPAN II over IPv4; IPv6's __ip6_tnl_rcv is not in
+ * the table). */
+START_TEST(erspan_inner_ip_header_short)
+{
+    struct pb_frame f;
+    push_erspan(&f, GRE_K | GRE_S, 1, 0);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH)->proto = 0x0800;
+    struct pb_layer *r = pb_push(&f, PB_RAW);
+    memcpy(r->raw, "\x45\x00\x00\x1c\x00\x01\x40\x00\x40\x11", 10);
+    r->len = 10;
+    cfg_set("none", "6.12");
+    run(&f);
+    if (R.kernel.verdict != CSC_K_DROP)
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "PKT_TOO_SMALL");
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_DEV_RX_LENGTH_ERRORS, CSC_C_DEV_RX_ERRORS));
+    ck_assert_int_ge(find_step("ip_tunnel_rcv", "drop"), 0);
+}
+END_TEST
+
+/* ERSPAN III with O ending the packet right after its 12 bytes: the
+ * decoder misses the 8-byte subheader (malformed), but erspan_rcv pulls
+ * only the 12 (pull.c:erspan_short): enough, it goes on (what follows is
+ * not modelled: unknown); 11 bytes are a short pull (7.2: rx_dropped). */
+START_TEST(erspan3_header_exactly_at_the_end)
+{
+    for (int len = 12; len >= 11; len--) {
+        struct pb_frame f;
+        pb_init(&f);
+        f.no_pad = 1;
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        struct pb_layer *g = pb_push(&f, PB_GRE);
+        g->proto = ETH_P_ERSPAN3;
+        g->gre_flags = GRE_S | GRE_K;
+        g->key = 100;
+        struct pb_layer *e = pb_push(&f, PB_RAW);
+        memcpy(e->raw, "\x20\x64\x00\x64\x00\x00\x00\x01\x00\x00\x00\x01", 12);   /* ver 2, O */
+        e->len = (uint16_t)len;
+        cfg_set("none", "7.2");
+        run(&f);
+        ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+        if (len == 12) {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);   /* pulled; the frame is not modelled */
+        } else {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "PKT_TOO_SMALL");
+            ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_NIC_RX_DROPPED);
+        }
+    }
+}
+END_TEST
+
 Suite *erspan_suite(void);
 Suite *erspan_suite(void)
 {
     Suite *s = suite_create("erspan device flags (issue 28 findings 7, 8)");
     TCase *t = tcase_create("core");
+    tcase_add_test(t, erspan3_header_exactly_at_the_end);
+    tcase_add_test(t, erspan_inner_ip_header_short);
     tcase_add_test(t, erspan_c_bit_is_a_crc_error);
     tcase_add_test(t, ip6erspan_has_no_type_1);
     tcase_add_test(t, erspan3_platform_subheader);

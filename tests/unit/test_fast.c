@@ -158,12 +158,89 @@ START_TEST(bad_checksum_goes_the_general_way)
     both();
     vxlan_tcp(2, 6, PB_OK);
     ck_assert_uint_eq(both(), 1);
+    ck_assert_uint_eq(T->served, 1);                  /* the first plan served it */
     vxlan_tcp(3, 7, PB_BAD);
     ck_assert_uint_eq(both(), 1);
+    ck_assert_uint_eq(T->served, 0);                  /* no plan served this one */
     ck_assert_int_eq(B.layers[at(&B, CSC_P_TCP, 0)].verdict, CSC_V_BAD);
     struct csc_fast_stats st;
     csc_fast_stats(T, &st);
     ck_assert_uint_eq(st.fallbacks, 1);
+}
+END_TEST
+
+/* A checksum the plan does not expect good (a UDP checksum of zero: none
+ * sent) is verified again and served when its verdict is the plan's; a
+ * good one in its place is another verdict: the general way. */
+START_TEST(zero_udp_checksum_served_when_the_verdict_is_the_plans)
+{
+    static const uint8_t csum[] = { PB_ZERO, PB_ZERO, PB_ZERO, PB_OK };
+    uint64_t before = 0;
+    for (unsigned i = 0; i < sizeof csum; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4)->src[3] = (uint8_t)(10 + i);
+        struct pb_layer *u = pb_push(&f, PB_UDP);
+        u->sport = (uint16_t)(5000 + i);
+        u->csum = csum[i];
+        pb_push(&f, PB_PAYLOAD)->len = 64;
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        uint64_t known = both();
+        ck_assert_msg(known - before == (i == 1 || i == 2), "frame %u: served %d", i, (int)(known - before));
+        before = known;
+        ck_assert_int_eq(B.layers[at(&B, CSC_P_UDP, 0)].verdict, csum[i] == PB_ZERO ? CSC_V_NONE : CSC_V_GOOD);
+    }
+    struct csc_fast_stats st;
+    csc_fast_stats(T, &st);
+    ck_assert_uint_eq(st.fallbacks, 1);
+}
+END_TEST
+
+/* An ICMP frame of 24 payload bytes: one length, so one set of plans,
+ * and a plan per type (the type is guarded) */
+static uint64_t icmp_of_type(uint8_t type)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_ICMP)->icmp_type = type;
+    pb_push(&f, PB_PAYLOAD)->len = 24;
+    FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+    return both();
+}
+
+/* A full set (CSC_FAST_WAYS plans of one length) takes a new shape in
+ * place of its least recently used plan. Nine ICMP types of nine shapes
+ * (types handled alike share one: found first, in a table of their own);
+ * eight fill the set, the first is used again, the ninth comes - the
+ * second type's plan goes, the third's stays. */
+START_TEST(full_set_evicts_the_least_recently_used)
+{
+    ck_assert_int_eq(CSC_FAST_WAYS, 8);
+    uint8_t types[9];
+    unsigned n = 0;
+    uint64_t known = 0;
+    for (unsigned type = 0; type < 256 && n < 9; type++) {
+        uint64_t k = icmp_of_type((uint8_t)type);
+        if (k == known)
+            types[n++] = (uint8_t)type;          /* not served: a shape of its own */
+        known = k;
+    }
+    ck_assert_uint_eq(n, 9);
+    csc_fast_init(T);
+    for (unsigned i = 0; i < 8; i++)
+        known = icmp_of_type(types[i]);
+    ck_assert_uint_eq(known, 0);
+    ck_assert_uint_eq(icmp_of_type(types[0]), 1);           /* served: now the most recent */
+    icmp_of_type(types[8]);                                 /* a ninth shape */
+    struct csc_fast_stats st;
+    csc_fast_stats(T, &st);
+    ck_assert_uint_eq(st.evicted, 1);
+    ck_assert_uint_eq(icmp_of_type(types[2]), 2);           /* kept */
+    ck_assert_uint_eq(icmp_of_type(types[0]), 3);
+    ck_assert_uint_eq(icmp_of_type(types[1]), 3);           /* evicted: the general way */
 }
 END_TEST
 
@@ -376,6 +453,8 @@ Suite *fast_suite(void)
     tcase_add_test(t, plan_from_a_memo_entry);
     tcase_add_test(t, another_config_forgets);
     tcase_add_test(t, bad_checksum_goes_the_general_way);
+    tcase_add_test(t, full_set_evicts_the_least_recently_used);
+    tcase_add_test(t, zero_udp_checksum_served_when_the_verdict_is_the_plans);
     tcase_add_test(t, icmp_type_is_guarded);
     tcase_add_test(t, address_class_is_guarded);
     tcase_add_test(t, replay_input_blanks_values);

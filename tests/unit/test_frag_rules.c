@@ -134,6 +134,61 @@ START_TEST(ipv4_fragment_rounded_down)
 }
 END_TEST
 
+/* A capture without a link header (DLT_RAW): the fragment's IPv4 header is
+ * layer 0, and its fragments reassemble as they do behind Ethernet. */
+START_TEST(ipv4_fragments_as_layer_0_reassemble)
+{
+    static struct csc_frag_table t;
+    cfg_set("none", "modern");
+    ipv4_datagram(0, 0);
+    csc_frag_init(&t);
+    for (int k = 0; k < 3; k++) {
+        run_bytes(fb[k] + 14, fl[k] - 14, fl[k] - 14, CSC_LINK_RAW);
+        ck_assert_int_eq(R.layers[0].proto, CSC_P_IPV4);
+        ck_assert(R.layers[0].notes & CSC_N_FRAGMENT);
+        struct csc_frame fr = { fb[k] + 14, (uint32_t)fl[k] - 14, (uint32_t)fl[k] - 14, CSC_LINK_RAW, 0 };
+        ck_assert_int_eq(csc_frag_feed(&t, &fr, &R, (uint64_t)k + 1), k == 2);
+    }
+    ck_assert_uint_eq(t.completed, 1);
+    int u = lay(CSC_P_UDP, 0);
+    ck_assert_int_eq(R.layers[u].reason, CSC_R_FRAG_REASSEMBLED);
+    ck_assert_int_eq(R.layers[u].verdict, CSC_V_GOOD);
+}
+END_TEST
+
+/* A datagram whose IP header is all it has the decoder follow (protocol
+ * 253, no handler): reassembled, it is replayed all the same -
+ * ip_local_deliver_finish drops it, IP_NOPROTO, IpInUnknownProtos. */
+START_TEST(ipv4_datagram_of_an_unknown_protocol_replayed)
+{
+    static struct csc_frag_table t;
+    static uint8_t store[CSC_FRAG_STORE_BYTES];
+    cfg_set("none", "modern");
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    struct pb_layer *ip = pb_push(&f, PB_IPV4);
+    ip->frag = 0;
+    ip->ip_id = 0x2810;
+    ip->proto = 253;
+    pb_push(&f, PB_PAYLOAD)->len = 1000;
+    run(&f);
+    fn = 0;
+    ck_assert_int_eq(pb_fragment_ipv4(FRAME, FRAME_LEN, 14, 400, take, NULL), 3);
+    csc_frag_init(&t);
+    csc_frag_attach(&t, &CFG, store);
+    for (int k = 0; k < 3; k++)
+        feed(&t, k, k + 1);
+    ck_assert_uint_eq(t.completed, 1);
+    ck_assert(R.kernel.ran);
+    if (R.kernel.verdict != CSC_K_DROP)
+        dump_result();
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "IP_NOPROTO");
+    ck_assert(has_counter(CSC_C_IP_IN_UNKNOWN_PROTOS));
+}
+END_TEST
+
 /* ip_frag_queue: a fragment with MF and fewer than 8 payload bytes is
  * rounded to nothing (end == offset): discard_qp kills the queue (v6.12).
  * The frame is dropped with no counter of the model's (ReasmFails), and the
@@ -687,6 +742,8 @@ Suite *frag_rules_suite(void)
     Suite *s = suite_create("frag_rules");
     TCase *t = tcase_create("ip_frag_queue");
     tcase_add_test(t, ipv4_fragment_rounded_down);
+    tcase_add_test(t, ipv4_fragments_as_layer_0_reassemble);
+    tcase_add_test(t, ipv4_datagram_of_an_unknown_protocol_replayed);
     tcase_add_test(t, ipv4_fragment_rounded_to_nothing);
     tcase_add_test(t, ipv6_fragment_not_rounded);
     tcase_add_test(t, ipv6_first_fragment_header_need_by_protocol);

@@ -337,6 +337,18 @@ START_TEST(limits)
     flow(60, PB_OK, 1400);
     ck_assert_uint_eq(nic()->flushes[CSC_GF_SIZE], 1);
     ck_assert_uint_eq(nic()->packets_out, 2);
+    /* at the limit's edge: skb->len at the NIC is the IP packet (the
+     * Ethernet header pulled), 90 + 1,000 bytes, and a second segment adds
+     * its 1,000 - a super-packet of 2,090 fits gro_max_size 2,090, not 2,089 */
+    for (uint32_t max = 2089; max <= 2090; max++) {
+        struct csc_gro_cfg m;
+        csc_gro_cfg_default(&m);
+        m.max_size = max;
+        csc_gro_init(&G, &m);
+        flow(2, PB_OK, 1000);
+        ck_assert_uint_eq(nic()->flushes[CSC_GF_SIZE], max == 2089);
+        ck_assert_uint_eq(nic()->packets_out, max == 2089 ? 2 : 1);
+    }
     /* more flows than a bucket holds: the oldest goes */
     csc_gro_init(&G, NULL);
     struct flow_opts o = { PB_OK, 100, 1, 0, 0, PB_OK, 0 };
@@ -380,6 +392,10 @@ START_TEST(limits)
     /* a configuration without a budget gets NAPI_POLL_WEIGHT, 64
      * (include/linux/netdevice.h v6.12), and 64 KiB for gro_max_size */
     csc_gro_cfg_default(&c);
+    ck_assert_uint_eq(c.max_size, 65536);             /* the default itself */
+    ck_assert_uint_eq(c.budget, 64);
+    ck_assert_uint_eq(c.poll_gap_us, 100);
+    ck_assert_uint_eq(c.flush_timeout_us, 0);
     c.budget = 0;
     c.max_size = 0;
     csc_gro_init(&G, &c);
@@ -438,6 +454,23 @@ static const struct csc_gro_flow_stats *stats_of(uint8_t dev, uint16_t sport)
             found = &G.flow[i];
     return found;   /* (...which itself counted one more frame in) */
 }
+
+/* A flow's own counts: ten segments merged are ten merged frames in one
+ * packet; one segment flushed alone is a packet and no merged frame. */
+START_TEST(flow_counts_merged_frames_only_when_merged)
+{
+    cfg_set("none", "modern");
+    for (int n = 1; n <= 10; n += 9) {
+        csc_gro_init(&G, NULL);
+        flow(n, PB_OK, 1000);
+        const struct csc_gro_flow_stats *fs = stats_of(0, 0);
+        ck_assert_ptr_nonnull(fs);
+        ck_assert_uint_eq(fs->packets_out, 1);
+        ck_assert_uint_eq(fs->merged_frames, n == 1 ? 0 : 10);
+        ck_assert_uint_eq(fs->flushes[CSC_GF_END], 1);
+    }
+}
+END_TEST
 
 START_TEST(flow_table_lru)
 {
@@ -567,6 +600,96 @@ START_TEST(ipid_fixed_per_header_7_2)
     d = ipid_run("7.2", 2);
     ck_assert_uint_eq(d->packets_out, 3);
     ck_assert_uint_eq(d->merged_frames, 0);
+}
+END_TEST
+
+/* Three segments of one TCP flow, IPv4 IDs going up by a step a segment
+ * (DF or not): alone, or in VXLAN behind an outer IPv4 header of its own. */
+static const struct csc_gro_dev_stats *ipid_flow(const char *era, bool tunnel, bool outer_df, int outer_step,
+                                                 bool inner_df, int inner_step)
+{
+    cfg_set("none", era);
+    struct csc_gro_cfg c;
+    csc_gro_cfg_default(&c);
+    c.era_sw = CFG.era.sw;
+    csc_gro_init(&G, &c);
+    for (int i = 0; i < 3; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        if (tunnel) {
+            struct pb_layer *o = pb_push(&f, PB_IPV4);
+            o->frag = outer_df ? 0x4000 : 0;
+            o->ip_id = (uint16_t)(0x500 + i * outer_step);
+            pb_push(&f, PB_UDP);
+            pb_push(&f, PB_VXLAN);
+            pb_push(&f, PB_ETH);
+        }
+        struct pb_layer *ip = pb_push(&f, PB_IPV4);
+        ip->frag = inner_df ? 0x4000 : 0;
+        ip->ip_id = (uint16_t)(0x100 + i * inner_step);
+        struct pb_layer *t = pb_push(&f, PB_TCP);
+        t->seq = 1000u + 1000u * (uint32_t)i;
+        t->tcp_flags = 0x10;
+        pb_push(&f, PB_PAYLOAD)->len = 1000;
+        run(&f);
+        struct csc_frame fr = { FRAME, (uint32_t)FRAME_LEN, (uint32_t)FRAME_LEN, CSC_LINK_ETHERNET, 0 };
+        csc_gro_feed(&G, &fr, &R, (uint64_t)i + 1, (uint64_t)i, &D);
+    }
+    csc_gro_finish(&G);
+    return nic();
+}
+
+/* One IPv4 header without DF: its ID must go up by one in every era (the
+ * header is the innermost and the only one); by two it never merges. */
+START_TEST(ipid_of_a_lone_header_by_era)
+{
+    static const char *const eras[] = { "4.6", "5.10", "6.1", "6.12", "7.2" };
+    for (unsigned e = 0; e < sizeof eras / sizeof eras[0]; e++) {
+        const struct csc_gro_dev_stats *d = ipid_flow(eras[e], false, false, 0, false, 1);
+        ck_assert_msg(d->merged_frames == 3 && d->packets_out == 1, "%s +1: merged %u, out %u", eras[e],
+                      (unsigned)d->merged_frames, (unsigned)d->packets_out);
+        d = ipid_flow(eras[e], false, false, 0, false, 2);
+        ck_assert_msg(d->merged_frames == 0 && d->packets_out == 3, "%s +2: merged %u, out %u", eras[e],
+                      (unsigned)d->merged_frames, (unsigned)d->packets_out);
+    }
+}
+END_TEST
+
+/* inet_gro_receive + tcp_gro_receive (v4.13 to v6.1): one IPv4 header
+ * with DF may keep its ID fixed (is_atomic), or count it up by one (the
+ * second segment's +1 ends fixed-ID mode); +2 flushes. Without DF it must
+ * count up by one. */
+START_TEST(ipid_df_fixed_or_counting_by_era)
+{
+    static const struct { bool df; int step; bool merges; } c[] = {
+        { true, 0, true }, { true, 1, true }, { true, 2, false }, { false, 1, true }, { false, 0, false },
+    };
+    static const char *const eras[] = { "5.10", "6.1" };
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++) {
+            const struct csc_gro_dev_stats *d = ipid_flow(eras[e], false, false, 0, c[k].df, c[k].step);
+            ck_assert_msg(d->packets_out == (c[k].merges ? 1 : 3) && d->merged_frames == (c[k].merges ? 3 : 0),
+                          "%s df %d step %d: out %u, merged %u", eras[e], c[k].df, c[k].step,
+                          (unsigned)d->packets_out, (unsigned)d->merged_frames);
+        }
+}
+END_TEST
+
+/* gro_receive_network_flush (v6.12): the outer header with DF is skipped
+ * (its ID may do anything), the inner one without DF is not; the other way
+ * round the outer ID counts. */
+START_TEST(ipid_outer_df_skipped_6_12)
+{
+    const struct csc_gro_dev_stats *d = ipid_flow("6.12", true, true, 7, false, 1);
+    ck_assert_uint_eq(d->merged_frames, 3);
+    ck_assert_uint_eq(d->packets_out, 1);
+    d = ipid_flow("6.12", true, false, 7, false, 1);
+    ck_assert_uint_eq(d->merged_frames, 0);
+    ck_assert_uint_eq(d->packets_out, 3);
+    d = ipid_flow("6.12", true, true, 7, false, 2);
+    ck_assert_uint_eq(d->merged_frames, 0);
+    ck_assert_uint_eq(d->packets_out, 3);
 }
 END_TEST
 
@@ -773,6 +896,10 @@ Suite *gro_suite(void)
     tcase_add_test(t, device_merge_of_frames_the_nic_sent_together);
     tcase_add_test(t, device_entry_grown_at_the_nic);
     tcase_add_test(t, tunnel_device_has_no_flush_timeout);
+    tcase_add_test(t, flow_counts_merged_frames_only_when_merged);
+    tcase_add_test(t, ipid_of_a_lone_header_by_era);
+    tcase_add_test(t, ipid_outer_df_skipped_6_12);
+    tcase_add_test(t, ipid_df_fixed_or_counting_by_era);
     suite_add_tcase(s, t);
     return s;
 }

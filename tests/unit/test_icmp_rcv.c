@@ -64,6 +64,12 @@ START_TEST(icmp_handler_lengths)
     expect_icmp_drop("PKT_TOO_SMALL", 1u << CSC_C_ICMP_IN_ERRORS);
     run_icmp(13, 2, PB_OK, "none");
     expect_icmp_drop("PKT_TOO_SMALL", 1u << CSC_C_ICMP_IN_ERRORS);
+    run_icmp(13, 3, PB_OK, "none");                 /* icmp_timestamp's edge: 3 short, 4 taken */
+    expect_icmp_drop("PKT_TOO_SMALL", 1u << CSC_C_ICMP_IN_ERRORS);
+    run_icmp(13, 4, PB_OK, "none");
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    run_icmp(5, 19, PB_OK, "none");                 /* icmp_redirect's: 19 short, 20 taken */
+    expect_icmp_drop("PKT_TOO_SMALL", 1u << CSC_C_ICMP_IN_ERRORS);
     run_icmp(13, 12, PB_OK, "none");
     ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
     run_icmp(8, 56, PB_OK, "none");
@@ -125,6 +131,8 @@ START_TEST(igmp_checksum_has_no_pseudo_header)
         run(&f);
         int g = lay(CSC_P_IGMP, 0);
         ck_assert_int_eq(R.layers[g].verdict, bad ? CSC_V_BAD : CSC_V_GOOD);
+        ck_assert_int_eq(R.layers[g].k.method, CSC_M_SW_PASS);
+        ck_assert_int_eq(R.layers[g].k.ok, bad ? CSC_TRI_NO : CSC_TRI_YES);   /* the kernel's sum agrees */
         if (R.kernel.verdict != (bad ? CSC_K_DROP : CSC_K_ACCEPT))
             dump_result();
         ck_assert_int_eq(R.kernel.verdict, bad ? CSC_K_DROP : CSC_K_ACCEPT);
@@ -160,14 +168,40 @@ START_TEST(icmpv6_quote_with_extension_header_unknown)
         run(&f);
         int ic = lay(CSC_P_ICMPV6, 0);
         ck_assert_uint_eq(FRAME[R.layers[ic].off + 8 + 6], c[i].nh);   /* the quote's next header */
+        /* type 1, the lowest error type: its quote is decoded, as quoted */
+        ck_assert(R.layers[lay(CSC_P_IPV6, 1)].notes & CSC_N_QUOTED);
         if (c[i].nh == 17) {
-            ck_assert_int_ne(R.kernel.verdict, CSC_K_UNKNOWN);
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+            ck_assert_int_ge(find_step("icmpv6_rcv", "deliver"), 0);
         } else {
             if (R.kernel.verdict != CSC_K_UNKNOWN)
                 dump_result();
             ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
             ck_assert_int_ge(find_step("icmpv6_rcv", "not-modelled"), 0);
         }
+    }
+    /* the rest of the list (routing, AH, no next header): the quote's next
+     * header byte written before the checksums are */
+    static const uint8_t nh[] = { 43, 51, 59 };
+    for (unsigned i = 0; i < sizeof nh; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV6);
+        pb_push(&f, PB_ICMPV6)->icmp_type = 1;
+        pb_push(&f, PB_IPV6);
+        pb_push(&f, PB_UDP);
+        pb_push(&f, PB_PAYLOAD)->len = 16;
+        struct pb_patch *p = pb_patch_add(&f, 3, PB_PATCH_SET, 6, 1);
+        p->mask[0] = 0xff;
+        p->val[0] = nh[i];
+        cfg_set("none", "6.12");
+        run(&f);
+        ck_assert_uint_eq(FRAME[R.layers[lay(CSC_P_ICMPV6, 0)].off + 8 + 6], nh[i]);
+        if (R.kernel.verdict != CSC_K_UNKNOWN)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+        ck_assert_int_ge(find_step("icmpv6_rcv", "not-modelled"), 0);
     }
 }
 END_TEST
@@ -283,6 +317,34 @@ START_TEST(vxlan_inner_ip_header_short)
 }
 END_TEST
 
+/* The same pull in ip6gretap (__ip6_tnl_rcv, v6.12): the inner IPv4
+ * header cut short behind the Ethernet header GRE carries over IPv6 is
+ * dropped by ip6_tnl_rcv, rx_length_errors; over IPv4 by ip_tunnel_rcv. */
+START_TEST(gretap_inner_ip_header_short_by_outer_family)
+{
+    for (int v6 = 0; v6 < 2; v6++) {
+        struct pb_frame f;
+        pb_init(&f);
+        f.no_pad = 1;
+        pb_push(&f, PB_ETH);
+        pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
+        pb_push(&f, PB_GRE)->proto = 0x6558;
+        pb_push(&f, PB_ETH)->proto = 0x0800;
+        struct pb_layer *r = pb_push(&f, PB_RAW);
+        memcpy(r->raw, "\x45\x00\x00\x1c\x00\x01\x40\x00\x40\x11", 10);
+        r->len = 10;
+        cfg_set("none", "6.12");
+        run(&f);
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "PKT_TOO_SMALL");
+        ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_DEV_RX_LENGTH_ERRORS, CSC_C_DEV_RX_ERRORS));
+        ck_assert_int_ge(find_step(v6 ? "ip6_tnl_rcv" : "ip_tunnel_rcv", "drop"), 0);
+    }
+}
+END_TEST
+
 Suite *icmp_rcv_suite(void);
 Suite *icmp_rcv_suite(void)
 {
@@ -297,6 +359,7 @@ Suite *icmp_rcv_suite(void)
     tcase_add_test(t, icmpv6_without_a_byte);
     tcase_add_test(t, ipip_inner_header_short);
     tcase_add_test(t, vxlan_inner_ip_header_short);
+    tcase_add_test(t, gretap_inner_ip_header_short_by_outer_family);
     suite_add_tcase(s, t);
     return s;
 }

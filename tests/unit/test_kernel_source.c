@@ -55,6 +55,47 @@ START_TEST(era_remcsum_cleared_on_exit_from_4_13)
 }
 END_TEST
 
+/* vxlan_remcsum (drivers/net/vxlan/vxlan_core.c, v6.12) pulls the RCO
+ * checksum field, offset + 2 bytes behind the VXLAN header: a field whose
+ * last byte is the packet's last is there; one byte further is a drop.
+ * Inner Eth + IPv4 + TCP + 4 bytes: 58 bytes; the start 34 + shift, the
+ * TCP field 16 further, so shift 6 ends the field at byte 58. */
+START_TEST(vxlan_remcsum_field_at_the_packet_end)
+{
+    struct pb_frame f;
+    for (int shift = 6; shift <= 8; shift += 2) {
+        vxlan_rco(&f);
+        f.l[7].len = 4;
+        f.l[3].rco_shift = (int16_t)shift;
+        cfg_set("none", "6.12");
+        CFG.remcsum_rx = true;
+        CFG.gro_nic = false;
+        run(&f);
+        int v = lay(CSC_P_VXLAN, 0);
+        ck_assert_uint_eq(R.layers[v].rco_start, 34 + shift);
+        ck_assert_uint_eq(R.layers[v].rco_offset, 50 + shift);
+        if (shift == 6) {
+            ck_assert_int_eq(find_step("vxlan_remcsum", "drop"), -1);
+            ck_assert_int_ge(find_step("vxlan_remcsum", "remcsum-partial"), 0);
+        } else {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "VXLAN_INVALID_HDR");
+            ck_assert_int_eq(R.kernel.drop_layer, v);
+            ck_assert_int_eq(find_step("vxlan_remcsum", "remcsum-partial"), -1);
+        }
+        /* skb_gro_remcsum_process with nopartial (vxlan_gro_remcsum): the
+         * same edge - the field's last byte the packet's is adjusted (then
+         * TCP's own check fails: the field adjusted is not its), one byte
+         * further flushes the packet as cut short */
+        cfg_set("complete", "6.12");
+        CFG.remcsum_rx = true;
+        CFG.remcsum_nopartial = true;
+        run(&f);
+        ck_assert_int_eq(R.kernel.devs[0].gro_reason, shift == 6 ? CSC_G_CSUM_FAIL : CSC_G_TRUNCATED);
+    }
+}
+END_TEST
+
 /* pskb_trim_rcsum on Ethernet padding: v4.13.4 turns COMPLETE into NONE,
  * v4.20 keeps it (pskb_trim_rcsum_slow with csum_block_sub, "net:
  * pskb_trim_rcsum() and CHECKSUM_COMPLETE are friends"). */
@@ -381,6 +422,49 @@ START_TEST(gre_teb_has_a_gro_handler_erspan_none)
     ck_assert_uint_eq(R.layers[lay(CSC_P_GRE, 0)].next, 0x88be);
     ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NO_HANDLER);
     ck_assert_int_eq(R.kernel.devs[0].gro_layer, lay(CSC_P_GRE, 0));
+}
+END_TEST
+
+/* gro_find_receive_by_type for the IP types: IPv4 and IPv6 behind GRE
+ * each reach their own gro_receive and are held. */
+START_TEST(gre_ip_types_have_their_gro_handlers)
+{
+    for (int v6 = 0; v6 < 2; v6++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_GRE);
+        pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
+        pb_push(&f, PB_TCP);
+        pb_push(&f, PB_PAYLOAD)->len = 100;
+        cfg_set("complete", "modern");
+        run(&f);
+        ck_assert_uint_eq(R.layers[lay(CSC_P_GRE, 0)].next, v6 ? 0x86dd : 0x0800);
+        ck_assert_int_ge(find_step(v6 ? "ipv6_gro_receive" : "inet_gro_receive", "enter"), 0);
+        ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NONE);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    }
+}
+END_TEST
+
+/* gro_missing: a layer GRO would go on to that the decoder has not. Behind
+ * an EtherType it does not know it is a type without a gro_receive
+ * (NO_HANDLER), not a capture cut short (TRUNCATED). */
+START_TEST(gro_missing_layer_by_stop)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_GRE)->proto = 0x6558;
+    pb_push(&f, PB_ETH)->proto = 0x88b5;
+    pb_push(&f, PB_PAYLOAD)->len = 60;
+    cfg_set("complete", "modern");
+    run(&f);
+    ck_assert_int_eq(R.stop, CSC_STOP_ETHERTYPE);
+    ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NO_HANDLER);
+    ck_assert_int_eq(R.kernel.devs[0].gro_layer, lay(CSC_P_ETH, 1));
 }
 END_TEST
 
@@ -784,7 +868,6 @@ static void gue_carrying(int v6, uint16_t proto)
     cfg_set("none", "6.12");
     run(&f);
     if (R.kernel.verdict != CSC_K_DROP)
-        dump_result();
     ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
 }
 
@@ -813,6 +896,7 @@ Suite *kernel_source_suite(void)
     Suite *s = suite_create("kernel source (issue 15)");
     TCase *t = tcase_create("core");
     tcase_add_test(t, era_remcsum_cleared_on_exit_from_4_13);
+    tcase_add_test(t, vxlan_remcsum_field_at_the_packet_end);
     tcase_add_test(t, every_era_described);
     tcase_add_test(t, era_pskb_trim_keeps_complete_by_4_20);
     tcase_add_test(t, era_convert_all_tunnels_from_3_18);
@@ -825,6 +909,8 @@ Suite *kernel_source_suite(void)
     tcase_add_test(t, geneve_oam_flushed_delivered);
     tcase_add_test(t, gre_vlan_goes_to_vlan_gro_receive);
     tcase_add_test(t, gre_teb_has_a_gro_handler_erspan_none);
+    tcase_add_test(t, gre_ip_types_have_their_gro_handlers);
+    tcase_add_test(t, gro_missing_layer_by_stop);
     tcase_add_test(t, gue_remcsum_offset_below_start);
     tcase_add_test(t, gue_control_message_dropped);
     tcase_add_test(t, gue_variant_2_and_protocol_0_dropped);

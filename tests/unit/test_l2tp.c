@@ -178,6 +178,51 @@ START_TEST(l2spec_guess_arp_over_llc)
 }
 END_TEST
 
+/* IP outranks ARP: bare, the frame is IPv4 (0x0800, 0x45); behind a
+ * sublayer (its first byte 0: allowed) the type would read ARP - bare wins
+ * (a tie would go to the sublayer, the RFC's default). */
+START_TEST(l2spec_guess_ip_outranks_arp)
+{
+    static const uint8_t eth[18] = { 0x00, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x08, 0x00,
+                                     0x45, 0x00, 0x08, 0x06 };
+    l2tp_over(eth, 18);
+    int l = lay(CSC_P_L2TP, 0);
+    ck_assert_int_gt(R.nlayers, l + 1);
+    ck_assert_uint_eq(R.layers[l].hdr_len, 4);
+    ck_assert_int_eq(R.layers[l + 1].proto, CSC_P_ETH);
+    ck_assert_uint_eq(R.layers[l + 1].off, 38);
+}
+END_TEST
+
+/* eth_plausible skips up to two VLAN tags (802.1Q, 802.1ad) to the type
+ * that tells: a tagged IPv4 frame, once or twice, read bare is a frame;
+ * behind a sublayer its first byte (0x02, a reserved bit) is not. */
+START_TEST(l2spec_guess_reads_past_vlan_tags)
+{
+    static const uint8_t one[22] = { 0x02, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x81, 0x00, 0, 5,
+                                     0x08, 0x00, 0x45, 0, 0, 40 };
+    static const uint8_t two[26] = { 0x02, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x88, 0xa8, 0, 5,
+                                     0x81, 0x00, 0, 6, 0x08, 0x00, 0x45, 0, 0, 40 };
+    for (int k = 0; k < 2; k++) {
+        l2tp_over(k ? two : one, k ? 26 : 22);
+        int l = lay(CSC_P_L2TP, 0);
+        if (R.nlayers <= l + 1)
+            dump_result();
+        ck_assert_int_gt(R.nlayers, l + 1);
+        ck_assert_uint_eq(R.layers[l].hdr_len, 4);           /* the session ID alone: no sublayer */
+        ck_assert_int_eq(R.layers[l + 1].proto, CSC_P_ETH);
+        ck_assert_uint_eq(R.layers[l + 1].off, 38);
+    }
+    /* a third tag is one too many: neither reading is a frame */
+    static const uint8_t three[30] = { 0x02, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x88, 0xa8, 0, 5,
+                                       0x81, 0x00, 0, 6, 0x81, 0x00, 0, 7, 0x08, 0x00, 0x45, 0, 0, 40 };
+    l2tp_over(three, 30);
+    int l = lay(CSC_P_L2TP, 0);
+    ck_assert_int_eq(R.nlayers, l + 1);
+    ck_assert_int_ne(R.stop, CSC_STOP_END);
+}
+END_TEST
+
 /* Nothing after the session ID: neither reading has a byte to go by, so
  * there is no sublayer to guess (the header is the session ID alone) */
 START_TEST(l2spec_guess_nothing_after_the_session)
@@ -297,6 +342,8 @@ Suite *l2tp_suite(void)
     tcase_add_test(tc, cookie_found_behind_the_sublayer);
     tcase_add_test(tc, l2spec_guess_nothing_after_the_session);
     tcase_add_test(tc, l2spec_guess_arp_over_llc);
+    tcase_add_test(tc, l2spec_guess_reads_past_vlan_tags);
+    tcase_add_test(tc, l2spec_guess_ip_outranks_arp);
     tcase_add_test(tc, short_headers_dropped_silently);
     suite_add_tcase(s, tc);
     return s;

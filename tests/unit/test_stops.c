@@ -20,7 +20,7 @@ struct stop_case {
     const char *option, *pref;
     enum csc_kverdict verdict;
     const char *drop;        /* csc_drop_name when dropped */
-    enum csc_counter counter;   /* a counter the drop bumps, CSC_C__COUNT: none */
+    enum csc_counter counter;   /* the one counter the drop bumps, CSC_C__COUNT: none */
 };
 
 static void vxlan_tcp(struct pb_frame *f)
@@ -57,6 +57,11 @@ static void ccmp(struct pb_frame *f)
 }
 static void macsec_enc(struct pb_frame *f) { pb_push(f, PB_ETH); pb_push(f, PB_MACSEC)->macsec_tci = 0x2c; }
 static void vxlan_8472(struct pb_frame *f) { vxlan_tcp(f); f->l[2].dport = 8472; }
+/* the same port, a payload that does not read as VXLAN (no I flag): data */
+static void data_8472(struct pb_frame *f)
+{
+    pb_push(f, PB_ETH); pb_push(f, PB_IPV4); pb_push(f, PB_UDP)->dport = 8472; pb_push(f, PB_PAYLOAD)->len = 40;
+}
 static void l2tp_cookie(struct pb_frame *f)
 {
     pb_push(f, PB_ETH); pb_push(f, PB_IPV4);
@@ -120,6 +125,7 @@ static const struct stop_case cases[] = {
     { "arp", arp, 0, CSC_STOP_END, CSC_P_NONE, -1, "", NULL, NULL, CSC_K_UNKNOWN, NULL, NOC },
     { "ospf", ospf, 0, CSC_STOP_END, CSC_P_NONE, -1, "", NULL, NULL, CSC_K_ACCEPT, NULL, NOC },
     { "udp-data", udp_data, 0, CSC_STOP_END, CSC_P_NONE, -1, "", NULL, NULL, CSC_K_ACCEPT, NULL, NOC },
+    { "udp-8472-data", data_8472, 0, CSC_STOP_END, CSC_P_NONE, -1, "", NULL, NULL, CSC_K_ACCEPT, NULL, NOC },
     { "icmp-quote", icmp_quote, 0, CSC_STOP_END, CSC_P_NONE, -1, "", NULL, NULL, CSC_K_ACCEPT, NULL, NOC },
 };
 
@@ -161,8 +167,9 @@ START_TEST(every_reason)
                   csc_kverdict_name(c->verdict));
     if (c->drop)
         ck_assert_str_eq(csc_drop_name(k->drop_reason), c->drop);
-    if (c->counter != NOC)
-        ck_assert_msg(has_counter(c->counter), "%s: no %s", c->name, csc_counter_name(c->counter));
+    /* the counters: the one named, nothing else (no counter: none at all) */
+    uint32_t want = c->counter != NOC ? 1u << c->counter : 0;
+    ck_assert_msg(k->counters == want, "%s: counters %#x, want %#x", c->name, k->counters, want);
     /* a stop is never accepted, but a port the receiver as configured does
      * not use for a tunnel: a plain socket takes the datagram */
     if (csc_stop_is_finding(R.stop) && !(R.stop == CSC_STOP_NEEDS_OPTION && R.stop_opt == CSC_SO_PORT))
@@ -348,6 +355,107 @@ END_TEST
 /* 802.11 over GRE: a protocol version other than 0 is a stop naming the
  * version; the SNAP header is taken for both OUIs that carry an EtherType
  * (RFC 1042 00-00-00, 802.1H 00-00-f8) and no other */
+/* tcp_v4_rcv (v6.12) on a segment of its 20-byte header alone whose data
+ * offset lies: 6 or 15 (past the segment) fail pskb_may_pull (discard,
+ * TcpInSegs only), 4 (under 5) is a bad packet (TcpInErrs). (An offset of
+ * 5 fits whenever the decoder has the 20 bytes: never lying.) */
+START_TEST(tcp_data_offset_lying_both_ways)
+{
+    static const struct { uint8_t doff; bool errs; } c[] = { { 6, false }, { 15, false }, { 4, true } };
+    for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++) {
+        struct pb_frame f;
+        cfg_set("none", "6.12");
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_TCP);
+        struct pb_patch *pt = pb_patch_add(&f, 2, PB_PATCH_SET, 12, 1);
+        pt->mask[0] = 0xf0;
+        pt->val[0] = (uint8_t)(c[k].doff << 4);
+        run(&f);
+        int t = lay(CSC_P_TCP, 0);
+        ck_assert(R.layers[t].notes & CSC_N_LEN_SHORT);
+        ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "PKT_TOO_SMALL");
+        ck_assert_msg(R.kernel.counters == (c[k].errs ? 1u << CSC_C_TCP_IN_ERRS : 0), "doff %u: counters %#x",
+                      c[k].doff, R.kernel.counters);
+    }
+}
+END_TEST
+
+/* A data frame's SNAP header cut by the capture is a truncated stop when
+ * the packet holds it (its last byte the IPv4 packet's last, or one more);
+ * when the packet itself ends one byte inside it, there is no SNAP header
+ * to miss: the MAC header alone, no stop. */
+START_TEST(wlan_snap_cut_by_the_capture)
+{
+    static const struct { int past; enum csc_stop stop; } c[] = {
+        { 0, CSC_STOP_TRUNCATED }, { 1, CSC_STOP_TRUNCATED }, { -1, CSC_STOP_END },
+    };
+    for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
+        struct pb_frame f;
+        cfg_set("none", "modern");
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        struct pb_layer *ip = pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_GRE)->proto = 0x8370;
+        pb_push(&f, PB_WLAN);
+        pb_push(&f, PB_IPV6); pb_push(&f, PB_TCP); pb_push(&f, PB_PAYLOAD);
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        size_t snap_end = f.off[4];                  /* the MAC header (26) and SNAP (8) */
+        ck_assert_uint_eq(snap_end - f.off[3], 34);
+        ip->len_override = (uint16_t)(snap_end + (size_t)c[i].past - 14);
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        run_bytes(FRAME, snap_end - 4, FRAME_LEN, CSC_LINK_ETHERNET);
+        if (R.stop != c[i].stop)
+            dump_result();
+        ck_assert_msg(R.stop == c[i].stop, "past %d: stop %s", c[i].past, csc_stop_name(R.stop));
+        if (c[i].stop == CSC_STOP_TRUNCATED) {
+            ck_assert_int_eq(R.stop_proto, CSC_P_WLAN);
+            ck_assert_uint_eq(R.stop_off, f.off[3]);
+        } else {
+            ck_assert_uint_eq(R.layers[lay(CSC_P_WLAN, 0)].hdr_len, 26);
+        }
+    }
+}
+END_TEST
+
+/* A data frame of its MAC header alone (the IPv4 packet ends there): no
+ * stop, also as fragment 1 of an MSDU - no body, nothing to reassemble. */
+START_TEST(wlan_data_frame_of_its_mac_header_alone)
+{
+    for (int frag = 0; frag < 2; frag++) {
+        struct pb_frame f;
+        cfg_set("none", "modern");
+        pb_init(&f);
+        f.no_pad = 1;
+        pb_push(&f, PB_ETH);
+        struct pb_layer *ip = pb_push(&f, PB_IPV4);
+        pb_push(&f, PB_GRE)->proto = 0x8370;
+        pb_push(&f, PB_WLAN);
+        if (frag) {
+            struct pb_patch *pt = pb_patch_add(&f, 3, PB_PATCH_SET, 22, 1);   /* sequence control */
+            pt->mask[0] = 0x0f;
+            pt->val[0] = 0x01;
+        }
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        size_t mac_end = f.off[3] + 26;
+        ip->len_override = (uint16_t)(mac_end - 14);
+        FRAME_LEN = pb_build(&f, FRAME, sizeof FRAME);
+        run_bytes(FRAME, mac_end, mac_end, CSC_LINK_ETHERNET);
+        if (R.stop != CSC_STOP_END)
+            dump_result();
+        ck_assert_msg(R.stop == CSC_STOP_END, "frag %d: stop %s", frag, csc_stop_name(R.stop));
+        ck_assert_int_eq(R.nlayers, 4);
+        ck_assert_int_eq(R.layers[3].proto, CSC_P_WLAN);
+        ck_assert_uint_eq(R.layers[3].hdr_len, 26);
+    }
+}
+END_TEST
+
 START_TEST(wlan_version_and_snap_oui)
 {
     struct pb_frame f;
@@ -392,6 +500,9 @@ Suite *stops_suite(void)
     tcase_add_test(t, ah_payload_len_edges);
     tcase_add_test(t, first_stop_wins_over_an_option);
     tcase_add_test(t, wlan_version_and_snap_oui);
+    tcase_add_test(t, wlan_snap_cut_by_the_capture);
+    tcase_add_test(t, wlan_data_frame_of_its_mac_header_alone);
+    tcase_add_test(t, tcp_data_offset_lying_both_ways);
     suite_add_tcase(s, t);
     return s;
 }

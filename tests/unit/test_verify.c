@@ -181,12 +181,36 @@ START_TEST(none_zero6_gre)
 {
     struct pb_frame f;
     cfg_set("none", "modern");
+    /* the frame's worst: NA with no checksum at all (ARP), else the worst rank */
+    pb_init(&f);
+    pb_push(&f, PB_ETH)->proto = 0x0806;
+    pb_push(&f, PB_PAYLOAD)->len = 28;
+    run(&f);
+    ck_assert_int_eq(R.worst, CSC_V_NA);
+    eth_ip(&f, 0);
+    pb_push(&f, PB_UDP);
+    run(&f);
+    ck_assert_int_eq(R.worst, CSC_V_GOOD);
     eth_ip(&f, 0);
     pb_push(&f, PB_UDP)->csum = PB_ZERO;
     run(&f);
     ck_assert_int_eq(R.layers[2].verdict, CSC_V_NONE);
     ck_assert_int_eq(R.layers[2].reason, CSC_R_ZERO);
     ck_assert_uint_ne(R.layers[2].expected, 0);
+    /* ... and in an ICMP error's quote, whose other checksums cannot be told */
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_ICMP)->icmp_type = 3;
+    pb_push(&f, PB_IPV4)->len_override = 576;
+    pb_push(&f, PB_UDP)->csum = PB_ZERO;
+    run(&f);
+    int q = lay(CSC_P_UDP, 0);
+    ck_assert(R.layers[q].notes & CSC_N_QUOTED);
+    ck_assert_int_eq(R.layers[q].verdict, CSC_V_NONE);
+    ck_assert_int_eq(R.layers[q].reason, CSC_R_ZERO);
+    eth_ip(&f, 0);
+    pb_push(&f, PB_UDP)->csum = PB_ZERO;
     /* zero means "no checksum" even when the datagram is cut by the snaplen */
     pb_push(&f, PB_PAYLOAD)->len = 100;
     run(&f);

@@ -471,13 +471,7 @@ static uint8_t dev_index(struct csc_gro *g, uint8_t kind, uint8_t depth)
 
 static struct csc_gro_held *find_held(struct csc_gro_dev_stats *d, uint64_t key);
 
-/* The NIC sends h up before the rest of what it holds (a flush inside the
- * poll). The tunnel device gets h at this poll's end and flushes it at the
- * end of its own (gro_cells_poll: napi_complete_done); what the NIC still
- * holds comes when the NIC sends it up (napi_gro_flush, gro_flush_timeout,
- * by hash bucket): the same device poll or a later one. So a merge there
- * of h's first frame with frames the NIC held in other flows, made or to
- * come, depends on that order. */
+/* The tunnel device's entry that the NIC's h first reached, if still held */
 static struct csc_gro_held *held_next(struct csc_gro *g, const struct csc_gro_held *h)
 {
     if (h->next_dev == CSC_GRO_NO_DEV || h->next_dev >= CSC_GRO_DEVS)
@@ -485,6 +479,13 @@ static struct csc_gro_held *held_next(struct csc_gro *g, const struct csc_gro_he
     return find_held(&g->dev[h->next_dev], h->next_key);
 }
 
+/* The NIC sends h up before the rest of what it holds (a flush inside the
+ * poll). The tunnel device gets h at this poll's end and flushes it at the
+ * end of its own (gro_cells_poll: napi_complete_done); what the NIC still
+ * holds comes when the NIC sends it up (napi_gro_flush, gro_flush_timeout,
+ * by hash bucket): the same device poll or a later one. So a merge there
+ * of h's first frame with frames the NIC held in other flows, made or to
+ * come, depends on that order. */
 static void nic_sends_early(struct csc_gro *g, const struct csc_gro_held *h, enum csc_gro_flush why)
 {
     if (why == CSC_GF_POLL_END || why == CSC_GF_TIMEOUT || why == CSC_GF_END)
@@ -513,6 +514,23 @@ static void nic_grows(struct csc_gro *g, const struct csc_gro_held *h)
 static bool grown_seq_differs(const struct csc_gro_held *h, const struct csc_gro_seg *s)
 {
     return h->nic_grown && (s->seq == h->next_seq) != (s->seq == h->nic_next_seq);
+}
+
+/* A frame merges into the tunnel device's h: does the merge depend on what
+ * the NIC sends up when? The frames come from other NIC flows than h's
+ * first (nic_mixed) and the NIC sent h's first up early; or, with
+ * gro_flush_timeout, one of the two waited in the NIC's list and the other
+ * did not, so they reach the device in different polls. */
+static bool device_merge_depends(const struct csc_gro *g, struct csc_gro_held *h,
+                                 uint64_t nic_key, bool nic_held)
+{
+    if (h->nic_key != nic_key)
+        h->nic_mixed = 1;
+    h->order_dep |= h->nic_sent;
+    if (g->cfg.flush_timeout_us && nic_held != h->nic_held)
+        h->order_dep = 1;
+    h->nic_held |= nic_held;
+    return h->order_dep;
 }
 
 /* A held packet leaves the list: one packet up, counted by reason. */
@@ -766,15 +784,8 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
         else if (h->len + s->payload > g->cfg.max_size)
             why = CSC_GF_SIZE;
         if (why == CSC_GF__COUNT) {                         /* skb_gro_receive */
-            if (dev > 0 && h->nic_key != in->dev[0].key)
-                h->nic_mixed = 1;
-            h->order_dep |= h->nic_sent;
-            /* with gro_flush_timeout, a frame the NIC sent up at once and
-             * one it held reach the device in different polls */
-            if (dev > 0 && g->cfg.flush_timeout_us && nic_held != h->nic_held)
-                h->order_dep = 1;
-            h->nic_held |= nic_held;
-            fate.order_dep = h->order_dep || grown_seq_differs(h, s);
+            bool depends = dev > 0 && device_merge_depends(g, h, in->dev[0].key, nic_held);
+            fate.order_dep = depends || grown_seq_differs(h, s);
             h->count++;
             h->len += s->payload;
             h->next_seq += s->payload;
@@ -952,8 +963,7 @@ void csc_gro_feed_input(struct csc_gro *g, const struct csc_gro_input *in, uint6
         if (i == 0) {
             merged_at_nic = fate.merged;
             nic_held = fate.held;
-        }
-        else if (nic_new) {                /* where the NIC's new packet goes next */
+        } else if (nic_new) {                /* where the NIC's new packet goes next */
             nic_new->next_dev = dev;
             nic_new->next_key = in->dev[i].key;
             nic_new = NULL;

@@ -78,8 +78,9 @@ for f in "$@"; do
     code_of "$f" >"$W/code/$(echo "$f" | tr / _)"
 done
 
-# 2. the mutants: every site, N of them at random
-python3 - "$SEED" "$N" "$@" >"$W/sites.tsv" <<'PY'
+# 2. the mutants: every site, N of them at random, read from the copy (the
+#    checkout may change while the mutants build)
+(cd "$S" && python3 - "$SEED" "$N" "$@") >"$W/sites.tsv" <<'PY'
 import random, re, sys
 seed, n, files = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
 ops = [  # (name, pattern, replacement function)

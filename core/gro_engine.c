@@ -786,6 +786,7 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
         if (why == CSC_GF__COUNT) {                         /* skb_gro_receive */
             bool depends = dev > 0 && device_merge_depends(g, h, in->dev[0].key, nic_held);
             fate.order_dep = depends || grown_seq_differs(h, s);
+            d->order_dep += fate.order_dep;
             h->count++;
             h->len += s->payload;
             h->next_seq += s->payload;
@@ -804,6 +805,7 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
         }
         fate.flushed_other = (uint8_t)why;
         fate.order_dep = h->order_dep || grown_seq_differs(h, s);
+        d->order_dep += fate.order_dep;
         deliver(g, dev, h, why);
         if (!eligible) {                                    /* the ACK/FIN itself goes up */
             d->alone++;

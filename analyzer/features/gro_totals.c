@@ -56,6 +56,7 @@ static void dev_add(struct cli_gro_dev *d, const struct cli_gro_dev *s)
     d->packets_out += s->packets_out;
     d->merged_frames += s->merged_frames;
     d->alone += s->alone;
+    d->order_dep += s->order_dep;
     for (unsigned g = 0; g < CSC_G__COUNT; g++)
         d->refused[g] += s->refused[g];
     for (unsigned g = 0; g < CSC_GF__COUNT; g++)
@@ -107,7 +108,7 @@ void gro_totals_of_engine(const struct csc_gro *g, const struct cli_flow_id *fid
         if (!d)
             continue;
         struct cli_gro_dev x = { 1, s->kind, s->depth, s->frames_in, s->packets_out,
-                                 s->merged_frames, s->alone, { 0 }, { 0 } };
+                                 s->merged_frames, s->alone, s->order_dep, { 0 }, { 0 } };
         memcpy(x.refused, s->refused, sizeof x.refused);
         memcpy(x.flushes, s->flushes, sizeof x.flushes);
         dev_add(d, &x);

@@ -22,6 +22,7 @@ struct wbuf;
 struct cli_gro_dev {
     uint8_t used, kind, depth;
     uint64_t frames_in, packets_out, merged_frames, alone;
+    uint64_t order_dep;      /* fates that depend on the NIC's order (csc_gro_dev_stats) */
     uint64_t refused[CSC_G__COUNT];
     uint64_t flushes[CSC_GF__COUNT];
 };

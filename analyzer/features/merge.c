@@ -504,6 +504,7 @@ static bool gro_devices(struct merged *m, JsonArray *devs, struct cli_gro_totals
         v->packets_out = u64_of(m, d, "packets_out");
         v->merged_frames = u64_of(m, d, "merged_frames");
         v->alone = u64_of(m, d, "alone");
+        v->order_dep = opt_u64_of(m, d, "order_dependent");
         add_counts(m, d, "refused", v->refused, CSC_G__COUNT, csc_gro_reason_name);
         add_counts(m, d, "flushes", v->flushes, CSC_GF__COUNT, csc_gro_flush_name);
     }

@@ -185,6 +185,8 @@ static void json_gro_devices(struct jw *j, const struct cli_gro_totals *t)
         jw_double(j, ratio(d->frames_in, d->packets_out));
         JW_U64(j, "merged_frames", d->merged_frames);
         JW_U64(j, "alone", d->alone);
+        if (d->order_dep)             /* written only when it applies */
+            JW_U64(j, "order_dependent", d->order_dep);
         json_counts(j, "refused", d->refused, 0, CSC_G__COUNT, csc_gro_reason_name);
         json_counts(j, "flushes", d->flushes, 1, CSC_GF__COUNT, csc_gro_flush_name);
         jw_end_obj(j);

@@ -259,6 +259,9 @@ static void text_gro_devices(struct wbuf *w, const struct cli_gro_totals *t)
         text_counts_line(w, lead, dv[i]->refused, 0, CSC_G__COUNT, csc_gro_reason_name);
         snprintf(lead, sizeof lead, "  %s flushes: ", name);
         text_counts_line(w, lead, dv[i]->flushes, 1, CSC_GF__COUNT, csc_gro_flush_name);
+        if (dv[i]->order_dep)
+            wb_printf(w, "  %s: %ju frames' fates depend on the order the NIC sends packets up "
+                      "(not known from the capture; docs/gro.md)\n", name, (uintmax_t)dv[i]->order_dep);
     }
 }
 

@@ -171,6 +171,8 @@ START_TEST(device_merge_of_frames_the_nic_sent_apart)
     ck_assert_int_eq(D.fate[0].flushed_other, CSC_GF_SEQ);   /* frame 1 leaves the NIC now */
     ck_assert_int_eq(D.fate[1].merged, 1);
     ck_assert_int_eq(D.fate[1].order_dep, 1);
+    ck_assert_uint_eq(G.dev[1].order_dep, 1);      /* the device's count of such fates */
+    ck_assert_uint_eq(G.dev[0].order_dep, 0);
     csc_gro_finish(&G);
 }
 END_TEST

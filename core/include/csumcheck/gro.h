@@ -98,6 +98,8 @@ struct csc_gro_flow_stats {
 struct csc_gro_dev_stats {
     uint8_t used, kind, depth;
     uint64_t frames_in, packets_out, merged_frames, alone;
+    uint64_t order_dep;                /* fates here that depend on the NIC's order
+                                          (csc_gro_fate.order_dep) */
     uint64_t gso_lost_frames;          /* segments of merged packets lost at the encap UDP
                                           socket (csc_gro_seg.gso_lost) */
     uint64_t refused[CSC_G__COUNT];   /* not eligible, by csc_gro_reason */

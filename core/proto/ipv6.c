@@ -180,6 +180,7 @@ void dec_ipv6(struct dec *d, uint32_t off)
     }
     uint16_t plen = span_be16(&b, WIRE_OFF(ipv6_hdr, payload_len));
     c.nh = span_u8(&b, WIRE_OFF(ipv6_hdr, nexthdr));
+    bool hbh_first = c.nh == IPPROTO_HOPOPTS_;
     if (!ext_headers(d, &c, &src, &dst))
         return;
 
@@ -200,8 +201,16 @@ void dec_ipv6(struct dec *d, uint32_t off)
         l->notes |= CSC_N_JUMBO;
         declared = (uint64_t)off + IPV6_HLEN + c.jumbo;
     }
-    /* payload length 0 without a jumbo option: a BIG TCP packet */
-    if (!dec_ip_extent(d, l, declared, c.cur, plen == 0 && !c.jumbo, quoted_before))
+    /* payload length 0 without a jumbo option: a BIG TCP packet, which GRO
+     * and GSO make only above IPV6_MAXPLEN (ipv6_gro_complete, ip6_xmit);
+     * a shorter one is empty: ip6_rcv_core trims it to its 40 bytes */
+    bool big_tcp = plen == 0 && !c.jumbo && !hbh_first && d->end > (uint64_t)off + IPV6_HLEN + IPV6_MAXPLEN_;
+    /* 0 before a hop-by-hop header that has no jumbo option: ip6_rcv_core
+     * leaves the length for ipv6_hop_jumbo, which never runs, and nothing
+     * looks again: the packet is all the link carried */
+    if (plen == 0 && !c.jumbo && hbh_first)
+        declared = d->end;
+    if (!dec_ip_extent(d, l, declared, c.cur, big_tcp, quoted_before))
         return;
     dec_val_pseudo6(d, l, src, dst);
     d->ip = dec_index(d, l);

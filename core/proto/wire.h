@@ -191,6 +191,7 @@ struct ipv6_tlv { uint8_t type, len; };             /* + len bytes of value */
 #define IP6_OFFSET      0xfff8   /* fragment header frag_off: offset << 3 */
 #define IP6_OFFSET_SHIFT 3
 #define IPV6_MAXPLEN_   65535    /* the largest payload without a jumbo option */
+#define IP_MAX_TOT_LEN_ 65535    /* the largest IPv4 packet tot_len can name */
 #define IP6_MF          0x0001
 #define IP6_FRAG_RES    0x0006   /* reserved bits between offset and M */
 #define IPV6_TLV_PAD1   0x00

@@ -197,8 +197,13 @@ static void ipv6_gro_receive(struct rp *rp, uint8_t i)
         gro_flush(rp, i, KF_IPV6_GRO_RECEIVE, CSC_G_IP_FRAGMENT);
         return;
     }
+    /* payload_len against the GRO length, as the field says: 0 before a
+     * hop-by-hop header without a jumbo option flushes though the decoder
+     * takes the packet as long as the link carried it (ip6_rcv_core) */
     uint32_t gro_len = rp->skb.tail - rp->cb.data_offset;
-    if ((ip->notes & (CSC_N_GSO | CSC_N_LEN_EXCEEDS | CSC_N_JUMBO)) || ip->end - ip->off != gro_len)
+    uint16_t plen = 0;
+    if ((ip->notes & (CSC_N_GSO | CSC_N_LEN_EXCEEDS | CSC_N_JUMBO)) ||
+        !pkt_be16(&rp->p, (uint64_t)ip->off + 4u, &plen) || IPV6_HLEN + (uint32_t)plen != gro_len)
         gro_flush(rp, i, KF_IPV6_GRO_RECEIVE, CSC_G_IP_LEN);
     skb_gro_pull(rp, ip->hdr_len);    /* header and extension headers, postpulled */
     if (!has_layer(rp, i + 1u) || L(rp, i + 1)->off != rp->cb.data_offset) {

@@ -225,9 +225,27 @@ void igmp_rcv(struct rp *rp, uint8_t i)
 }
 
 /* ip_protocol_deliver_rcu / ip6_protocol_deliver_rcu: inet_protos[]'s handler */
+/* ICMP in IPv6 or ICMPv6 in IPv4: inet6_protos[IPPROTO_ICMP] and
+ * inet_protos[IPPROTO_ICMPV6] are empty (net/ipv4/af_inet.c inet_init,
+ * net/ipv6/icmp.c icmpv6_init, v6.12), so no checksum is looked at: a raw
+ * socket of that number takes it (the receiver's, cfg->inner_socket), or
+ * ip_protocol_deliver_rcu / ip6_protocol_deliver_rcu find no handler. */
+static bool icmp_of_other_family(struct rp *rp, uint8_t i)
+{
+    const struct csc_layer *l = L(rp, i);
+    if ((l->proto != CSC_P_ICMP && l->proto != CSC_P_ICMPV6) || l->ip == CSC_NO_LAYER ||
+        (l->proto == CSC_P_ICMPV6) == (L(rp, l->ip)->proto == CSC_P_IPV6))
+        return false;
+    if (rp->cfg->inner_socket)
+        deliver(rp, i, L(rp, l->ip)->proto == CSC_P_IPV6 ? KF_IP6_PROTOCOL_DELIVER_RCU : KF_IP_LOCAL_DELIVER);
+    else
+        ip_no_protocol(rp, l->ip);
+    return true;
+}
+
 void deliver_l4(struct rp *rp, uint8_t i)
 {
-    if (rp->done)
+    if (rp->done || icmp_of_other_family(rp, i))
         return;
     void (*rcv)(struct rp *, uint8_t) = proto_row(L(rp, i)->proto)->rcv;
     if (rcv)

@@ -49,6 +49,59 @@ void ip_no_protocol(struct rp *rp, uint8_t ip)
             v6 ? CNT(CSC_C_IP6_IN_UNKNOWN_PROTOS) : CNT(CSC_C_IP_IN_UNKNOWN_PROTOS));
 }
 
+/* What inet_protos[] / inet6_protos[] of Debian's stock kernels (5.10 to
+ * 7.2, no module loaded for the protocol) hold for a protocol that carries
+ * no packet (the decoder's leaves, core/proto/decode.c): IPv6's
+ * nodata_protocol for No Next Header (net/ipv6/exthdrs.c), PIM (pim_rcv in
+ * net/ipv4/ipmr.c, pim6_rcv in net/ipv6/ip6mr.c, built in) and UDP-Lite
+ * (net/ipv4/udplite.c, net/ipv6/udplite.c up to 6.12; 7.x removed it) are
+ * handled; OSPF, VRRP, RSVP, EIGRP, EGP, IGRP and IPv4's No Next Header
+ * have no handler at all, SCTP and DCCP only once their module is loaded. */
+enum leaf_handler { LEAF_NONE, LEAF_NO_HANDLER, LEAF_NODATA, LEAF_HANDLER };
+
+static enum leaf_handler stock_leaf_handler(uint8_t proto, bool v6)
+{
+    switch (proto) {
+    case IPPROTO_NONE_: return v6 ? LEAF_NODATA : LEAF_NO_HANDLER;
+    case IPPROTO_PIM_: case IPPROTO_UDPLITE_: return LEAF_HANDLER;
+    case IPPROTO_EGP_: case IPPROTO_IGRP_: case IPPROTO_DCCP_: case IPPROTO_RSVP_:
+    case IPPROTO_EIGRP_: case IPPROTO_OSPF_: case IPPROTO_VRRP_: case IPPROTO_SCTP_:
+        return LEAF_NO_HANDLER;
+    default: return LEAF_NONE;
+    }
+}
+
+/* ip_protocol_deliver_rcu / ip6_protocol_deliver_rcu where the packet ends
+ * with its IP header(s) and the decoder met no stop. A protocol that
+ * carries no packet goes to a raw socket or a daemon's handler where the
+ * receiver has one (cfg->inner_socket); where nothing listens, with no
+ * handler: ip_no_protocol; IPv6's No Next Header is freed by
+ * nodata_protocol (dst_discard) without a counter; PIM and UDP-Lite go to
+ * their handler, whose rules (the multicast routing daemon's register VIF,
+ * the UDP-Lite socket lookup) the model has not: unknown. A number the
+ * decoder has no row for, with no payload at all (an empty IPv6 packet:
+ * payload length 0), has no handler either, as after an unknown-ipproto
+ * stop. */
+static void ip_protocol_ends_here(struct rp *rp, uint8_t ip, enum kfn fn)
+{
+    const struct csc_layer *l = L(rp, ip);
+    uint8_t proto = (uint8_t)l->next;
+    enum leaf_handler h = stock_leaf_handler(proto, l->proto == CSC_P_IPV6);
+    if (h == LEAF_NONE && !csc_inet_protos[proto] && !(l->notes & CSC_N_FRAGMENT)) {
+        ip_no_protocol(rp, ip);
+        return;
+    }
+    if (h == LEAF_NONE || rp->cfg->inner_socket) {
+        deliver(rp, ip, fn);
+        return;
+    }
+    switch (h) {
+    case LEAF_NO_HANDLER: ip_no_protocol(rp, ip); break;
+    case LEAF_NODATA: rp_drop(rp, ip, KF_IP6_PROTOCOL_DELIVER_RCU, KD_NO_NEXT_HEADER, 0); break;
+    default: not_modelled(rp, ip, fn); break;
+    }
+}
+
 /* ip6_protocol_deliver_rcu (net/ipv6/ip6_input.c, v6.12 = 6.1.192 =
  * 5.10) resubmitted by the UDP socket of GUE over IPv6 with have_final set
  * (UDP is final): a protocol whose handler is not INET6_PROTO_FINAL - the
@@ -79,11 +132,14 @@ static bool need_layer(struct rp *rp, unsigned i, uint8_t from, enum kfn fn)
     if (has_layer(rp, i))
         return true;
     const struct csc_result *r = rp->r;
+    uint8_t p = L(rp, from)->proto;
     if (r->stop == CSC_STOP_END) {
-        deliver(rp, from, fn);
+        if (p == CSC_P_IPV4 || p == CSC_P_IPV6)
+            ip_protocol_ends_here(rp, from, fn);
+        else
+            deliver(rp, from, fn);
         return false;
     }
-    uint8_t p = L(rp, from)->proto;
     if (stopped_at(rp, from, CSC_STOP_IPPROTO) && (p == CSC_P_IPV4 || p == CSC_P_IPV6)) {
         ip_no_protocol(rp, from);
         return false;

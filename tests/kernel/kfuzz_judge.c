@@ -94,8 +94,9 @@ void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *er
                             lookup, nothing answers it (core/replay/pull.c) */
     else if (l4 >= 0 && (m->l4proto == CSC_P_TCP || m->l4proto == CSC_P_UDP))
         m->nosock = r.layers[l4].u.ports.dport != (m->l4proto == CSC_P_TCP ? TCP_PORT : UDP_PORT);
-    else
-        m->nosock = m->l4proto != CSC_P_ICMP && m->l4proto != CSC_P_ICMPV6;
+    else   /* ICMP of the other IP family reaches only a raw socket, which the harness has not */
+        m->nosock = (m->l4proto != CSC_P_ICMP && m->l4proto != CSC_P_ICMPV6) ||
+                    (m->l4proto == CSC_P_ICMPV6) != m->in6;
     cfg.inner_socket = !m->nosock;
     kf_analyze(&cfg, &f, &r);
     LAST_CFG = cfg;

@@ -157,9 +157,11 @@ static const struct addr ADDR[] = {
 static const uint8_t TAP4[4] = { 10, 0, 0, 2 };
 static const uint8_t TAP6[16] = { 0x20, 1, 0x0d, 0xb8, [15] = 2 };
 
+/* Above 0xff: a rule, not a protocol number (a number 0xfd..0xff is itself) */
+enum { NXT_OTHER_FAMILY = 0x1ff, NXT_UDP_TCP_SWAP = 0x1fe, NXT_ICMP_OTHER = 0x1fd };
 static const struct named NXT[] = {
-    { "other-family", 0xff }, { "none", 59 }, { "hbh", 0 }, { "255", 255 }, { "253", 253 }, { "udp-tcp-swap", 0xfe },
-    { "sctp", 132 }, { "gre", 47 }, { "icmp", 0xfd },
+    { "other-family", NXT_OTHER_FAMILY }, { "none", 59 }, { "hbh", 0 }, { "255", 255 }, { "253", 253 },
+    { "udp-tcp-swap", NXT_UDP_TCP_SWAP }, { "sctp", 132 }, { "gre", 47 }, { "icmp", NXT_ICMP_OTHER },
 };
 static const struct bytes MAC[] = {
     { "bcast", 6, { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } },
@@ -752,11 +754,11 @@ void kf_mut_apply(const struct kf_case *c, const struct kf_mut *m, struct pb_fra
         if (s >= N(NXT))
             break;
         uint8_t cur = l->proto ? (uint8_t)l->proto : pb_ipproto(f, li + 1), v = (uint8_t)NXT[s].v;
-        if (NXT[s].v == 0xff)
+        if (NXT[s].v == NXT_OTHER_FAMILY)
             v = cur == 4 ? 41 : cur == 41 ? 4 : v4 ? 41 : 4;
-        else if (NXT[s].v == 0xfe)
+        else if (NXT[s].v == NXT_UDP_TCP_SWAP)
             v = cur == 17 ? 6 : 17;
-        else if (NXT[s].v == 0xfd)
+        else if (NXT[s].v == NXT_ICMP_OTHER)
             v = v4 ? 58 : 1;
         patch_bits(f, li, v4 ? 9 : 6, 0xff, v);
         break;

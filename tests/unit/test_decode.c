@@ -882,9 +882,11 @@ START_TEST(gtp_extension_length_zero)
 }
 END_TEST
 
-/* IPv6 payload length 0: without a jumbo option a BIG TCP packet (GSO, the
- * extent the captured bytes); with one, RFC 2675's jumbogram. A jumbo
- * option beside a payload length of 1 is not a jumbogram. */
+/* IPv6 payload length 0: without a jumbo option and over 65535 bytes a BIG
+ * TCP packet (GSO, the extent the captured bytes); up to 65535 an empty
+ * packet (ip6_rcv_core trims it to its header: the TCP header it names is
+ * not there); with a jumbo option, RFC 2675's jumbogram. A jumbo option
+ * beside a payload length of 1 is not a jumbogram. */
 START_TEST(ipv6_payload_length_zero)
 {
     struct pb_frame f;
@@ -894,13 +896,23 @@ START_TEST(ipv6_payload_length_zero)
     struct pb_layer *ip = pb_push(&f, PB_IPV6);
     ip->tot_len_zero = 1;
     pb_push(&f, PB_TCP);
-    pb_push(&f, PB_PAYLOAD)->len = 100;
+    struct pb_layer *pay = pb_push(&f, PB_PAYLOAD);
+    pay->len = 65535;
     cfg_set("none", "modern");
     run(&f);
     int v6 = lay(CSC_P_IPV6, 0);
     ck_assert_uint_eq(R.layers[v6].notes & (CSC_N_GSO | CSC_N_JUMBO | CSC_N_PADDING), CSC_N_GSO);
-    ck_assert_uint_eq(R.layers[v6].end, 14 + 40 + 20 + 100);
+    ck_assert_uint_eq(R.layers[v6].end, 14 + 40 + 20 + 65535);
     ck_assert_int_eq(R.stop, CSC_STOP_END);
+
+    pay->len = 65535 - 20;      /* 65535 bytes after the header: the most a payload length names */
+    run(&f);
+    v6 = lay(CSC_P_IPV6, 0);
+    ck_assert_uint_eq(R.layers[v6].notes & CSC_N_GSO, 0);
+    ck_assert_uint_eq(R.layers[v6].end, 14 + 40);
+    ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+    ck_assert_int_eq(R.stop_proto, CSC_P_TCP);
+    pay->len = 100;
 
     ip->tot_len_zero = 0;
     ip->len_override = 1;

@@ -125,3 +125,12 @@ bool IP_ECN_decapsulate(struct rp *rp, uint8_t tl, uint8_t l3)
             CNT(CSC_C_DEV_RX_FRAME_ERRORS) | CNT(CSC_C_DEV_RX_ERRORS));
     return false;
 }
+
+/* An outer Not-ECT header decides IP_ECN_decapsulate alone (0, go on),
+ * whatever the inner TOS: for an inner header the packet does not hold
+ * (pull.c), where the model reads no inner field. tl: the tunnel layer. */
+bool ip_ecn_outer_not_ect(const struct rp *rp, uint8_t tl)
+{
+    uint8_t outer_ip = L(rp, tl)->ip, outer = 0;
+    return outer_ip != CSC_NO_LAYER && ip_ecn(rp, outer_ip, &outer) && outer == INET_ECN_NOT_ECT;
+}

@@ -354,7 +354,7 @@ bool pskb_may_pull_fails(struct rp *rp, uint8_t at)
     /* VXLAN before VXLAN_INNER_PULL: the device's ip_rcv_core pulls it */
     if (kind == AT_ETH && tunnel == CSC_P_VXLAN && !era(rp, CSC_E_VXLAN_INNER_PULL) &&
         shorter_matches(IP_EITHER, shorter) && have < pull_len(rp, shorter, off))
-        return tunnel_dev_short_ip(rp, at, s, shorter == CSC_P_IPV6);
+        return tunnel_dev_short_ip(rp, at, s, shorter == CSC_P_IPV6, have);
     return false;
 }
 

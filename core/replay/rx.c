@@ -216,18 +216,23 @@ static bool drop_otherhost(struct rp *rp, uint8_t i, enum kfn fn);
 
 /* vxlan_rcv (drivers/net/vxlan/vxlan_core.c) before VXLAN_INNER_PULL (the
  * 5.10 VM kernel) pulls nothing of the inner IP header: a header the packet
- * does not hold goes on like any other. IP_ECN_decapsulate reads its TOS
- * without a pull, which an outer Not-ECT header makes moot (another outer
- * ECN: not decided here); the device counts it, gro_cells_receive's GRO
+ * does not hold (have bytes) goes on like any other. IP_ECN_decapsulate
+ * reads its TOS byte without a pull (ecn.c: an outer CE over an inner
+ * Not-ECT drops it; without the byte: not decided); the device counts
+ * it, gro_cells_receive's GRO
  * pass flushes it (gro.c:dev_gro_receive_short_ip), and ip_rcv_core /
  * ip6_rcv_core, after the PACKET_OTHERHOST drop, fail their
  * pskb_may_pull of the fixed header: IP_INHDR, Ip[6]InHdrErrors
  * (net/ipv4/ip_input.c, net/ipv6/ip6_input.c, v6.12 = 5.10). eth: the
  * inner Ethernet layer, the last one decoded. */
-bool tunnel_dev_short_ip(struct rp *rp, uint8_t tl, uint8_t eth, bool v6)
+bool tunnel_dev_short_ip(struct rp *rp, uint8_t tl, uint8_t eth, bool v6, uint32_t have)
 {
-    if (!ip_ecn_outer_not_ect(rp, tl))
+    const struct csc_layer *e = L(rp, eth);
+    int ecn = IP_ECN_decapsulate_short(rp, tl, e->off + e->hdr_len, v6, have);
+    if (ecn < 0)
         return false;
+    if (ecn == 0)
+        return true;
     uint8_t kind = L(rp, tl)->proto;
     bool outer_v6 = outer_is_ipv6(rp, tl);
     bool gro_cells = dev_uses_gro_cells(rp, kind, outer_v6);

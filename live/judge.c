@@ -155,6 +155,12 @@ int live_model_class(const struct csc_result *r)
     if ((p == CSC_P_IPV4 || p == CSC_P_IPV6) && d + 1 == r->nlayers &&
         k->counters == (1u << CSC_C_NIC_RX_DROPPED))
         return LIVE_C_TUNNEL;
+    /* ... and the inner IP header the packet does not hold, which the
+     * tunnel device took and ip_rcv_core refused (core/replay/pull.c,
+     * rx.c:tunnel_dev_short_ip), at the inner Ethernet before it */
+    if (p == CSC_P_ETH && d > outer && d + 1 == r->nlayers && k->ndevs >= 2 &&
+        (k->counters & ((1u << CSC_C_IP_IN_HDR_ERRORS) | (1u << CSC_C_IP6_IN_HDR_ERRORS))))
+        return LIVE_C_INNER_IP;
     if (d <= outer)
         return LIVE_C_OUTER_IP;
     /* a transport that drops before it counts anything (tcp_v4_rcv on a

@@ -125,3 +125,33 @@ bool IP_ECN_decapsulate(struct rp *rp, uint8_t tl, uint8_t l3)
             CNT(CSC_C_DEV_RX_FRAME_ERRORS) | CNT(CSC_C_DEV_RX_ERRORS));
     return false;
 }
+
+/* IP_ECN_decapsulate / IP6_ECN_decapsulate on an inner IP header at off
+ * that the packet does not hold (have bytes; rx.c:tunnel_dev_short_ip):
+ * the inner TOS is read without a pull (ip_hdr(skb)->tos,
+ * ipv6_get_dsfield), from byte 1; INET_ECN_set_ce / INET_ECN_set_ect1 leave
+ * a header shorter than its fixed part alone (their tail check, v6.12),
+ * and ip_rcv_core refuses it after either way. tl: the tunnel layer, its
+ * inner Ethernet header at tl + 1. 1: go on, 0: dropped, -1: not known
+ * (the byte is not in the packet, or not captured). */
+int IP_ECN_decapsulate_short(struct rp *rp, uint8_t tl, uint32_t off, bool v6, uint32_t have)
+{
+    bool checked = false, on_tag = false;
+    enum kfn fn = ecn_caller(rp, tl, (uint8_t)(tl + 2u), &checked, &on_tag);
+    uint8_t outer_ip = L(rp, tl)->ip, outer = 0, inner = 0;
+    if (!checked || on_tag || outer_ip == CSC_NO_LAYER || !ip_ecn(rp, outer_ip, &outer))
+        return -1;
+    if (outer == INET_ECN_NOT_ECT)
+        return 1;                     /* decides alone: the inner byte is not read */
+    if (have <= WIRE_OFF(ipv4_hdr, tos) || !ip_ecn_at(rp, off, v6 ? CSC_P_IPV6 : CSC_P_IPV4, &inner))
+        return -1;
+    int err = __INET_ECN_decapsulate(outer, inner);
+    if (!err)
+        return 1;
+    rp_step(rp, tl, fn, W_ECN_NOT_ECT, err > 1 ? CSC_TRI_NO : CSC_TRI_UNDECIDED, 0, NULL);
+    if (err == 1)
+        return 1;
+    rp_drop(rp, tl, fn, fn == KF_VXLAN_RCV ? KD_IP_TUNNEL_ECN : KD_ECN_NOT_ECT,
+            CNT(CSC_C_DEV_RX_FRAME_ERRORS) | CNT(CSC_C_DEV_RX_ERRORS));
+    return 0;
+}

@@ -627,8 +627,11 @@ void gue_gro_receive(struct rp *rp, uint8_t t)
     gro_remcsum_final(rp, t, &grc);
 }
 
-/* dev_gro_receive (net/core/gro.c): re-create the control block from the skb. */
-bool dev_gro_receive(struct rp *rp, uint8_t li)
+/* The start of dev_gro_receive (net/core/gro.c) on the current device for
+ * a network header at off (step layer li): GRO off on the device, or (era
+ * HAS_CSUM_BAD) an skb marked csum_bad, go the normal way - false; else the
+ * control block is re-created, true. */
+static bool dev_gro_start(struct rp *rp, uint8_t li, uint32_t off)
 {
     struct csc_dev *dev = &rp->k->devs[rp->dev];
     bool enabled = rp->dev == 0 ? rp->cfg->gro_nic : rp->cfg->gro_tunnel;
@@ -640,7 +643,7 @@ bool dev_gro_receive(struct rp *rp, uint8_t li)
         return false;
     }
     memset(&rp->cb, 0, sizeof rp->cb);
-    rp->cb.data_offset = L(rp, li)->off;
+    rp->cb.data_offset = off;
     dev->gro_ran = 1;
     if (era(rp, CSC_E_HAS_CSUM_BAD) && rp->skb.csum_bad) {
         dev->gro_reason = CSC_G_CSUM_BAD;
@@ -649,6 +652,35 @@ bool dev_gro_receive(struct rp *rp, uint8_t li)
         rp->path = CSC_PATH_NORMAL;
         return false;
     }
+    return true;
+}
+
+/* inet_gro_receive / ipv6_gro_receive (net/ipv4/af_inet.c,
+ * net/ipv6/ip6_offload.c, v6.12 = 5.10) on a header shorter than its fixed
+ * part: skb_gro_header fails, `goto out` flushes; dev_gro_receive sends the
+ * skb on the normal way (GRO_NORMAL). at: the layer it follows. */
+void dev_gro_receive_short_ip(struct rp *rp, uint8_t at, bool v6)
+{
+    const struct csc_layer *l = L(rp, at);
+    if (!dev_gro_start(rp, at, l->off + l->hdr_len))
+        return;
+    struct csc_dev *dev = &rp->k->devs[rp->dev];
+    enum kfn fn = v6 ? KF_IPV6_GRO_RECEIVE : KF_INET_GRO_RECEIVE;
+    rp_enter(rp, at, KF_DEV_GRO_RECEIVE);
+    rp_enter(rp, at, fn);
+    gro_flush(rp, at, fn, CSC_G_TRUNCATED);
+    dev->gro_reason = rp->cb.reason;
+    dev->gro_layer = at;
+    rp_step(rp, at, KF_NAPI_GRO_RECEIVE_RET, W_FLUSH, CSC_TRI_UNDECIDED, 0, NULL);
+    rp->path = CSC_PATH_NORMAL;
+}
+
+/* dev_gro_receive (net/core/gro.c): re-create the control block from the skb. */
+bool dev_gro_receive(struct rp *rp, uint8_t li)
+{
+    struct csc_dev *dev = &rp->k->devs[rp->dev];
+    if (!dev_gro_start(rp, li, L(rp, li)->off))
+        return false;
     if (rp->skb.ip_summed == CHECKSUM_COMPLETE) {
         rp->cb.csum = rp->skb.csum;
         rp->cb.csum_known = rp->skb.csum_known;

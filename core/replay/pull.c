@@ -41,8 +41,10 @@
  * stable backports in Debian's 5.10 and 6.1) and VXLAN_INNER_PULL
  * (vxlan_rcv: "vxlan: Pull inner IP header in vxlan_rcv()", 2024; not in the
  * 5.10 VM kernel, which the fixed cases showed going on to the device);
- * before them the packet went on to the device and ip_rcv_core (not
- * modelled: unknown). A short inner header of ip6erspan
+ * before them the packet went on to the device and ip_rcv_core - modelled
+ * for VXLAN (rx.c:tunnel_dev_short_ip: Ip[6]InHdrErrors, the 5.10 fixed
+ * cases of vx-14), not for the others (unknown: every VM kernel has their
+ * pull). A short inner header of ip6erspan
  * (__ip6_tnl_rcv pulls the Ethernet header itself) and the headers after a
  * VLAN tag are not in the table: unknown.
  */
@@ -349,6 +351,10 @@ bool pskb_may_pull_fails(struct rp *rp, uint8_t at)
             return tcp_options_short(rp, at, off, have, v6);
         return false;
     }
+    /* VXLAN before VXLAN_INNER_PULL: the device's ip_rcv_core pulls it */
+    if (kind == AT_ETH && tunnel == CSC_P_VXLAN && !era(rp, CSC_E_VXLAN_INNER_PULL) &&
+        shorter_matches(IP_EITHER, shorter) && have < pull_len(rp, shorter, off))
+        return tunnel_dev_short_ip(rp, at, s, shorter == CSC_P_IPV6, have);
     return false;
 }
 

@@ -290,6 +290,17 @@ void tunnel_rx_pkt_type(struct rp *rp, uint8_t kind, bool outer_v6, uint8_t tunn
 /* IP_ECN_decapsulate / IP6_ECN_decapsulate for what tunnel layer tl
  * decapsulated (inner IP l3); false: dropped (rx_frame_errors + rx_errors) */
 bool IP_ECN_decapsulate(struct rp *rp, uint8_t tl, uint8_t l3);
+/* IP_ECN_decapsulate on an inner IP header at off the packet does not hold
+ * (have bytes), after the inner Ethernet of tunnel layer tl (ecn.c).
+ * 1: go on, 0: dropped, -1: not known */
+int IP_ECN_decapsulate_short(struct rp *rp, uint8_t tl, uint32_t off, bool v6, uint32_t have);
+/* A short inner IP header the tunnel tl did not pull, after its Ethernet
+ * header eth: the device, its GRO pass and ip_rcv_core's pull (rx.c).
+ * False: not decided (nothing recorded). */
+bool tunnel_dev_short_ip(struct rp *rp, uint8_t tl, uint8_t eth, bool v6, uint32_t have);
+/* dev_gro_receive on the current device for an IP header at the end of
+ * layer `at` that the packet does not hold (gro.c) */
+void dev_gro_receive_short_ip(struct rp *rp, uint8_t at, bool v6);
 
 /* ---- device report (report.c) ---- */
 void rp_from_report(struct rp *rp, uint8_t l3);

@@ -268,6 +268,45 @@ void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3)
     netif_receive_skb(rp, inner_l3);
 }
 
+static bool drop_otherhost(struct rp *rp, uint8_t i, enum kfn fn);
+
+/* vxlan_rcv (drivers/net/vxlan/vxlan_core.c) before VXLAN_INNER_PULL (the
+ * 5.10 VM kernel) pulls nothing of the inner IP header: a header the packet
+ * does not hold (have bytes) goes on like any other. IP_ECN_decapsulate
+ * reads its TOS byte without a pull (ecn.c: an outer CE over an inner
+ * Not-ECT drops it; without the byte: not decided); the device counts
+ * it, gro_cells_receive's GRO
+ * pass flushes it (gro.c:dev_gro_receive_short_ip), and ip_rcv_core /
+ * ip6_rcv_core, after the PACKET_OTHERHOST drop, fail their
+ * pskb_may_pull of the fixed header: IP_INHDR, Ip[6]InHdrErrors
+ * (net/ipv4/ip_input.c, net/ipv6/ip6_input.c, v6.12 = 5.10). eth: the
+ * inner Ethernet layer, the last one decoded. */
+bool tunnel_dev_short_ip(struct rp *rp, uint8_t tl, uint8_t eth, bool v6, uint32_t have)
+{
+    const struct csc_layer *e = L(rp, eth);
+    int ecn = IP_ECN_decapsulate_short(rp, tl, e->off + e->hdr_len, v6, have);
+    if (ecn < 0)
+        return false;
+    if (ecn == 0)
+        return true;
+    uint8_t kind = L(rp, tl)->proto;
+    bool outer_v6 = outer_is_ipv6(rp, tl);
+    bool gro_cells = dev_uses_gro_cells(rp, kind, outer_v6);
+    pull_l2(rp, eth, (uint8_t)(eth + 1u));      /* vxlan_set_mac: eth_type_trans */
+    if (!tunnel_dev_enter(rp, tl, eth, gro_cells))
+        return true;
+    tunnel_rx_pkt_type(rp, kind, outer_v6, tl, (uint8_t)(eth + 1u));
+    rp_enter(rp, eth, gro_cells ? KF_GRO_CELLS_RECEIVE : KF_NETIF_RX);
+    if (gro_cells)
+        dev_gro_receive_short_ip(rp, eth, v6);
+    rp->path = CSC_PATH_NORMAL;
+    enum kfn fn = v6 ? KF_IPV6_RCV : KF_IP_RCV_CORE;
+    rp_enter(rp, eth, fn);
+    if (!drop_otherhost(rp, eth, fn))
+        rp_drop(rp, eth, fn, KD_IP_INHDR, v6 ? CNT(CSC_C_IP6_IN_HDR_ERRORS) : CNT(CSC_C_IP_IN_HDR_ERRORS));
+    return true;
+}
+
 /* ---- IPv4 / IPv6 ---- */
 
 /* The length checks of ip_rcv_core / ipv6_rcv, the trim to the IP length,

@@ -810,6 +810,97 @@ START_TEST(ip_rcv_core_refuses_a_malformed_header)
 }
 END_TEST
 
+/* An IP header the frame ends inside (a 24-byte IPv4, a 34-byte IPv6
+ * frame: only a TAP carries them, tun_get_user takes any frame of
+ * ETH_HLEN on): ip_rcv_core / ip6_rcv_core's pskb_may_pull of the fixed
+ * header fails, IpInHdrErrors / Ip6InHdrErrors (IP_INHDR). The same bytes
+ * cut by the capture (caplen < len) are not decided. */
+START_TEST(ip_rcv_core_drops_a_header_the_frame_does_not_hold)
+{
+    for (int v6 = 0; v6 < 2; v6++) {
+        struct pb_frame f;
+        pb_init(&f);
+        f.no_pad = 1;
+        pb_push(&f, PB_ETH)->proto = v6 ? 0x86dd : 0x0800;
+        struct pb_layer *r = pb_push(&f, PB_RAW);
+        memcpy(r->raw, v6 ? "\x60\x00\x00\x00\x00\x1c\x06\x40" : "\x45\x00\x00\x1c\x00\x01\x40\x00", 8);
+        r->len = v6 ? 20 : 10;
+        cfg_set("none", "6.12");
+        run(&f);
+        ck_assert_uint_eq(FRAME_LEN, v6 ? 34u : 24u);
+        if (R.kernel.verdict != CSC_K_DROP)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert_int_eq(R.kernel.drop_layer, 0);
+        ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "IP_INHDR");
+        ck_assert_uint_eq(R.kernel.counters, 1u << (v6 ? CSC_C_IP6_IN_HDR_ERRORS : CSC_C_IP_IN_HDR_ERRORS));
+        ck_assert_int_ge(find_step(v6 ? "ipv6_rcv" : "ip_rcv_core", "drop"), 0);
+        run_bytes(FRAME, FRAME_LEN, FRAME_LEN + 40u, CSC_LINK_ETHERNET);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    }
+}
+END_TEST
+
+/* A VXLAN packet whose inner IP header ends with it, every outer length
+ * right. Since "vxlan: Pull inner IP header in vxlan_rcv()" (era
+ * VXLAN_INNER_PULL, 6.1 on) vxlan_rcv drops it: rx_length_errors +
+ * rx_errors. Before it (5.10) the device takes it: the cell's GRO pass
+ * flushes it (inet_gro_receive / ipv6_gro_receive: skb_gro_header fails)
+ * and ip_rcv_core / ip6_rcv_core's pull fails: Ip[6]InHdrErrors. Under an
+ * outer CE, 5.10's IP_ECN_decapsulate reads the short header's TOS (Not-ECT)
+ * and drops it: rx_frame_errors + rx_errors; a header of one byte has no
+ * TOS there: not decided. */
+START_TEST(vxlan_inner_ip_header_short_by_era)
+{
+    for (int v6 = 0; v6 < 2; v6++)
+        for (int e = 0; e < 4; e++) {
+            struct pb_frame f;
+            pb_init(&f);
+            pb_push(&f, PB_ETH);
+            pb_push(&f, PB_IPV4);
+            pb_push(&f, PB_UDP);
+            pb_push(&f, PB_VXLAN);
+            pb_push(&f, PB_ETH)->proto = v6 ? 0x86dd : 0x0800;
+            struct pb_layer *r = pb_push(&f, PB_RAW);
+            memcpy(r->raw, v6 ? "\x60\x00\x00\x00\x00\x1c\x06\x40" : "\x45\x00\x00\x1c\x00\x01\x40\x00", 8);
+            r->len = e == 3 ? 1 : v6 ? 20 : 10;      /* 3: no TOS byte to read */
+            if (e >= 2) {
+                struct pb_patch *p = pb_patch_add(&f, 1, PB_PATCH_SET, 1, 1);
+                p->val[0] = 0x03;                     /* outer CE */
+            }
+            cfg_set("none", e == 0 ? "6.12" : "5.10");
+            run(&f);
+            if (e == 3) {
+                ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+                continue;
+            }
+            if (R.kernel.verdict != CSC_K_DROP)
+                dump_result();
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            if (e == 2) {
+                ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_VXLAN, 0));
+                ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "IP_TUNNEL_ECN");
+                ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_DEV_RX_FRAME_ERRORS, CSC_C_DEV_RX_ERRORS));
+                continue;
+            }
+            if (e == 0) {
+                ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_VXLAN, 0));
+                ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "PKT_TOO_SMALL");
+                ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_DEV_RX_LENGTH_ERRORS, CSC_C_DEV_RX_ERRORS));
+                continue;
+            }
+            ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_ETH, 1));
+            ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "IP_INHDR");
+            ck_assert_uint_eq(R.kernel.counters, 1u << (v6 ? CSC_C_IP6_IN_HDR_ERRORS : CSC_C_IP_IN_HDR_ERRORS));
+            ck_assert_int_eq(R.kernel.ndevs, 2);
+            ck_assert_int_eq(R.kernel.devs[1].kind, CSC_P_VXLAN);
+            ck_assert_int_eq(R.kernel.devs[1].gro_reason, CSC_G_TRUNCATED);
+            ck_assert_int_ge(find_step(v6 ? "ipv6_gro_receive" : "inet_gro_receive", "flush"), 0);
+            ck_assert_int_ge(find_step(v6 ? "ipv6_rcv" : "ip_rcv_core", "drop"), 0);
+        }
+}
+END_TEST
+
 /* CHECKSUM_COMPLETE and a bad TCP checksum at the NIC's GRO:
  * __skb_gro_checksum_validate (include/net/gro.h v6.12) tries the device's
  * sum (csum_valid), it fails: a failed check on a sum already there, no
@@ -886,6 +977,8 @@ Suite *scenarios_suite(void)
     tcase_add_test(t, no_ip_layer_verdict_unknown);
     tcase_add_test(t, gro_complete_fails_on_the_device_sum);
     tcase_add_test(t, ip_rcv_core_refuses_a_malformed_header);
+    tcase_add_test(t, ip_rcv_core_drops_a_header_the_frame_does_not_hold);
+    tcase_add_test(t, vxlan_inner_ip_header_short_by_era);
     suite_add_tcase(s, t);
     return s;
 }

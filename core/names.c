@@ -188,6 +188,7 @@ const char *csc_fn_name(unsigned fn)
         [KF_L2TP_IP_RECV] = "l2tp_ip_recv", [KF_L2TP_IP6_RECV] = "l2tp_ip6_recv",
         [KF_L2TP_RECV_COMMON] = "l2tp_recv_common", [KF_L2TP_ETH_DEV_RECV] = "l2tp_eth_dev_recv",
         [KF_MACSEC_HANDLE_FRAME] = "macsec_handle_frame", [KF_IP_RCV_OPTIONS] = "ip_rcv_options",
+        [KF_IP6_ROUTE_INPUT] = "ip6_route_input",
     };
     return NAME(t, fn);
 }
@@ -241,6 +242,7 @@ const char *csc_drop_name(unsigned d)
         [KD_FRAG_OVERLAP] = "NOT_SPECIFIED (overlapping fragment: queue killed)",
         [KD_FRAG_BAD_END] = "NOT_SPECIFIED (fragment end past or short of the last: queue killed)",
         [KD_NO_NEXT_HEADER] = "NOT_SPECIFIED (no next header: nodata_protocol frees it)",
+        [KD_IP_INADDRERRORS] = "IP_INADDRERRORS",
         [KD_GPE_HDR] = "NOT_SPECIFIED (vxlan-gpe header)",
         [KD_TUNNEL_SEQ] = "NOT_SPECIFIED (tunnel sequence)",
         [KD_PKT_TYPE] = "NOT_SPECIFIED (pkt_type not host)",

@@ -51,6 +51,7 @@ static unsigned v6_classes(const uint8_t *s, const uint8_t *d)
     c |= d[0] == 0xff && (d[1] & 0x0f) <= 1 ? A_DST_MC_SCOPE01 : 0;
     c |= !memcmp(d, all_nodes, 16) ? A_DST_ALL_HOSTS : 0;
     c |= !memcmp(d, loopback, 16) ? A_DST_LOOPBACK : 0;
+    c |= all_zero(d, 16) ? A_DST_ZERO : 0;
     return c;
 }
 
@@ -150,6 +151,22 @@ bool ip6_rcv_core_addrs(struct rp *rp, uint8_t i)
         return false;
     }
     return true;
+}
+
+/* ip6_rcv_finish -> ip6_route_input (net/ipv6/ip6_input.c, route.c, v6.12):
+ * the unspecified destination (::) is no address of the receiver. With no
+ * route to it, ip6_pkt_discard's ip6_pkt_drop counts Ip6InAddrErrors for
+ * an IPV6_ADDR_ANY destination (IP_INADDRERRORS); under a default route
+ * ip6_forward, forwarding off (the model's receiver), counts the same. It
+ * runs after ip6_rcv_core (its hop-by-hop header included), before every
+ * other extension header. False when the packet went no further. */
+bool ip6_route_input_addrs(struct rp *rp, uint8_t i)
+{
+    unsigned c = ip_addr_classes(&rp->p, L(rp, i));
+    if (!(c & A_DST_ZERO) || lo_capture(rp, i, c))
+        return true;
+    rp_drop(rp, i, KF_IP6_ROUTE_INPUT, KD_IP_INADDRERRORS, CNT(CSC_C_IP6_IN_ADDR_ERRORS));
+    return false;
 }
 
 /* ip_rcv_options -> __ip_options_compile (net/ipv4/ip_input.c,

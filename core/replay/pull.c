@@ -314,6 +314,10 @@ bool pskb_may_pull_fails(struct rp *rp, uint8_t at)
     bool v6 = in_ipv6(rp, kind == AT_ETH ? (uint8_t)(s - 1) : s);
     uint32_t off = r->stop_off, have = bytes_at(rp, off);
     uint8_t shorter = r->stop_proto;
+    /* an IP stop inside the header (an option or extension header cut, the
+     * decoder's offset is there) is no failed pull of the fixed header */
+    if ((shorter == CSC_P_IPV4 || shorter == CSC_P_IPV6) && off != L(rp, s)->off + L(rp, s)->hdr_len)
+        return false;
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
         const struct pull_rule *u = &rules[i];
         if (u->at != kind || u->tunnel != tunnel || !shorter_matches(u->shorter, shorter) ||

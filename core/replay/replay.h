@@ -107,7 +107,7 @@ enum kfn {
     KF_NETIF_RX, KF_IPV6_FRAG_RCV, KF_ERSPAN_RCV, KF_IP6ERSPAN_RCV, KF_IPV6_RTHDR_RCV,
     KF_IPV6_DESTOPT_RCV, KF_NETIF_RECEIVE_SKB_CORE, KF_IP_ROUTE_INPUT, KF_IP_PROTOCOL_DELIVER_RCU,
     KF_XFRM_INPUT, KF_L2TP_IP_RECV, KF_L2TP_IP6_RECV, KF_L2TP_RECV_COMMON, KF_L2TP_ETH_DEV_RECV,
-    KF_MACSEC_HANDLE_FRAME, KF_IP_RCV_OPTIONS,
+    KF_MACSEC_HANDLE_FRAME, KF_IP_RCV_OPTIONS, KF_IP6_ROUTE_INPUT,
     KF__COUNT
 };
 
@@ -130,7 +130,7 @@ enum kdrop {
     KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT, KD_FRAG_NOT_ROUNDED, KD_FRAG_EMPTY, KD_GPE_HDR, KD_TUNNEL_SEQ, KD_PKT_TYPE,
     KD_IP_TUNNEL_ECN, KD_ECN_NOT_ECT, KD_RTHDR_MIP6, KD_RTHDR_NOT_HOST, KD_FRAG_TWICE, KD_IP_OPTIONS, KD_IP_SRR, KD_FRAG_HDR_INCOMPLETE, KD_FRAG_TOO_FAR,
     KD_IP6_NOT_FINAL, KD_LOCAL_MAC, KD_GENEVE_LOOP, KD_INVALID_PROTO, KD_MC_NOT_JOINED,
-    KD_FRAG_OVERLAP, KD_FRAG_BAD_END, KD_NO_NEXT_HEADER,
+    KD_FRAG_OVERLAP, KD_FRAG_BAD_END, KD_NO_NEXT_HEADER, KD_IP_INADDRERRORS,
     KD__COUNT
 };
 
@@ -222,6 +222,7 @@ bool ip_rcv_options(struct rp *rp, uint8_t i);
 /* the NIC's IP header the decoder refused: ip_rcv_core's header errors (rx.c) */
 bool ip_rcv_core_refused(struct rp *rp, uint8_t eth);
 bool ip6_rcv_core_addrs(struct rp *rp, uint8_t i);
+bool ip6_route_input_addrs(struct rp *rp, uint8_t i);
 /* the extension headers' handlers in chain order (exthdrs.c); false: one
  * of them took the packet */
 bool ipv6_exthdrs_rcv(struct rp *rp, uint8_t i);

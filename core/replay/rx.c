@@ -380,7 +380,7 @@ static bool ip_len_checks(struct rp *rp, uint8_t i, enum kfn fn, uint32_t hdr_er
     if (ip->proto == CSC_P_IPV4 ? !ip_route_input_addrs(rp, i) || !ip_rcv_options(rp, i)  /* ip_rcv_finish_core */
                                 : !ipv6_parse_hopopts(rp, i))      /* ip6_rcv_core */
         return false;
-    if (ip->proto == CSC_P_IPV6 && !ipv6_exthdrs_before_frag(rp, i))
+    if (ip->proto == CSC_P_IPV6 && (!ip6_route_input_addrs(rp, i) || !ipv6_exthdrs_before_frag(rp, i)))
         return false;
     if (ip->notes & CSC_N_FRAGMENT) {
         ip_frag_queue(rp, i);

@@ -292,6 +292,58 @@ static void add_udp_share(struct csc_frag_entry *e, const struct pkt *p, uint32_
         e->usum = csum_add(e->usum, csum_partial(b, n, 0));
 }
 
+/* ip4_frag_ecn / ip6_frag_ecn (net/ipv4/ip_fragment.c, net/ipv6/reassembly.c,
+ * v6.12): the fragment's ECN codepoint as one bit (IPFRAG_ECN_NOT_ECT 1,
+ * ECT_1 2, ECT_0 4, CE 8) for the queue's OR. IPv4: the TOS byte; IPv6:
+ * the traffic class, whose ECN bits are the second byte's 0x30. */
+static uint8_t ip_frag_ecn(const struct pkt *p, const struct csc_layer *ip)
+{
+    uint8_t b = 0;
+    if (!pkt_u8(p, ip->off + 1u, &b))
+        return 0;
+    uint8_t cp = ip->proto == CSC_P_IPV4 ? (uint8_t)(b & 0x03) : (uint8_t)((b >> 4) & 0x03);
+    return (uint8_t)(1u << cp);
+}
+
+/* ip_frag_ecn_table (net/ipv4/inet_fragment.c, v6.12 and 7.2.13; Debian's
+ * 5.10 and 6.1 agree on the fixed cases, fr4-12): Not-ECT mixed with any ECN-capable codepoint is invalid
+ * (0xff: the datagram dropped); CE with ECT_0 or ECT_1 makes the datagram
+ * CE; anything else leaves the head's field as it is (0). */
+#define IPFRAG_ECN_NOT_ECT 0x01u
+#define IPFRAG_ECN_ECT_1 0x02u
+#define IPFRAG_ECN_ECT_0 0x04u
+#define IPFRAG_ECN_CE 0x08u
+#define IPFRAG_ECN_INVALID 0xffu
+static uint8_t ip_frag_ecn_table(uint8_t bits)
+{
+    if ((bits & IPFRAG_ECN_NOT_ECT) && (bits & ~IPFRAG_ECN_NOT_ECT))
+        return IPFRAG_ECN_INVALID;
+    if ((bits & IPFRAG_ECN_CE) && (bits & (IPFRAG_ECN_ECT_0 | IPFRAG_ECN_ECT_1)))
+        return 0x03;                  /* INET_ECN_CE */
+    return 0;
+}
+
+/* ip_frag_reasm / ip6_frag_reasm (net/ipv4/ip_fragment.c,
+ * net/ipv6/reassembly.c; v6.12, the same in 7.2.13) before they
+ * build the datagram: the queue is already killed (inet_frag_kill), then an
+ * invalid ECN mix, or a datagram longer than its 16-bit length field
+ * (IPv4: the head's header + q.len over 65535; IPv6: the unfragmentable
+ * headers + q.len over IPV6_MAXPLEN), goes to out_fail: ReasmFails, the
+ * fragments freed with the queue. ip_frag_queue has no bound on the end of
+ * an IPv4 fragment, and ip6_frag_queue bounds q.len alone, so these are
+ * the only checks of the whole length. */
+static enum kdrop ip_frag_reasm(struct csc_frag_entry *e)
+{
+    uint8_t ecn = ip_frag_ecn_table(e->ecn);
+    if (ecn == IPFRAG_ECN_INVALID)
+        return KD_FRAG_ECN;
+    uint32_t len = e->v6 ? e->head_hlen - IPV6_HLEN + e->total : e->head_hlen + e->total;
+    if (len > 0xffff)
+        return KD_FRAG_OVERSIZE;
+    e->reasm_ecn = ecn;
+    return KD_NONE;
+}
+
 /* ---- the byte store: the datagram as ip_frag_reasm / ip6_frag_reasm rebuild it ---- */
 
 static uint8_t *slot_area(const struct csc_frag_table *t, const struct csc_frag_entry *e)
@@ -416,6 +468,7 @@ static bool rebuild_header(struct csc_frag_entry *e, uint8_t *h)
         put_be16(h + WIRE_OFF(ipv4_hdr, tot_len), (uint16_t)len);
         put_be16(h + WIRE_OFF(ipv4_hdr, frag_off),
                  e->max_df_size && e->max_df_size == e->max_size ? IP_DF : 0);
+        h[WIRE_OFF(ipv4_hdr, tos)] |= e->reasm_ecn;              /* iph->tos |= ecn */
         put_be16(h + WIRE_OFF(ipv4_hdr, check), 0);
         put_be16(h + WIRE_OFF(ipv4_hdr, check), csum_fold(csum_partial(h, e->hlen, 0)));  /* ip_send_check */
         return true;
@@ -424,6 +477,7 @@ static bool rebuild_header(struct csc_frag_entry *e, uint8_t *h)
         return false;
     put_be16(h + WIRE_OFF(ipv6_hdr, payload_len), (uint16_t)(len - IPV6_HLEN));
     h[e->nh_at] = e->frag_nh;
+    h[1] |= (uint8_t)(e->reasm_ecn << 4);   /* ipv6_change_dsfield(.., 0xff, ecn) */
     return true;
 }
 
@@ -712,6 +766,8 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
         }
         e->overlap = 1;
     }
+    if (queued)
+        e->ecn |= ip_frag_ecn(&p, ip);   /* qp->ecn |= ecn, after the insert */
     note_skb_state(e, r, foff, cut != 0);
     if (e->bytes_ok)
         store_fragment(t, e, &p, ip, foff, cut);
@@ -720,6 +776,8 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
     t->bytes += len;
     if (foff == 0) {
         e->have_first = 1;
+        e->head_hlen = (uint16_t)(ip->proto == CSC_P_IPV6 ? ip->hdr_len - WIRE_LEN(ipv6_frag_hdr)
+                                                           : ip->hdr_len);
         /* L4 header facts from the first fragment's decoded layer. */
         for (unsigned i = (unsigned)ipi + 1; i < r->nlayers; i++)
             if (r->layers[i].csum_off != CSC_NO_OFF && r->layers[i].off == pay) {
@@ -750,6 +808,12 @@ bool csc_frag_feed(struct csc_frag_table *t, const struct csc_frame *f, struct c
     for (unsigned i = 0; i < e->nranges; i++)
         meat += e->r[i].b - e->r[i].a;
     if (e->have_first && e->have_last && meat == e->total && !e->overlap) {
+        enum kdrop fail = ip_frag_reasm(e);
+        if (fail != KD_NONE) {
+            t->dropped++;
+            queue_kill(t, e, r, (uint8_t)ipi, fail);
+            return false;
+        }
         if (e->bytes_ok && complete_datagram(t, e, r, (uint8_t)ipi))
             t->completed++;
         else

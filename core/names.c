@@ -243,6 +243,8 @@ const char *csc_drop_name(unsigned d)
         [KD_FRAG_BAD_END] = "NOT_SPECIFIED (fragment end past or short of the last: queue killed)",
         [KD_NO_NEXT_HEADER] = "NOT_SPECIFIED (no next header: nodata_protocol frees it)",
         [KD_IP_INADDRERRORS] = "IP_INADDRERRORS",
+        [KD_FRAG_ECN] = "NOT_SPECIFIED (fragments mix Not-ECT with ECT or CE: queue killed)",
+        [KD_FRAG_OVERSIZE] = "NOT_SPECIFIED (reassembled datagram over 65535: queue killed)",
         [KD_GPE_HDR] = "NOT_SPECIFIED (vxlan-gpe header)",
         [KD_TUNNEL_SEQ] = "NOT_SPECIFIED (tunnel sequence)",
         [KD_PKT_TYPE] = "NOT_SPECIFIED (pkt_type not host)",

@@ -82,6 +82,11 @@ struct csc_frag_entry {
                                     (the offset-0 one's; another on any: CHECKSUM_NONE) */
     uint8_t kernel_lost;         /* the replay dropped a fragment before ip_defrag */
     uint16_t max_size, max_df_size;  /* ip_frag_queue: largest fragment, with DF */
+    uint8_t ecn;                 /* the queued fragments' ECN codepoints, one bit each
+                                    (ip_frag_queue's qp->ecn) */
+    uint8_t reasm_ecn;           /* what ip_frag_reasm ORs into the datagram's ECN field */
+    uint16_t head_hlen;          /* the first fragment's header as the datagram keeps it
+                                    (IPv6: less the fragment header) */
     struct csc_frag_range r[CSC_FRAG_RANGES];   /* the runs, sorted, disjoint */
 };
 

@@ -8,7 +8,9 @@
  * Which socket a frame meets is the model's decode's to say: the innermost
  * transport (the last TCP/UDP/ICMP layer outside an ICMP quote) has a
  * listener when it is UDP to 5000 or TCP to 5001 (the namespace's sockets,
- * kd_setup_of); anything else is "no socket" for both sides.
+ * kd_setup_of); ICMP has its handlers but for an echo reply, which wants a
+ * ping socket and the namespace opens none (ping_rcv: NO_SOCKET, no
+ * counter); anything else is "no socket" for both sides.
  */
 #include "kfuzz.h"
 
@@ -32,6 +34,13 @@ static int innermost_l4(const struct csc_result *r)
             last = i;
     }
     return last;
+}
+
+/* An echo reply (ICMP 0, 43; ICMPv6 129, 161): ping_rcv's, which needs a ping socket */
+static int ping_reply(const struct csc_layer *l)
+{
+    uint8_t t = l->u.icmp.type;
+    return l->proto == CSC_P_ICMP ? t == 0 || t == 43 : t == 129 || t == 161;
 }
 
 static int innermost_ip6(const struct csc_result *r, int l4)
@@ -94,8 +103,10 @@ void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *er
                             lookup, nothing answers it (core/replay/pull.c) */
     else if (l4 >= 0 && (m->l4proto == CSC_P_TCP || m->l4proto == CSC_P_UDP))
         m->nosock = r.layers[l4].u.ports.dport != (m->l4proto == CSC_P_TCP ? TCP_PORT : UDP_PORT);
+    else if (l4 >= 0 && (m->l4proto == CSC_P_ICMP || m->l4proto == CSC_P_ICMPV6))
+        m->nosock = ping_reply(&r.layers[l4]);
     else
-        m->nosock = m->l4proto != CSC_P_ICMP && m->l4proto != CSC_P_ICMPV6;
+        m->nosock = 1;
     cfg.inner_socket = !m->nosock;
     kf_analyze(&cfg, &f, &r);
     LAST_CFG = cfg;
@@ -129,11 +140,13 @@ void kf_kernel(const struct kf_case *c, const struct kf_outcome *m, const struct
     case CSC_P_TCP:
         delivered = !m->nosock && live_obs_get(o, "TcpInSegs") >= 1 && !live_obs_get(o, "TcpInErrs");
         break;
+    /* an echo reply with no ping socket (nosock) is freed with no counter:
+     * icmp_rcv counted it in InMsgs as it does a message it takes */
     case CSC_P_ICMP:
-        delivered = live_obs_get(o, "IcmpInMsgs") >= 1 && !live_obs_get(o, "IcmpInErrors");
+        delivered = !m->nosock && live_obs_get(o, "IcmpInMsgs") >= 1 && !live_obs_get(o, "IcmpInErrors");
         break;
     case CSC_P_ICMPV6:
-        delivered = live_obs_get(o, "Icmp6InMsgs") >= 1 && !live_obs_get(o, "Icmp6InErrors");
+        delivered = !m->nosock && live_obs_get(o, "Icmp6InMsgs") >= 1 && !live_obs_get(o, "Icmp6InErrors");
         break;
     default:
         break;

@@ -21,6 +21,9 @@
 
 #define UDP_PORT 5000
 #define TCP_PORT 5001
+#define TCP_SYN 0x02
+#define TCP_RST 0x04
+#define TCP_ACK 0x10
 
 /* The innermost transport of a decoded frame, -1: none */
 static int innermost_l4(const struct csc_result *r)
@@ -98,6 +101,8 @@ void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *er
         m->in6 = r.layers[r.stop_layer].proto == CSC_P_IPV6;
     m->l4proto = l4 >= 0 ? r.layers[l4].proto : CSC_P_NONE;
     m->l4layer = l4;
+    if (m->l4proto == CSC_P_TCP)
+        m->answered = (r.layers[l4].u.tcp.flags & (TCP_SYN | TCP_RST | TCP_ACK)) == TCP_ACK;
     if (short_l4 && (r.stop_proto == CSC_P_TCP || r.stop_proto == CSC_P_UDP))
         m->nosock = 0;   /* a transport header too short to read: discarded before any socket
                             lookup, nothing answers it (core/replay/pull.c) */
@@ -139,6 +144,13 @@ void kf_kernel(const struct kf_case *c, const struct kf_outcome *m, const struct
         break;
     case CSC_P_TCP:
         delivered = !m->nosock && live_obs_get(o, "TcpInSegs") >= 1 && !live_obs_get(o, "TcpInErrs");
+        /* discard_it (a data offset past the segment, tcp-4) counts TcpInSegs
+         * as a segment the listener takes does; for an ACK the listener's
+         * answer tells them apart: a reset (TcpOutRsts), which discard_it
+         * never sends (a SYN's SYN-ACK is not read - its retransmissions
+         * would move a later frame's counters) */
+        if (delivered && m->answered)
+            delivered = live_obs_get(o, "TcpOutRsts") >= 1;
         break;
     /* an echo reply with no ping socket (nosock) is freed with no counter:
      * icmp_rcv counted it in InMsgs as it does a message it takes */

@@ -189,6 +189,7 @@ const char *csc_fn_name(unsigned fn)
         [KF_L2TP_RECV_COMMON] = "l2tp_recv_common", [KF_L2TP_ETH_DEV_RECV] = "l2tp_eth_dev_recv",
         [KF_MACSEC_HANDLE_FRAME] = "macsec_handle_frame", [KF_IP_RCV_OPTIONS] = "ip_rcv_options",
         [KF_IP6_ROUTE_INPUT] = "ip6_route_input",
+        [KF_PING_RCV] = "ping_rcv", [KF_ICMP_SOCKET_DELIVER] = "icmp_socket_deliver",
     };
     return NAME(t, fn);
 }

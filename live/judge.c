@@ -123,11 +123,23 @@ static int is_l4(uint8_t p)
     ((1u << CSC_C_DEV_RX_ERRORS) | (1u << CSC_C_DEV_RX_CRC_ERRORS) | (1u << CSC_C_DEV_RX_FRAME_ERRORS) |     \
      (1u << CSC_C_DEV_RX_DROPPED) | (1u << CSC_C_DEV_RX_LENGTH_ERRORS))
 
+#define ICMP_ERROR_COUNTERS ((1u << CSC_C_ICMP_IN_ERRORS) | (1u << CSC_C_ICMP6_IN_ERRORS))
+
+/* An ICMP message taken with Icmp[6]InErrors (icmp_socket_deliver's quote
+ * without 8 bytes past its IP header: consume_skb) shows in the kernel's
+ * counters as an ICMP error does: the class of a drop at the transport */
+static int taken_with_icmp_errors_class(const struct csc_result *r)
+{
+    int outer, inner;
+    ip_layers(r, &outer, &inner);
+    return inner < 0 ? LIVE_C_OUTER_L4 : LIVE_C_INNER_L4;
+}
+
 int live_model_class(const struct csc_result *r)
 {
     const struct csc_kernel *k = &r->kernel;
     if (k->verdict == CSC_K_ACCEPT)
-        return LIVE_C_DELIVERED;
+        return k->counters & ICMP_ERROR_COUNTERS ? taken_with_icmp_errors_class(r) : LIVE_C_DELIVERED;
     if (k->verdict != CSC_K_DROP || k->drop_layer >= r->nlayers)
         return LIVE_C_UNKNOWN;
     int outer, inner;
@@ -164,9 +176,10 @@ int live_model_class(const struct csc_result *r)
     if (d <= outer)
         return LIVE_C_OUTER_IP;
     /* a transport that drops before it counts anything (tcp_v4_rcv on a
-     * pkt_type not PACKET_HOST) is silent; TCP with no listener still
-     * counts InSegs */
-    int silent_l4 = is_l4(p) && !k->counters && strcmp(csc_drop_name(k->drop_reason), "NO_SOCKET");
+     * pkt_type not PACKET_HOST, ping_rcv with no ping socket) is silent;
+     * TCP with no listener still counts InSegs */
+    int tcp_no_listener = p == CSC_P_TCP && !strcmp(csc_drop_name(k->drop_reason), "NO_SOCKET");
+    int silent_l4 = is_l4(p) && !k->counters && !tcp_no_listener;
     if (inner < 0) {
         /* no tunnel: the transport is the outer L4; or the stack ends in
          * the tunnel header (a version it does not parse) */

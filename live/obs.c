@@ -11,6 +11,7 @@
 #include "live_int.h"
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,10 +92,19 @@ static int layout_fork(struct snap *s, int n)
 }
 
 /* Only what arrives: the transmit side (every "Out" counter) moves on its
- * own (MLD reports, resets, ICMP errors) and says nothing of a frame's fate. */
+ * own (MLD reports, ICMP errors) and says nothing of a frame's fate - but
+ * Tcp OutRsts, a listener's answer to an ACK it took, which tells that from
+ * tcp_v4_rcv's discard_it (both count TcpInSegs alone; kfuzz_judge.c) */
+static bool transmit_side(const char *prefix, size_t pl, const char *field, size_t fl)
+{
+    if (pl == 3 && !memcmp(prefix, "Tcp", 3) && fl == 7 && !memcmp(field, "OutRsts", 7))
+        return false;
+    return memmem(field, fl, "Out", 3) != NULL;
+}
+
 void snap_put(struct snap *s, const char *prefix, size_t pl, const char *field, size_t fl, int64_t v)
 {
-    if (s->n >= SNAP_MAX || memmem(field, fl, "Out", 3))
+    if (s->n >= SNAP_MAX || transmit_side(prefix, pl, field, fl))
         return;
     char name[LIVE_NAME_LEN];
     if (pl > LIVE_NAME_LEN - 1)

@@ -2,9 +2,11 @@
  * icmp.c - what icmp_rcv does with a message after its checksum
  * (net/ipv4/icmp.c, v6.12; the same in 6.1.192): the type, then the
  * handler's length checks. Each failure counts IcmpInErrors and drops.
- * Not modelled: what a handler does with a well-formed message (replies,
- * the error handlers of the quoted protocol, ping sockets for echo replies;
- * docs/kernel-branches.md section 26).
+ * An echo reply goes to ping_rcv, which drops it when the receiver has no
+ * ping socket; an error whose quote lacks 8 bytes past its IP header is
+ * consumed by icmp_socket_deliver with IcmpInErrors. Not modelled: what a
+ * handler does with a well-formed message (replies, the error handlers of
+ * the quoted protocol; docs/kernel-branches.md section 26).
  */
 #include "addr.h"
 #include "replay.h"
@@ -15,6 +17,69 @@
 #define ICMP_ADDRESSREPLY 18
 #define ICMP_EXT_ECHO 42
 #define ICMP_EXT_ECHOREPLY 43
+#define ICMP_ECHOREPLY 0
+#define NR_ICMP_UNREACH 15
+#define ICMP_EXC_FRAGTIME 1
+#define ICMPV6_ECHO_REPLY 129
+#define ICMPV6_EXT_ECHO_REPLY 161
+
+/* ping_rcv (net/ipv4/ping.c, v6.12; icmp_rcv and icmpv6_rcv call it for an
+ * echo reply, 0 / 129, and the extended one, 43 / 161): ping_lookup finds
+ * the ping socket bound to the echo id, else SKB_DROP_REASON_NO_SOCKET and
+ * the caller kfree_skb's it, no counter (6.1 and 5.10: a bool, false, the
+ * same kfree_skb). The receiver's socket is cfg->inner_socket's: without
+ * one (--no-socket; the kernel harnesses open no ping socket) the reply is
+ * dropped. False: dropped. */
+static bool ping_rcv(struct rp *rp, uint8_t i)
+{
+    if (rp->cfg->inner_socket)
+        return true;
+    rp_step(rp, i, KF_PING_RCV, W_NO_SOCKET, CSC_TRI_UNDECIDED, 0, NULL);
+    rp_drop(rp, i, KF_PING_RCV, KD_NO_SOCKET, 0);
+    return false;
+}
+
+/* icmp_socket_deliver (v6.12, the same in 6.1.192 and 5.10), from
+ * icmp_unreach and icmp_redirect: pskb_may_pull(skb, iph->ihl * 4 + 8) on
+ * the quote; when it fails, IcmpInErrors and return - the handler returns
+ * SKB_NOT_DROPPED_YET, icmp_rcv consume_skb's it: taken, with a counter.
+ * A whole quote goes to the quoted protocol's err handler (not modelled:
+ * the old rule, taken). body: the bytes after the ICMP header. */
+static void icmp_socket_deliver(struct rp *rp, uint8_t i, uint32_t body)
+{
+    uint8_t vihl = 0;
+    if (!pkt_u8(&rp->p, (uint64_t)L(rp, i)->off + ICMP_HLEN, &vihl))
+        return;
+    if (body < (vihl & IPV4_IHL_MASK) * 4u + 8u)
+        rp_count(rp, i, KF_ICMP_SOCKET_DELIVER, W_SHORT, CNT(CSC_C_ICMP_IN_ERRORS));
+}
+
+/* icmp_unreach's exits before icmp_socket_deliver (v6.12): a destination
+ * unreachable code above NR_ICMP_UNREACH, a time exceeded in reassembly
+ * (code 1): goto out, consumed with no counter */
+static bool icmp_unreach_delivers(uint8_t type, uint8_t code)
+{
+    return !(type == ICMP_DEST_UNREACH && code > NR_ICMP_UNREACH) &&
+           !(type == ICMP_TIME_EXCEEDED && code == ICMP_EXC_FRAGTIME);
+}
+
+/* The handler of a message icmp_rcv's checks let through: ping_rcv for an
+ * echo reply, icmp_socket_deliver for an error with its quote (icmp_unreach)
+ * and a redirect. False: dropped. */
+static bool icmp_handler(struct rp *rp, uint8_t i, uint32_t body)
+{
+    const struct csc_layer *l = L(rp, i);
+    uint8_t type = l->u.icmp.type, code = 0;
+    if (type == ICMP_ECHOREPLY || type == ICMP_EXT_ECHOREPLY)
+        return ping_rcv(rp, i);
+    bool unreach = type == ICMP_DEST_UNREACH || type == ICMP_SOURCE_QUENCH || type == ICMP_TIME_EXCEEDED ||
+                   type == ICMP_PARAMETERPROB;
+    if (!pkt_u8(&rp->p, (uint64_t)l->off + 1u, &code))
+        return true;
+    if ((unreach && icmp_unreach_delivers(type, code)) || type == ICMP_REDIRECT)
+        icmp_socket_deliver(rp, i, body);
+    return true;
+}
 
 /* icmp_rcv, v6.12: a type above NR_ICMP_TYPES but the extended echo pair
  * (UNHANDLED_PROTO); on a multicast route (RTCF_MULTICAST: the model routes
@@ -25,7 +90,8 @@
  * IcmpInErrors; the same in 6.1.192 and 5.10); icmp_unreach (3, 4, 11,
  * 12): a quoted IPv4 header of fewer than 20 bytes or with ihl < 5;
  * icmp_redirect (5): under 20 bytes (PKT_TOO_SMALL); icmp_timestamp (13):
- * under 4 bytes (PKT_TOO_SMALL). False when the message was dropped. */
+ * under 4 bytes (PKT_TOO_SMALL). Then the type's handler (icmp_handler).
+ * False when the message was dropped. */
 bool icmp_rcv_type(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *l = L(rp, i);
@@ -47,7 +113,7 @@ bool icmp_rcv_type(struct rp *rp, uint8_t i)
         why = KD_PKT_TOO_SMALL;
     }
     if (why == KD_NONE)
-        return true;
+        return icmp_handler(rp, i, body);
     rp_drop(rp, i, KF_ICMP_RCV, why, CNT(CSC_C_ICMP_IN_ERRORS));
     return false;
 }
@@ -75,6 +141,8 @@ bool icmpv6_rcv_type(struct rp *rp, uint8_t i)
     const struct csc_layer *l = L(rp, i);
     uint8_t type = l->u.icmp.type, nh = 0;
     uint32_t body = l->end > l->off + ICMP_HLEN ? l->end - l->off - ICMP_HLEN : 0;
+    if (type == ICMPV6_ECHO_REPLY || type == ICMPV6_EXT_ECHO_REPLY)
+        return ping_rcv(rp, i);
     if (type & ICMPV6_INFOMSG_MASK)
         return true;
     if (body >= IPV6_HLEN) {

@@ -107,7 +107,7 @@ enum kfn {
     KF_NETIF_RX, KF_IPV6_FRAG_RCV, KF_ERSPAN_RCV, KF_IP6ERSPAN_RCV, KF_IPV6_RTHDR_RCV,
     KF_IPV6_DESTOPT_RCV, KF_NETIF_RECEIVE_SKB_CORE, KF_IP_ROUTE_INPUT, KF_IP_PROTOCOL_DELIVER_RCU,
     KF_XFRM_INPUT, KF_L2TP_IP_RECV, KF_L2TP_IP6_RECV, KF_L2TP_RECV_COMMON, KF_L2TP_ETH_DEV_RECV,
-    KF_MACSEC_HANDLE_FRAME, KF_IP_RCV_OPTIONS, KF_IP6_ROUTE_INPUT,
+    KF_MACSEC_HANDLE_FRAME, KF_IP_RCV_OPTIONS, KF_IP6_ROUTE_INPUT, KF_PING_RCV, KF_ICMP_SOCKET_DELIVER,
     KF__COUNT
 };
 
@@ -162,6 +162,8 @@ static inline void rp_enter(struct rp *rp, uint8_t layer, enum kfn fn)
 void rp_amend_last(struct rp *rp);
 void rp_layer_result(struct rp *rp, uint8_t layer, enum csc_method m, bool ok, uint32_t pass_bytes);
 void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t counters);
+/* counters a branch bumps on a packet it does not drop (consumed with IcmpInErrors) */
+void rp_count(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, uint32_t counters);
 /* A path the model does not know: verdict unknown (never accept), the
  * not-modelled warning, and the replay stops. */
 void rp_unknown(struct rp *rp, uint8_t layer, enum kfn fn);

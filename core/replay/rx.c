@@ -813,7 +813,13 @@ static void tunnel_dev_drop(struct rp *rp, uint8_t tl, uint8_t at, uint8_t drop,
     if (!tunnel_dev_enter(rp, tl, at, gro_cells))
         return;
     rp_enter(rp, at, gro_cells ? KF_GRO_CELLS_RECEIVE : KF_NETIF_RX);
-    if (gro_cells && rp->cfg->gro_tunnel) {
+    if (gro_cells && rp->cfg->gro_tunnel && L(rp, at)->proto != CSC_P_ETH) {
+        /* dev_gro_receive for skb->protocol NHRP, an unknown EtherType,
+         * ERSPAN's mirrored type: no packet_offload, GRO_NORMAL (gro.c:gro_l3) */
+        dev_gro_receive(rp, at);
+    } else if (gro_cells && rp->cfg->gro_tunnel) {
+        /* an inner 802.3 frame: skb->protocol is ETH_P_802_2 / ETH_P_802_3
+         * after eth_type_trans, which has no packet_offload either */
         rp->k->devs[rp->dev].gro_ran = 1;
         rp->k->devs[rp->dev].gro_reason = CSC_G_NO_HANDLER;
     }

@@ -87,6 +87,12 @@ void rp_drop(struct rp *rp, uint8_t layer, enum kfn fn, enum kdrop why, uint32_t
     rp_step(rp, layer, fn, W_DROP, CSC_TRI_NO, 0, NULL);
 }
 
+void rp_count(struct rp *rp, uint8_t layer, enum kfn fn, unsigned what, uint32_t counters)
+{
+    rp->k->counters |= counters;
+    rp_step(rp, layer, fn, what, CSC_TRI_NO, 0, NULL);
+}
+
 void rp_unknown(struct rp *rp, uint8_t layer, enum kfn fn)
 {
     rp->k->verdict = CSC_K_UNKNOWN;

@@ -216,6 +216,8 @@ struct kf_outcome {
     int in6, nosock;         /* the innermost IP family, no listener for the transport */
     int l4proto;             /* the innermost transport (enum csc_proto), CSC_P_NONE */
     int l4layer;             /* its layer index (how deep the decode went), -1 */
+    int answered;            /* TCP: a listener that takes the segment sends a reset (an ACK
+                                without SYN or RST: tcp_rcv_state_process, TCP_LISTEN) */
     int64_t bytes;           /* UDP delivered: the payload bytes the socket reads (model: the
                                 datagram's UDP length less its header) */
 };

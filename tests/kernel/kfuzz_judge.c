@@ -8,7 +8,9 @@
  * Which socket a frame meets is the model's decode's to say: the innermost
  * transport (the last TCP/UDP/ICMP layer outside an ICMP quote) has a
  * listener when it is UDP to 5000 or TCP to 5001 (the namespace's sockets,
- * kd_setup_of); anything else is "no socket" for both sides.
+ * kd_setup_of); ICMP has its handlers but for an echo reply, which wants a
+ * ping socket and the namespace opens none (ping_rcv: NO_SOCKET, no
+ * counter); anything else is "no socket" for both sides.
  */
 #include "kfuzz.h"
 
@@ -19,6 +21,9 @@
 
 #define UDP_PORT 5000
 #define TCP_PORT 5001
+#define TCP_SYN 0x02
+#define TCP_RST 0x04
+#define TCP_ACK 0x10
 
 /* The innermost transport of a decoded frame, -1: none */
 static int innermost_l4(const struct csc_result *r)
@@ -32,6 +37,13 @@ static int innermost_l4(const struct csc_result *r)
             last = i;
     }
     return last;
+}
+
+/* An echo reply (ICMP 0, 43; ICMPv6 129, 161): ping_rcv's, which needs a ping socket */
+static int ping_reply(const struct csc_layer *l)
+{
+    uint8_t t = l->u.icmp.type;
+    return l->proto == CSC_P_ICMP ? t == 0 || t == 43 : t == 129 || t == 161;
 }
 
 static int innermost_ip6(const struct csc_result *r, int l4)
@@ -89,14 +101,18 @@ void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *er
         m->in6 = r.layers[r.stop_layer].proto == CSC_P_IPV6;
     m->l4proto = l4 >= 0 ? r.layers[l4].proto : CSC_P_NONE;
     m->l4layer = l4;
+    if (m->l4proto == CSC_P_TCP)
+        m->answered = (r.layers[l4].u.tcp.flags & (TCP_SYN | TCP_RST | TCP_ACK)) == TCP_ACK;
     if (short_l4 && (r.stop_proto == CSC_P_TCP || r.stop_proto == CSC_P_UDP))
         m->nosock = 0;   /* a transport header too short to read: discarded before any socket
                             lookup, nothing answers it (core/replay/pull.c) */
     else if (l4 >= 0 && (m->l4proto == CSC_P_TCP || m->l4proto == CSC_P_UDP))
         m->nosock = r.layers[l4].u.ports.dport != (m->l4proto == CSC_P_TCP ? TCP_PORT : UDP_PORT);
-    else   /* ICMP of the other IP family reaches only a raw socket, which the harness has not */
-        m->nosock = (m->l4proto != CSC_P_ICMP && m->l4proto != CSC_P_ICMPV6) ||
-                    (m->l4proto == CSC_P_ICMPV6) != m->in6;
+    else if (l4 >= 0 && (m->l4proto == CSC_P_ICMP || m->l4proto == CSC_P_ICMPV6))
+        /* ICMP of the other IP family reaches only a raw socket, which the harness has not */
+        m->nosock = (m->l4proto == CSC_P_ICMPV6) != m->in6 || ping_reply(&r.layers[l4]);
+    else
+        m->nosock = 1;
     cfg.inner_socket = !m->nosock;
     kf_analyze(&cfg, &f, &r);
     LAST_CFG = cfg;
@@ -129,12 +145,21 @@ void kf_kernel(const struct kf_case *c, const struct kf_outcome *m, const struct
         break;
     case CSC_P_TCP:
         delivered = !m->nosock && live_obs_get(o, "TcpInSegs") >= 1 && !live_obs_get(o, "TcpInErrs");
+        /* discard_it (a data offset past the segment, tcp-4) counts TcpInSegs
+         * as a segment the listener takes does; for an ACK the listener's
+         * answer tells them apart: a reset (TcpOutRsts), which discard_it
+         * never sends (a SYN's SYN-ACK is not read - its retransmissions
+         * would move a later frame's counters) */
+        if (delivered && m->answered)
+            delivered = live_obs_get(o, "TcpOutRsts") >= 1;
         break;
+    /* an echo reply with no ping socket (nosock) is freed with no counter:
+     * icmp_rcv counted it in InMsgs as it does a message it takes */
     case CSC_P_ICMP:
-        delivered = live_obs_get(o, "IcmpInMsgs") >= 1 && !live_obs_get(o, "IcmpInErrors");
+        delivered = !m->nosock && live_obs_get(o, "IcmpInMsgs") >= 1 && !live_obs_get(o, "IcmpInErrors");
         break;
     case CSC_P_ICMPV6:
-        delivered = live_obs_get(o, "Icmp6InMsgs") >= 1 && !live_obs_get(o, "Icmp6InErrors");
+        delivered = !m->nosock && live_obs_get(o, "Icmp6InMsgs") >= 1 && !live_obs_get(o, "Icmp6InErrors");
         break;
     default:
         break;

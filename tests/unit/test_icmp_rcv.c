@@ -345,6 +345,99 @@ START_TEST(gretap_inner_ip_header_short_by_outer_family)
 }
 END_TEST
 
+/* icmp-10: an echo reply (ICMP 0, ICMPv6 129) goes to ping_rcv
+ * (net/ipv4/ping.c v6.12), which finds no ping socket on a receiver without
+ * one (--no-socket; the kernel harnesses open none): NO_SOCKET, kfree_skb,
+ * no counter. With the receiver's socket (the default) it is taken. */
+START_TEST(echo_reply_without_ping_socket)
+{
+    for (int v6 = 0; v6 < 2; v6++)
+        for (int sock = 0; sock < 2; sock++) {
+            struct pb_frame f;
+            pb_init(&f);
+            pb_push(&f, PB_ETH);
+            pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
+            pb_push(&f, v6 ? PB_ICMPV6 : PB_ICMP)->icmp_type = v6 ? 129 : 8;
+            pb_push(&f, PB_PAYLOAD)->len = 56;
+            if (!v6) {                /* pb writes type 0 as an echo request: the type byte set */
+                struct pb_patch *p = pb_patch_add(&f, 2, PB_PATCH_SET, 0, 1);
+                p->mask[0] = 0xff;
+                p->val[0] = 0;
+            }
+            cfg_set("none", "6.12");
+            CFG.inner_socket = sock;
+            run(&f);
+            int ic = lay(v6 ? CSC_P_ICMPV6 : CSC_P_ICMP, 0);
+            ck_assert_uint_eq(FRAME[R.layers[ic].off], v6 ? 129 : 0);
+            ck_assert_uint_eq(R.kernel.counters, 0);
+            if (sock) {
+                ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+                continue;
+            }
+            if (R.kernel.verdict != CSC_K_DROP)
+                dump_result();
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_int_eq(R.kernel.drop_layer, ic);
+            ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "NO_SOCKET");
+            ck_assert_int_ge(find_step("ping_rcv", "drop"), 0);
+        }
+    /* an echo request is answered whatever the sockets */
+    struct pb_frame f;
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    pb_push(&f, PB_ICMP)->icmp_type = 8;
+    pb_push(&f, PB_PAYLOAD)->len = 56;
+    cfg_set("none", "6.12");
+    CFG.inner_socket = false;
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
+/* icmp-9: icmp_socket_deliver (v6.12) pulls the quoted IPv4 header and 8
+ * bytes past it (ihl * 4 + 8); short, it counts IcmpInErrors and returns -
+ * icmp_unreach / icmp_redirect return SKB_NOT_DROPPED_YET and icmp_rcv
+ * consume_skb's the message: taken, with the counter. A quote of 28 bytes
+ * (ihl 5) is whole; icmp_unreach's own exits (code above 15, a reassembly
+ * time exceeded) come before it and count nothing. */
+START_TEST(icmp_quote_short_of_8_bytes_past_its_header)
+{
+    static const struct { uint8_t type, code, vihl; size_t n; int errors; } c[] = {
+        { 3, 3, 0x45, 24, 1 }, { 3, 3, 0x45, 27, 1 }, { 3, 3, 0x45, 28, 0 }, { 11, 0, 0x46, 28, 1 },
+        { 11, 0, 0x46, 32, 0 }, { 12, 0, 0x4f, 60, 1 }, { 4, 0, 0x45, 20, 1 }, { 5, 1, 0x45, 24, 1 },
+        { 3, 16, 0x45, 24, 0 }, { 11, 1, 0x45, 24, 0 },
+    };
+    for (unsigned i = 0; i < sizeof c / sizeof *c; i++) {
+        struct pb_frame f;
+        pb_init(&f);
+        pb_push(&f, PB_ETH);
+        pb_push(&f, PB_IPV4);
+        struct pb_layer *ic = pb_push(&f, PB_ICMP);
+        ic->icmp_type = c[i].type;
+        ic->icmp_code = c[i].code;
+        struct pb_layer *q = pb_push(&f, PB_RAW);     /* the quote: its version and ihl, then a pattern */
+        q->raw[0] = c[i].vihl;
+        q->len = 1;
+        struct pb_layer *z = pb_push(&f, PB_PAYLOAD);
+        z->len = (uint16_t)(c[i].n - 1);
+        z->fill = 0;
+        cfg_set("none", "6.12");
+        run(&f);
+        int l = lay(CSC_P_ICMP, 0);
+        ck_assert_uint_eq(FRAME[R.layers[l].off + 1], c[i].code);
+        ck_assert_uint_eq(FRAME[R.layers[l].off + 8], c[i].vihl);
+        ck_assert_uint_eq(R.layers[l].end - R.layers[l].off - 8, c[i].n);
+        if (R.kernel.verdict != CSC_K_ACCEPT)
+            dump_result();
+        ck_assert_msg(R.kernel.verdict == CSC_K_ACCEPT, "case %u", i);
+        ck_assert_msg(R.kernel.counters == (c[i].errors ? 1u << CSC_C_ICMP_IN_ERRORS : 0u), "case %u: %x", i,
+                      R.kernel.counters);
+        ck_assert_int_eq(find_step("icmp_socket_deliver", "short-packet") >= 0, c[i].errors);
+    }
+}
+END_TEST
+
 Suite *icmp_rcv_suite(void);
 Suite *icmp_rcv_suite(void)
 {
@@ -353,6 +446,8 @@ Suite *icmp_rcv_suite(void)
     tcase_add_test(t, icmp_type_above_18);
     tcase_add_test(t, icmp_handler_lengths);
     tcase_add_test(t, icmp_to_all_hosts);
+    tcase_add_test(t, echo_reply_without_ping_socket);
+    tcase_add_test(t, icmp_quote_short_of_8_bytes_past_its_header);
     tcase_add_test(t, igmp_checksum_has_no_pseudo_header);
     tcase_add_test(t, icmpv6_quote_with_extension_header_unknown);
     tcase_add_test(t, icmp_shorter_than_its_header);

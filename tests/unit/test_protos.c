@@ -417,6 +417,56 @@ START_TEST(nhrp_fixed_header_only)
 }
 END_TEST
 
+/* gro-2: the gre device's gro_cells pass for NHRP (skb->protocol 0x2001):
+ * dev_gro_receive (net/core/gro.c, v6.12) finds no packet_offload with a
+ * gro_receive for it - GRO_NORMAL, no checksum work, no counter - then
+ * __netif_receive_skb_core no packet handler (rx_dropped). The replay goes
+ * through gro.c:gro_l3 there: a flush at the NHRP layer. */
+START_TEST(nhrp_gre_device_gro_pass)
+{
+    struct pb_frame f;
+    cfg_set("none", "modern");
+    pb_init(&f);
+    pb_push(&f, PB_ETH);
+    pb_push(&f, PB_IPV4);
+    struct pb_layer *g = pb_push(&f, PB_GRE);
+    g->proto = ETH_P_NHRP;
+    struct pb_layer *h = pb_push(&f, PB_RAW);      /* resolution request (type 1), pktsz 20 */
+    memcpy(h->raw, "\x00\x01\x08\x00\x00\x00\x00\x00\x00\xff\x00\x14\x00\x00\x00\x00"
+                   "\x01\x01\x04\x00", 20);
+    h->len = 20;
+    run(&f);
+    int n = lay(CSC_P_NHRP, 0);
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_DEV_RX_DROPPED);
+    ck_assert_int_eq(R.kernel.ndevs, 2);
+    const struct csc_dev *d = &R.kernel.devs[1];
+    ck_assert_int_eq(d->kind, CSC_P_GRE);
+    ck_assert_uint_eq(d->gro_ran, 1);
+    ck_assert_int_eq(d->gro_reason, CSC_G_NO_HANDLER);
+    ck_assert_int_eq(d->gro_layer, n);
+    int at = -1;
+    for (unsigned i = 0; i < R.kernel.nsteps; i++)
+        if (R.kernel.steps[i].layer == n && !strcmp(csc_fn_name(R.kernel.steps[i].fn), "dev_gro_receive") &&
+            !strcmp(csc_what_name(R.kernel.steps[i].what), "flush"))
+            at = (int)i;
+    if (at < 0)
+        dump_result();
+    ck_assert_int_ge(at, 0);
+    ck_assert_int_ge(find_step("napi_gro_receive", "flush"), 0);
+    /* no checksum work: the skb leaves the pass as it entered the device */
+    ck_assert_int_eq(R.kernel.steps[at].after.ip_summed, d->entry.ip_summed);
+    ck_assert_uint_eq(R.kernel.steps[at].after.csum_valid, d->entry.csum_valid);
+    /* GRO off at tunnel devices: no pass, the old record */
+    cfg_set("none", "modern");
+    CFG.gro_tunnel = false;
+    run(&f);
+    ck_assert_uint_eq(R.kernel.devs[1].gro_ran, 0);
+    ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_DEV_RX_DROPPED);
+}
+END_TEST
+
 Suite *protos_suite(void);
 Suite *protos_suite(void)
 {
@@ -432,6 +482,7 @@ Suite *protos_suite(void)
     tcase_add_test(t, erspan_types_and_rcv);
     tcase_add_test(t, nhrp_traffic_indication);
     tcase_add_test(t, nhrp_fixed_header_only);
+    tcase_add_test(t, nhrp_gre_device_gro_pass);
     tcase_add_test(t, nhrp_quote_after_unequal_addresses);
     suite_add_tcase(s, t);
     return s;

@@ -210,6 +210,7 @@ const char *csc_what_name(unsigned what)
         [W_SHORT] = "short-packet", [W_REASSEMBLED] = "reassembled",
         [W_ECN_NOT_ECT] = "ecn-not-ect-inner",
         [W_CSUM_UNION] = "partial-start-overwritten", [W_CSUM_NONE_SET] = "checksum-none-set",
+        [W_CONTROL] = "control-message",
     };
     if (what < CSC_M__COUNT)
         return csc_method_name(what);
@@ -240,6 +241,7 @@ const char *csc_drop_name(unsigned d)
         [KD_FRAG_EMPTY] = "NOT_SPECIFIED (fragment with no payload: queue killed)",
         [KD_FRAG_OVERLAP] = "NOT_SPECIFIED (overlapping fragment: queue killed)",
         [KD_FRAG_BAD_END] = "NOT_SPECIFIED (fragment end past or short of the last: queue killed)",
+        [KD_L2TP_CONTROL] = "NOT_SPECIFIED (l2tp control message)",
         [KD_GPE_HDR] = "NOT_SPECIFIED (vxlan-gpe header)",
         [KD_TUNNEL_SEQ] = "NOT_SPECIFIED (tunnel sequence)",
         [KD_PKT_TYPE] = "NOT_SPECIFIED (pkt_type not host)",

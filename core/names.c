@@ -212,6 +212,7 @@ const char *csc_what_name(unsigned what)
         [W_SHORT] = "short-packet", [W_REASSEMBLED] = "reassembled",
         [W_ECN_NOT_ECT] = "ecn-not-ect-inner",
         [W_CSUM_UNION] = "partial-start-overwritten", [W_CSUM_NONE_SET] = "checksum-none-set",
+        [W_CONTROL] = "control-message",
     };
     if (what < CSC_M__COUNT)
         return csc_method_name(what);
@@ -246,6 +247,7 @@ const char *csc_drop_name(unsigned d)
         [KD_IP_INADDRERRORS] = "IP_INADDRERRORS",
         [KD_FRAG_ECN] = "NOT_SPECIFIED (fragments mix Not-ECT with ECT or CE: queue killed)",
         [KD_FRAG_OVERSIZE] = "NOT_SPECIFIED (reassembled datagram over 65535: queue killed)",
+        [KD_L2TP_CONTROL] = "NOT_SPECIFIED (l2tp control message)",
         [KD_GPE_HDR] = "NOT_SPECIFIED (vxlan-gpe header)",
         [KD_TUNNEL_SEQ] = "NOT_SPECIFIED (tunnel sequence)",
         [KD_PKT_TYPE] = "NOT_SPECIFIED (pkt_type not host)",

@@ -197,7 +197,21 @@ static uint32_t l2tpv2_hlen(struct dec *d, uint32_t off, uint16_t flags, uint32_
     return hdr;
 }
 
-void dec_l2tp_udp(struct dec *d, uint32_t off)
+/* Over UDP an L2TP header the UDP payload ends inside: the stop names the
+ * bytes the payload has (its value), which the replay hands back to the
+ * tunnel's UDP socket (l2tp_udp_encap_recv: fewer than 14, the kernel's
+ * L2TP_HDR_SIZE_MAX, are not L2TP to it; core/replay/l2tp.c). */
+static void l2tp_udp_short_named(struct dec *d, uint32_t off)
+{
+    struct csc_result *r = d->r;
+    if (r->stop == CSC_STOP_MALFORMED && r->stop_proto == CSC_P_L2TP && r->stop_off == off &&
+        !r->stop_has_value && d->end > off) {
+        r->stop_value = d->end - off;
+        r->stop_has_value = 1;
+    }
+}
+
+static void l2tp_udp_header(struct dec *d, uint32_t off)
 {
     uint16_t flags = 0;
     if (!dec_need(d, CSC_P_L2TP, off, L2TP_FLAGS_LEN))
@@ -228,4 +242,10 @@ void dec_l2tp_udp(struct dec *d, uint32_t off)
     l->u.l2tp.session = session;
     if (!(flags & L2TP_T))
         dec_ppp(d, off + hdr);
+}
+
+void dec_l2tp_udp(struct dec *d, uint32_t off)
+{
+    l2tp_udp_header(d, off);
+    l2tp_udp_short_named(d, off);
 }

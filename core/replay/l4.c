@@ -112,6 +112,8 @@ void udp_rcv(struct rp *rp, uint8_t i)
         }
         if (pskb_may_pull_fails(rp, i))       /* encap_rcv's pull of a short header */
             return;
+        if (l2tp_udp_encap_recv_short(rp, i))  /* ... or L2TP's: back to the socket */
+            return;
         rp->k->verdict = CSC_K_UNKNOWN;
         rp_step(rp, i, lib, W_NOT_MODELLED, CSC_TRI_UNDECIDED, 0, NULL);
         rp->done = true;

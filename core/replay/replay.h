@@ -118,7 +118,7 @@ enum what {
     W_TRIM_KEEP, W_TRIM_DOWNGRADE, W_DELIVER, W_NO_SOCKET, W_ZERO_REFUSED, W_SKIP_FLUSH,
     W_NOT_MODELLED, W_QUEUED, W_ENCAP_MARK, W_CSUM_BAD_SKIP, W_PARTIAL_LOST, W_REMCSUM_SKIP,
     W_VALIDATE_FAIL, W_FLAG_MISMATCH, W_INVALID_HDR, W_SHORT, W_REASSEMBLED, W_ECN_NOT_ECT,
-    W_CSUM_UNION, W_CSUM_NONE_SET, W__END
+    W_CSUM_UNION, W_CSUM_NONE_SET, W_CONTROL, W__END
 };
 
 /* Kernel drop reasons (names in names.c, after SKB_DROP_REASON_*) */
@@ -130,7 +130,7 @@ enum kdrop {
     KD_ICMP_QUOTE, KD_IP_NOPROTO, KD_GPE_NEXT, KD_FRAG_NOT_ROUNDED, KD_FRAG_EMPTY, KD_GPE_HDR, KD_TUNNEL_SEQ, KD_PKT_TYPE,
     KD_IP_TUNNEL_ECN, KD_ECN_NOT_ECT, KD_RTHDR_MIP6, KD_RTHDR_NOT_HOST, KD_FRAG_TWICE, KD_IP_OPTIONS, KD_IP_SRR, KD_FRAG_HDR_INCOMPLETE, KD_FRAG_TOO_FAR,
     KD_IP6_NOT_FINAL, KD_LOCAL_MAC, KD_GENEVE_LOOP, KD_INVALID_PROTO, KD_MC_NOT_JOINED,
-    KD_FRAG_OVERLAP, KD_FRAG_BAD_END, KD_NO_NEXT_HEADER, KD_IP_INADDRERRORS, KD_FRAG_ECN, KD_FRAG_OVERSIZE,
+    KD_FRAG_OVERLAP, KD_FRAG_BAD_END, KD_NO_NEXT_HEADER, KD_IP_INADDRERRORS, KD_FRAG_ECN, KD_FRAG_OVERSIZE, KD_L2TP_CONTROL,
     KD__COUNT
 };
 
@@ -278,6 +278,9 @@ void geneve_rcv(struct rp *rp, uint8_t t);
 void gue_rcv(struct rp *rp, uint8_t t);
 /* l2tp_ip_recv / l2tp_ip6_recv / l2tp_udp_encap_recv (l2tp.c) */
 void l2tp_rcv(struct rp *rp, uint8_t t);
+/* l2tp_udp_encap_recv on an L2TP header the decoder stopped in after UDP
+ * layer u: true when it went back to the socket (fewer than 14 bytes) */
+bool l2tp_udp_encap_recv_short(struct rp *rp, uint8_t u);
 
 /* ---- skb->pkt_type (eth.c) ---- */
 /* the NIC's eth_type_trans of the frame's own Ethernet header */

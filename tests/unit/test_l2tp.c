@@ -2,9 +2,11 @@
  * test_l2tp.c - the L2TPv3 Ethernet pseudowire's receive (core/replay/l2tp.c,
  * net/l2tp/ v6.12): l2tp_eth_dev_recv sets CHECKSUM_NONE, so whatever the
  * NIC reported every inner checksum is computed in software; the l2tpeth
- * device takes the frame through netif_rx (no GRO pass). Not modelled: a
- * default sublayer with S (the session's sequence state), L2TPv2, control
- * messages. (captures/l2tpv3.pcap 1-6 agree on 5.10, 6.1, 6.12, 7.x.)
+ * device takes the frame through netif_rx (no GRO pass). What
+ * l2tp_udp_encap_recv gives back (short, control) is queued on the tunnel's
+ * UDP socket. Not modelled: a default sublayer with S (the session's
+ * sequence state), L2TPv2, a control message over IP to a non-zero ID.
+ * (captures/l2tpv3.pcap 1-6 agree on 5.10, 6.1, 6.12, 7.x.)
  */
 #include "helpers.h"
 
@@ -278,7 +280,7 @@ END_TEST
  * l2tp_v3_ensure_opt_in_linear's of the sublayer discard the packet, and
  * l2tp_eth_dev_recv's pskb_may_pull(ETH_HLEN) frees it - no counter, over
  * IPv4 and IPv6 alike (v6.12). Over UDP a short L2TP header goes back to
- * the socket (l2tp_udp_recv_core: not modelled, unknown). */
+ * the socket (l2tp_udp_encap_recv: l2tp_udp_short_back_to_socket). */
 START_TEST(short_headers_dropped_silently)
 {
     /* what follows the session ID: 0 the sublayer's first 2 bytes only,
@@ -326,7 +328,132 @@ START_TEST(short_headers_dropped_silently)
     cfg_set("none", "6.12");
     CFG.l2tp_l2spec_len = 4;
     run(&f);
-    ck_assert_int_eq(R.kernel.verdict, CSC_K_UNKNOWN);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    ck_assert_int_ge(find_step("udp_queue_rcv_one_skb", "deliver"), 0);
+}
+END_TEST
+
+/* IPv4 or IPv6 / UDP 1701 / `n` bytes: an L2TPv3 data header (flags 0x0003,
+ * session 1, the default sublayer) then zeros, or the first n of them (past
+ * 32, a payload after them) */
+static void l2tp_udp_bytes(int v6, unsigned n, uint16_t flags, uint8_t udp_csum)
+{
+    struct pb_frame f;
+    pb_init(&f);
+    f.no_pad = 1;
+    pb_push(&f, PB_ETH);
+    pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
+    struct pb_layer *u = pb_push(&f, PB_UDP);
+    u->dport = 1701;
+    u->csum = udp_csum;
+    struct pb_layer *r = pb_push(&f, PB_RAW);
+    memset(r->raw, 0, sizeof r->raw);
+    r->raw[0] = (uint8_t)(flags >> 8);
+    r->raw[1] = (uint8_t)flags;
+    r->raw[7] = 1;                                  /* session ID 1 */
+    r->len = (uint16_t)(n < sizeof r->raw ? n : sizeof r->raw);
+    if (n > sizeof r->raw)
+        pb_push(&f, PB_PAYLOAD)->len = (uint16_t)(n - sizeof r->raw);
+    cfg_set("none", "6.12");
+    CFG.l2tp_l2spec_len = 4;
+    run(&f);
+}
+
+/* l2tp_udp_encap_recv (v6.12; l2tp_udp_recv_core in 6.1 and 5.10): fewer
+ * than L2TP_HDR_SIZE_MAX (14) bytes after UDP are passed back, and
+ * udp_queue_rcv_one_skb queues them on the tunnel's socket - accepted, no
+ * counter (kfuzz: l2tp-udp tun.short=6, l2tp-udp6 tun.short=13 agree on
+ * 5.10, 6.1, 6.12, 7.2). The decoder names a header the payload ends in:
+ * malformed in l2tp, its value the bytes there. 14 bytes are L2TP to the
+ * kernel: the 12-byte header, then 2 bytes l2tp_eth_dev_recv frees. */
+START_TEST(l2tp_udp_short_back_to_socket)
+{
+    static const unsigned lens[] = { 1, 6, 11, 13 };
+    for (int v6 = 0; v6 < 2; v6++)
+        for (unsigned k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+            l2tp_udp_bytes(v6, lens[k], 0x0003, PB_OK);
+            if (R.kernel.verdict != CSC_K_ACCEPT)
+                dump_result();
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+            ck_assert_uint_eq(R.kernel.counters, 0);
+            ck_assert_int_ge(find_step("l2tp_udp_encap_recv", "short-packet"), 0);
+            ck_assert_int_ge(find_step("udp_queue_rcv_one_skb", "deliver"), 0);
+            if (lens[k] < 12) {                     /* the header itself is cut: a named stop */
+                ck_assert_int_eq(R.stop, CSC_STOP_MALFORMED);
+                ck_assert_int_eq(R.stop_proto, CSC_P_L2TP);
+                ck_assert_int_eq(R.stop_has_value, 1);
+                ck_assert_uint_eq(R.stop_value, lens[k]);
+            } else {
+                ck_assert_int_ge(lay(CSC_P_L2TP, 0), 0);
+            }
+        }
+    l2tp_udp_bytes(0, 14, 0x0003, PB_OK);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_L2TP, 0));
+    ck_assert_int_ge(find_step("l2tp_eth_dev_recv", "drop"), 0);
+    /* the checksum is verified before encap_rcv: a bad one is UDP's error */
+    l2tp_udp_bytes(0, 6, 0x0003, PB_BAD);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_UDP_IN_CSUM_ERRORS, CSC_C_UDP_IN_ERRORS));
+}
+END_TEST
+
+/* A control message over UDP (T): "handled by userspace", back to the
+ * socket - whatever follows, with a bad UDP checksum UDP's error first */
+START_TEST(l2tp_udp_control_back_to_socket)
+{
+    for (int v6 = 0; v6 < 2; v6++) {
+        l2tp_udp_bytes(v6, 32, 0xc803, PB_OK);
+        if (R.kernel.verdict != CSC_K_ACCEPT)
+            dump_result();
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+        ck_assert_uint_eq(R.kernel.counters, 0);
+        ck_assert_int_ge(find_step("l2tp_udp_encap_recv", "control-message"), 0);
+        ck_assert_int_ge(find_step("udp_queue_rcv_one_skb", "deliver"), 0);
+    }
+    l2tp_udp_bytes(0, 100, 0x8003, PB_BAD);  /* past CHECKSUM_BREAK: deferred to encap_rcv */
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_UDP_IN_CSUM_ERRORS, CSC_C_UDP_IN_ERRORS));
+    ck_assert_int_ge(find_step("udp_queue_rcv_one_skb", "drop"), 0);
+}
+END_TEST
+
+/* Over IP, session ID 0: l2tp_ip_recv / l2tp_ip6_recv's pass_up (v6.12 =
+ * 6.1.192 = 7.2) - fewer than 12 bytes after the ID, T and L not both set,
+ * or control connection ID 0 (no daemon's socket on the stock receiver) are
+ * freed with no counter; another ID is the unmanaged tunnel's socket or
+ * none: unknown */
+START_TEST(l2tp_ip_control_message)
+{
+    static const struct { uint8_t b0; uint8_t ccid; unsigned len; int verdict; const char *what; } c[] = {
+        { 0xc8, 0, 16, CSC_K_DROP, "no-socket" },
+        { 0x00, 0, 16, CSC_K_DROP, "invalid-header" },
+        { 0x80, 0, 16, CSC_K_DROP, "invalid-header" },
+        { 0xc8, 0, 15, CSC_K_DROP, "short-packet" },
+        { 0xc8, 7, 16, CSC_K_UNKNOWN, "not-modelled" },
+    };
+    for (int v6 = 0; v6 < 2; v6++)
+        for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++) {
+            struct pb_frame f;
+            pb_init(&f);
+            f.no_pad = 1;
+            pb_push(&f, PB_ETH);
+            pb_push(&f, v6 ? PB_IPV6 : PB_IPV4);
+            struct pb_layer *r = pb_push(&f, PB_RAW);
+            memset(r->raw, 0, sizeof r->raw);
+            r->raw[4] = c[k].b0;
+            r->raw[5] = 0x03;
+            r->raw[11] = c[k].ccid;
+            r->len = (uint16_t)c[k].len;
+            f.l[1].proto = 115;                     /* IPPROTO_L2TP */
+            cfg_set("none", "6.12");
+            run(&f);
+            if (R.kernel.verdict != c[k].verdict)
+                dump_result();
+            ck_assert_int_eq(R.kernel.verdict, c[k].verdict);
+            ck_assert_uint_eq(R.kernel.counters, 0);
+            ck_assert_int_ge(find_step(v6 ? "l2tp_ip6_recv" : "l2tp_ip_recv", c[k].what), 0);
+        }
 }
 END_TEST
 
@@ -345,6 +472,9 @@ Suite *l2tp_suite(void)
     tcase_add_test(tc, l2spec_guess_reads_past_vlan_tags);
     tcase_add_test(tc, l2spec_guess_ip_outranks_arp);
     tcase_add_test(tc, short_headers_dropped_silently);
+    tcase_add_test(tc, l2tp_udp_short_back_to_socket);
+    tcase_add_test(tc, l2tp_udp_control_back_to_socket);
+    tcase_add_test(tc, l2tp_ip_control_message);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -81,6 +81,17 @@ const char *kf_model_why_unknown(void)
     return LAST.stop != CSC_STOP_END ? csc_stop_name(LAST.stop) : "no replay";
 }
 
+/* A source address of another class: the listener's reset has no route
+ * back to it (tcp_v[46]_send_reset: no dst, no TcpOutRsts), or is never
+ * sent (an unspecified source), so the reset cannot tell delivery */
+static int source_mutated(const struct kf_case *c)
+{
+    for (int i = 0; i < c->nmut; i++)
+        if (c->mut[i].kind == MK_SADDR)
+            return 1;
+    return 0;
+}
+
 void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *era, struct kf_outcome *m)
 {
 #define r LAST
@@ -102,7 +113,8 @@ void kf_model(const struct kf_case *c, const struct kf_frame *fr, const char *er
     m->l4proto = l4 >= 0 ? r.layers[l4].proto : CSC_P_NONE;
     m->l4layer = l4;
     if (m->l4proto == CSC_P_TCP)
-        m->answered = (r.layers[l4].u.tcp.flags & (TCP_SYN | TCP_RST | TCP_ACK)) == TCP_ACK;
+        m->answered = (r.layers[l4].u.tcp.flags & (TCP_SYN | TCP_RST | TCP_ACK)) == TCP_ACK &&
+                      !source_mutated(c);
     if (short_l4 && (r.stop_proto == CSC_P_TCP || r.stop_proto == CSC_P_UDP))
         m->nosock = 0;   /* a transport header too short to read: discarded before any socket
                             lookup, nothing answers it (core/replay/pull.c) */

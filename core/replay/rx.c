@@ -343,6 +343,10 @@ static bool ipv6_first_ext_short(struct rp *rp, uint8_t i)
     }
     if (!cut)
         return false;
+    /* the handlers of inet6_protos[] run after the route: a destination
+     * that is no address of the receiver ends there first */
+    if (fn != KF_IPV6_RCV && !ip6_route_input_addrs(rp, i))
+        return true;
     rp_enter(rp, i, fn);
     rp_drop(rp, i, fn, KD_IP_INHDR, CNT(CSC_C_IP6_IN_HDR_ERRORS));
     return true;

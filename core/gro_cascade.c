@@ -14,7 +14,7 @@ static struct csc_gro_held *held_next(struct csc_gro *g, const struct csc_gro_he
 {
     if (h->next_dev == CSC_GRO_NO_DEV || h->next_dev >= CSC_GRO_DEVS)
         return NULL;
-    return find_held(&g->dev[h->next_dev], h->next_key);
+    return find_held(g, h->next_dev, h->next_key);
 }
 
 /* The NIC sends h up before the rest of what it holds (a flush inside the

@@ -35,6 +35,7 @@ void csc_gro_cfg_default(struct csc_gro_cfg *cfg)
     cfg->max_size = 65536;
     cfg->poll_gap_us = 100;
     cfg->flush_timeout_us = 0;
+    cfg->nic_no_rx_hash = false;
     struct csc_era e;
     cfg->era_sw = csc_era_by_name("modern", &e) ? e.sw : 0;
 }
@@ -541,9 +542,18 @@ static inline unsigned held_tag(uint64_t key)
     return (unsigned)(key >> 56) | 0x80;
 }
 
-struct csc_gro_held *find_held(struct csc_gro_dev_stats *d, uint64_t key)
+/* dev_gro_receive's hash bucket: skb_get_hash_raw(skb) & (GRO_HASH_BUCKETS
+ * - 1) (net/core/gro.c, v6.12). The NIC's RX hash is taken as the flow key's;
+ * a NIC without one (cfg nic_no_rx_hash: a TAP) puts every flow in bucket 0. */
+static unsigned gro_bucket(const struct csc_gro *g, uint8_t dev, uint64_t key)
 {
-    unsigned b = (unsigned)(key % CSC_GRO_BUCKETS);
+    return dev == 0 && g->cfg.nic_no_rx_hash ? 0 : (unsigned)(key % CSC_GRO_BUCKETS);
+}
+
+struct csc_gro_held *find_held(struct csc_gro *g, uint8_t dev, uint64_t key)
+{
+    struct csc_gro_dev_stats *d = &g->dev[dev];
+    unsigned b = gro_bucket(g, dev, key);
     /* the bytes of held_tags equal to the key's: 0x80 where x has a zero byte */
     const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
     uint64_t x = d->held_tags[b] ^ (0x0101010101010101ull * held_tag(key));
@@ -559,7 +569,7 @@ struct csc_gro_held *find_held(struct csc_gro_dev_stats *d, uint64_t key)
 static struct csc_gro_held *new_held(struct csc_gro *g, uint8_t dev, uint64_t key)
 {
     struct csc_gro_dev_stats *d = &g->dev[dev];
-    unsigned b = (unsigned)(key % CSC_GRO_BUCKETS);
+    unsigned b = gro_bucket(g, dev, key);
     uint8_t m = d->held_used[b];
     if (m != (uint8_t)((1u << CSC_GRO_PER_BUCKET) - 1))
         return &d->held[b][__builtin_ctz(~(unsigned)m)];   /* the first unused */
@@ -667,7 +677,7 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
     struct csc_gro_flow_stats *fs = flow_stats(g, dev, fkey, tag, frame_no);
     fs->frames_in++;
     fate.flow = (uint16_t)(fs - g->flow);
-    struct csc_gro_held *h = s->tcp && kd->gro_ran ? find_held(d, s->key) : NULL;
+    struct csc_gro_held *h = s->tcp && kd->gro_ran ? find_held(g, dev, s->key) : NULL;
 
     bool eligible = kd->gro_ran && kd->gro_reason == CSC_G_NONE && s->tcp;
     /* A segment that only tcp_gro_receive's out_check_final stops still
@@ -895,7 +905,7 @@ void csc_gro_feed_input(struct csc_gro *g, const struct csc_gro_input *in, uint6
             nic_new = NULL;
         }
         if (i == 0 && fate.held && !fate.merged)
-            nic_new = find_held(&g->dev[dev], in->dev[0].key);
+            nic_new = find_held(g, dev, in->dev[0].key);
         if (d)
             d->fate[d->n++] = fate;
     }

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 /* gro_engine.c */
-struct csc_gro_held *find_held(struct csc_gro_dev_stats *d, uint64_t key);
+struct csc_gro_held *find_held(struct csc_gro *g, uint8_t dev, uint64_t key);
 void held_deliver(struct csc_gro *g, uint8_t dev, struct csc_gro_held *h, enum csc_gro_flush why);
 
 /* gro_cascade.c */

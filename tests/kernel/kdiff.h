@@ -23,7 +23,7 @@
 #include "live.h"
 #include "pb.h"
 
-#define KD_MAX_SEGS 4
+#define KD_MAX_SEGS 10
 #define KD_TCP_PAYLOAD 100
 #define KD_UDP_PAYLOAD 64
 #define KD_GRO_TIMEOUT_NS 4000000u   /* gro_flush_timeout of the GRO setups */

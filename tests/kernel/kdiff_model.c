@@ -107,6 +107,7 @@ void kd_model_frames(const struct csc_config *cfg, const struct kd_group *g, int
     gcfg.flush_timeout_us = g->gro ? KD_GRO_TIMEOUT_NS / 1000 : 0;
     gcfg.poll_gap_us = 10;              /* every write is a NAPI poll of its own */
     gcfg.era_sw = cfg->era.sw;          /* the kernel's IPv4 ID and CWR rules */
+    gcfg.nic_no_rx_hash = true;         /* tun sets no skb->hash: one GRO bucket at the TAP */
     csc_gro_init(&gro, &gcfg);
     csc_frag_init(&FRAG);
     csc_frag_attach(&FRAG, cfg, FRAG_STORE);

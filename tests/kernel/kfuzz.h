@@ -112,7 +112,7 @@ enum kf_eop {
     KE_SHORT = 1,     /* the role's header and all after it: its first len bytes, raw */
     KE_SET,           /* len bytes val written at off of the role's header (before the checksums) */
 };
-#define KF_MAX_EDIT 4
+#define KF_MAX_EDIT 12
 struct kf_edit {
     uint8_t op, role, len;
     uint8_t seg;             /* 0: every segment; N: segment N of a run only ("sN:") */

@@ -393,7 +393,7 @@ int kf_case_parse(const char *line, uint32_t index, struct kf_case *c, char *err
     return 0;
 }
 
-static char (*TEXT)[160];
+static char (*TEXT)[400];
 static struct kf_case *CASES;
 
 void kf_cases_free(void)
@@ -430,7 +430,7 @@ int kf_cases_load(const char *path, struct kf_case **out, uint32_t *n)
         lineno++;
         if (cnt == cap) {
             struct kf_case *nv = realloc(v, 2 * cap * sizeof *v);
-            char (*nt)[160] = nv ? realloc(TEXT, 2 * cap * sizeof *TEXT) : NULL;
+            char (*nt)[400] = nv ? realloc(TEXT, 2 * cap * sizeof *TEXT) : NULL;
             v = nv ? nv : v;
             if (!nt) {
                 bad++;

@@ -14,6 +14,7 @@
  * definition: key_layer() below). The hash bucket of a held packet is
  * the flow key's (the kernel uses skb->hash, the NIC's RSS hash, which a
  * capture does not carry).
+ * What the tunnel devices get when, from the NIC's flushes: gro_cascade.c.
  */
 #include "csum.h"
 #include "pkt.h"
@@ -22,6 +23,7 @@
 #include "proto/protos.h"
 
 #include "csumcheck/gro.h"
+#include "gro_internal.h"
 
 #include <string.h>
 
@@ -33,6 +35,7 @@ void csc_gro_cfg_default(struct csc_gro_cfg *cfg)
     cfg->max_size = 65536;
     cfg->poll_gap_us = 100;
     cfg->flush_timeout_us = 0;
+    cfg->nic_no_rx_hash = false;
     struct csc_era e;
     cfg->era_sw = csc_era_by_name("modern", &e) ? e.sw : 0;
 }
@@ -469,72 +472,8 @@ static uint8_t dev_index(struct csc_gro *g, uint8_t kind, uint8_t depth)
     return CSC_GRO_NO_DEV;
 }
 
-static struct csc_gro_held *find_held(struct csc_gro_dev_stats *d, uint64_t key);
-
-/* The tunnel device's entry that the NIC's h first reached, if still held */
-static struct csc_gro_held *held_next(struct csc_gro *g, const struct csc_gro_held *h)
-{
-    if (h->next_dev == CSC_GRO_NO_DEV || h->next_dev >= CSC_GRO_DEVS)
-        return NULL;
-    return find_held(&g->dev[h->next_dev], h->next_key);
-}
-
-/* The NIC sends h up before the rest of what it holds (a flush inside the
- * poll). The tunnel device gets h at this poll's end and flushes it at the
- * end of its own (gro_cells_poll: napi_complete_done); what the NIC still
- * holds comes when the NIC sends it up (napi_gro_flush, gro_flush_timeout,
- * by hash bucket): the same device poll or a later one. So a merge there
- * of h's first frame with frames the NIC held in other flows, made or to
- * come, depends on that order. */
-static void nic_sends_early(struct csc_gro *g, const struct csc_gro_held *h, enum csc_gro_flush why)
-{
-    if (why == CSC_GF_POLL_END || why == CSC_GF_TIMEOUT || why == CSC_GF_END)
-        return;
-    struct csc_gro_held *t = held_next(g, h);
-    if (t) {
-        t->nic_sent = 1;
-        t->order_dep |= t->nic_mixed;
-    }
-}
-
-/* A frame merged into the NIC's h: the device will get h as one bigger
- * packet (skb_is_gso at its tcp_gro_receive), ending where h now ends; the
- * engine's entry there was made from h's first frame alone. */
-static void nic_grows(struct csc_gro *g, const struct csc_gro_held *h)
-{
-    struct csc_gro_held *t = held_next(g, h);
-    if (t) {
-        t->nic_grown = 1;
-        t->nic_next_seq = h->next_seq;
-    }
-}
-
-/* Would s meet the sequence the kernel's device sees (the NIC's packet,
- * grown) otherwise than the one the engine's entry has? */
-static bool grown_seq_differs(const struct csc_gro_held *h, const struct csc_gro_seg *s)
-{
-    return h->nic_grown && (s->seq == h->next_seq) != (s->seq == h->nic_next_seq);
-}
-
-/* A frame merges into the tunnel device's h: does the merge depend on what
- * the NIC sends up when? The frames come from other NIC flows than h's
- * first (nic_mixed) and the NIC sent h's first up early; or, with
- * gro_flush_timeout, one of the two waited in the NIC's list and the other
- * did not, so they reach the device in different polls. */
-static bool device_merge_depends(const struct csc_gro *g, struct csc_gro_held *h,
-                                 uint64_t nic_key, bool nic_held)
-{
-    if (h->nic_key != nic_key)
-        h->nic_mixed = 1;
-    h->order_dep |= h->nic_sent;
-    if (g->cfg.flush_timeout_us && nic_held != h->nic_held)
-        h->order_dep = 1;
-    h->nic_held |= nic_held;
-    return h->order_dep;
-}
-
 /* A held packet leaves the list: one packet up, counted by reason. */
-static void deliver(struct csc_gro *g, uint8_t dev, struct csc_gro_held *h, enum csc_gro_flush why)
+void held_deliver(struct csc_gro *g, uint8_t dev, struct csc_gro_held *h, enum csc_gro_flush why)
 {
     struct csc_gro_dev_stats *d = &g->dev[dev];
     if (dev == 0)
@@ -574,21 +513,7 @@ static void flush_held(struct csc_gro *g, uint8_t dev, enum csc_gro_flush why, u
         for (unsigned m = d->held_used[b]; m; m &= m - 1) {
             struct csc_gro_held *h = &d->held[b][__builtin_ctz(m)];
             if (!min_age || now - h->first_us >= min_age)
-                deliver(g, dev, h, why);
-        }
-}
-
-/* A tunnel device's packets that came of frames the NIC sent up at once:
- * they reached the device at that NIC poll's end, and the device's own
- * poll flushed them there (gro_cells has no gro_flush_timeout). */
-static void flush_arrived(struct csc_gro *g, uint8_t dev)
-{
-    struct csc_gro_dev_stats *d = &g->dev[dev];
-    for (unsigned b = 0; b < CSC_GRO_BUCKETS; b++)
-        for (unsigned m = d->held_used[b]; m; m &= m - 1) {
-            struct csc_gro_held *h = &d->held[b][__builtin_ctz(m)];
-            if (!h->nic_held)
-                deliver(g, dev, h, CSC_GF_POLL_END);
+                held_deliver(g, dev, h, why);
         }
 }
 
@@ -617,9 +542,18 @@ static inline unsigned held_tag(uint64_t key)
     return (unsigned)(key >> 56) | 0x80;
 }
 
-static struct csc_gro_held *find_held(struct csc_gro_dev_stats *d, uint64_t key)
+/* dev_gro_receive's hash bucket: skb_get_hash_raw(skb) & (GRO_HASH_BUCKETS
+ * - 1) (net/core/gro.c, v6.12). The NIC's RX hash is taken as the flow key's;
+ * a NIC without one (cfg nic_no_rx_hash: a TAP) puts every flow in bucket 0. */
+static unsigned gro_bucket(const struct csc_gro *g, uint8_t dev, uint64_t key)
 {
-    unsigned b = (unsigned)(key % CSC_GRO_BUCKETS);
+    return dev == 0 && g->cfg.nic_no_rx_hash ? 0 : (unsigned)(key % CSC_GRO_BUCKETS);
+}
+
+struct csc_gro_held *find_held(struct csc_gro *g, uint8_t dev, uint64_t key)
+{
+    struct csc_gro_dev_stats *d = &g->dev[dev];
+    unsigned b = gro_bucket(g, dev, key);
     /* the bytes of held_tags equal to the key's: 0x80 where x has a zero byte */
     const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
     uint64_t x = d->held_tags[b] ^ (0x0101010101010101ull * held_tag(key));
@@ -635,7 +569,7 @@ static struct csc_gro_held *find_held(struct csc_gro_dev_stats *d, uint64_t key)
 static struct csc_gro_held *new_held(struct csc_gro *g, uint8_t dev, uint64_t key)
 {
     struct csc_gro_dev_stats *d = &g->dev[dev];
-    unsigned b = (unsigned)(key % CSC_GRO_BUCKETS);
+    unsigned b = gro_bucket(g, dev, key);
     uint8_t m = d->held_used[b];
     if (m != (uint8_t)((1u << CSC_GRO_PER_BUCKET) - 1))
         return &d->held[b][__builtin_ctz(~(unsigned)m)];   /* the first unused */
@@ -646,7 +580,7 @@ static struct csc_gro_held *new_held(struct csc_gro *g, uint8_t dev, uint64_t ke
         first = older ? d->held_first[b][i] : first;
         oldest = older ? i : oldest;
     }
-    deliver(g, dev, &d->held[b][oldest], CSC_GF_BUCKET_FULL);   /* gro_flush_oldest */
+    held_deliver(g, dev, &d->held[b][oldest], CSC_GF_BUCKET_FULL);   /* gro_flush_oldest */
     return &d->held[b][oldest];
 }
 
@@ -743,7 +677,7 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
     struct csc_gro_flow_stats *fs = flow_stats(g, dev, fkey, tag, frame_no);
     fs->frames_in++;
     fate.flow = (uint16_t)(fs - g->flow);
-    struct csc_gro_held *h = s->tcp && kd->gro_ran ? find_held(d, s->key) : NULL;
+    struct csc_gro_held *h = s->tcp && kd->gro_ran ? find_held(g, dev, s->key) : NULL;
 
     bool eligible = kd->gro_ran && kd->gro_reason == CSC_G_NONE && s->tcp;
     /* A segment that only tcp_gro_receive's out_check_final stops still
@@ -798,15 +732,15 @@ static struct csc_gro_fate feed_dev(struct csc_gro *g, uint8_t dev, const struct
             fate.gso_lost = kd->gso_lost;
             fate.super = h->first_frame;
             if (s->payload < h->mss)
-                deliver(g, dev, h, CSC_GF_SMALL);
+                held_deliver(g, dev, h, CSC_GF_SMALL);
             else if (s->flags & (TCP_FIN | TCP_SYN | TCP_RST | TCP_PSH | TCP_URG))
-                deliver(g, dev, h, CSC_GF_TCP_FLAGS);
+                held_deliver(g, dev, h, CSC_GF_TCP_FLAGS);
             return fate;
         }
         fate.flushed_other = (uint8_t)why;
         fate.order_dep = h->order_dep || grown_seq_differs(h, s);
         d->order_dep += fate.order_dep;
-        deliver(g, dev, h, why);
+        held_deliver(g, dev, h, why);
         if (!eligible) {                                    /* the ACK/FIN itself goes up */
             d->alone++;
             d->packets_out++;
@@ -971,7 +905,7 @@ void csc_gro_feed_input(struct csc_gro *g, const struct csc_gro_input *in, uint6
             nic_new = NULL;
         }
         if (i == 0 && fate.held && !fate.merged)
-            nic_new = find_held(&g->dev[dev], in->dev[0].key);
+            nic_new = find_held(g, dev, in->dev[0].key);
         if (d)
             d->fate[d->n++] = fate;
     }

@@ -140,6 +140,7 @@ const char *csc_gro_reason_name(unsigned g)
         [CSC_G_TUNNEL_FLAGS] = "tunnel-flags", [CSC_G_TCP_FLAGS] = "tcp-flags",
         [CSC_G_UDP_ENCAP] = "udp-encapsulation", [CSC_G_TCP_NO_PAYLOAD] = "tcp-no-payload",
         [CSC_G_NETIF_RX] = "netif-rx", [CSC_G_IP_FLAGS] = "ip-flags",
+        [CSC_G_RECURSION] = "recursion-limit",
     };
     return NAME(t, g);
 }

@@ -74,6 +74,17 @@ bool live_kernel_mip6(const char *release)
     return local != 0;
 }
 
+bool live_kernel_vlan_8021q(const char *release)
+{
+    static int local = -2;
+    struct utsname u;
+    if (!release || uname(&u) || strcmp(release, u.release))
+        return true;
+    if (local == -2)
+        local = local_config_has("CONFIG_VLAN_8021Q");
+    return local != 0;
+}
+
 bool live_kernel_llc(const char *release)
 {
     struct utsname u;
@@ -153,6 +164,12 @@ int live_model_class(const struct csc_result *r)
         return LIVE_C_OUTER_IP;
     if (outer < 0)
         return LIVE_C_UNKNOWN;
+    /* a frame no packet handler took before its IP header (the ninth of a
+     * stack of priority tags, rx.c:priority_tag_depth_exceeded) counts only
+     * the NIC's rx_dropped: what the kernel's class calls silent with no
+     * tunnel, and a drop before the tunnel device with one */
+    if (p == CSC_P_VLAN && d < outer && k->counters == (1u << CSC_C_NIC_RX_DROPPED))
+        return inner < 0 ? LIVE_C_SILENT : LIVE_C_TUNNEL;
     /* a transport header too short to decode has no layer: the replay drops
      * it at the IP layer before it (core/replay/pull.c), counting the
      * transport's own errors - the transport's class */

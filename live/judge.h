@@ -33,6 +33,9 @@ const char *live_era_for_release(const char *release);
  * this machine's from /proc/config.gz or /boot/config-RELEASE; another
  * (a Debian VM kernel) and one whose config is not readable: true */
 bool live_kernel_mip6(const char *release);
+/* Whether the kernel of this release has CONFIG_VLAN_8021Q (csc_config.vlan_8021q:
+ * the 802.1Q GRO handler), read as live_kernel_mip6 (the host's 6.18 has not) */
+bool live_kernel_vlan_8021q(const char *release);
 /* Whether this machine's kernel (release: uname's) has an 802.2 packet
  * handler now (/proc/net/ptype lists 0004: llc_rcv); a VM's kernel: no */
 bool live_kernel_llc(const char *release);

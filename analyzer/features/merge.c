@@ -333,8 +333,9 @@ static bool config_of(struct merged *m, JsonObject *s)
     if (m->bad)
         return false;
     char *ct = json_to_string(cn, FALSE);
-    char *text = g_strdup_printf("%s budget %ju timeout %ju max %ju gap %ju", ct, (uintmax_t)budget,
-                                 (uintmax_t)timeout, (uintmax_t)max, (uintmax_t)gap);
+    bool one_bucket = json_object_has_member(g, "nic_no_rx_hash") && bool_of(m, g, "nic_no_rx_hash");
+    char *text = g_strdup_printf("%s budget %ju timeout %ju max %ju gap %ju one-bucket %d", ct, (uintmax_t)budget,
+                                 (uintmax_t)timeout, (uintmax_t)max, (uintmax_t)gap, one_bucket);
     g_free(ct);
     if (m->config) {
         bool same = !strcmp(text, m->config);
@@ -398,6 +399,7 @@ static bool config_of(struct merged *m, JsonObject *s)
     run->gro_cfg.flush_timeout_us = (uint32_t)timeout;
     run->gro_cfg.max_size = (uint32_t)max;
     run->gro_cfg.poll_gap_us = (uint32_t)gap;
+    run->gro_cfg.nic_no_rx_hash = json_object_has_member(g, "nic_no_rx_hash") && bool_of(m, g, "nic_no_rx_hash");
     return !m->bad;
 }
 

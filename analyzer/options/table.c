@@ -166,6 +166,15 @@ static char *opt_gro_param(struct parse_state *ps, const char *name, const char 
     return NULL;
 }
 
+/* --gro-nic-no-rx-hash: the NIC's flows share one GRO hash bucket (a TAP) */
+static char *opt_gro_no_rx_hash(struct parse_state *ps, const char *name, const char *value)
+{
+    (void)name;
+    (void)value;
+    ps->run->gro_cfg.nic_no_rx_hash = true;
+    return NULL;
+}
+
 static char *opt_rewrite(struct parse_state *ps, const char *name, const char *value)
 {
     bool ok;
@@ -407,6 +416,9 @@ static const struct opt_def opts_head[] = {
       "gro_flush_timeout in microseconds (default 0: flush at the end of every poll)", NULL },
     { "gro-max-size", 0, required_argument, "N", FN(opt_gro_param),
       "gro_max_size in bytes (default 65536)", NULL },
+    { "gro-nic-no-rx-hash", 0, no_argument, NULL, FN(opt_gro_no_rx_hash),
+      "The NIC gives no RX hash (a TAP, no RSS hashing): every flow at the NIC shares GRO hash "
+      "bucket 0, so a ninth held flow flushes the oldest (default: flows spread over 8 buckets)", NULL },
     { "poll-gap", 0, required_argument, "USEC", FN(opt_gro_param),
       "A gap between frames longer than this ends a NAPI poll (default 100)", NULL },
     { "gro-flows", 0, required_argument, "N", FN(opt_gro_flows),

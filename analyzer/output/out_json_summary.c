@@ -279,6 +279,7 @@ static void json_gro(struct jw *j, const struct cli_run *run, const struct cli_o
     JW_U64(j, "flush_timeout_us", gc->flush_timeout_us);
     JW_U64(j, "max_size", gc->max_size);
     JW_U64(j, "poll_gap_us", gc->poll_gap_us);
+    JW_TRUE_IF(j, "nic_no_rx_hash", gc->nic_no_rx_hash);
     JW_U64(j, "frames", t->frames);
     json_gro_devices(j, t);
     json_sum_group(j, t, SG_GRO, 0);

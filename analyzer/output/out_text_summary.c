@@ -323,8 +323,9 @@ static void text_gro(struct wbuf *w, const struct cli_run *run, const struct cli
     const struct cli_gro_dev *dv[CLI_GRO_DEVS];
     if (!sorted_devs(t, dv))
         return;
-    wb_printf(w, "\ngro engine: budget %u, flush timeout %u us, gro_max_size %u, poll gap %u us\n",
-              gc->budget, gc->flush_timeout_us, gc->max_size, gc->poll_gap_us);
+    wb_printf(w, "\ngro engine: budget %u, flush timeout %u us, gro_max_size %u, poll gap %u us%s\n",
+              gc->budget, gc->flush_timeout_us, gc->max_size, gc->poll_gap_us,
+              gc->nic_no_rx_hash ? ", NIC without an RX hash (one bucket)" : "");
     text_gro_devices(w, t);
     wb_printf(w, "  software checksum passes: frame by frame %ju over %ju bytes; after merging "
                  "%ju over %ju bytes\n",

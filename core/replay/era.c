@@ -43,11 +43,12 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * handler, ipv6_srh_rcv (1ababeba4a21, v4.10); hop-by-hop CALIPSO has
  * ipv6_hop_calipso (v4.8). GRO's IPv4 ID rule with is_atomic (v4.7: a
  * DF header may keep its ID fixed; every header is checked); v4.6's
- * inet_gro_receive keeps only the innermost header's flush_id. */
+ * inet_gro_receive keeps only the innermost header's flush_id. GRO's
+ * recursion limit ("net: add recursion limit to GRO", v4.9). */
 #define SW_4_13 ((SW_4_6 & ~E(HAS_CSUM_BAD)) | E(REMCSUM_CLEARED_ON_EXIT) | \
                  E(GENEVE_ZERO6_EXTERNAL) | E(GENEVE_CRIT_COUNTERS) | \
                  E(GENEVE_BAD_HDR_DROPPED) | E(IP6_TNL_GRO) | E(SEG6_RCV) | E(HOP_CALIPSO) | \
-                 E(GRO_FIXEDID_DF))
+                 E(GRO_FIXEDID_DF) | E(GRO_RECURSION_LIMIT))
 /* v4.20: COMPLETE unset in UDP db4f1be3ca9b; pskb_trim_rcsum keeps COMPLETE
  * ("net: pskb_trim_rcsum() and CHECKSUM_COMPLETE are friends": absent in
  * v4.13.4, pskb_trim_rcsum_slow in v4.20). The UDP tunnel gate still comes
@@ -80,7 +81,11 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * tcp_gro_receive and udp_gro_receive_segment", v6.10: 6.12.118's
  * include/net/gro.h gro_receive_network_flush / inet_gro_flush; 6.1.192 has
  * inet_gro_receive's flush_id and is_atomic). */
-#define SW_6_12 (SW_6_1 | E(GRO_NETWORK_FLUSH))
+/* The 2026 stable fix "net: limit priority VLAN untag depth" (Debian's
+ * 6.12.118 changelog; net/core/dev.c priority_tag_depth): in 6.12.118 and
+ * the host's 6.18.44, not in 6.1.192 or 7.2.13 (both deliver a stack of 13
+ * priority tags; trixie and the host drop it: kfuzz-cases). */
+#define SW_6_12 (SW_6_1 | E(GRO_NETWORK_FLUSH) | E(PRIO_TAG_DEPTH_LIMIT))
 /* modern (6.14+, 6.18, 7.x): v6.14 VXLAN reserved bits checked before RCO.
  * inet_gro_flush (include/net/gro.h) takes a fixed IPv4 ID with or without
  * DF, keeps one ip_fixedid bit per header (ip_fixedid:2, "1 << inner") and
@@ -108,7 +113,8 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * fragments queued before are lost; 6.12.118 returns at once, and so does
  * the host's 6.18.44 (a refused fragment between two that complete: Ip6ReasmOKs
  * 1, Ip6ReasmFails 0). The commit was not read here. */
-#define SW_7_2 (SW_MODERN | E(GRE_RX_DROPPED) | E(TCP_GRO_CWR_NO_FLUSH) | E(IP6_FRAG_PROB_KILLS))
+#define SW_7_2 ((SW_MODERN & ~E(PRIO_TAG_DEPTH_LIMIT)) | E(GRE_RX_DROPPED) | E(TCP_GRO_CWR_NO_FLUSH) | \
+                E(IP6_FRAG_PROB_KILLS))
 
 struct era_def {
     struct csc_era era;

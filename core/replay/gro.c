@@ -20,7 +20,7 @@
 
 static void gro_ipproto(struct rp *rp, uint8_t i, bool v6);
 static void gro_receive_by_type(struct rp *rp, uint8_t i, uint16_t type, uint8_t from, enum kfn fn);
-static bool gro_has_receive_by_type(uint16_t type);
+static bool gro_has_receive_by_type(const struct rp *rp, uint16_t type);
 
 static void gro_flush(struct rp *rp, uint8_t layer, enum kfn fn, enum csc_gro_reason why)
 {
@@ -30,6 +30,26 @@ static void gro_flush(struct rp *rp, uint8_t layer, enum kfn fn, enum csc_gro_re
     }
     rp->cb.flush = 1;
     rp_step(rp, layer, fn, W_FLUSH, CSC_TRI_UNDECIDED, 0, NULL);
+}
+
+#define GRO_RECURSION_LIMIT 15
+
+/* gro_recursion_inc_test (include/net/gro.h, v6.12 = 7.2.13; "net: add
+ * recursion limit to GRO", v4.9): call_gro_receive, call_gro_receive_sk and
+ * the indirect_call_gro_receive{,_inet,_l4} macros count every call from one
+ * protocol's gro_receive into the next one's, and refuse the 15th: flush |=
+ * 1, NULL - the layers after it get no GRO look. dev_gro_receive's own call
+ * (INDIRECT_CALL_INET) is not counted, nor are the direct ones
+ * (ipip_gro_receive -> inet_gro_receive, tcp4_gro_receive ->
+ * tcp_gro_receive, udp4_gro_receive -> udp_gro_receive). Called where the
+ * kernel makes a counted call, after the callee was found: true when it was
+ * refused (flushed at layer `from`, in fn). */
+static bool gro_recursion_inc_test(struct rp *rp, uint8_t from, enum kfn fn)
+{
+    if (!era(rp, CSC_E_GRO_RECURSION_LIMIT) || ++rp->cb.recursion_counter != GRO_RECURSION_LIMIT)
+        return false;
+    gro_flush(rp, from, fn, CSC_G_RECURSION);
+    return true;
 }
 
 /* The layer GRO would go on to is not in the result: the capture ends first
@@ -342,7 +362,8 @@ static void udp_gro_receive(struct rp *rp, uint8_t i)
     }
     rp_step(rp, i, KF_UDP_GRO_RECEIVE, W_ENCAP_MARK, CSC_TRI_UNDECIDED, 0, NULL);
     skb_gro_pull(rp, UDP_HLEN);
-    proto_row(L(rp, i + 1)->proto)->gro_receive(rp, i + 1);   /* the tunnel socket's */
+    if (!gro_recursion_inc_test(rp, i, KF_UDP_GRO_RECEIVE))     /* call_gro_receive_sk */
+        proto_row(L(rp, i + 1)->proto)->gro_receive(rp, i + 1);   /* the tunnel socket's */
 }
 
 /* udp4_gro_receive / udp6_gro_receive */
@@ -384,7 +405,7 @@ void gre_gro_receive(struct rp *rp, uint8_t i)
         gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_GRE_CSUM_FOU);
         return;
     }
-    if (!gro_has_receive_by_type(g->next)) {
+    if (!gro_has_receive_by_type(rp, g->next)) {
         gro_flush(rp, i, KF_GRE_GRO_RECEIVE, CSC_G_NO_HANDLER);
         return;
     }
@@ -420,26 +441,28 @@ void ip_in_ip_gro_receive(struct rp *rp, uint8_t i)
 static void gro_ipproto(struct rp *rp, uint8_t i, bool v6)
 {
     void (*gro_receive)(struct rp *, uint8_t) = proto_row(L(rp, i)->proto)->gro_receive;
-    if (gro_receive)
+    enum kfn caller = v6 ? KF_IPV6_GRO_RECEIVE : KF_INET_GRO_RECEIVE;
+    if (!gro_receive)
+        gro_flush(rp, i, caller, CSC_G_NO_HANDLER);
+    else if (!gro_recursion_inc_test(rp, i - 1u, caller))
         gro_receive(rp, i);
-    else
-        gro_flush(rp, i, v6 ? KF_IPV6_GRO_RECEIVE : KF_INET_GRO_RECEIVE, CSC_G_NO_HANDLER);
 }
 
 /* gro_find_receive_by_type: the packet_offloads with a gro_receive are IPv4,
  * IPv6 (af_inet.c, ip6_offload.c), TEB (eth.c eth_offload_init) and
- * 802.1Q/802.1ad (net/8021q/vlan_core.c), 6.12. */
-static bool gro_has_receive_by_type(uint16_t type)
+ * 802.1Q/802.1ad (net/8021q/vlan_core.c, a kernel with CONFIG_VLAN_8021Q), 6.12. */
+static bool gro_has_receive_by_type(const struct rp *rp, uint16_t type)
 {
-    return type == ETH_P_IP || type == ETH_P_IPV6 || type == ETH_P_TEB || type == ETH_P_8021Q ||
-           type == ETH_P_8021AD;
+    return type == ETH_P_IP || type == ETH_P_IPV6 || type == ETH_P_TEB ||
+           ((type == ETH_P_8021Q || type == ETH_P_8021AD) && rp->cfg->vlan_8021q);
 }
 
 static void eth_gro_receive(struct rp *rp, uint8_t i);
 static void vlan_gro_receive(struct rp *rp, uint8_t i);
 
 /* ptype->callbacks.gro_receive for the header at layer i, reached through
- * `type` from layer `from` (whose function fn decided it). */
+ * `type` from layer `from` (whose function fn decided it): a counted call
+ * in every caller (call_gro_receive, indirect_call_gro_receive_inet). */
 static void gro_receive_by_type(struct rp *rp, uint8_t i, uint16_t type, uint8_t from, enum kfn fn)
 {
     if (!has_layer(rp, i)) {
@@ -447,14 +470,19 @@ static void gro_receive_by_type(struct rp *rp, uint8_t i, uint16_t type, uint8_t
         return;
     }
     uint8_t p = L(rp, i)->proto;
-    if (type == ETH_P_TEB && p == CSC_P_ETH)
-        eth_gro_receive(rp, i);
-    else if ((type == ETH_P_8021Q || type == ETH_P_8021AD) && p == CSC_P_VLAN)
-        vlan_gro_receive(rp, i);
-    else if ((type == ETH_P_IP && p == CSC_P_IPV4) || (type == ETH_P_IPV6 && p == CSC_P_IPV6))
-        gro_l3(rp, i);
-    else
+    bool teb = type == ETH_P_TEB && p == CSC_P_ETH;
+    bool vlan = (type == ETH_P_8021Q || type == ETH_P_8021AD) && p == CSC_P_VLAN && rp->cfg->vlan_8021q;
+    bool l3 = (type == ETH_P_IP && p == CSC_P_IPV4) || (type == ETH_P_IPV6 && p == CSC_P_IPV6);
+    if (!teb && !vlan && !l3)
         gro_flush(rp, from, fn, CSC_G_NO_HANDLER);
+    else if (gro_recursion_inc_test(rp, from, fn))
+        return;
+    else if (teb)
+        eth_gro_receive(rp, i);
+    else if (vlan)
+        vlan_gro_receive(rp, i);
+    else
+        gro_l3(rp, i);
 }
 
 /* eth_gro_receive (net/ethernet/eth.c) / vlan_gro_receive (vlan_core.c):
@@ -556,12 +584,15 @@ void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t)
         gro_flush(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, CSC_G_TUNNEL_FLAGS);
     else if (!has_layer(rp, t + 1u))
         gro_missing(rp, t, KF_VXLAN_GPE_GRO_RECEIVE);
+    else if (L(rp, t + 1)->proto != CSC_P_ETH && L(rp, t + 1)->proto != CSC_P_IPV4 &&
+             L(rp, t + 1)->proto != CSC_P_IPV6)
+        gro_flush(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, CSC_G_NO_HANDLER);
+    else if (gro_recursion_inc_test(rp, t, KF_VXLAN_GPE_GRO_RECEIVE))   /* call_gro_receive */
+        return;
     else if (L(rp, t + 1)->proto == CSC_P_ETH)
         eth_gro_receive(rp, t + 1);
-    else if (L(rp, t + 1)->proto == CSC_P_IPV4 || L(rp, t + 1)->proto == CSC_P_IPV6)
-        gro_l3(rp, t + 1);
     else
-        gro_flush(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, CSC_G_NO_HANDLER);
+        gro_l3(rp, t + 1);
 }
 
 /* geneve_gro_receive (drivers/net/geneve.c, 6.12): a version other than 0 or
@@ -627,6 +658,32 @@ void gue_gro_receive(struct rp *rp, uint8_t t)
     gro_remcsum_final(rp, t, &grc);
 }
 
+/* The VLAN tags right before li, the layer the replay starts a device's
+ * GRO walk at: a TAP (or a NIC that does not strip them) and a tunnel
+ * device (its inner frame's tags: skb_vlan_untag runs later, in
+ * __netif_receive_skb_core) hand them to GRO in the packet.
+ * dev_gro_receive reaches the first one's vlan_gro_receive uncounted; each
+ * tag's call into what it carries is counted (indirect_call_gro_receive_inet,
+ * net/8021q/vlan_core.c v6.12). The replay strips the tags on the normal
+ * path (skb_vlan_untag, check_vlan_id), so here they only count - or, on a
+ * kernel without CONFIG_VLAN_8021Q, find no handler: dev_gro_receive's
+ * `goto normal`, no GRO pass. True: flushed. */
+static bool gro_vlan_tags(struct rp *rp, uint8_t li)
+{
+    uint8_t first = li;
+    while (first > 0 && L(rp, first - 1)->proto == CSC_P_VLAN)
+        first--;
+    for (uint8_t v = first; v < li; v++) {
+        if (!rp->cfg->vlan_8021q) {
+            gro_flush(rp, v, KF_DEV_GRO_RECEIVE, CSC_G_NO_HANDLER);
+            return true;
+        }
+        if (gro_recursion_inc_test(rp, v, KF_VLAN_GRO_RECEIVE))
+            return true;
+    }
+    return false;
+}
+
 /* The start of dev_gro_receive (net/core/gro.c) on the current device for
  * a network header at off (step layer li): GRO off on the device, or (era
  * HAS_CSUM_BAD) an skb marked csum_bad, go the normal way - false; else the
@@ -689,7 +746,9 @@ bool dev_gro_receive(struct rp *rp, uint8_t li)
         rp->cb.csum_cnt = (uint8_t)(rp->skb.csum_level + 1);
     }
     rp_enter(rp, li, KF_DEV_GRO_RECEIVE);
-    if (L(rp, li)->proto == CSC_P_ETH)
+    if (gro_vlan_tags(rp, li))
+        ;                             /* flushed in the tags */
+    else if (L(rp, li)->proto == CSC_P_ETH)
         eth_gro_receive(rp, li);      /* ETH_P_TEB on a GPE device (gpe.c) */
     else
         gro_l3(rp, li);

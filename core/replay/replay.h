@@ -43,6 +43,7 @@ struct napi_gro_cb {
     uint32_t csum;
     bool csum_known, csum_valid;
     uint8_t flush, csum_cnt, encap_mark, is_fou, is_ipv6;
+    uint8_t recursion_counter;   /* counted gro_receive calls (gro_recursion_inc_test) */
     uint8_t reason, reason_layer;/* first flush reason (enum csc_gro_reason) */
     uint32_t gro_remcsum_start;  /* frame offset, 0 = none */
 };

@@ -510,10 +510,32 @@ static void ipv6_rcv(struct rp *rp, uint8_t i)
     ip6_protocol_deliver_rcu(rp, i);
 }
 
+#define VLAN_MAX_DEPTH 8
+
+/* __netif_receive_skb_core (net/core/dev.c, 6.12.118; era switch
+ * PRIO_TAG_DEPTH_LIMIT): the tags before li are untagged one by one -
+ * skb_vlan_untag at another_round, then the check_vlan_id loop for each
+ * VID-0 priority tag with another tag behind it (no VLAN device for VID 0),
+ * at most VLAN_MAX_DEPTH deep: the ninth tag of such a stack goes to
+ * `drop` - rx_dropped, UNHANDLED_PROTO. The replay does not look at the
+ * VIDs (a tag with VID != 0 makes the skb PACKET_OTHERHOST instead:
+ * kfuzz-known KF9). True: dropped. */
+static bool priority_tag_depth_exceeded(struct rp *rp, uint8_t li)
+{
+    uint8_t first = li;
+    while (first > 0 && L(rp, first - 1)->proto == CSC_P_VLAN)
+        first--;
+    if (!era(rp, CSC_E_PRIO_TAG_DEPTH_LIMIT) || li - first <= VLAN_MAX_DEPTH)
+        return false;
+    rp_drop(rp, (uint8_t)(first + VLAN_MAX_DEPTH), KF_NETIF_RECEIVE_SKB_CORE, KD_UNHANDLED_PROTO,
+            rp->dev == 0 ? CNT(CSC_C_NIC_RX_DROPPED) : CNT(CSC_C_DEV_RX_DROPPED));
+    return true;
+}
+
 void netif_receive_skb(struct rp *rp, uint8_t li)
 {
     rp->path = CSC_PATH_NORMAL;
-    if (rp->done)
+    if (rp->done || priority_tag_depth_exceeded(rp, li))
         return;
     if (L(rp, li)->proto == CSC_P_IPV4)
         ip_rcv(rp, li);

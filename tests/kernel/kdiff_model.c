@@ -19,6 +19,7 @@
 
 int kd_kernel_mip6 = 1;
 int kd_kernel_llc = 0;
+int kd_kernel_vlan_8021q = 1;
 
 void kd_config_of(const struct kd_group *g, const char *report, int nosock, const char *era,
                   struct csc_config *cfg)
@@ -26,6 +27,7 @@ void kd_config_of(const struct kd_group *g, const char *report, int nosock, cons
     csc_config_default(cfg);
     cfg->ipv6_mip6 = kd_kernel_mip6 != 0;
     cfg->rx_llc = kd_kernel_llc != 0;
+    cfg->vlan_8021q = kd_kernel_vlan_8021q != 0;
     cfg->replay_sent = true;             /* the TAP receives every frame, whatever it carries */
     csc_report_parse(report, &cfg->rx);
     if (!csc_era_by_name(era, &cfg->era))
@@ -105,6 +107,7 @@ void kd_model_frames(const struct csc_config *cfg, const struct kd_group *g, int
     gcfg.flush_timeout_us = g->gro ? KD_GRO_TIMEOUT_NS / 1000 : 0;
     gcfg.poll_gap_us = 10;              /* every write is a NAPI poll of its own */
     gcfg.era_sw = cfg->era.sw;          /* the kernel's IPv4 ID and CWR rules */
+    gcfg.nic_no_rx_hash = true;         /* tun sets no skb->hash: one GRO bucket at the TAP */
     csc_gro_init(&gro, &gcfg);
     csc_frag_init(&FRAG);
     csc_frag_attach(&FRAG, cfg, FRAG_STORE);
@@ -286,7 +289,14 @@ void kd_kernel_of(const struct kd_run_shape *c, const struct live_obs *o, struct
         int64_t e = 0;
         for (int i = 0; i < 4; i++)
             e += live_obs_get(o, c->g.v6 ? e6[i] : e4[i]);
-        k->merges = (int)(e - live_obs_get(o, c->g.v6 ? "Ip6InReceives" : "IpInReceives"));
+        int64_t r = live_obs_get(o, c->g.v6 ? "Ip6InReceives" : "IpInReceives");
+        k->merges = (int)(e - r);
+        /* a run that never reached IP, dropped whole at the TAP (the ninth
+         * of a stack of priority tags: __netif_receive_skb_core's drop,
+         * one rx_dropped per GRO packet): merges = segments - drops */
+        int64_t nic_drops = live_obs_get(o, "dev:" LIVE_TAP_NAME ":rx_dropped");
+        if (c->nseg > 1 && r == 0 && nic_drops > 0 && nic_drops <= c->nseg)
+            k->merges = (int)(c->nseg - nic_drops);
         if (k->merges < 0)
             k->merges = 0;
         if (!dev)

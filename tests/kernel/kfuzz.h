@@ -94,7 +94,10 @@ struct kf_mut {
     uint8_t role;     /* enum kf_role */
     uint8_t sel;      /* which value of the kind's catalogue */
     uint8_t seg;      /* a run: 0 every segment, s + 1 segment s only */
+    uint8_t rep;      /* an inserted layer (VLAN tag) this many times; 0 and 1: once
+                         (listed cases only: "oeth.vlan=prio-tag*13") */
 };
+#define KF_MAX_REP 16
 
 /* The device report a frame is written with */
 enum kf_report {
@@ -109,7 +112,7 @@ enum kf_eop {
     KE_SHORT = 1,     /* the role's header and all after it: its first len bytes, raw */
     KE_SET,           /* len bytes val written at off of the role's header (before the checksums) */
 };
-#define KF_MAX_EDIT 4
+#define KF_MAX_EDIT 12
 struct kf_edit {
     uint8_t op, role, len;
     uint8_t seg;             /* 0: every segment; N: segment N of a run only ("sN:") */

@@ -28,7 +28,9 @@
  *                                  length still right ("iip.short=10")
  *                ROLE.set@OFF=HEX  bytes written at OFF of the role's header before the
  *                                  checksums ("tun.set@1=02": GRE version 2)
- *              an edit too may be on one segment of a run only: "s2:l4.set@13=10" 
+ *              an edit too may be on one segment of a run only: "s2:l4.set@13=10";
+ *              MUTATION*N (2..16) inserts its layer N times, one in the other
+ *              ("oeth.vlan=prio-tag*13": a stack of 13 priority tags)
  *              ROLE: oeth oip oudp tun gre ieth iip l4 pay (kf_role_name)
  */
 #include "kfuzz.h"
@@ -158,7 +160,7 @@ static int mutation_of(struct kf_case *c, const char *word, struct kf_mut *out)
         for (unsigned r = 0; r < RO__COUNT; r++) {
             unsigned n = kf_mut_nsel_cases(c, &f, role, k, r);
             for (unsigned s = 0; s < n; s++) {
-                struct kf_mut m = { (uint8_t)k, (uint8_t)r, (uint8_t)s, 0 };
+                struct kf_mut m = { (uint8_t)k, (uint8_t)r, (uint8_t)s, 0, 0 };
                 char name[96];
                 kf_mut_name(c, &m, name, sizeof name);
                 if (!strcmp(name, w)) {
@@ -169,6 +171,34 @@ static int mutation_of(struct kf_case *c, const char *word, struct kf_mut *out)
             }
         }
     return -1;
+}
+
+/* A mutation, or MUTATION*N (2..KF_MAX_REP): a layer it inserts (a VLAN
+ * tag) N times, one inside the other ("oeth.vlan=prio-tag*13": 13 tags) */
+static int mutation_rep_of(struct kf_case *c, const char *word, struct kf_mut *out, char *err, size_t en)
+{
+    char w[96];
+    snprintf(w, sizeof w, "%s", word);
+    char *star = strrchr(w, '*');
+    unsigned long rep = 1;
+    *err = 0;
+    if (star) {
+        char *end;
+        rep = strtoul(star + 1, &end, 10);
+        if (*end || end == star + 1 || rep < 2 || rep > KF_MAX_REP) {
+            snprintf(err, en, "'%s': a repeat is *2..*%d", word, KF_MAX_REP);
+            return -1;
+        }
+        *star = 0;
+    }
+    if (mutation_of(c, w, out))
+        return -1;
+    if (rep > 1 && out->kind != MK_VLAN) {
+        snprintf(err, en, "'%s': only a VLAN tag repeats", word);
+        return -1;
+    }
+    out->rep = (uint8_t)(rep > 1 ? rep : 0);
+    return 0;
 }
 
 /* ROLE.short=N, ROLE.set@OFF=HEX: an edit beyond the catalogue */
@@ -352,8 +382,9 @@ int kf_case_parse(const char *line, uint32_t index, struct kf_case *c, char *err
                 return -1;
             }
             c->nedit++;
-        } else if (c->nmut >= KF_MAX_MUT || mutation_of(c, words[i], &c->mut[c->nmut])) {
-            snprintf(err, en, "no mutation '%s' for this receiver", words[i]);
+        } else if (c->nmut >= KF_MAX_MUT || mutation_rep_of(c, words[i], &c->mut[c->nmut], err, en)) {
+            if (!*err)
+                snprintf(err, en, "no mutation '%s' for this receiver", words[i]);
             return -1;
         } else {
             c->nmut++;
@@ -362,7 +393,7 @@ int kf_case_parse(const char *line, uint32_t index, struct kf_case *c, char *err
     return 0;
 }
 
-static char (*TEXT)[160];
+static char (*TEXT)[400];
 static struct kf_case *CASES;
 
 void kf_cases_free(void)
@@ -399,7 +430,7 @@ int kf_cases_load(const char *path, struct kf_case **out, uint32_t *n)
         lineno++;
         if (cnt == cap) {
             struct kf_case *nv = realloc(v, 2 * cap * sizeof *v);
-            char (*nt)[160] = nv ? realloc(TEXT, 2 * cap * sizeof *TEXT) : NULL;
+            char (*nt)[400] = nv ? realloc(TEXT, 2 * cap * sizeof *TEXT) : NULL;
             v = nv ? nv : v;
             if (!nt) {
                 bad++;

@@ -496,10 +496,13 @@ void kf_mut_name(const struct kf_case *c, const struct kf_mut *m, char *buf, siz
     default: break;
     }
     (void)v6;
+    char rep[8] = "";
+    if (m->rep > 1)
+        snprintf(rep, sizeof rep, "*%u", m->rep);
     if (m->seg)
-        snprintf(buf, n, "s%u:%s.%s=%s", m->seg, kf_role_name(m->role), kf_mkind_name(m->kind), v);
+        snprintf(buf, n, "s%u:%s.%s=%s%s", m->seg, kf_role_name(m->role), kf_mkind_name(m->kind), v, rep);
     else
-        snprintf(buf, n, "%s.%s=%s", kf_role_name(m->role), kf_mkind_name(m->kind), v);
+        snprintf(buf, n, "%s.%s=%s%s", kf_role_name(m->role), kf_mkind_name(m->kind), v, rep);
 }
 
 /* ---- applying ---- */
@@ -548,6 +551,24 @@ static void insert_v6ext(struct pb_frame *f, int *role, unsigned r, const struct
         f->l[ip].proto = (uint16_t)(0x100 | x->type);   /* 0x100: hop-by-hop (0) too */
 }
 
+/* One VLAN tag (two for QinQ) right after the Ethernet header of role r */
+static void insert_vlan(struct pb_frame *f, int *role, unsigned r, uint16_t v)
+{
+    int at = role[r] + 1;
+    if ((v >> 12) == 1 || (v >> 12) == 2) {           /* two tags */
+        struct pb_layer *o = insert_layer(f, at, role, (v >> 12) == 1 ? PB_QINQ : PB_VLAN);
+        struct pb_layer *i = o ? insert_layer(f, at + 1, role, PB_VLAN) : NULL;
+        if (o && i) {
+            o->vlan = 7;
+            i->vlan = (uint16_t)(v & 0xfff);
+        }
+    } else {
+        struct pb_layer *t = insert_layer(f, at, role, PB_VLAN);
+        if (t)
+            t->vlan = v;
+    }
+}
+
 /* Applied by the builder with the role table (inserting layers needs it) */
 void kf_mut_insert_roles(const struct kf_case *c, const struct kf_mut *m, struct pb_frame *f, int *role)
 {
@@ -557,20 +578,9 @@ void kf_mut_insert_roles(const struct kf_case *c, const struct kf_mut *m, struct
     if (m->kind == MK_V6EXT && m->sel < N(V6EXT) && f->l[role[m->role]].kind == PB_IPV6) {
         insert_v6ext(f, role, m->role, &V6EXT[m->sel]);
     } else if (m->kind == MK_VLAN && m->sel < N(VLAN) && f->l[role[m->role]].kind == PB_ETH) {
-        uint16_t v = VLAN[m->sel].v;
-        int at = role[m->role] + 1;
-        if ((v >> 12) == 1 || (v >> 12) == 2) {           /* two tags */
-            struct pb_layer *o = insert_layer(f, at, role, (v >> 12) == 1 ? PB_QINQ : PB_VLAN);
-            struct pb_layer *i = o ? insert_layer(f, at + 1, role, PB_VLAN) : NULL;
-            if (o && i) {
-                o->vlan = 7;
-                i->vlan = (uint16_t)(v & 0xfff);
-            }
-        } else {
-            struct pb_layer *t = insert_layer(f, at, role, PB_VLAN);
-            if (t)
-                t->vlan = v;
-        }
+        for (unsigned k = 1; k < m->rep; k++)      /* a listed case's stack of tags */
+            insert_vlan(f, role, m->role, VLAN[m->sel].v);
+        insert_vlan(f, role, m->role, VLAN[m->sel].v);
     }
 }
 

@@ -148,10 +148,27 @@ static int run_frame(struct ns *n, const struct kf_case *c, const struct kf_fram
  * skipped, -3 not written: the kernel would crash on it (kfuzz_oops.c;
  * minimisation can uncover such a frame too). fr: room for KD_MAX_SEGS
  * frames. */
+/* A stack of VLAN tags (a listed case's "oeth.vlan=...*N") through the
+ * TAP's GRO (the recursion limit's cases) needs the 802.1Q GRO handler: a
+ * kernel without CONFIG_VLAN_8021Q (the host's 6.18) has no receiver for
+ * them. */
+static int needs_vlan_gro(const struct kf_case *c)
+{
+    for (int i = 0; i < c->nmut; i++)
+        if (c->mut[i].kind == MK_VLAN && c->mut[i].rep > 1 && c->g.napi)
+            return 1;
+    return 0;
+}
+
 static int judge(struct ns *n, const struct kf_case *c, struct kf_frame *fr, struct live_obs *o,
                  struct kf_outcome *m, struct kf_outcome *k, char *why, size_t wn)
 {
     int nseg = nseg_of(c);
+    if (!kd_kernel_vlan_8021q && needs_vlan_gro(c)) {
+        memset(o, 0, sizeof *o);
+        snprintf(o->msg, sizeof o->msg, "a stack of VLAN tags: no CONFIG_VLAN_8021Q (vlan_gro_receive)");
+        return -2;
+    }
     for (int s = 0; s < nseg; s++) {
         kf_build(c, s, &fr[s]);
         if (!fr[s].ok)

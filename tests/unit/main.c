@@ -21,6 +21,7 @@ Suite *stops_suite(void);
 Suite *fast_suite(void);
 Suite *frag_rules_suite(void);
 Suite *gro_ipv6_suite(void);
+Suite *gro_recursion_suite(void);
 Suite *gpe_suite(void);
 Suite *erspan_suite(void);
 Suite *pkt_type_suite(void);
@@ -52,6 +53,7 @@ int main(void)
     srunner_add_suite(sr, fast_suite());
     srunner_add_suite(sr, frag_rules_suite());
     srunner_add_suite(sr, gro_ipv6_suite());
+    srunner_add_suite(sr, gro_recursion_suite());
     srunner_add_suite(sr, gpe_suite());
     srunner_add_suite(sr, erspan_suite());
     srunner_add_suite(sr, pkt_type_suite());

@@ -873,6 +873,46 @@ START_TEST(ipv6_flow_key_covers_every_address_byte)
 }
 END_TEST
 
+/* gro-11: flow A's first segment, n other flows, then A's second, back to
+ * back (one poll). With an RX hash the flows spread over 8 buckets (the
+ * flow key) and A's second merges; a NIC without one (a TAP: skb->hash 0,
+ * cfg nic_no_rx_hash) holds them all in bucket 0, where the ninth held
+ * flow flushes the oldest - A - (MAX_GRO_SKBS, gro_flush_oldest) and A's
+ * second is a new flow there (the next oldest goes). 7 others: 8 held, A's second still merges. */
+static void flows_around(int others, bool no_rx_hash)
+{
+    struct csc_gro_cfg c;
+    csc_gro_cfg_default(&c);
+    c.nic_no_rx_hash = no_rx_hash;
+    csc_gro_init(&G, &c);
+    struct flow_opts o = { PB_OK, 100, 1000, 0, 0, PB_OK, 3000 };
+    seg(&o, 1, 0);                    /* frame n at n - 1 us: one poll */
+    for (int i = 0; i < others; i++) {
+        struct flow_opts x = o;
+        x.sport = (uint16_t)(4000 + i);
+        seg(&x, (uint64_t)i + 2, (uint64_t)i + 1);
+    }
+    o.seq += 100;
+    seg(&o, (uint64_t)others + 2, (uint64_t)others + 1);
+    csc_gro_finish(&G);
+}
+
+START_TEST(nic_without_rx_hash_one_bucket)
+{
+    cfg_set("none", "modern");
+    flows_around(8, false);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_BUCKET_FULL], 0);
+    ck_assert_uint_eq(nic()->merged_frames, 2);
+    flows_around(8, true);                /* A goes at the ninth, the next oldest at A's second */
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_BUCKET_FULL], 2);
+    ck_assert_uint_eq(nic()->merged_frames, 0);
+    ck_assert_uint_eq(nic()->packets_out, 10);
+    flows_around(7, true);
+    ck_assert_uint_eq(nic()->flushes[CSC_GF_BUCKET_FULL], 0);
+    ck_assert_uint_eq(nic()->merged_frames, 2);
+}
+END_TEST
+
 Suite *gro_suite(void);
 Suite *gro_suite(void)
 {
@@ -902,6 +942,7 @@ Suite *gro_suite(void)
     tcase_add_test(t, ipid_of_a_lone_header_by_era);
     tcase_add_test(t, ipid_outer_df_skipped_6_12);
     tcase_add_test(t, ipid_df_fixed_or_counting_by_era);
+    tcase_add_test(t, nic_without_rx_hash_one_bucket);
     suite_add_tcase(s, t);
     return s;
 }

@@ -489,6 +489,15 @@ enum csc_era_switch {
                                          IPV6_MAXPLEN, a non-last end not a multiple of 8)
                                          kill the queue too (7.2.13 has; 6.12.118 and the
                                          host's 6.18.44 keep it) */
+    CSC_E_GRO_RECURSION_LIMIT,        /* gro_recursion_inc_test: 15 nested gro_receive calls
+                                         flush ("net: add recursion limit to GRO", v4.9;
+                                         before, a stack of VLAN tags recursed without end) */
+    CSC_E_PRIO_TAG_DEPTH_LIMIT,       /* __netif_receive_skb_core's check_vlan_id loop strips
+                                         at most VLAN_MAX_DEPTH (8) VID-0 priority tags: a
+                                         ninth tag after eight is dropped, rx_dropped,
+                                         UNHANDLED_PROTO ("net: limit priority VLAN untag
+                                         depth": 6.12.118 and the host's 6.18.44 have,
+                                         6.1.192 and 7.2.13 lack) */
     CSC_E__COUNT
 };
 
@@ -539,6 +548,10 @@ struct csc_config {
     bool ipv6_mip6;          /* the kernel is built with CONFIG_IPV6_MIP6 (Debian's, most
                                 distributions'): ipv6_rthdr_rcv drops routing type 2
                                 (default true; a kernel without it: false) */
+    bool vlan_8021q;         /* the kernel is built with CONFIG_VLAN_8021Q (y or m): its
+                                built-in vlan_core registers the 802.1Q/802.1ad GRO handler
+                                (vlan_offload_init: vlan_gro_receive). Default true
+                                (Debian's kernels); false: a tagged frame gets no GRO pass */
     bool rx_capture;         /* an AF_PACKET capture runs on the receiving device: its clone
                                 of the skb makes gro_cells_receive hand the decapsulated
                                 packet to netif_rx, no GRO pass at the tunnel device
@@ -632,6 +645,8 @@ enum csc_gro_reason {
                                 pass (sit; ip6tnl/ip6gre up to v4.6, VXLAN up to v4.2) */
     CSC_G_IP_FLAGS,          /* inet_gro_receive: a frag_off bit other than DF (the
                                 reserved bit) */
+    CSC_G_RECURSION,         /* gro_recursion_inc_test: the 15th nested gro_receive call
+                                (a stack of VLAN tags) is refused */
     CSC_G__COUNT
 };
 

@@ -53,7 +53,12 @@ struct csc_gro_cfg {
     uint32_t flush_timeout_us; /* gro_flush_timeout; 0: flush at every poll end */
     uint64_t era_sw;         /* the kernel era's switches (csc_era.sw; default: modern's):
                                 the IPv4 ID rule (GRO_NETWORK_FLUSH, GRO_FIXEDID_PER_HEADER)
-                                and tcp_gro_receive's CWR rule (TCP_GRO_CWR_*) */
+                                and tcp_gro_receive's CWR rule (TCP_GRO_CWR_*) */    bool nic_no_rx_hash;     /* the NIC gives no RX hash (skb->hash 0: a TAP, a NIC without
+                                RSS hashing): dev_gro_receive's bucket (skb_get_hash_raw &
+                                (GRO_HASH_BUCKETS - 1)) is 0 for every flow, so a ninth
+                                held flow flushes the oldest (MAX_GRO_SKBS). Default
+                                false: the flows spread over the 8 buckets as an RSS hash
+                                spreads them (by flow key). Tunnel devices keep theirs. */
 };
 
 struct csc_gro_held {

@@ -246,6 +246,8 @@ const char *csc_drop_name(unsigned d)
         [KD_FRAG_BAD_END] = "NOT_SPECIFIED (fragment end past or short of the last: queue killed)",
         [KD_NO_NEXT_HEADER] = "NOT_SPECIFIED (no next header: nodata_protocol frees it)",
         [KD_IP_INADDRERRORS] = "IP_INADDRERRORS",
+        [KD_TCP_AUTH_HDR] = "TCP_AUTH_HDR",
+        [KD_TCP_HASH_UNEXPECTED] = "TCP_MD5UNEXPECTED / TCP_AOUNEXPECTED (no key)",
         [KD_FRAG_ECN] = "NOT_SPECIFIED (fragments mix Not-ECT with ECT or CE: queue killed)",
         [KD_FRAG_OVERSIZE] = "NOT_SPECIFIED (reassembled datagram over 65535: queue killed)",
         [KD_L2TP_CONTROL] = "NOT_SPECIFIED (l2tp control message)",

@@ -226,6 +226,10 @@ struct tcp_opt { uint8_t kind, len; };   /* + len - 2 bytes of value */
 #define TCPOPT_NOP      1
 #define TCPOPT_MSS      2
 #define TCPOLEN_MSS     4
+#define TCPOPT_MD5SIG   19       /* RFC 2385 */
+#define TCPOLEN_MD5SIG  18
+#define TCPOPT_AO       29       /* RFC 5925 */
+#define TCPOLEN_AO_HDR  4        /* kind, length, keyid, rnext_keyid */
 
 /* ---- the Internet checksum field ---- */
 #define CSUM_LEN        2        /* sizeof(__sum16) */

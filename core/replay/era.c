@@ -85,7 +85,12 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * 6.12.118 changelog; net/core/dev.c priority_tag_depth): in 6.12.118 and
  * the host's 6.18.44, not in 6.1.192 or 7.2.13 (both deliver a stack of 13
  * priority tags; trixie and the host drop it: kfuzz-cases). */
-#define SW_6_12 (SW_6_1 | E(GRO_NETWORK_FLUSH) | E(PRIO_TAG_DEPTH_LIMIT))
+/* tcp_inbound_hash (net/ipv4/tcp.c) parses the options with
+ * tcp_do_parse_auth_options since TCP-AO (v6.7; Debian sets CONFIG_TCP_AO):
+ * 6.12.118, the host's 6.18.44 and 7.2.13 refuse a malformed option before
+ * the checksum (sid seed 5001 frame 68316); 6.1.192's tcp_parse_md5sig_option
+ * ignores it. */
+#define SW_6_12 (SW_6_1 | E(GRO_NETWORK_FLUSH) | E(PRIO_TAG_DEPTH_LIMIT) | E(TCP_AUTH_OPTS))
 /* modern (6.14+, 6.18, 7.x): v6.14 VXLAN reserved bits checked before RCO.
  * inet_gro_flush (include/net/gro.h) takes a fixed IPv4 ID with or without
  * DF, keeps one ip_fixedid bit per header (ip_fixedid:2, "1 << inner") and

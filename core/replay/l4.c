@@ -151,6 +151,62 @@ void udp_rcv(struct rp *rp, uint8_t i)
 /* ---- transport endpoints ---- */
 
 /* tcp_v4_rcv / tcp_v6_rcv */
+/* tcp_inbound_hash (net/ipv4/tcp.c, v6.12 = 7.2.13) on the socket the
+ * segment found, before tcp_checksum_complete; the model's receiver has no
+ * MD5 or AO key. tcp_do_parse_auth_options walks the options while 5 bytes
+ * remain (TCP_AUTH_OPTS with cfg tcp_ao; 18 on a kernel without
+ * CONFIG_TCP_AO, whose AO option goes to a stub that takes it, as the host's
+ * 6.18.44; 6.1.192's tcp_parse_md5sig_option walks while 18 remain and
+ * stops at a malformed option or the first MD5 one): an option of size under 2 or past the
+ * options, an MD5 option not 18 long, an AO option of 4 or less, or a second
+ * MD5/AO option is TCP_AUTH_HDR; an MD5 option with no key is
+ * TCPMD5Unexpected (tcp_inbound_md5_hash), an AO one TCPAOKeyNotFound
+ * (tcp_inbound_ao_hash). Each drops the segment with no MIB counter of the
+ * model's. True: dropped. */
+static bool tcp_inbound_hash_refuses(struct rp *rp, uint8_t i, enum kfn fn)
+{
+    const struct csc_layer *th = L(rp, i);
+    bool parse = era(rp, CSC_E_TCP_AUTH_OPTS), ao = parse && rp->cfg->tcp_ao;
+    uint8_t b = 0;
+    if (!pkt_u8(&rp->p, (uint64_t)th->off + 12u, &b))
+        return false;
+    uint32_t off = th->off + TCP_HLEN, length = (uint32_t)(b >> 4) * 4u;
+    length = length > TCP_HLEN ? length - TCP_HLEN : 0;
+    uint32_t minlen = ao ? TCPOLEN_AO_HDR + 1u : TCPOLEN_MD5SIG;
+    bool refused = false, seen = false;
+    while (length >= minlen && !refused) {
+        uint8_t kind = 0, size = 0;
+        if (!pkt_u8(&rp->p, off, &kind))
+            return false;
+        if (kind == TCPOPT_EOL)
+            break;
+        if (kind == TCPOPT_NOP) {
+            off++;
+            length--;
+            continue;
+        }
+        if (!pkt_u8(&rp->p, (uint64_t)off + 1u, &size))
+            return false;
+        bool md5 = kind == TCPOPT_MD5SIG, aoopt = ao && kind == TCPOPT_AO;
+        if (size < 2 || size > length || (md5 && size != TCPOLEN_MD5SIG)) {
+            if (!parse)
+                break;                 /* 6.1: no hash found, nothing refused */
+            refused = true;
+        } else if (md5 || aoopt) {
+            refused = (aoopt && size <= TCPOLEN_AO_HDR) || (seen && parse);
+            seen = true;
+            if (!parse)
+                break;                 /* 6.1: the first MD5 option: unexpected */
+        }
+        off += size;
+        length -= size;
+    }
+    if (!refused && !seen)
+        return false;
+    rp_drop(rp, i, fn, refused ? KD_TCP_AUTH_HDR : KD_TCP_HASH_UNEXPECTED, 0);
+    return true;
+}
+
 void tcp_rcv(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *th = L(rp, i);
@@ -178,6 +234,8 @@ void tcp_rcv(struct rp *rp, uint8_t i)
         rp_drop(rp, i, fn, KD_TCP_CSUM, err);
         return;
     }
+    if (rp->cfg->inner_socket && tcp_inbound_hash_refuses(rp, i, fn))
+        return;
     if (skb_checksum_complete(rp, i, KF_TCP_CHECKSUM_COMPLETE)) {
         rp_drop(rp, i, KF_TCP_CHECKSUM_COMPLETE, KD_TCP_CSUM, err);
         return;

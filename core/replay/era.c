@@ -79,8 +79,11 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * ipv6_gro_receive into tcp_gro_receive ("net: gro: move L3 flush checks to
  * tcp_gro_receive and udp_gro_receive_segment", v6.10: 6.12.118's
  * include/net/gro.h gro_receive_network_flush / inet_gro_flush; 6.1.192 has
- * inet_gro_receive's flush_id and is_atomic). */
-#define SW_6_12 (SW_6_1 | E(GRO_NETWORK_FLUSH))
+ * inet_gro_receive's flush_id and is_atomic). geneve_udp_encap_recv
+ * without 6.1.192's early drop of a protocol other than TEB, IPv4, IPv6
+ * (6.12.117 read; bookworm and bullseye drop MPLS silently, kfuzz-cases;
+ * the commit between was not identified). */
+#define SW_6_12 (SW_6_1 | E(GRO_NETWORK_FLUSH) | E(GENEVE_ANY_INNER_PROTO))
 /* modern (6.14+, 6.18, 7.x): v6.14 VXLAN reserved bits checked before RCO.
  * inet_gro_flush (include/net/gro.h) takes a fixed IPv4 ID with or without
  * DF, keeps one ip_fixedid bit per header (ip_fixedid:2, "1 << inner") and

@@ -611,14 +611,18 @@ void geneve_rcv(struct rp *rp, uint8_t t)
     rp_enter(rp, t, KF_GENEVE_UDP_ENCAP_RECV);
     bool inherit_exists = era(rp, CSC_E_GENEVE_INNER_PROTO_INHERIT);
     bool inherit = inherit_exists && rp->cfg->geneve_inner_proto_inherit;
-    if (g->u.geneve.ver != 0 || (g->next != ETH_P_TEB && !inherit)) {
+    /* 5.10 / 6.1: a type other than TEB, IPv4, IPv6 is dropped before the
+     * device lookup, silently (era GENEVE_ANY_INNER_PROTO) */
+    bool known = g->next == ETH_P_TEB || g->next == ETH_P_IP || g->next == ETH_P_IPV6 ||
+                 era(rp, CSC_E_GENEVE_ANY_INNER_PROTO);
+    if (g->u.geneve.ver != 0 || (g->next != ETH_P_TEB && !inherit) || !known) {
         rp_step(rp, t, KF_GENEVE_UDP_ENCAP_RECV, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
         if (!era(rp, CSC_E_GENEVE_BAD_HDR_DROPPED)) {
             deliver(rp, t - 1, KF_UDP_QUEUE_RCV_ONE_SKB);   /* encap_rcv returned 1 */
             return;
         }
         rp_drop(rp, t, KF_GENEVE_UDP_ENCAP_RECV, KD_GENEVE_HDR,
-                g->u.geneve.ver == 0 && inherit_exists ? CNT(CSC_C_DEV_RX_DROPPED) : 0);
+                g->u.geneve.ver == 0 && inherit_exists && known ? CNT(CSC_C_DEV_RX_DROPPED) : 0);
         return;
     }
     if (!era(rp, CSC_E_GENEVE_NETDEV)) {          /* gs->rcv: the OVS datapath */
@@ -641,6 +645,12 @@ void geneve_rcv(struct rp *rp, uint8_t t)
     if (g->next == ETH_P_TEB && !inherit && has_layer(rp, t + 1u) &&
         ether_addr_equal_dev_addr(rp, (uint8_t)(t + 1))) {
         rp_drop(rp, t, KF_GENEVE_RX, KD_GENEVE_LOOP, CNT(CSC_C_DEV_RX_ERRORS));
+        return;
+    }
+    if (inherit && proto_no_handler(g->next)) {
+        /* geneve_rx: skb->protocol the GENEVE type (PACKET_HOST), the ECN
+         * decapsulation passes a non-IP type, the device counts it */
+        tunnel_dev_no_handler(rp, t, has_layer(rp, t + 1u) ? (uint8_t)(t + 1) : t, t);
         return;
     }
     int l3 = next_l3(rp, t + 1u);

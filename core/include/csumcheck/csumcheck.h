@@ -489,6 +489,10 @@ enum csc_era_switch {
                                          IPV6_MAXPLEN, a non-last end not a multiple of 8)
                                          kill the queue too (7.2.13 has; 6.12.118 and the
                                          host's 6.18.44 keep it) */
+    CSC_E_GENEVE_ANY_INNER_PROTO,     /* geneve_udp_encap_recv no longer drops a protocol
+                                         other than TEB, IPv4, IPv6 before the device
+                                         lookup (silent): 6.12.117 lacks the check,
+                                         6.1.192 and the 5.10 VM kernel have it */
     CSC_E__COUNT
 };
 

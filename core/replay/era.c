@@ -80,17 +80,20 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * ipv6_gro_receive into tcp_gro_receive ("net: gro: move L3 flush checks to
  * tcp_gro_receive and udp_gro_receive_segment", v6.10: 6.12.118's
  * include/net/gro.h gro_receive_network_flush / inet_gro_flush; 6.1.192 has
- * inet_gro_receive's flush_id and is_atomic). */
+ * inet_gro_receive's flush_id and is_atomic). geneve_udp_encap_recv
+ * without 6.1.192's early drop of a protocol other than TEB, IPv4, IPv6
+ * (6.12.117 read; bookworm and bullseye drop MPLS silently, kfuzz-cases;
+ * the commit between was not identified). */
 /* The 2026 stable fix "net: limit priority VLAN untag depth" (Debian's
  * 6.12.118 changelog; net/core/dev.c priority_tag_depth): in 6.12.118 and
  * the host's 6.18.44, not in 6.1.192 or 7.2.13 (both deliver a stack of 13
  * priority tags; trixie and the host drop it: kfuzz-cases). */
 /* tcp_inbound_hash (net/ipv4/tcp.c) parses the options with
  * tcp_do_parse_auth_options since TCP-AO (v6.7; Debian sets CONFIG_TCP_AO):
- * 6.12.118, the host's 6.18.44 and 7.2.13 refuse a malformed option before
- * the checksum (sid seed 5001 frame 68316); 6.1.192's tcp_parse_md5sig_option
- * ignores it. */
-#define SW_6_12 (SW_6_1 | E(GRO_NETWORK_FLUSH) | E(PRIO_TAG_DEPTH_LIMIT) | E(TCP_AUTH_OPTS))
+ * 6.12.118 and 7.2.13 refuse a malformed option before the checksum (sid
+ * seed 5004 frame 35167); 6.1.192's tcp_parse_md5sig_option ignores it. */
+#define SW_6_12 (SW_6_1 | E(GRO_NETWORK_FLUSH) | E(PRIO_TAG_DEPTH_LIMIT) | E(TCP_AUTH_OPTS) | \
+                 E(GENEVE_ANY_INNER_PROTO))
 /* modern (6.14+, 6.18, 7.x): v6.14 VXLAN reserved bits checked before RCO.
  * inet_gro_flush (include/net/gro.h) takes a fixed IPv4 ID with or without
  * DF, keeps one ip_fixedid bit per header (ip_fixedid:2, "1 << inner") and

@@ -32,6 +32,19 @@ bool vxlan_parse_gpe_proto(const struct rp *rp, uint8_t t)
     return (w0 & GPE_HF_NP) && !(w0 & GPE_HF_VER) && !(w0 & GPE_HF_OAM);
 }
 
+/* tun_p_to_eth_p (include/net/vxlan.h, v6.12 = 5.10's
+ * vxlan_parse_gpe_hdr): next protocol NSH (4) or MPLS (5) makes
+ * skb->protocol ETH_P_NSH or ETH_P_MPLS_UC, for which no offload has a
+ * gro_receive (net/nsh/nsh.c and net/mpls/mpls_gso.c register
+ * gso_segment only) and the stock receiver no packet handler (neither nsh
+ * nor mpls_router is loaded; nsh has none at all). Decided from the header
+ * byte: the payload after it is not looked at. */
+bool gpe_next_unhandled(const struct rp *rp, uint8_t t)
+{
+    uint8_t np = L(rp, t)->next;
+    return vxlan_parse_gpe_proto(rp, t) && (np == VXLAN_GPE_NP_NSH || np == VXLAN_GPE_NP_MPLS);
+}
+
 /* Bits outside the I flag, the VNI and VXLAN_GPE_USED_BITS: the B bit, the
  * two top flag bits, the reserved bytes and the low byte of the VNI word. */
 static bool gpe_reserved_bits(const struct rp *rp, const struct csc_layer *g)
@@ -87,8 +100,14 @@ void vxlan_gpe_rcv(struct rp *rp, uint8_t t)
      * inner packet, then __netif_receive_skb_core finds no handler
      * (netif_receive_skb: rx_dropped, UNHANDLED_PROTO) */
     uint8_t p = has_layer(rp, in) ? L(rp, in)->proto : CSC_P_NONE;
+    if (gpe_next_unhandled(rp, t)) {
+        /* the ECN decapsulation passes a non-IP protocol (IP_ECN_decapsulate:
+         * 0), the device counts it: rx_dropped, UNHANDLED_PROTO */
+        tunnel_dev_no_handler(rp, t, has_layer(rp, in) ? in : t, t);
+        return;
+    }
     if (p != CSC_P_IPV4 && p != CSC_P_IPV6 && p != CSC_P_ETH) {
-        rp_unknown(rp, t, KF_VXLAN_RCV);          /* NSH, MPLS: not modelled */
+        rp_unknown(rp, t, KF_VXLAN_RCV);
         return;
     }
     tunnel_dev_receive(rp, t, in);

@@ -494,11 +494,19 @@ static void eth_gro_receive(struct rp *rp, uint8_t i)
     gro_receive_by_type(rp, i + 1, L(rp, i)->next, i, KF_ETH_GRO_RECEIVE);
 }
 
+/* vlan_gro_receive (net/8021q/vlan_core.c, v6.12 = 5.10): a type after the
+ * tag with no offload (not IP, IPv6 or another tag) flushes, whatever the
+ * decoder made of the bytes behind it */
 static void vlan_gro_receive(struct rp *rp, uint8_t i)
 {
+    uint16_t type = L(rp, i)->next;
     rp_enter(rp, i, KF_VLAN_GRO_RECEIVE);
     skb_gro_pull(rp, L(rp, i)->hdr_len);
-    gro_receive_by_type(rp, i + 1, L(rp, i)->next, i, KF_VLAN_GRO_RECEIVE);
+    if (!has_layer(rp, i + 1u) && type != ETH_P_IP && type != ETH_P_IPV6 && type != ETH_P_8021Q &&
+        type != ETH_P_8021AD)
+        gro_flush(rp, i, KF_VLAN_GRO_RECEIVE, CSC_G_NO_HANDLER);
+    else
+        gro_receive_by_type(rp, i + 1, type, i, KF_VLAN_GRO_RECEIVE);
 }
 
 /* skb_gro_remcsum_process (include/net/gro.h) for VXLAN (hdrlen 8) and GUE */
@@ -570,7 +578,8 @@ void vxlan_gro_receive(struct rp *rp, uint8_t t)
 
 /* vxlan_gpe_gro_receive (drivers/net/vxlan/vxlan_core.c, v6.12): after the
  * pull, vxlan_parse_gpe_proto (P clear, a version, O) flushes (`goto out`);
- * the I flag and reserved bits are not looked at. Before it a GPE socket ran
+ * the I flag and reserved bits are not looked at; ETH_P_NSH and ETH_P_MPLS_UC
+ * have no gro_receive: flush (`goto out`). Before it a GPE socket ran
  * vxlan_gro_receive (era switch VXLAN_GPE_GRO) */
 void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t)
 {
@@ -582,6 +591,8 @@ void vxlan_gpe_gro_receive(struct rp *rp, uint8_t t)
     skb_gro_pull(rp, VXLAN_HLEN);
     if (!vxlan_parse_gpe_proto(rp, t))
         gro_flush(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, CSC_G_TUNNEL_FLAGS);
+    else if (gpe_next_unhandled(rp, t))   /* NSH, MPLS: whatever follows */
+        gro_flush(rp, t, KF_VXLAN_GPE_GRO_RECEIVE, CSC_G_NO_HANDLER);
     else if (!has_layer(rp, t + 1u))
         gro_missing(rp, t, KF_VXLAN_GPE_GRO_RECEIVE);
     else if (L(rp, t + 1)->proto != CSC_P_ETH && L(rp, t + 1)->proto != CSC_P_IPV4 &&
@@ -750,6 +761,8 @@ bool dev_gro_receive(struct rp *rp, uint8_t li)
         ;                             /* flushed in the tags */
     else if (L(rp, li)->proto == CSC_P_ETH)
         eth_gro_receive(rp, li);      /* ETH_P_TEB on a GPE device (gpe.c) */
+    else if (L(rp, li)->proto == CSC_P_VLAN)
+        vlan_gro_receive(rp, li);     /* an inner tag (rx.c:teb_vlan_no_handler) */
     else
         gro_l3(rp, li);
     bool held = !rp->cb.flush;

@@ -248,6 +248,7 @@ void erspan_rcv(struct rp *rp, uint8_t g, uint8_t t);
 bool erspan_tunnel_flags_ok(struct rp *rp, uint8_t g, uint8_t t);
 void ip6_protocol_deliver_rcu(struct rp *rp, uint8_t i);
 void tunnel_dev_receive(struct rp *rp, uint8_t tunnel_layer, uint8_t inner_l3);
+void tunnel_dev_no_handler(struct rp *rp, uint8_t tl, uint8_t at, uint8_t drop);
 /* the first IP layer at or after i past inner Ethernet/VLAN, -1: none */
 int next_l3(const struct rp *rp, unsigned i);
 /* eth_type_trans + skb_vlan_untag of the L2 headers [from, l3) */
@@ -273,6 +274,7 @@ void macsec_handle_frame(struct rp *rp, uint8_t i);
 void eth_in_ip_rcv(struct rp *rp, uint8_t i);
 void vxlan_rcv(struct rp *rp, uint8_t t);
 void vxlan_gpe_rcv(struct rp *rp, uint8_t t);
+bool gpe_next_unhandled(const struct rp *rp, uint8_t t);
 /* vxlan_parse_gpe_proto's header checks: P set, version 0, O clear (gpe.c) */
 bool vxlan_parse_gpe_proto(const struct rp *rp, uint8_t t);
 void geneve_rcv(struct rp *rp, uint8_t t);

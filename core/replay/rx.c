@@ -16,7 +16,7 @@
 #include "pull.h"
 
 
-static bool teb_8023_no_handler(struct rp *rp, uint8_t tl);
+static bool teb_no_handler(struct rp *rp, uint8_t tl);
 
 /* A path the model does not know: the outcome is unknown, never accept. */
 void not_modelled(struct rp *rp, uint8_t i, enum kfn fn)
@@ -221,6 +221,15 @@ static bool dev_uses_gro_cells(const struct rp *rp, uint8_t kind, bool outer_v6)
     default:
         return true;
     }
+}
+
+/* ETH_P_MPLS_UC, ETH_P_MPLS_MC, ETH_P_NSH as a raw tunnel's skb->protocol:
+ * no offload has a gro_receive for them (net/mpls/mpls_gso.c and
+ * net/nsh/nsh.c register gso_segment only) and the stock receiver no packet
+ * handler (mpls_router is not loaded; nsh registers none at all) */
+static bool proto_no_handler(uint16_t type)
+{
+    return type == ETH_P_MPLS_UC || type == ETH_P_MPLS_MC || type == ETH_P_NSH;
 }
 
 /* The tunnel device counts the decapsulated skb (dev_sw_netstats_rx_add)
@@ -608,7 +617,7 @@ void vxlan_rcv(struct rp *rp, uint8_t t)
         return;
     int l3 = next_l3(rp, t + 1u);
     if (l3 < 0) {
-        if (!pskb_may_pull_fails(rp, t) && !teb_8023_no_handler(rp, t))
+        if (!pskb_may_pull_fails(rp, t) && !teb_no_handler(rp, t))
             not_modelled(rp, t, KF_VXLAN_RCV);
         return;
     }
@@ -628,14 +637,18 @@ void geneve_rcv(struct rp *rp, uint8_t t)
     rp_enter(rp, t, KF_GENEVE_UDP_ENCAP_RECV);
     bool inherit_exists = era(rp, CSC_E_GENEVE_INNER_PROTO_INHERIT);
     bool inherit = inherit_exists && rp->cfg->geneve_inner_proto_inherit;
-    if (g->u.geneve.ver != 0 || (g->next != ETH_P_TEB && !inherit)) {
+    /* 5.10 / 6.1: a type other than TEB, IPv4, IPv6 is dropped before the
+     * device lookup, silently (era GENEVE_ANY_INNER_PROTO) */
+    bool known = g->next == ETH_P_TEB || g->next == ETH_P_IP || g->next == ETH_P_IPV6 ||
+                 era(rp, CSC_E_GENEVE_ANY_INNER_PROTO);
+    if (g->u.geneve.ver != 0 || (g->next != ETH_P_TEB && !inherit) || !known) {
         rp_step(rp, t, KF_GENEVE_UDP_ENCAP_RECV, W_INVALID_HDR, CSC_TRI_NO, 0, NULL);
         if (!era(rp, CSC_E_GENEVE_BAD_HDR_DROPPED)) {
             deliver(rp, t - 1, KF_UDP_QUEUE_RCV_ONE_SKB);   /* encap_rcv returned 1 */
             return;
         }
         rp_drop(rp, t, KF_GENEVE_UDP_ENCAP_RECV, KD_GENEVE_HDR,
-                g->u.geneve.ver == 0 && inherit_exists ? CNT(CSC_C_DEV_RX_DROPPED) : 0);
+                g->u.geneve.ver == 0 && inherit_exists && known ? CNT(CSC_C_DEV_RX_DROPPED) : 0);
         return;
     }
     if (!era(rp, CSC_E_GENEVE_NETDEV)) {          /* gs->rcv: the OVS datapath */
@@ -660,9 +673,15 @@ void geneve_rcv(struct rp *rp, uint8_t t)
         rp_drop(rp, t, KF_GENEVE_RX, KD_GENEVE_LOOP, CNT(CSC_C_DEV_RX_ERRORS));
         return;
     }
+    if (inherit && proto_no_handler(g->next)) {
+        /* geneve_rx: skb->protocol the GENEVE type (PACKET_HOST), the ECN
+         * decapsulation passes a non-IP type, the device counts it */
+        tunnel_dev_no_handler(rp, t, has_layer(rp, t + 1u) ? (uint8_t)(t + 1) : t, t);
+        return;
+    }
     int l3 = next_l3(rp, t + 1u);
     if (l3 < 0) {
-        if (!pskb_may_pull_fails(rp, t) && !(g->next == ETH_P_TEB && teb_8023_no_handler(rp, t)))
+        if (!pskb_may_pull_fails(rp, t) && !(g->next == ETH_P_TEB && teb_no_handler(rp, t)))
             not_modelled(rp, t, KF_GENEVE_RX);
         return;
     }
@@ -827,7 +846,7 @@ void eth_in_ip_rcv(struct rp *rp, uint8_t i)
  * v6.12) finds no handler: rx_dropped, UNHANDLED_PROTO, at layer `drop`. */
 static void tunnel_dev_drop(struct rp *rp, uint8_t tl, uint8_t at, uint8_t drop, enum kdrop why, uint32_t c);
 
-static void tunnel_dev_no_handler(struct rp *rp, uint8_t tl, uint8_t at, uint8_t drop)
+void tunnel_dev_no_handler(struct rp *rp, uint8_t tl, uint8_t at, uint8_t drop)
 {
     tunnel_dev_drop(rp, tl, at, drop, KD_UNHANDLED_PROTO, CNT(CSC_C_DEV_RX_DROPPED));
 }
@@ -880,6 +899,40 @@ static bool teb_8023_no_handler(struct rp *rp, uint8_t tl)
     else
         tunnel_dev_no_handler(rp, tl, e, e);
     return true;
+}
+
+/* The same tunnels' inner frame with one VLAN tag (layer e + 1) followed by
+ * an EtherType no packet handler takes: the decoder ends it there (a payload
+ * it knows by name, LLDP, or an unknown type); ARP and the 802.3 lengths have
+ * one and are left out. The device counts it; its gro_cells pass runs
+ * vlan_gro_receive, which has no offload for the type (flush, gro.c); then
+ * __netif_receive_skb_core (net/core/dev.c, v6.12 = 5.10) takes the tag off
+ * (skb_vlan_untag, which needs 2 bytes behind it), finds no VLAN device -
+ * the stock receiver has none: VID 0 is a priority tag, any other VID makes
+ * it PACKET_OTHERHOST - and no handler for the type: rx_dropped,
+ * UNHANDLED_PROTO. True: taken here. */
+static bool teb_vlan_no_handler(struct rp *rp, uint8_t tl)
+{
+    uint8_t e = (uint8_t)(tl + 1u), v = (uint8_t)(tl + 2u);
+    if (!has_layer(rp, v) || L(rp, e)->proto != CSC_P_ETH || L(rp, v)->proto != CSC_P_VLAN ||
+        has_layer(rp, v + 1u) || (rp->r->stop != CSC_STOP_END && !stopped_at(rp, v, CSC_STOP_ETHERTYPE)))
+        return false;
+    uint16_t type = L(rp, v)->next;
+    uint32_t behind = L(rp, v)->off + L(rp, v)->hdr_len;
+    uint8_t b = 0;
+    if (type < ETH_P_802_3_MIN_ || type == ETH_P_ARP || type == ETH_P_8021Q || type == ETH_P_8021AD ||
+        !pkt_u8(&rp->p, (uint64_t)behind + 1u, &b))
+        return false;
+    pull_l2(rp, e, v);                /* eth_type_trans; the tag stays for GRO */
+    tunnel_dev_no_handler(rp, tl, v, v);
+    return true;
+}
+
+/* An inner frame no packet handler takes (802.3, a VLAN tag before an
+ * unhandled type). True: taken here. */
+static bool teb_no_handler(struct rp *rp, uint8_t tl)
+{
+    return teb_8023_no_handler(rp, tl) || teb_vlan_no_handler(rp, tl);
 }
 
 /* gre_rcv -> gre_parse_header -> ip_tunnel_rcv (net/ipv4/gre_demux.c, ip_gre.c) */
@@ -942,12 +995,12 @@ void gre_rcv(struct rp *rp, uint8_t i)
          * daemon's packet socket (opennhrp, FRR nhrpd) would take it from
          * the gre device - the stock receiver has none (issue 28, 13) */
         rp_layer_result(rp, (uint8_t)n, CSC_M_UNCHECKED, true, 0);
-    if ((!has_layer(rp, n) && stopped_at(rp, i, CSC_STOP_ETHERTYPE)) ||
+    if ((!has_layer(rp, n) && stopped_at(rp, i, CSC_STOP_ETHERTYPE)) || proto_no_handler(g->next) ||
         (has_layer(rp, n) && (L(rp, (uint8_t)n)->proto == CSC_P_WLAN ||
                               L(rp, (uint8_t)n)->proto == CSC_P_NHRP))) {
         /* ip_tunnel_rcv hands any protocol to the ipgre device (skb->protocol
          * = the GRE protocol: an unknown EtherType, Aruba's 0x8200 802.11,
-         * NHRP), which counts it; its GRO has no handler for the type, and
+         * NHRP, MPLS, NSH), which counts it; its GRO has no handler for the type, and
          * __netif_receive_skb_core (net/core/dev.c, v6.12) finds no packet
          * handler for it: rx_dropped, UNHANDLED_PROTO */
         tunnel_dev_no_handler(rp, i, has_layer(rp, n) ? (uint8_t)n : i, i);
@@ -971,7 +1024,7 @@ void gre_rcv(struct rp *rp, uint8_t i)
     if (l3 < 0) {
         if (!has_layer(rp, n))
             need_layer(rp, n, i, KF_IP_TUNNEL_RCV);
-        else if (!pskb_may_pull_fails(rp, i) && !teb_8023_no_handler(rp, i))
+        else if (!pskb_may_pull_fails(rp, i) && !teb_no_handler(rp, i))
             not_modelled(rp, i, KF_IP_TUNNEL_RCV);
         return;
     }

@@ -221,6 +221,54 @@ START_TEST(gpe_ethernet_gro_pass_then_unhandled)
 }
 END_TEST
 
+/* Next protocol NSH (4) or MPLS (5) over what follows (here the bytes of an
+ * IPv4 / TCP packet, which the decoder makes no sense of as NSH):
+ * vxlan_gpe_gro_receive flushes at the GPE header (no gro_receive for
+ * ETH_P_NSH / ETH_P_MPLS_UC; 5.10's vxlan_gro_receive sees no Ethernet
+ * either), vxlan_rcv hands the skb to the GPE device as that protocol, the
+ * device's GRO pass has no handler, and __netif_receive_skb_core none:
+ * rx_dropped, UNHANDLED_PROTO - not "unknown" (tgr-8). The inner TCP is
+ * never looked at: only the outer UDP's pass. */
+START_TEST(gpe_nsh_mpls_unhandled)
+{
+    static const char *const eras[] = { "modern", "6.12", "6.1", "5.10" };
+    for (unsigned e = 0; e < 4; e++) {
+        for (uint8_t np = VXLAN_GPE_NP_NSH; np <= VXLAN_GPE_NP_MPLS; np++) {
+            struct pb_frame f;
+            pb_init(&f);
+            pb_push(&f, PB_ETH);
+            pb_push(&f, PB_IPV4);
+            pb_push(&f, PB_UDP);
+            pb_push(&f, PB_VXLAN_GPE)->proto = np;
+            pb_push(&f, PB_IPV4);
+            pb_push(&f, PB_TCP)->csum = PB_BAD;
+            pb_push(&f, PB_PAYLOAD)->len = 40;
+            cfg_set("none", eras[e]);
+            run(&f);
+            int g = lay(CSC_P_VXLAN_GPE, 0);
+            if (R.kernel.verdict != CSC_K_DROP)
+                dump_result();
+            ck_assert_uint_eq(R.layers[g].next, np);
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_int_eq(R.kernel.drop_layer, g);
+            ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "UNHANDLED_PROTO");
+            ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_DEV_RX_DROPPED);
+            ck_assert_int_eq(R.kernel.ndevs, 2);
+            ck_assert_int_eq(R.kernel.devs[1].kind, CSC_P_VXLAN_GPE);
+            ck_assert_int_eq(R.kernel.devs[1].gro_reason, CSC_G_NO_HANDLER);
+            if (e < 3) {              /* the GPE callback's flush at the NIC */
+                ck_assert_int_eq(R.kernel.devs[0].gro_reason, CSC_G_NO_HANDLER);
+                ck_assert_int_eq(R.kernel.devs[0].gro_layer, g);
+                ck_assert_int_ge(find_step("vxlan_gpe_gro_receive", "flush"), 0);
+            }
+            ck_assert_uint_eq(R.kernel.warnings & CSC_W_NOT_MODELLED, 0);
+            ASSERT_PASSES(1);
+        }
+    }
+    cfg_set("none", "modern");
+}
+END_TEST
+
 Suite *gpe_suite(void);
 Suite *gpe_suite(void)
 {
@@ -232,6 +280,7 @@ Suite *gpe_suite(void)
     tcase_add_test(t, gpe_reserved_bits_by_era);
     tcase_add_test(t, gpe_valid_header_delivers);
     tcase_add_test(t, gpe_ethernet_gro_pass_then_unhandled);
+    tcase_add_test(t, gpe_nsh_mpls_unhandled);
     suite_add_tcase(s, t);
     return s;
 }

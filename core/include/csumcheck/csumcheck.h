@@ -503,6 +503,10 @@ enum csc_era_switch {
                                          malformed one refused (TCP_AUTH_HDR); before,
                                          tcp_parse_md5sig_option walked while 18 remain and
                                          ignored it (6.1.192) */
+    CSC_E_GENEVE_ANY_INNER_PROTO,     /* geneve_udp_encap_recv no longer drops a protocol
+                                         other than TEB, IPv4, IPv6 before the device
+                                         lookup (silent): 6.12.117 lacks the check,
+                                         6.1.192 and the 5.10 VM kernel have it */
     CSC_E__COUNT
 };
 

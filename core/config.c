@@ -19,7 +19,6 @@ void csc_config_default(struct csc_config *cfg)
     cfg->gro_tunnel = true;
     cfg->inner_socket = true;
     cfg->ipv6_mip6 = true;           /* CONFIG_IPV6_MIP6: Debian, Ubuntu, Fedora, RHEL */
-    cfg->tcp_ao = true;              /* CONFIG_TCP_AO: Debian's kernels since 6.7 */
     cfg->vlan_8021q = true;          /* CONFIG_VLAN_8021Q: the same */
     cfg->geneve_external = true;     /* the OVS/OVN device: the usual GENEVE receiver */
     cfg->trace_steps = true;

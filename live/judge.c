@@ -85,17 +85,6 @@ bool live_kernel_vlan_8021q(const char *release)
     return local != 0;
 }
 
-bool live_kernel_tcp_ao(const char *release)
-{
-    static int local = -2;
-    struct utsname u;
-    if (!release || uname(&u) || strcmp(release, u.release))
-        return true;
-    if (local == -2)
-        local = local_config_has("CONFIG_TCP_AO");
-    return local != 0;
-}
-
 bool live_kernel_llc(const char *release)
 {
     struct utsname u;

@@ -36,8 +36,6 @@ bool live_kernel_mip6(const char *release);
 /* Whether the kernel of this release has CONFIG_VLAN_8021Q (csc_config.vlan_8021q:
  * the 802.1Q GRO handler), read as live_kernel_mip6 (the host's 6.18 has not) */
 bool live_kernel_vlan_8021q(const char *release);
-/* Whether it has CONFIG_TCP_AO (csc_config.tcp_ao); the same rule */
-bool live_kernel_tcp_ao(const char *release);
 /* Whether this machine's kernel (release: uname's) has an 802.2 packet
  * handler now (/proc/net/ptype lists 0004: llc_rcv); a VM's kernel: no */
 bool live_kernel_llc(const char *release);

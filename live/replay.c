@@ -88,7 +88,6 @@ void live_kernel_release(struct live_replay *lr, struct live_kernel *k, const ch
     k->cfg.ipv6_mip6 = live_kernel_mip6(release);
     k->cfg.rx_llc = live_kernel_llc(release);
     k->cfg.vlan_8021q = live_kernel_vlan_8021q(release);
-    k->cfg.tcp_ao = live_kernel_tcp_ao(release);
 }
 
 /* The receiver as the TAP makes it, whatever the options said of the NIC */

@@ -89,9 +89,11 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * the host's 6.18.44, not in 6.1.192 or 7.2.13 (both deliver a stack of 13
  * priority tags; trixie and the host drop it: kfuzz-cases). */
 /* tcp_inbound_hash (net/ipv4/tcp.c) parses the options with
- * tcp_do_parse_auth_options since TCP-AO (v6.7; Debian sets CONFIG_TCP_AO):
- * 6.12.118 and 7.2.13 refuse a malformed option before the checksum (sid
- * seed 5004 frame 35167); 6.1.192's tcp_parse_md5sig_option ignores it. */
+ * tcp_do_parse_auth_options since TCP-AO (v6.7): 6.12.118, the host's
+ * 6.18.44 and 7.2.13 refuse a malformed option before the checksum (sid
+ * seed 5004 frame 35167); 6.1.192's tcp_parse_md5sig_option ignores it.
+ * Only Debian's 7.2 is built with CONFIG_TCP_AO (TCP_AO: the walk goes on
+ * while 5 bytes remain; trixie and the host stop under 18: kfuzz-cases). */
 #define SW_6_12 (SW_6_1 | E(GRO_NETWORK_FLUSH) | E(PRIO_TAG_DEPTH_LIMIT) | E(TCP_AUTH_OPTS) | \
                  E(GENEVE_ANY_INNER_PROTO))
 /* modern (6.14+, 6.18, 7.x): v6.14 VXLAN reserved bits checked before RCO.
@@ -121,7 +123,7 @@ _Static_assert(CSC_E__COUNT <= 64, "era switches are bits of a uint64_t");
  * fragments queued before are lost; 6.12.118 returns at once, and so does
  * the host's 6.18.44 (a refused fragment between two that complete: Ip6ReasmOKs
  * 1, Ip6ReasmFails 0). The commit was not read here. */
-#define SW_7_2 ((SW_MODERN & ~E(PRIO_TAG_DEPTH_LIMIT)) | E(GRE_RX_DROPPED) | E(TCP_GRO_CWR_NO_FLUSH) | \
+#define SW_7_2 ((SW_MODERN & ~E(PRIO_TAG_DEPTH_LIMIT)) | E(GRE_RX_DROPPED) | E(TCP_GRO_CWR_NO_FLUSH) | E(TCP_AO) | \
                 E(IP6_FRAG_PROB_KILLS))
 
 struct era_def {

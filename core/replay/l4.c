@@ -154,9 +154,9 @@ void udp_rcv(struct rp *rp, uint8_t i)
 /* tcp_inbound_hash (net/ipv4/tcp.c, v6.12 = 7.2.13) on the socket the
  * segment found, before tcp_checksum_complete; the model's receiver has no
  * MD5 or AO key. tcp_do_parse_auth_options walks the options while 5 bytes
- * remain (TCP_AUTH_OPTS with cfg tcp_ao; 18 on a kernel without
- * CONFIG_TCP_AO, whose AO option goes to a stub that takes it, as the host's
- * 6.18.44; 6.1.192's tcp_parse_md5sig_option walks while 18 remain and
+ * remain (TCP_AUTH_OPTS with TCP_AO, Debian's 7.2; 18 on a kernel without
+ * CONFIG_TCP_AO, whose AO option goes to a stub that takes it: 6.12.118, the
+ * host's 6.18.44; 6.1.192's tcp_parse_md5sig_option walks while 18 remain and
  * stops at a malformed option or the first MD5 one): an option of size under 2 or past the
  * options, an MD5 option not 18 long, an AO option of 4 or less, or a second
  * MD5/AO option is TCP_AUTH_HDR; an MD5 option with no key is
@@ -166,7 +166,7 @@ void udp_rcv(struct rp *rp, uint8_t i)
 static bool tcp_inbound_hash_refuses(struct rp *rp, uint8_t i, enum kfn fn)
 {
     const struct csc_layer *th = L(rp, i);
-    bool parse = era(rp, CSC_E_TCP_AUTH_OPTS), ao = parse && rp->cfg->tcp_ao;
+    bool parse = era(rp, CSC_E_TCP_AUTH_OPTS), ao = parse && era(rp, CSC_E_TCP_AO);
     uint8_t b = 0;
     if (!pkt_u8(&rp->p, (uint64_t)th->off + 12u, &b))
         return false;

@@ -236,8 +236,7 @@ struct csc_config;
 /* CONFIG_IPV6_MIP6 of the kernel under test (kd_config_of; default 1: Debian's
  * VM kernels); the mains set it for this machine's kernel (live_kernel_mip6) */
 extern int kd_kernel_mip6;
-extern int kd_kernel_vlan_8021q;
-extern int kd_kernel_tcp_ao;      /* the kernel has CONFIG_TCP_AO (live_kernel_tcp_ao) */  /* the kernel has CONFIG_VLAN_8021Q (live_kernel_vlan_8021q) */
+extern int kd_kernel_vlan_8021q;  /* the kernel has CONFIG_VLAN_8021Q (live_kernel_vlan_8021q) */
 extern int kd_kernel_llc;       /* this machine's kernel has llc_rcv (live_kernel_llc) */
 void kd_config_of(const struct kd_group *g, const char *report, int nosock, const char *era,
                   struct csc_config *cfg);

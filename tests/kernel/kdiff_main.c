@@ -555,7 +555,6 @@ int main(int argc, char **argv)
     kd_kernel_mip6 = live_kernel_mip6(release);   /* this machine's, or a VM's: Debian */
     kd_kernel_llc = live_kernel_llc(release);
     kd_kernel_vlan_8021q = live_kernel_vlan_8021q(release);
-    kd_kernel_tcp_ao = live_kernel_tcp_ao(release);
     if (!o.bpf)
         printf("*** no BPF object: the unnecessary:L cases are skipped ***\n");
     FILE *log = o.log ? fopen(o.log, "w") : NULL;

@@ -20,7 +20,6 @@
 int kd_kernel_mip6 = 1;
 int kd_kernel_llc = 0;
 int kd_kernel_vlan_8021q = 1;
-int kd_kernel_tcp_ao = 1;
 
 void kd_config_of(const struct kd_group *g, const char *report, int nosock, const char *era,
                   struct csc_config *cfg)
@@ -29,7 +28,6 @@ void kd_config_of(const struct kd_group *g, const char *report, int nosock, cons
     cfg->ipv6_mip6 = kd_kernel_mip6 != 0;
     cfg->rx_llc = kd_kernel_llc != 0;
     cfg->vlan_8021q = kd_kernel_vlan_8021q != 0;
-    cfg->tcp_ao = kd_kernel_tcp_ao != 0;
     cfg->replay_sent = true;             /* the TAP receives every frame, whatever it carries */
     csc_report_parse(report, &cfg->rx);
     if (!csc_era_by_name(era, &cfg->era))

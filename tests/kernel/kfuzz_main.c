@@ -300,7 +300,6 @@ int main(int argc, char **argv)
         kd_kernel_mip6 = uname(&u) || live_kernel_mip6(u.release);
         kd_kernel_llc = !uname(&u) && live_kernel_llc(u.release);
         kd_kernel_vlan_8021q = uname(&u) || live_kernel_vlan_8021q(u.release);
-        kd_kernel_tcp_ao = uname(&u) || live_kernel_tcp_ao(u.release);
     }
     if (name)
         a.o.kernel = name;

@@ -32,6 +32,58 @@ static uint32_t bytes_from(int layer)
 /* No replay without an IP layer the receive path starts from: the verdict
  * stays unknown (not "accept"), and a stack the model does not cover says
  * so. */
+/* tcp_inbound_hash on the listener, before tcp_checksum_complete
+ * (net/ipv4/tcp.c v6.12 = 7.2.13; 6.1.192 tcp_parse_md5sig_option). 8
+ * option bytes: a length-0 option then an MSS - only a CONFIG_TCP_AO build
+ * (7.2) walks under 18 bytes and refuses it; 20 bytes: an 18-byte MD5 option
+ * with no key drops on every era, ahead of a bad checksum; with no socket
+ * the checksum decides. */
+static void tcp_with_options(struct pb_frame *f, const uint8_t *opt, unsigned n, int bad)
+{
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, PB_IPV4);
+    struct pb_layer *t = pb_push(f, PB_TCP);
+    t->ip_opts = (uint8_t)n;
+    if (bad)
+        t->csum = PB_BAD;
+    pb_push(f, PB_PAYLOAD)->len = 100;   /* past CHECKSUM_BREAK: skb_checksum_init defers the sum */
+    struct pb_patch *p = pb_patch_add(f, 2, PB_PATCH_SET, 20, n);
+    memcpy(p->val, opt, n);
+}
+
+START_TEST(tcp_inbound_hash_by_era)
+{
+    static const uint8_t len0_mss[8] = { 2, 0, 1, 1, 2, 4, 5, 0xb4 };
+    static const uint8_t md5[20] = { 19, 18, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 1, 1 };
+    struct pb_frame f;
+    tcp_with_options(&f, len0_mss, sizeof len0_mss, 1);
+    cfg_set("none", "6.12");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert(has_counter(CSC_C_TCP_IN_CSUM_ERRORS));       /* under 18 bytes: not walked */
+    cfg_set("none", "7.2");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+    ck_assert(!has_counter(CSC_C_TCP_IN_CSUM_ERRORS));      /* TCP_AUTH_HDR first */
+    ck_assert_int_ne(find_step("tcp_v4_rcv", "drop"), -1);
+    tcp_with_options(&f, md5, sizeof md5, 1);
+    for (int e = 0; e < 3; e++) {
+        cfg_set("none", e == 0 ? "6.1" : e == 1 ? "6.12" : "7.2");
+        run(&f);
+        ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+        ck_assert(!has_counter(CSC_C_TCP_IN_CSUM_ERRORS));  /* TCPMD5Unexpected first */
+        CFG.inner_socket = false;                           /* no socket: no hash check */
+        run(&f);
+        ck_assert(has_counter(CSC_C_TCP_IN_CSUM_ERRORS));
+    }
+    tcp_with_options(&f, len0_mss, sizeof len0_mss, 0);
+    cfg_set("none", "6.1");
+    run(&f);
+    ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+}
+END_TEST
+
 START_TEST(no_ip_layer_verdict_unknown)
 {
     static const uint8_t arp[42] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0, 1, 0x08, 0x06,
@@ -979,6 +1031,7 @@ Suite *scenarios_suite(void)
     tcase_add_test(t, ip_rcv_core_refuses_a_malformed_header);
     tcase_add_test(t, ip_rcv_core_drops_a_header_the_frame_does_not_hold);
     tcase_add_test(t, vxlan_inner_ip_header_short_by_era);
+    tcase_add_test(t, tcp_inbound_hash_by_era);
     suite_add_tcase(s, t);
     return s;
 }

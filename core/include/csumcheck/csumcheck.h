@@ -498,11 +498,13 @@ enum csc_era_switch {
                                          UNHANDLED_PROTO ("net: limit priority VLAN untag
                                          depth": 6.12.118 and the host's 6.18.44 have,
                                          6.1.192 and 7.2.13 lack) */
-    CSC_E_TCP_AUTH_OPTS,              /* tcp_inbound_hash's tcp_do_parse_auth_options (TCP-AO,
-                                         v6.7): options walked while 5 bytes remain, a
-                                         malformed one refused (TCP_AUTH_HDR); before,
-                                         tcp_parse_md5sig_option walked while 18 remain and
-                                         ignored it (6.1.192) */
+    CSC_E_TCP_AUTH_OPTS,              /* tcp_inbound_hash's tcp_do_parse_auth_options (v6.7):
+                                         a malformed option refused (TCP_AUTH_HDR); before,
+                                         tcp_parse_md5sig_option ignored it (6.1.192) */
+    CSC_E_TCP_AO,                     /* CONFIG_TCP_AO in Debian's build (7.2.13; not 6.12.118,
+                                         nor the host's 6.18.44): the options walked while 5
+                                         bytes remain, not 18, and an AO option with no key
+                                         refused (TCPAOKeyNotFound) */
     CSC_E_GENEVE_ANY_INNER_PROTO,     /* geneve_udp_encap_recv no longer drops a protocol
                                          other than TEB, IPv4, IPv6 before the device
                                          lookup (silent): 6.12.117 lacks the check,
@@ -561,9 +563,6 @@ struct csc_config {
                                 built-in vlan_core registers the 802.1Q/802.1ad GRO handler
                                 (vlan_offload_init: vlan_gro_receive). Default true
                                 (Debian's kernels); false: a tagged frame gets no GRO pass */
-    bool tcp_ao;             /* the kernel is built with CONFIG_TCP_AO (Debian's 6.7+):
-                                tcp_do_parse_auth_options walks TCP options while 5
-                                bytes remain, not 18 (default true; era TCP_AUTH_OPTS) */
     bool rx_capture;         /* an AF_PACKET capture runs on the receiving device: its clone
                                 of the skb makes gro_cells_receive hand the decapsulated
                                 packet to netif_rx, no GRO pass at the tunnel device

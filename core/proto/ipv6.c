@@ -117,6 +117,7 @@ static bool ext_option_header(struct dec *d, struct ext_chain *c, uint32_t *src,
         scan_options(d, cur + WIRE_LEN(ipv6_opt_hdr), cur + len, &c->jumbo, NULL, NULL);
     } else if (c->nh == IPPROTO_DSTOPTS_) {
         int has = 0;
+        c->rh_flags |= CSC_RH_DSTOPTS;
         scan_options(d, cur + WIRE_LEN(ipv6_opt_hdr), cur + len, NULL, src, &has);
         if (has)
             c->notes |= CSC_N_HOME_ADDRESS;

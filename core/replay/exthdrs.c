@@ -2,11 +2,12 @@
  * exthdrs.c - the IPv6 extension headers' receive handlers that
  * ip6_protocol_deliver_rcu runs before the transport's (net/ipv6/exthdrs.c,
  * read at v6.12): the routing header (ipv6_rthdr_rcv) and the destination
- * options' Home Address (ipv6_destopt_rcv). Hop-by-hop options are
+ * options (ipv6_destopt_rcv). Hop-by-hop options are
  * ip6_rcv_core's (tlv.c).
  */
 #include "addr.h"
 #include "replay.h"
+#include "tlv.h"
 
 /* ipv6_rthdr_rcv (net/ipv6/exthdrs.c, v6.12; the same in Debian's 5.10.262
  * and 6.1.192). A segment routing header (type 4: ipv6_srh_rcv, 1ababeba4a21,
@@ -53,38 +54,52 @@ static bool ipv6_rthdr_rcv(struct rp *rp, uint8_t i)
     return false;
 }
 
-/* ipv6_destopt_rcv -> ip6_parse_tlv (net/ipv6/exthdrs.c, v6.12) on a Home
- * Address option: with CONFIG_IPV6_MIP6 (Debian) ipv6_dest_hao calls
- * xfrm6_input_addr (net/ipv6/xfrm6_input.c), which without a matching xfrm
- * state - a stock receiver has none - counts XfrmInNoStates and fails:
- * drop XFRM_POLICY. Without MIP6 (the 6.18 host) option 0xc9 is unknown and
- * its action bits (0xc9 >> 6 == 3) make ip6_tlvopt_unknown send a parameter
- * problem and drop (UNHANDLED_PROTO). Either way ipv6_destopt_rcv counts
- * Ip6InHdrErrors, and no transport checksum is looked at. */
-static void ipv6_destopt_rcv(struct rp *rp, uint8_t i)
+/* ipv6_destopt_rcv -> ip6_parse_tlv(false, ...) (net/ipv6/exthdrs.c,
+ * v6.12; the same in 6.1.192 and 5.10): the header pulls (else ext-8's
+ * ipv6_first_ext_short), max_dst_opts_len is INT_MAX by default, and the
+ * options take tlv.c's padding, length, count (max_dst_opts_cnt 8) and
+ * action rules. A Home Address option always drops on a stock receiver:
+ * with CONFIG_IPV6_MIP6 (Debian) ipv6_dest_hao's xfrm6_input_addr
+ * (net/ipv6/xfrm6_input.c) finds no xfrm state (XfrmInNoStates: drop
+ * XFRM_POLICY); without MIP6 (the 6.18 host) 0xc9 is an unknown option
+ * with action 11 (UNHANDLED_PROTO). Every refusal counts Ip6InHdrErrors
+ * in ipv6_destopt_rcv, and no transport checksum is looked at. */
+static void ipv6_destopt_rcv(struct rp *rp, uint8_t i, uint8_t verdict)
 {
     rp_enter(rp, i, KF_IPV6_DESTOPT_RCV);
-    rp_drop(rp, i, KF_IPV6_DESTOPT_RCV, KD_HAO_NO_STATE, CNT(CSC_C_IP6_IN_HDR_ERRORS));
+    if (verdict == TLV_UNKNOWN) {
+        rp_unknown(rp, i, KF_IPV6_DESTOPT_RCV);
+        return;
+    }
+    rp_drop(rp, i, KF_IPV6_DESTOPT_RCV, verdict == TLV_HAO ? KD_HAO_NO_STATE : KD_IP_INHDR,
+            CNT(CSC_C_IP6_IN_HDR_ERRORS));
 }
 
 /* ip6_protocol_deliver_rcu runs the extension headers' handlers in chain
- * order before the transport's: rh / hao say which of the routing header
- * and the Home Address option are to run now. False when one of them took
- * the packet. */
-static bool exthdr_handlers(struct rp *rp, uint8_t i, bool rh, bool hao)
+ * order before the transport's: rh / dst say whether the routing header
+ * and a refused destination options header are among those to run now,
+ * dst_first that the latter comes first. False when one of them took the
+ * packet. */
+static bool exthdr_handlers(struct rp *rp, uint8_t i, bool rh, bool dst, bool dst_first,
+                            uint8_t verdict)
 {
-    const struct csc_layer *ip = L(rp, i);
-    if (hao && rh && (ip->u.ip.rh_flags & CSC_RH_AFTER_HAO)) {
-        ipv6_destopt_rcv(rp, i);
+    if (dst && (!rh || dst_first)) {
+        ipv6_destopt_rcv(rp, i, verdict);
         return false;
     }
     if (rh && !ipv6_rthdr_rcv(rp, i))
         return false;
-    if (hao) {
-        ipv6_destopt_rcv(rp, i);
+    if (dst) {
+        ipv6_destopt_rcv(rp, i, verdict);
         return false;
     }
     return true;
+}
+
+/* A refused destination options header before the first fragment header */
+static bool bad_dst_before_frag(const struct ip6_marks *m)
+{
+    return m->bad_dst && m->frag && m->bad_dst < m->frag;
 }
 
 /* The handlers of the headers before the first fragment header run before
@@ -98,9 +113,12 @@ bool ipv6_exthdrs_before_frag(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *ip = L(rp, i);
     uint8_t f = ip->u.ip.rh_flags;
+    struct ip6_marks m;
     if (!(f & CSC_RH_FRAG_HDR))
         return true;
-    if (!exthdr_handlers(rp, i, f & CSC_RH_BEFORE_FRAG, f & CSC_RH_HAO_BEFORE_FRAG))
+    ip6_chain_marks(&rp->p, ip, &m);
+    if (!exthdr_handlers(rp, i, f & CSC_RH_BEFORE_FRAG, bad_dst_before_frag(&m), m.bad_dst < m.rh,
+                         m.dst_verdict))
         return false;
     if ((f & CSC_RH_FRAG_TWICE) && !(ip->notes & CSC_N_FRAGMENT)) {
         rp_enter(rp, i, KF_IPV6_FRAG_RCV);
@@ -115,6 +133,8 @@ bool ipv6_exthdrs_rcv(struct rp *rp, uint8_t i)
 {
     const struct csc_layer *ip = L(rp, i);
     uint8_t f = ip->u.ip.rh_flags;
+    struct ip6_marks m;
+    ip6_chain_marks(&rp->p, ip, &m);
     return exthdr_handlers(rp, i, (f & CSC_RH_SEEN) && !(f & CSC_RH_BEFORE_FRAG),
-                           (ip->notes & CSC_N_HOME_ADDRESS) && !(f & CSC_RH_HAO_BEFORE_FRAG));
+                           m.bad_dst && !bad_dst_before_frag(&m), m.bad_dst < m.rh, m.dst_verdict);
 }

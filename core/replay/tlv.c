@@ -19,11 +19,13 @@
 #include "replay.h"
 #include "tlv.h"
 
+#define MAX_CHAIN 16    /* headers walked, as the decoder's MAX_EXT_HEADERS */
+
 #define IPV6_TLV_PADN 1
 #define IPV6_TLV_ROUTERALERT 5
 #define IPV6_TLV_CALIPSO 7
 #define IPV6_TLV_IOAM 0x31
-#define MAX_HBH_OPTS 8                /* net.ipv6.max_hbh_opts_number */
+#define MAX_TLV_OPTS 8   /* net.ipv6.max_hbh_opts_number, max_dst_opts_cnt (IP6_DEFAULT_MAX_*_OPTS_CNT) */
 #define IPV6_MAXPLEN 65535
 
 /* ipv6_hop_jumbo before its length and trim checks (the decoder's jumbo
@@ -44,9 +46,46 @@ static bool ipv6_hop_jumbo_ok(const struct pkt *p, uint32_t nh, uint32_t off, ui
     return value > IPV6_MAXPLEN && payload_len == 0;
 }
 
-/* The options area [off, off + len) of one hop-by-hop header; nh: the IPv6
- * header (option offsets are the kernel's from it); sw: the era switches */
-static unsigned parse_tlv(const struct pkt *p, uint32_t nh, uint32_t off, uint32_t len, uint64_t sw)
+/* ip6_parse_tlv's hop-by-hop option handlers (ipv6_hop_ra, _jumbo,
+ * _calipso, _ioam) or ip6_tlvopt_unknown's action bits; false: drop */
+static unsigned hop_option(const struct pkt *p, uint32_t nh, uint32_t off, uint8_t type, uint8_t olen,
+                           uint64_t sw)
+{
+    if (type == IPV6_TLV_ROUTERALERT)
+        return olen == 2 ? TLV_OK : TLV_BAD;
+    if (type == IPV6_TLV_JUMBO) {
+        if (ipv6_hop_jumbo_ok(p, nh, off, olen))
+            return TLV_OK;
+        return (sw & CSC_ERA_BIT(CSC_E_HOP_JUMBO_ONE_COUNT)) ? TLV_BAD : TLV_UNKNOWN;
+    }
+    if (type == IPV6_TLV_CALIPSO && (sw & CSC_ERA_BIT(CSC_E_HOP_CALIPSO)))
+        return TLV_BAD;               /* no DOI: calipso_validate fails, or a length check */
+    if (type == IPV6_TLV_IOAM && (sw & CSC_ERA_BIT(CSC_E_HOP_IOAM)))
+        return ((off - nh) & 3u) ? TLV_BAD : TLV_OK;   /* bad alignment */
+    /* ip6_tlvopt_unknown: 00 skip; 01 drop; 10, 11 a parameter problem
+     * too (11: not to a multicast destination) - a drop either way */
+    return (type >> 6) ? TLV_BAD : TLV_OK;
+}
+
+/* ip6_parse_tlv's destination option handlers: the Home Address option
+ * (0xc9) always drops on a stock receiver - with CONFIG_IPV6_MIP6
+ * ipv6_dest_hao fails its length (16), unicast or xfrm6_input_addr (no
+ * state) check; without MIP6 it is unknown with action 11. Every other
+ * option is ip6_tlvopt_unknown's (a router alert, jumbo, CALIPSO or IOAM
+ * type included: those handlers are hop-by-hop only). */
+static unsigned dest_option(uint8_t type)
+{
+    if (type == IPV6_TLV_HAO)
+        return TLV_HAO;
+    return (type >> 6) ? TLV_BAD : TLV_OK;
+}
+
+/* The options area [off, off + len) of one hop-by-hop (hop) or destination
+ * options header; nh: the IPv6 header (option offsets are the kernel's
+ * from it); sw: the era switches. Padding and the count (max_hbh_opts_number
+ * and max_dst_opts_cnt, both 8) are checked alike. */
+static unsigned parse_tlv(const struct pkt *p, uint32_t nh, uint32_t off, uint32_t len, uint64_t sw,
+                          bool hop)
 {
     unsigned padlen = 0, count = 0;
     while (len > 0) {
@@ -76,22 +115,11 @@ static unsigned parse_tlv(const struct pkt *p, uint32_t nh, uint32_t off, uint32
                     return TLV_BAD;
             }
         } else {
-            if (++count > MAX_HBH_OPTS)
+            if (++count > MAX_TLV_OPTS)
                 return TLV_BAD;
-            if (type == IPV6_TLV_ROUTERALERT) {
-                if (olen != 2)
-                    return TLV_BAD;
-            } else if (type == IPV6_TLV_JUMBO) {
-                if (!ipv6_hop_jumbo_ok(p, nh, off, olen))
-                    return (sw & CSC_ERA_BIT(CSC_E_HOP_JUMBO_ONE_COUNT)) ? TLV_BAD : TLV_UNKNOWN;
-            } else if (type == IPV6_TLV_CALIPSO && (sw & CSC_ERA_BIT(CSC_E_HOP_CALIPSO))) {
-                return TLV_BAD;       /* no DOI: calipso_validate fails, or a length check */
-            } else if (type == IPV6_TLV_IOAM && (sw & CSC_ERA_BIT(CSC_E_HOP_IOAM))) {
-                if ((off - nh) & 3u)
-                    return TLV_BAD;   /* bad alignment */
-            } else if ((type >> 6) != 0) {
-                return TLV_BAD;       /* ip6_tlvopt_unknown: drop (10, 11: + parameter problem) */
-            }
+            unsigned v = hop ? hop_option(p, nh, off, type, olen, sw) : dest_option(type);
+            if (v != TLV_OK)
+                return v;
             padlen = 0;
         }
         off += optlen;
@@ -111,7 +139,52 @@ unsigned ip6_hbh_verdict(const struct pkt *p, const struct csc_layer *l, uint64_
     uint32_t len = (hlen + 1u) * 8u;
     if (h + len > l->off + l->hdr_len)
         return TLV_UNKNOWN;           /* the decoder did not take it whole */
-    return parse_tlv(p, l->off, h + 2, len - 2, sw);
+    return parse_tlv(p, l->off, h + 2, len - 2, sw, true);
+}
+
+/* One destination options header at h (its nexthdr, hdrlen), whole
+ * within the layer: ip6_parse_tlv(false, ...) as ipv6_destopt_rcv runs it */
+static unsigned destopt_verdict(const struct pkt *p, const struct csc_layer *l, uint32_t h, uint32_t len)
+{
+    return parse_tlv(p, l->off, h + 2, len - 2, 0, false);
+}
+
+void ip6_chain_marks(const struct pkt *p, const struct csc_layer *l, struct ip6_marks *m)
+{
+    uint8_t nh = 0;
+    *m = (struct ip6_marks){ 0 };
+    if (l->proto != CSC_P_IPV6 || !(l->u.ip.rh_flags & CSC_RH_DSTOPTS) ||
+        !pkt_u8(p, (uint64_t)l->off + 6, &nh))
+        return;                       /* no destination options: nothing read */
+    uint32_t h = l->off + IPV6_HLEN, end = l->off + l->hdr_len;
+    for (uint8_t ord = 1; h < end && ord <= MAX_CHAIN; ord++) {
+        uint8_t next = 0, hlen = 0;
+        uint32_t len = 8;
+        if (!pkt_u8(p, h, &next) || !pkt_u8(p, h + 1u, &hlen))
+            return;
+        if (nh != IPPROTO_FRAG_)
+            len = (hlen + 1u) * 8u;
+        if (h + len > end)
+            return;
+        if (nh == IPPROTO_HOPOPTS_ && ord != 1)
+            return;                   /* not first: an unknown protocol there (KF33) */
+        if (nh == IPPROTO_DSTOPTS_ && !m->bad_dst) {
+            unsigned v = destopt_verdict(p, l, h, len);
+            if (v != TLV_OK)
+                m->bad_dst = ord, m->dst_verdict = (uint8_t)v;
+        } else if (nh == IPPROTO_ROUTING_ && !m->rh) {
+            m->rh = ord;
+        } else if (nh == IPPROTO_FRAG_ && !m->frag) {
+            m->frag = ord;
+            if (l->notes & CSC_N_FRAGMENT)
+                return;               /* what follows is the reassembled datagram's */
+        } else if (nh != IPPROTO_HOPOPTS_ && nh != IPPROTO_DSTOPTS_ && nh != IPPROTO_ROUTING_ &&
+                   nh != IPPROTO_FRAG_) {
+            return;
+        }
+        nh = next;
+        h += len;
+    }
 }
 
 /* ipv6_parse_hopopts fails: ip6_rcv_core counts Ip6InHdrErrors (the skb

@@ -307,7 +307,8 @@ END_TEST
  * header's handler pulls it (net/ipv6/ip6_input.c, exthdrs.c v6.12): a
  * destination options header of (40 + 1) * 8 = 328 bytes after a payload
  * length of 0x0104 = 260 (the high byte counts: 260, not 4) does not fit,
- * ipv6_destopt_rcv's pull fails: Ip6InHdrErrors. With 328 it fits. */
+ * ipv6_destopt_rcv's pull fails: Ip6InHdrErrors. With 328 it fits (and its
+ * options are ones ip6_parse_tlv skips). */
 START_TEST(ipv6_first_extension_beyond_payload_length)
 {
     for (int fits = 0; fits < 2; fits++) {
@@ -318,10 +319,16 @@ START_TEST(ipv6_first_extension_beyond_payload_length)
         struct pb_layer *ip = pb_push(&f, PB_IPV6);
         ip->proto = 60;                                   /* destination options */
         ip->len_override = fits ? 328 : 0x0104;
+        /* no next header, 328 bytes: two skip options (0x1e, action 00) of
+         * 255 and 67 bytes, the payload their data (ip6_parse_tlv takes them) */
         struct pb_layer *h = pb_push(&f, PB_RAW);
-        memcpy(h->raw, "\x3b\x28\x01\x04\x00\x00\x00\x00", 8);   /* no next header, 328 bytes */
+        memcpy(h->raw, "\x3b\x28\x1e\xff\x00\x00\x00\x00", 8);
         h->len = 8;
-        pb_push(&f, PB_PAYLOAD)->len = 320;
+        pb_push(&f, PB_PAYLOAD)->len = 251;
+        h = pb_push(&f, PB_RAW);
+        memcpy(h->raw, "\x1e\x43", 2);
+        h->len = 2;
+        pb_push(&f, PB_PAYLOAD)->len = 67;
         cfg_set("none", "6.12");
         run(&f);
         int v6 = lay(CSC_P_IPV6, 0);
@@ -455,6 +462,84 @@ START_TEST(ipv4_timestamp_overflow_counter)
 }
 END_TEST
 
+/* An inner IPv6 layer whose first extension header is a raw one, next
+ * header nh, len bytes of raw (its next header 6: TCP with a bad checksum) */
+static struct pb_layer *vxlan_inner_ext(struct pb_frame *f, uint16_t nh, unsigned len)
+{
+    pb_init(f);
+    pb_push(f, PB_ETH);
+    pb_push(f, PB_IPV4);
+    pb_push(f, PB_UDP);
+    pb_push(f, PB_VXLAN);
+    pb_push(f, PB_ETH);
+    pb_push(f, PB_IPV6)->proto = nh;
+    struct pb_layer *h = pb_push(f, PB_RAW);
+    memset(h->raw, 0, sizeof h->raw);
+    h->raw[0] = 6;
+    h->raw[1] = (uint8_t)(len / 8 - 1);
+    h->len = (uint16_t)len;
+    pb_push(f, PB_TCP)->csum = PB_BAD;
+    pb_push(f, PB_PAYLOAD)->len = 100;
+    return h;
+}
+
+/* ipv6_destopt_rcv -> ip6_parse_tlv(false, ...) (net/ipv6/exthdrs.c v6.12,
+ * 6.1.192): an unknown destination option with action 00 is skipped (TCP's
+ * bad checksum then drops), 01 / 10 / 11 drop at the IPv6 layer
+ * (Ip6InHdrErrors, before TCP); so do a PadN with data and an option over
+ * the header. Router alert (5, length 4) and CALIPSO (7) are hop-by-hop
+ * only: in destination options, unknown options with action 00. A Home
+ * Address option drops (no xfrm state; without MIP6 action 11). */
+START_TEST(destination_options)
+{
+    static const struct { uint8_t o[6]; const char *reason; } t[] = {
+        { { 0x1e, 4, 0, 0, 0, 0 }, NULL }, { { 5, 4, 0, 0, 0, 0 }, NULL }, { { 7, 4, 0, 0, 0, 0 }, NULL },
+        { { 4, 1, 1, 1, 0, 0 }, NULL },    /* tunnel encapsulation limit, then PadN(3) */
+        { { 0x5e, 4, 0, 0, 0, 0 }, "IP_INHDR" }, { { 0x9e, 4, 0, 0, 0, 0 }, "IP_INHDR" },
+        { { 0xde, 4, 0, 0, 0, 0 }, "IP_INHDR" }, { { 0xc2, 4, 0, 1, 0, 0 }, "IP_INHDR" },
+        { { 1, 4, 0, 1, 0, 0 }, "IP_INHDR" }, { { 1, 5, 0, 0, 0, 0 }, "IP_INHDR" },
+        { { 0xc9, 4, 0, 0, 0, 0 }, "XFRM_POLICY (home address; UNHANDLED_PROTO without MIP6)" },
+    };
+    for (unsigned i = 0; i < sizeof t / sizeof *t; i++) {
+        struct pb_frame f;
+        struct pb_layer *h = vxlan_inner_ext(&f, 60, 8);
+        memcpy(h->raw + 2, t[i].o, 6);
+        cfg_set("none", "6.12");
+        run(&f);
+        if (t[i].reason) {
+            expect_dropped_at_inner(1, 1u << CSC_C_IP6_IN_HDR_ERRORS, t[i].reason);
+        } else {
+            ck_assert_int_eq(R.kernel.verdict, CSC_K_DROP);
+            ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_TCP, 0));
+            ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+        }
+    }
+}
+END_TEST
+
+/* max_dst_opts_cnt (IP6_DEFAULT_MAX_DST_OPTS_CNT 8, pads not counted): 8
+ * skip options pass to TCP, a 9th drops at the IPv6 header */
+START_TEST(destination_option_count_limit)
+{
+    for (unsigned nopt = 8; nopt <= 9; nopt++) {
+        struct pb_frame f;
+        struct pb_layer *h = vxlan_inner_ext(&f, 60, 24);
+        unsigned o = 2;
+        for (unsigned k = 0; k < nopt; k++, o += 2)
+            h->raw[o] = 0x1e, h->raw[o + 1] = 0;
+        h->raw[o] = 1, h->raw[o + 1] = (uint8_t)(24 - o - 2);
+        cfg_set("none", "6.12");
+        run(&f);
+        if (nopt > 8) {
+            expect_dropped_at_inner(1, 1u << CSC_C_IP6_IN_HDR_ERRORS, "IP_INHDR");
+        } else {
+            ck_assert_int_eq(R.kernel.drop_layer, lay(CSC_P_TCP, 0));
+            ck_assert_uint_eq(R.kernel.counters, counters_of(CSC_C_TCP_IN_CSUM_ERRORS, CSC_C_TCP_IN_ERRS));
+        }
+    }
+}
+END_TEST
+
 Suite *addr_suite(void);
 Suite *addr_suite(void)
 {
@@ -469,6 +554,8 @@ Suite *addr_suite(void)
     tcase_add_test(t, hop_by_hop_options);
     tcase_add_test(t, hop_by_hop_option_count_limit);
     tcase_add_test(t, hop_by_hop_pad1_run_limit);
+    tcase_add_test(t, destination_options);
+    tcase_add_test(t, destination_option_count_limit);
     tcase_add_test(t, ipv6_first_extension_beyond_payload_length);
     tcase_add_test(t, ipv4_option_of_two_bytes_at_the_end);
     tcase_add_test(t, ipv4_timestamp_option_room_by_flag);

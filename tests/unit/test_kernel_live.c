@@ -331,7 +331,7 @@ START_TEST(hao_dropped_without_xfrm_state)
 
     ip6->v6_ext = PB_X_HAO | PB_X_RH0;                  /* destination header first */
     run(&f);
-    ck_assert_uint_eq(R.layers[ip].u.ip.rh_flags & ~CSC_RH_HDRLEN2, CSC_RH_SEEN | CSC_RH_AFTER_HAO);
+    ck_assert_uint_eq(R.layers[ip].u.ip.rh_flags & ~CSC_RH_HDRLEN2, CSC_RH_SEEN | CSC_RH_AFTER_HAO | CSC_RH_DSTOPTS);
     ck_assert_int_ge(find_step("ipv6_destopt_rcv", "drop"), 0);
     ck_assert_int_eq(find_step("ipv6_rthdr_rcv", "enter"), -1);
     ck_assert_uint_eq(R.kernel.counters, 1u << CSC_C_IP6_IN_HDR_ERRORS);

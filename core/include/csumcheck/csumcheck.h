@@ -295,10 +295,11 @@ struct csc_layer_kernel {
  * the first routing header's hdrlen is 2: one address (a valid type 2 header);
  * a routing header / a Home Address option comes before the first fragment
  * header (their handlers run before ipv6_frag_rcv queues the fragment); a
- * second fragment header follows the first (frag_off is the first's) */
+ * second fragment header follows the first (frag_off is the first's); a
+ * destination options header is in the chain (ipv6_destopt_rcv parses it) */
 enum { CSC_RH_SEEN = 1u << 0, CSC_RH_AFTER_HAO = 1u << 1, CSC_RH_FRAG_HDR = 1u << 2,
        CSC_RH_HDRLEN2 = 1u << 3, CSC_RH_BEFORE_FRAG = 1u << 4, CSC_RH_HAO_BEFORE_FRAG = 1u << 5,
-       CSC_RH_FRAG_TWICE = 1u << 6 };
+       CSC_RH_FRAG_TWICE = 1u << 6, CSC_RH_DSTOPTS = 1u << 7 };
 
 union csc_layer_view {
     struct {                      /* ipv4, ipv6 */

@@ -134,6 +134,12 @@ static bool ext_option_header(struct dec *d, struct ext_chain *c, uint32_t *src,
 static bool ext_headers(struct dec *d, struct ext_chain *c, uint32_t *src, uint32_t *dst)
 {
     for (int i = 0; i < MAX_EXT_HEADERS; i++) {
+        /* a header named and not there at all: the packet lacks it, as an
+         * upper protocol named and absent (dec_ipproto), not an end */
+        if (is_ext_header(c->nh) && c->cur >= d->end && !d->quoted) {
+            dec_stop(d, CSC_STOP_MALFORMED, CSC_P_IPV6, c->cur);
+            return false;
+        }
         switch (c->nh) {
         case IPPROTO_HOPOPTS_:
         case IPPROTO_DSTOPTS_:

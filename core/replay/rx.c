@@ -725,9 +725,15 @@ bool gue_hdr_valid(const struct rp *rp, const struct csc_layer *g)
 static bool gue_udp_recv_header_ok(const struct rp *rp, uint8_t t)
 {
     const struct csc_layer *g = L(rp, t);
-    if (g->u.gue.variant == GUE_VARIANT_1 && era(rp, CSC_E_GUE_HDR_2015))
-        return has_layer(rp, t + 1u) &&
-               (L(rp, t + 1)->proto == CSC_P_IPV4 || L(rp, t + 1)->proto == CSC_P_IPV6);
+    if (g->u.gue.variant == GUE_VARIANT_1 && era(rp, CSC_E_GUE_HDR_2015)) {
+        /* gue_udp_recv reads the version nibble of the IP header there,
+         * whatever the decoder could make of the rest of it */
+        uint8_t b0 = 0;
+        if (!pkt_u8(&rp->p, (uint64_t)g->off + g->hdr_len, &b0))
+            return has_layer(rp, t + 1u) &&
+                   (L(rp, t + 1)->proto == CSC_P_IPV4 || L(rp, t + 1)->proto == CSC_P_IPV6);
+        return (b0 >> 4) == 4 || (b0 >> 4) == 6;
+    }
     return gue_hdr_valid(rp, g);
 }
 
@@ -975,6 +981,12 @@ void gre_rcv(struct rp *rp, uint8_t i)
     /* a short ERSPAN II/III header: gre_parse_header's own pull, before
      * ip_tunnel_rcv's flag checks (pull.c:erspan_short) */
     if (!has_layer(rp, n) && rp->r->stop_proto == CSC_P_ERSPAN && pskb_may_pull_fails(rp, i))
+        return;
+    /* and a short inner Ethernet header (gretap, ip6gretap):
+     * __iptunnel_pull_header's pull of ETH_HLEN (ipgre_rcv, ip6gre_rcv)
+     * before ip_tunnel_rcv / __ip6_tnl_rcv check the flags (bookworm seed
+     * 4006 frame 32346) */
+    if (!has_layer(rp, n) && rp->r->stop_proto == CSC_P_ETH && pskb_may_pull_fails(rp, i))
         return;
     bool erspan = has_layer(rp, n) && L(rp, (uint8_t)n)->proto == CSC_P_ERSPAN;
     uint8_t want = rp->cfg->gre_csum;   /* an ERSPAN device's flags are its own (erspan.c) */

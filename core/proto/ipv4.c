@@ -12,10 +12,9 @@
  *   |                    Options                    |    Padding    |
  *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  *
- * Total length 0 on a packet over 65535 bytes is a GSO / BIG TCP
+ * Total length 0 on a frame larger than a header is a GSO / BIG TCP
  * super-packet (the kernel leaves tot_len 0 above 64 KiB): the payload runs
- * to the end of the enclosing data; on a shorter one it is a length under
- * the header. A total length beyond the frame is a
+ * to the end of the enclosing data. A total length beyond the frame is a
  * lying length: the header checksum is still judged, the L4 is not.
  */
 #include "decode.h"
@@ -55,11 +54,8 @@ void dec_ipv4(struct dec *d, uint32_t off)
     l->cov_off = off;
     l->cov_end = off + hdr;
 
-    /* tot_len 0 on a packet over 65535 bytes: a GSO / BIG TCP packet; on a
-     * shorter one a length under the header (ip_rcv_core: after the
-     * header checksum, IpInHdrErrors) */
-    bool big_tcp = tot_len == 0 && d->end > (uint64_t)off + IP_MAX_TOT_LEN_;
-    if (!dec_ip_extent(d, l, (uint64_t)off + tot_len, off + hdr, big_tcp, quoted_before))
+    /* tot_len 0 on a frame longer than the header: a GSO / BIG TCP packet */
+    if (!dec_ip_extent(d, l, (uint64_t)off + tot_len, off + hdr, tot_len == 0, quoted_before))
         return;
     d->ip = dec_index(d, l);
 

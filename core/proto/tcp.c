@@ -17,25 +17,44 @@
  */
 #include "decode.h"
 
-static uint16_t find_mss(struct dec *d, uint32_t opt, uint32_t end)
+/* One walk over the options: the first MSS option, and what the kernel's
+ * MD5/AO parsers (tcp_do_parse_auth_options, tcp_parse_md5sig_option)
+ * branch on, noted by the option bytes left at each (the replay compares
+ * them with the walk's minimum: core/replay/l4.c tcp_inbound_hash_refuses) */
+static void tcp_options(struct dec *d, struct csc_layer *l, uint32_t opt, uint32_t end)
 {
     while (opt < end) {
-        uint8_t kind = 0, len = 0;
+        uint8_t kind = 0, len = 0, left = (uint8_t)(end - opt);
         uint16_t mss = 0;
         if (!pkt_u8(&d->p, opt, &kind) || kind == TCPOPT_EOL)
-            return 0;
+            return;
         if (kind == TCPOPT_NOP) {
             opt++;
             continue;
         }
-        if (!pkt_u8(&d->p, opt + WIRE_OFF(tcp_opt, len), &len) || len < WIRE_LEN(tcp_opt))
-            return 0;
-        if (kind == TCPOPT_MSS && len == TCPOLEN_MSS &&
+        if (!pkt_u8(&d->p, opt + WIRE_OFF(tcp_opt, len), &len) || len < WIRE_LEN(tcp_opt) || len > left) {
+            l->u.tcp.auth_bad_len = left;
+            return;
+        }
+        bool md5 = kind == TCPOPT_MD5SIG, ao = kind == TCPOPT_AO;
+        if (md5 && !l->u.tcp.md5_first) {
+            l->u.tcp.md5_first = left;
+            l->u.tcp.md5_first_ok = len == TCPOLEN_MD5SIG;
+        }
+        if ((md5 || ao) && !l->u.tcp.auth_bad) {
+            bool again = l->u.tcp.auth_md5 || l->u.tcp.auth_ao;
+            if (again || (md5 && len != TCPOLEN_MD5SIG) || (ao && len <= TCPOLEN_AO_HDR))
+                l->u.tcp.auth_bad = left;
+            else if (md5)
+                l->u.tcp.auth_md5 = left;
+            else
+                l->u.tcp.auth_ao = left;
+        }
+        if (kind == TCPOPT_MSS && len == TCPOLEN_MSS && !l->u.tcp.mss &&
             pkt_be16(&d->p, opt + WIRE_LEN(tcp_opt), &mss))
-            return mss;
+            l->u.tcp.mss = mss;
         opt += len;
     }
-    return 0;
 }
 
 void dec_tcp(struct dec *d, uint32_t off)
@@ -68,5 +87,5 @@ void dec_tcp(struct dec *d, uint32_t off)
         dec_stop(d, CSC_STOP_MALFORMED, CSC_P_TCP, off);
         return;
     }
-    l->u.tcp.mss = find_mss(d, off + TCP_HLEN, off + hdr);
+    tcp_options(d, l, off + TCP_HLEN, off + hdr);
 }

@@ -123,9 +123,8 @@ bool ipv6_exthdrs_before_frag(struct rp *rp, uint8_t i)
     /* ipv6_frag_rcv: "Jumbo payload inhibits frag. header" - payload_len 0
      * (the packet left untrimmed after a hop-by-hop header with no jumbo
      * option) is fail_hdr before anything else, atomic or not */
-    uint8_t plen[2] = { 1, 1 };
-    if (pkt_u8(&rp->p, (uint64_t)ip->off + 4u, &plen[0]) && pkt_u8(&rp->p, (uint64_t)ip->off + 5u, &plen[1]) &&
-        !plen[0] && !plen[1]) {
+    uint16_t plen = 1;
+    if (pkt_be16(&rp->p, (uint64_t)ip->off + 4u, &plen) && plen == 0) {
         rp_enter(rp, i, KF_IPV6_FRAG_RCV);
         rp_drop(rp, i, KF_IPV6_FRAG_RCV, KD_IP_INHDR, CNT(CSC_C_IP6_IN_HDR_ERRORS));
         return false;

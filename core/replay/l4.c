@@ -155,53 +155,32 @@ void udp_rcv(struct rp *rp, uint8_t i)
  * segment found, before tcp_checksum_complete; the model's receiver has no
  * MD5 or AO key. tcp_do_parse_auth_options walks the options while 5 bytes
  * remain (TCP_AUTH_OPTS with TCP_AO, Debian's 7.2; 18 on a kernel without
- * CONFIG_TCP_AO, whose AO option goes to a stub that takes it: 6.12.118, the
+ * CONFIG_TCP_AO, whose well-formed AO option goes to a stub that takes it -
+ * its length and duplicate checks are not under the config: 6.12.118, the
  * host's 6.18.44; 6.1.192's tcp_parse_md5sig_option walks while 18 remain and
  * stops at a malformed option or the first MD5 one): an option of size under 2 or past the
  * options, an MD5 option not 18 long, an AO option of 4 or less, or a second
  * MD5/AO option is TCP_AUTH_HDR; an MD5 option with no key is
  * TCPMD5Unexpected (tcp_inbound_md5_hash), an AO one TCPAOKeyNotFound
  * (tcp_inbound_ao_hash). Each drops the segment with no MIB counter of the
- * model's. True: dropped. */
+ * model's. The options were walked once, by the decoder (core/proto/tcp.c
+ * tcp_options). True: dropped. */
 static bool tcp_inbound_hash_refuses(struct rp *rp, uint8_t i, enum kfn fn)
 {
     const struct csc_layer *th = L(rp, i);
-    bool parse = era(rp, CSC_E_TCP_AUTH_OPTS), ao = parse && era(rp, CSC_E_TCP_AO);
-    uint8_t b = 0;
-    if (!pkt_u8(&rp->p, (uint64_t)th->off + 12u, &b))
-        return false;
-    uint32_t off = th->off + TCP_HLEN, length = (uint32_t)(b >> 4) * 4u;
-    length = length > TCP_HLEN ? length - TCP_HLEN : 0;
-    uint32_t minlen = ao ? TCPOLEN_AO_HDR + 1u : TCPOLEN_MD5SIG;
-    bool refused = false, seen = false;
-    while (length >= minlen && !refused) {
-        uint8_t kind = 0, size = 0;
-        if (!pkt_u8(&rp->p, off, &kind))
-            return false;
-        if (kind == TCPOPT_EOL)
-            break;
-        if (kind == TCPOPT_NOP) {
-            off++;
-            length--;
-            continue;
-        }
-        if (!pkt_u8(&rp->p, (uint64_t)off + 1u, &size))
-            return false;
-        bool md5 = kind == TCPOPT_MD5SIG, aoopt = ao && kind == TCPOPT_AO;
-        if (size < 2 || size > length || (md5 && size != TCPOLEN_MD5SIG)) {
-            if (!parse)
-                break;                 /* 6.1: no hash found, nothing refused */
-            refused = true;
-        } else if (md5 || aoopt) {
-            refused = (aoopt && size <= TCPOLEN_AO_HDR) || (seen && parse);
-            seen = true;
-            if (!parse)
-                break;                 /* 6.1: the first MD5 option: unexpected */
-        }
-        off += size;
-        length -= size;
+    bool refused = false, unexpected;
+    if (era(rp, CSC_E_TCP_AUTH_OPTS)) {
+        /* the walk goes on while minlen option bytes are left: an option
+         * the decoder noted with fewer left was never read */
+        bool ao = era(rp, CSC_E_TCP_AO);
+        unsigned minlen = ao ? TCPOLEN_AO_HDR + 1u : TCPOLEN_MD5SIG;
+        refused = th->u.tcp.auth_bad_len >= minlen || th->u.tcp.auth_bad >= minlen;
+        unexpected = th->u.tcp.auth_md5 >= minlen || (ao && th->u.tcp.auth_ao >= minlen);
+    } else {
+        /* tcp_parse_md5sig_option: the first MD5 option decides, if 18 bytes are left */
+        unexpected = th->u.tcp.md5_first >= TCPOLEN_MD5SIG && th->u.tcp.md5_first_ok;
     }
-    if (!refused && !seen)
+    if (!refused && !unexpected)
         return false;
     rp_drop(rp, i, fn, refused ? KD_TCP_AUTH_HDR : KD_TCP_HASH_UNEXPECTED, 0);
     return true;

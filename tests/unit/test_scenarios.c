@@ -81,6 +81,17 @@ START_TEST(tcp_inbound_hash_by_era)
     cfg_set("none", "6.1");
     run(&f);
     ck_assert_int_eq(R.kernel.verdict, CSC_K_ACCEPT);
+    /* an AO option, then an MD5 one: a second signature option, refused
+     * (TCP_AUTH_HDR) by 6.12 without CONFIG_TCP_AO too; 6.1 sees the MD5 alone */
+    static const uint8_t ao_md5[24] = { 29, 6, 1, 1, 0, 0, 19, 18, 1, 2, 3, 4, 5, 6, 7, 8,
+                                        9, 10, 11, 12, 13, 14, 15, 16 };
+    tcp_with_options(&f, ao_md5, sizeof ao_md5, 0);
+    cfg_set("none", "6.12");
+    run(&f);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "TCP_AUTH_HDR");
+    cfg_set("none", "6.1");
+    run(&f);
+    ck_assert_str_eq(csc_drop_name(R.kernel.drop_reason), "TCP_MD5UNEXPECTED / TCP_AOUNEXPECTED (no key)");
 }
 END_TEST
 

@@ -321,6 +321,15 @@ union csc_layer_view {
         uint32_t seq, ack;
         uint16_t mss;             /* the MSS option, 0 when absent */
         uint8_t flags;            /* FIN SYN RST PSH ACK URG ECE CWR */
+        /* what the kernel's signature-option walks read (tcp_inbound_hash),
+         * each as the option bytes left at that option, 0 when none:
+         * the first option of size under 2 or past the options (the walk
+         * stops), the first MD5 option not 18 long / AO option of 4 or less
+         * / second MD5 or AO option, the first well-formed MD5 and AO option
+         * before any other, and the first MD5 option at all (md5_first_ok:
+         * 18 long) */
+        uint8_t auth_bad_len, auth_bad, auth_md5, auth_ao, md5_first;
+        bool md5_first_ok;
     } tcp;
     struct { uint8_t type; } icmp;                 /* icmp, icmpv6 */
     struct { uint32_t id; } id;                    /* what every CSC_PF_ID view starts with */

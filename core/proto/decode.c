@@ -237,7 +237,7 @@ static bool ethertype_is_leaf(uint16_t type)
     }
 }
 
-static bool ipproto_is_leaf(uint8_t proto)
+bool csc_ipproto_is_leaf(uint8_t proto)
 {
     switch (proto) {
     case IPPROTO_NONE_: case IPPROTO_EGP_: case IPPROTO_IGRP_: case IPPROTO_DCCP_:
@@ -285,7 +285,7 @@ void dec_ipproto(struct dec *d, uint8_t proto, uint32_t off)
             dec_stop(d, CSC_STOP_MALFORMED, (enum csc_proto)(row - csc_protos), off);
         else
             row->decode_ip(d, off);
-    } else if (!ipproto_is_leaf(proto))
+    } else if (!csc_ipproto_is_leaf(proto))
         dec_stop_unknown(d, CSC_STOP_IPPROTO, off, proto);
 }
 

@@ -66,6 +66,9 @@ static inline bool proto_has(unsigned p, uint32_t flags)
 /* inet_protos[]: the row of the protocol an IP protocol number carries
  * (NULL: not decoded) */
 extern const struct proto_row *const csc_inet_protos[256];
+/* An IP protocol that carries no packet (OSPF, VRRP, No Next Header...): the
+ * decoder ends the stack at it without a stop (decode.c) */
+bool csc_ipproto_is_leaf(uint8_t proto);
 
 /* Ports a protocol is often found on without being its own (Linux's VXLAN
  * default 8472): not decoded unless configured, but a payload there that

@@ -61,13 +61,12 @@ enum leaf_handler { LEAF_NONE, LEAF_NO_HANDLER, LEAF_NODATA, LEAF_HANDLER };
 
 static enum leaf_handler stock_leaf_handler(uint8_t proto, bool v6)
 {
+    if (!csc_ipproto_is_leaf(proto))
+        return LEAF_NONE;
     switch (proto) {
     case IPPROTO_NONE_: return v6 ? LEAF_NODATA : LEAF_NO_HANDLER;
     case IPPROTO_PIM_: case IPPROTO_UDPLITE_: return LEAF_HANDLER;
-    case IPPROTO_EGP_: case IPPROTO_IGRP_: case IPPROTO_DCCP_: case IPPROTO_RSVP_:
-    case IPPROTO_EIGRP_: case IPPROTO_OSPF_: case IPPROTO_VRRP_: case IPPROTO_SCTP_:
-        return LEAF_NO_HANDLER;
-    default: return LEAF_NONE;
+    default: return LEAF_NO_HANDLER;
     }
 }
 

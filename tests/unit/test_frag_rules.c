@@ -20,6 +20,19 @@ static void take(void *ctx, const uint8_t *b, size_t len)
     }
 }
 
+/* Where pb_fragment_* writes fragments, for the tests that keep their own
+ * buffers: up to max of stride bytes each */
+struct sink { uint8_t *buf; size_t stride; size_t *len; int max, n; };
+
+static void take_into(void *ctx, const uint8_t *b, size_t len)
+{
+    struct sink *s = ctx;
+    if (s->n < s->max && len <= s->stride) {
+        memcpy(s->buf + (size_t)s->n * s->stride, b, len);
+        s->len[s->n++] = len;
+    }
+}
+
 static void feed(struct csc_frag_table *t, int i, int frame_no)
 {
     run_bytes(fb[i], fl[i], fl[i], CSC_LINK_ETHERNET);
@@ -349,16 +362,8 @@ END_TEST
  * field 0x0000. */
 static uint8_t big[60][1400];
 static size_t bigl[60];
-static int bign;
 
-static void take_big(void *ctx, const uint8_t *b, size_t len)
-{
-    (void)ctx;
-    if (bign < 60 && len <= sizeof big[0]) {
-        memcpy(big[bign], b, len);
-        bigl[bign++] = len;
-    }
-}
+static struct sink big_sink = { &big[0][0], sizeof big[0], bigl, 60, 0 };
 
 START_TEST(ipv6_udp_length_trims_a_big_datagram)
 {
@@ -389,10 +394,10 @@ START_TEST(ipv6_udp_length_trims_a_big_datagram)
             s = (s & 0xffff) + (s >> 16);
         uint16_t want = (uint16_t)~s;
         ck_assert_uint_ne(want, field);
-        bign = 0;
-        int n = pb_fragment_ipv6(FRAME, FRAME_LEN, 14, 1232, 0x1428, take_big, NULL);
+        big_sink.n = 0;
+        int n = pb_fragment_ipv6(FRAME, FRAME_LEN, 14, 1232, 0x1428, take_into, &big_sink);
         ck_assert_int_eq(n, 54);
-        ck_assert_int_eq(bign, 54);
+        ck_assert_int_eq(big_sink.n, 54);
         csc_frag_init(&t);
         if (with_store)
             csc_frag_attach(&t, &CFG, store);
@@ -822,16 +827,8 @@ END_TEST
  * dropped (IP_TUNNEL_ECN). The model kept the head's ECT_0: delivered. */
 static uint8_t vx[2][200];
 static size_t vxl[2];
-static int vxn;
 
-static void take_vx(void *ctx, const uint8_t *b, size_t len)
-{
-    (void)ctx;
-    if (vxn < 2 && len <= sizeof vx[0]) {
-        memcpy(vx[vxn], b, len);
-        vxl[vxn++] = len;
-    }
-}
+static struct sink vx_sink = { &vx[0][0], sizeof vx[0], vxl, 2, 0 };
 
 START_TEST(ipv4_ecn_ce_reaches_the_reassembled_header)
 {
@@ -848,8 +845,8 @@ START_TEST(ipv4_ecn_ce_reaches_the_reassembled_header)
         pb_push(&f, PB_PAYLOAD)->len = 40;
         cfg_set("none", "6.12");
         run(&f);
-        vxn = 0;
-        ck_assert_int_eq(pb_fragment_ipv4(FRAME, FRAME_LEN, 14, 64, take_vx, NULL), 2);
+        vx_sink.n = 0;
+        ck_assert_int_eq(pb_fragment_ipv4(FRAME, FRAME_LEN, 14, 64, take_into, &vx_sink), 2);
         set_tos_ecn(vx[0], 2);                         /* ECT_0 */
         set_tos_ecn(vx[1], ce ? 3 : 2);                /* CE, or ECT_0 */
         struct csc_frag_table *t = table();
@@ -875,16 +872,8 @@ END_TEST
  * rest */
 static uint8_t huge[2][66000];
 static size_t hugel[2];
-static int hugen;
 
-static void take_huge(void *ctx, const uint8_t *b, size_t len)
-{
-    (void)ctx;
-    if (hugen < 2 && len <= sizeof huge[0]) {
-        memcpy(huge[hugen], b, len);
-        hugel[hugen++] = len;
-    }
-}
+static struct sink huge_sink = { &huge[0][0], sizeof huge[0], hugel, 2, 0 };
 
 static void feed_huge(struct csc_frag_table *t, int k, int frame_no)
 {
@@ -915,8 +904,8 @@ START_TEST(ipv4_reassembled_over_65535_fails)
             cfg_set("none", "modern");
             run(&f);
             ck_assert_uint_eq(FRAME_LEN, 14 + 65535);
-            hugen = 0;
-            ck_assert_int_eq(pb_fragment_ipv4(FRAME, FRAME_LEN, 14, 65512, take_huge, NULL), 2);
+            huge_sink.n = 0;
+            ck_assert_int_eq(pb_fragment_ipv4(FRAME, FRAME_LEN, 14, 65512, take_into, &huge_sink), 2);
             ck_assert_uint_eq(hugel[1], 14 + 20 + 3);
             memset(huge[1] + 37, 0x5a, last_len[i] - 3);   /* the last made longer */
             hugel[1] = 34 + last_len[i];

@@ -193,11 +193,8 @@ static void pick_mutations(uint64_t *s, struct kf_case *c)
             x -= kf_mut_weight(pairs[i].k);
             i++;
         }
-        struct kf_mut m;
-        m.kind = pairs[i].k;
-        m.role = pairs[i].r;
-        m.sel = (uint8_t)below(s, pairs[i].n);
-        m.seg = 0;
+        /* every field set: rep (a listed case's repeat) is 0 here */
+        struct kf_mut m = { .kind = pairs[i].k, .role = pairs[i].r, .sel = (uint8_t)below(s, pairs[i].n) };
         if (c->nseg > 1) {
             if (chance(s, 40))
                 m.seg = (uint8_t)(1 + below(s, c->nseg));
